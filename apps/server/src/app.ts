@@ -1,0 +1,101 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import { MSG } from '@obol/contract';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { authRoutes } from './features/auth/routes.ts';
+import { authenticate } from './features/auth/service.ts';
+import { usersRoutes } from './features/users/routes.ts';
+import { registerAudit } from './platform/audit.ts';
+import type { Config } from './platform/config.ts';
+import { ping, type Database } from './platform/db.ts';
+import type { Deps } from './platform/deps.ts';
+import { ApiError } from './platform/errors.ts';
+import { createMailer, type Mailer } from './platform/mail.ts';
+import { randomUUID } from 'node:crypto';
+
+export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  mailer?: Mailer;
+  /** serve the built web app (default: when apps/web/dist exists) */
+  serveWeb?: boolean;
+}
+
+export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; deps: Deps }> {
+  const { config, database } = opts;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+    },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
+    },
+    bodyLimit: 1024 * 1024,
+    trustProxy: false,
+  });
+  const deps: Deps = {
+    config,
+    database,
+    db: database.db,
+    log: app.log,
+    mailer: opts.mailer ?? createMailer(config, database.db, app.log),
+  };
+
+  app.decorateRequest('auth', null);
+  app.decorateRequest('audit', null as never);
+  app.addHook('onRequest', async (req, reply) => {
+    req.audit = {};
+    reply.header('x-request-id', req.id);
+    const header = req.headers.authorization;
+    if (header?.startsWith('Bearer ')) req.auth = await authenticate(deps, header.slice(7).trim());
+  });
+  registerAudit(app, database.db);
+
+  app.setErrorHandler((err, req, reply) => {
+    if (err instanceof ApiError) return reply.status(err.status).send(err.body());
+    const e = err as { statusCode?: number; code?: string; message?: string };
+    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+      const message =
+        e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+          ? 'The request body must be JSON'
+          : e.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+            ? 'The request body is too large'
+            : e.statusCode === 400
+              ? 'The request body is not valid JSON'
+              : (e.message ?? 'Bad request');
+      return reply.status(e.statusCode).send({ error: [message] });
+    }
+    req.log.error({ err }, 'unexpected error');
+    return reply.status(500).send({ error: [MSG.somethingWrong], request_id: String(req.id) });
+  });
+
+  app.get('/api/health', async (_req, reply) => {
+    const reachable = await ping(database);
+    return reply.status(reachable ? 200 : 503).send({
+      status: reachable ? 'ok' : 'unavailable',
+      database: { kind: database.kind, reachable },
+    });
+  });
+
+  authRoutes(app, deps);
+  usersRoutes(app, deps);
+
+  const serveWeb = opts.serveWeb ?? existsSync(path.join(WEB_DIST, 'index.html'));
+  if (serveWeb) {
+    await app.register(fastifyStatic, { root: WEB_DIST, wildcard: false, index: ['index.html'] });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/api/') || req.url === '/api' || !serveWeb || req.method !== 'GET') {
+      return reply.status(404).send({ error: [`No route ${req.method} ${req.url.split('?')[0]}`] });
+    }
+    return reply.type('text/html').sendFile('index.html');
+  });
+
+  return { app, deps };
+}

@@ -1,0 +1,102 @@
+import {
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { users } from '../users/tables.ts';
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    idleExpiresAt: timestamp('idle_expires_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [uniqueIndex('sessions_token_key').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
+);
+
+/**
+ * One-time codes and single-use links: sign-in challenges, password links, and (later) codes that
+ * approve one money movement. `binding` records what the code approves; it approves nothing else.
+ */
+export const oneTimeCodes = pgTable(
+  'one_time_codes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    purpose: text('purpose').notNull(),
+    /** how the code is checked: email (hash below), authenticator, backup, link */
+    method: text('method').notNull(),
+    /** hash of the challenge token that identifies this row to the client, if any */
+    challengeHash: text('challenge_hash'),
+    /** keyed hash of the code or link token */
+    codeHash: text('code_hash'),
+    binding: jsonb('binding').$type<Record<string, unknown>>(),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(5),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('one_time_codes_challenge_key').on(t.challengeHash),
+    index('one_time_codes_user_idx').on(t.userId, t.purpose),
+  ],
+);
+
+export const backupCodes = pgTable(
+  'backup_codes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('backup_codes_hash_key').on(t.userId, t.codeHash)],
+);
+
+/** Failed sign-in attempts, counted per account and per address for rate limiting. */
+export const authFailures = pgTable(
+  'auth_failures',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    email: text('email'),
+    ip: text('ip'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('auth_failures_email_idx').on(t.email, t.at), index('auth_failures_ip_idx').on(t.ip, t.at)],
+);
+
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    status: text('status').notNull().default('pending'),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [index('mail_outbox_status_idx').on(t.status, t.createdAt)],
+);

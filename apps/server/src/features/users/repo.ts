@@ -1,0 +1,116 @@
+import { MERCHANT_SIDE_ROLES, type RoleName, type UserRow } from '@obol/contract';
+import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Executor } from '../../platform/db.ts';
+import type { Scope } from '../../platform/scope.ts';
+import { roles } from '../roles/tables.ts';
+import { users } from './tables.ts';
+
+const parent = alias(users, 'parent');
+
+/** The users a scope may see: staff see everyone; a merchant sees its own team; a brand no one. */
+export function userScopeFilter(scope: Scope): SQL {
+  switch (scope.kind) {
+    case 'all':
+      return sql`true`;
+    case 'merchant':
+      return and(
+        eq(users.parentId, scope.merchantId),
+        inArray(roles.name, MERCHANT_SIDE_ROLES as RoleName[]),
+      )!;
+    default:
+      return sql`false`;
+  }
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export interface UserListQuery {
+  page: number;
+  perPage: number;
+  search: string;
+  role: RoleName | null;
+}
+
+const userColumns = {
+  id: users.id,
+  name: users.name,
+  email: users.email,
+  role: roles.name,
+  isActive: users.isActive,
+  createdAt: users.createdAt,
+  lastLogin: users.lastLogin,
+  emailVerifiedAt: users.emailVerifiedAt,
+  twoFaAsOtp: users.twoFaAsOtp,
+  parentId: parent.id,
+  parentName: parent.name,
+};
+
+function selectUsers(db: Executor, where: SQL | undefined) {
+  return db
+    .select(userColumns)
+    .from(users)
+    .innerJoin(roles, eq(roles.id, users.roleId))
+    .leftJoin(parent, eq(parent.id, users.parentId))
+    .where(where);
+}
+
+type SelectedUser = Awaited<ReturnType<typeof selectUsers>>[number];
+
+function toUserRow(r: SelectedUser): UserRow {
+  return {
+    id: r.id,
+    name: r.name,
+    email: r.email,
+    roles: [{ name: r.role as RoleName }],
+    is_active: r.isActive ? '1' : '0',
+    created_at: r.createdAt.toISOString(),
+    last_login: r.lastLogin?.toISOString() ?? null,
+    parent: r.parentId !== null && r.parentName !== null ? { id: r.parentId, name: r.parentName } : null,
+    remember_token_status: r.emailVerifiedAt ? 'Verified' : 'Not verified',
+    resend_mail: r.emailVerifiedAt ? 0 : 1,
+    two_fa_as_otp: r.twoFaAsOtp,
+  };
+}
+
+export async function listUsers(db: Executor, scope: Scope, q: UserListQuery) {
+  const inScope = userScopeFilter(scope);
+  const filters: SQL[] = [inScope];
+  if (q.search) {
+    const pattern = `%${escapeLike(q.search)}%`;
+    filters.push(or(ilike(users.name, pattern), ilike(users.email, pattern))!);
+  }
+  if (q.role) filters.push(eq(roles.name, q.role));
+  const where = and(...filters);
+
+  const rows = await selectUsers(db, where)
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(q.perPage)
+    .offset((q.page - 1) * q.perPage);
+  const [{ total }] = await db
+    .select({ total: count() })
+    .from(users)
+    .innerJoin(roles, eq(roles.id, users.roleId))
+    .where(where);
+  const [counters] = await db
+    .select({
+      all: count(),
+      active: sql<number>`count(*) filter (where ${users.isActive})`.mapWith(Number),
+    })
+    .from(users)
+    .innerJoin(roles, eq(roles.id, users.roleId))
+    .where(inScope);
+
+  return {
+    users: { data: rows.map(toUserRow), total },
+    count: counters.all,
+    active: counters.active,
+    inactive: counters.all - counters.active,
+  };
+}
+
+/** One user in the caller's scope, or undefined: another tenant's user is indistinguishable from none. */
+export async function findUserInScope(db: Executor, scope: Scope, id: number): Promise<UserRow | undefined> {
+  const [row] = await selectUsers(db, and(userScopeFilter(scope), eq(users.id, id))).limit(1);
+  return row ? toUserRow(row) : undefined;
+}

@@ -1,0 +1,38 @@
+import { usersListRequest, type UsersListResponse } from '@obol/contract';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Deps } from '../../platform/deps.ts';
+import { forbidden, notFound } from '../../platform/errors.ts';
+import { route } from '../../platform/http.ts';
+import { findUserInScope, listUsers } from './repo.ts';
+
+export function usersRoutes(app: FastifyInstance, deps: Deps) {
+  route(app, {
+    method: 'POST',
+    url: '/api/users',
+    access: 'User can view users',
+    input: usersListRequest,
+    handler: async ({ input, auth }): Promise<UsersListResponse> => {
+      if (auth.scope.kind === 'brand' || auth.scope.kind === 'none') throw forbidden();
+      const role = input.roles === '' || input.roles === 'All Roles' ? null : input.roles;
+      return listUsers(deps.db, auth.scope, {
+        page: input.page,
+        perPage: input.per_page,
+        search: input.search,
+        role,
+      });
+    },
+  });
+
+  route(app, {
+    method: 'POST',
+    url: '/api/get-user-detail',
+    access: 'User can view users',
+    input: z.object({ id: z.coerce.number({ error: 'id must be a number' }).int().positive('id must be positive') }),
+    handler: async ({ input, auth }) => {
+      const user = await findUserInScope(deps.db, auth.scope, input.id);
+      if (!user) throw notFound('User not found');
+      return { user };
+    },
+  });
+}

@@ -1,0 +1,48 @@
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { roles } from '../roles/tables.ts';
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    /** stored lower-case */
+    email: text('email').notNull(),
+    passwordHash: text('password_hash'),
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.id),
+    /** the merchant a brand or merchant-side user belongs to */
+    parentId: integer('parent_id').references((): AnyPgColumn => users.id),
+    isActive: boolean('is_active').notNull().default(true),
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    /** true: one-time codes by e-mail; false: authenticator app */
+    twoFaAsOtp: boolean('two_fa_as_otp').notNull().default(true),
+    /** authenticator secret, encrypted with SECRETS_KEY */
+    totpSecretEnc: text('totp_secret_enc'),
+    /** last accepted authenticator time step, so a code is used once */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    lastLogin: timestamp('last_login', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_email_key').on(t.email),
+    index('users_parent_idx').on(t.parentId),
+    index('users_role_idx').on(t.roleId),
+    index('users_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('users_name_trgm_idx').using('btree', sql`lower(${t.name})`),
+  ],
+);

@@ -1,0 +1,42 @@
+import { ConfigError, loadConfig } from './platform/config.ts';
+import { openConfiguredDatabase } from './platform/boot.ts';
+import { buildApp } from './app.ts';
+import { seedDemo, syncReferenceData } from './seed.ts';
+
+async function main() {
+  const config = loadConfig();
+  const database = await openConfiguredDatabase(config);
+  await syncReferenceData(database.db);
+  const seeded = config.seedDemo ? await seedDemo(database.db, config.demoPassword) : false;
+  const { app } = await buildApp({ config, database });
+  await app.listen({ port: config.port, host: config.host });
+  const where = database.kind === 'pglite' ? `PGlite in ${config.dataDir}/pglite` : 'PostgreSQL (DATABASE_URL)';
+  app.log.info({ database: database.kind, seeded }, 'Obol is running');
+  process.stdout.write(
+    `\nObol is running at ${config.publicUrl}  (database: ${where})\n` +
+      (config.seedDemo
+        ? `Sign in as admin@obol.example (or <role>@obol.example) with password ${
+            process.env.DEMO_PASSWORD ? '$DEMO_PASSWORD' : config.demoPassword
+          };\n` +
+          (config.smtpUrl
+            ? 'the one-time code arrives by e-mail.\n\n'
+            : `the one-time code is printed in this log and written to ${config.dataDir}/mail.\n\n`)
+        : '\n'),
+  );
+  const stop = async () => {
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`Obol failed to start: ${err?.stack ?? err}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from './db.ts';
+import { activityLog } from './schema.ts';
+
+const json = (v: unknown) => (v === undefined ? null : (JSON.parse(JSON.stringify(v)) as unknown));
+
+/**
+ * The activity log, kept by the platform: every route that declares an audit action, and every refusal
+ * for a missing permission, is recorded with who, what, target, before/after, outcome, time and address.
+ * Written before the answer leaves, so a client never sees a success that was not recorded.
+ */
+export function registerAudit(app: FastifyInstance, db: Db) {
+  app.addHook('onSend', async (req, reply, payload) => {
+    const action = req.routeOptions.config?.audit;
+    const status = reply.statusCode;
+    if (!action && status !== 403) return payload;
+    await writeAudit(db, req, action ?? `denied ${req.method} ${req.url.split('?')[0]}`, status);
+    return payload;
+  });
+}
+
+async function writeAudit(db: Db, req: FastifyRequest, action: string, status: number) {
+  const a = req.audit;
+  const actor = req.auth?.user ?? a.actor;
+  const outcome = status < 400 ? 'success' : status === 403 ? 'denied' : 'failure';
+  try {
+    await db.insert(activityLog).values({
+      userId: actor?.id ?? null,
+      userName: actor?.name ?? null,
+      userEmail: actor?.email ?? null,
+      action,
+      targetType: a.targetType ?? null,
+      targetId: a.targetId === undefined ? null : String(a.targetId),
+      before: json(a.before),
+      after: json(a.after),
+      outcome,
+      statusCode: status,
+      detail: a.detail ?? null,
+      ip: req.ip,
+      requestId: String(req.id),
+    });
+  } catch (err) {
+    req.log.error({ err, action }, 'could not write the activity log');
+    throw err;
+  }
+}

@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MAIL_FROM: z.string().default('Obol <no-reply@obol.example>'),
+  PROVIDER_PORT: z.coerce.number().int().min(0).max(65535).default(3100),
+  PUBLIC_URL: z.string().optional(),
+  SECRETS_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'SECRETS_KEY must be 64 hexadecimal characters (32 bytes)')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  DEMO_PASSWORD: z.string().min(7).default('Obol@2026'),
+  SEED_DEMO: z.enum(['0', '1', 'true', 'false']).optional(),
+  SESSION_IDLE_SECONDS: z.coerce.number().int().min(10).default(1800),
+  SESSION_MAX_HOURS: z.coerce.number().min(1).default(12),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  production: boolean;
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  providerPort: number;
+  publicUrl: string;
+  secretsKey: Buffer;
+  demoPassword: string;
+  /** seed demo data when the database has none */
+  seedDemo: boolean;
+  sessionIdleSeconds: number;
+  sessionMaxHours: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment once. Throws ConfigError with a readable message. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  const dataDir = path.resolve(e.DATA_DIR);
+  let secretsKey: Buffer;
+  if (e.SECRETS_KEY) secretsKey = Buffer.from(e.SECRETS_KEY, 'hex');
+  else if (production) {
+    throw new ConfigError(
+      'SECRETS_KEY is required in production: set it to 64 hexadecimal characters (for example `openssl rand -hex 32`).',
+    );
+  } else secretsKey = devSecretsKey(dataDir);
+  const seedDemo =
+    e.SEED_DEMO === undefined ? !production : e.SEED_DEMO === '1' || e.SEED_DEMO === 'true';
+  return {
+    env: e.NODE_ENV,
+    production,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    providerPort: e.PROVIDER_PORT,
+    publicUrl: e.PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? 'localhost' : e.HOST}:${e.PORT}`,
+    secretsKey,
+    demoPassword: e.DEMO_PASSWORD,
+    seedDemo,
+    sessionIdleSeconds: e.SESSION_IDLE_SECONDS,
+    sessionMaxHours: e.SESSION_MAX_HOURS,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** Outside production a missing SECRETS_KEY is generated once into DATA_DIR and reused. */
+function devSecretsKey(dataDir: string): Buffer {
+  const file = path.join(dataDir, 'secrets.key');
+  if (existsSync(file)) {
+    const hex = readFileSync(file, 'utf8').trim();
+    if (/^[0-9a-fA-F]{64}$/.test(hex)) return Buffer.from(hex, 'hex');
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600 });
+  return key;
+}

@@ -1,0 +1,93 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema.ts';
+
+export type Db = NodePgDatabase<typeof schema>;
+/** The transaction handle given to `db.transaction(async (tx) => ...)`. Use it for every query inside. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Either the database or a transaction: repositories take this. */
+export type Executor = Db | Tx;
+
+export type DbKind = 'pglite' | 'postgres';
+
+export interface Database {
+  kind: DbKind;
+  db: Db;
+  /** the PGlite instance when embedded */
+  pglite?: PGlite;
+  /** the pool when on a PostgreSQL server */
+  pool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+
+// int8 (bigint) and numeric come back as strings from node-postgres; we keep cents within 2^53
+// and convert in this one place.
+pg.types.setTypeParser(20, (v) => {
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) throw new Error(`bigint ${v} is beyond the safe integer range`);
+  return n;
+});
+
+export interface OpenOptions {
+  /** postgres:// URL; unset means PGlite */
+  url?: string;
+  /** PGlite data folder; unset means in memory */
+  dataDir?: string;
+  poolSize?: number;
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  if (opts.url) {
+    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
+    pool.on('error', () => {
+      /* idle client errors are reported by the next query */
+    });
+    const db = drizzlePg(pool, { schema });
+    return { kind: 'postgres', db, pool, close: () => pool.end() };
+  }
+  if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
+  const pglite = opts.dataDir ? await PGlite.create(opts.dataDir) : await PGlite.create();
+  const db = drizzlePglite(pglite, { schema }) as unknown as Db;
+  return { kind: 'pglite', db, pglite, close: () => pglite.close() };
+}
+
+/** Applies the committed SQL migrations; on PostgreSQL under an advisory lock so several processes may start at once. */
+export async function runMigrations(database: Database): Promise<void> {
+  if (database.kind === 'pglite') {
+    await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
+    return;
+  }
+  const client = await database.pool!.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(727274)');
+    await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(727274)').catch(() => undefined);
+    client.release();
+  }
+}
+
+export async function ping(database: Database): Promise<boolean> {
+  try {
+    await database.db.execute(sql`select 1`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Rows of a raw `db.execute` on either driver. */
+export function rowsOf<T>(result: unknown): T[] {
+  const r = result as { rows?: T[] } | T[];
+  return Array.isArray(r) ? r : (r.rows ?? []);
+}

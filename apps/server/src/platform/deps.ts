@@ -1,0 +1,13 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import type { Database, Db } from './db.ts';
+import type { Mailer } from './mail.ts';
+
+/** What features are built from: handed to every feature's routes and services. */
+export interface Deps {
+  config: Config;
+  database: Database;
+  db: Db;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+}

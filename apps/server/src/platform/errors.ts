@@ -1,0 +1,43 @@
+import type { ApiErrorBody } from '@obol/contract';
+import { MSG } from '@obol/contract';
+import { z } from 'zod';
+
+/** An error the client should see: status and the messages of the error envelope. */
+export class ApiError extends Error {
+  constructor(
+    public readonly status: number,
+    public readonly messages: string[],
+    public readonly fields?: Record<string, string[]>,
+  ) {
+    super(messages[0] ?? `HTTP ${status}`);
+  }
+  body(requestId?: string): ApiErrorBody {
+    const b: ApiErrorBody = { error: this.messages };
+    if (this.fields) b.fields = this.fields;
+    if (requestId && this.status >= 500) b.request_id = requestId;
+    return b;
+  }
+}
+
+export const badRequest = (message: string, field?: string) =>
+  new ApiError(400, [message], field ? { [field]: [message] } : undefined);
+export const unauthorized = (message: string = MSG.sessionExpired) => new ApiError(401, [message]);
+export const forbidden = (message: string = MSG.forbidden) => new ApiError(403, [message]);
+export const notFound = (message: string = MSG.notFound) => new ApiError(404, [message]);
+export const conflict = (message: string) => new ApiError(409, [message]);
+export const unprocessable = (message: string, field?: string) =>
+  new ApiError(422, [message], field ? { [field]: [message] } : undefined);
+export const tooManyRequests = (message: string = MSG.tooManyAttempts) => new ApiError(429, [message]);
+
+/** A 400 naming every invalid field with its message. */
+export function fromZod(error: z.ZodError): ApiError {
+  const fields: Record<string, string[]> = {};
+  const messages: string[] = [];
+  for (const issue of error.issues) {
+    const field = issue.path.length ? issue.path.join('.') : '_';
+    const msg = issue.code === 'invalid_type' && issue.input === undefined ? MSG.required : issue.message;
+    (fields[field] ??= []).push(msg);
+    messages.push(msg);
+  }
+  return new ApiError(400, messages, fields);
+}

@@ -1,0 +1,103 @@
+import type { Permission, RoleName } from '@obol/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { forbidden, fromZod, unauthorized } from './errors.ts';
+import type { Scope } from './scope.ts';
+
+export interface AuthUser {
+  id: number;
+  name: string;
+  email: string;
+  role: RoleName;
+  parentId: number | null;
+  twoFaAsOtp: boolean;
+}
+
+export interface AuthContext {
+  user: AuthUser;
+  sessionId: number;
+  permissions: ReadonlySet<Permission>;
+  scope: Scope;
+}
+
+/** What the activity log records about a request; handlers may add the target and before/after. */
+export interface AuditDraft {
+  actor?: { id: number | null; name?: string | null; email?: string | null };
+  targetType?: string;
+  targetId?: string | number;
+  before?: unknown;
+  after?: unknown;
+  detail?: string;
+}
+
+/** public: anyone; authenticated: any signed-in user; otherwise the named permission. */
+export type Access = Permission | 'authenticated' | 'public';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext | null;
+    audit: AuditDraft;
+  }
+  interface FastifyContextConfig {
+    access?: Access;
+    /** the action name written to the activity log; set on every mutating route */
+    audit?: string;
+  }
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+interface RouteSpec<S extends z.ZodType | undefined, A extends Access> {
+  method: Method;
+  url: string;
+  access: A;
+  /** zod schema of the JSON body (POST) or query string (GET) */
+  input?: S;
+  audit?: string;
+  handler: (ctx: {
+    input: S extends z.ZodType ? z.output<S> : undefined;
+    auth: A extends 'public' ? AuthContext | null : AuthContext;
+    req: FastifyRequest;
+    reply: FastifyReply;
+  }) => Promise<unknown> | unknown;
+}
+
+/**
+ * Declares a route: its access rule, its input schema and its audit action. The platform
+ * authenticates (see auth plugin), authorises, validates and records; the handler does the work.
+ */
+export function route<S extends z.ZodType | undefined, A extends Access>(
+  app: FastifyInstance,
+  spec: RouteSpec<S, A>,
+): void {
+  app.route({
+    method: spec.method,
+    url: spec.url,
+    config: { access: spec.access, audit: spec.audit },
+    preHandler: async (req) => {
+      if (spec.access === 'public') return;
+      if (!req.auth) throw unauthorized();
+      if (spec.access !== 'authenticated' && !req.auth.permissions.has(spec.access)) {
+        req.audit.detail = `missing permission: ${spec.access}`;
+        throw forbidden();
+      }
+    },
+    handler: async (req, reply) => {
+      let input: unknown = undefined;
+      if (spec.input) {
+        const raw = spec.method === 'GET' ? req.query : (req.body ?? {});
+        const parsed = spec.input.safeParse(raw);
+        if (!parsed.success) throw fromZod(parsed.error);
+        input = parsed.data;
+      }
+      const result = await spec.handler({
+        input: input as never,
+        auth: req.auth as never,
+        req,
+        reply,
+      });
+      if (reply.sent) return reply;
+      return result ?? { message: [] };
+    },
+  });
+}

@@ -1,0 +1,4 @@
+export * from '../features/roles/tables.ts';
+export * from '../features/users/tables.ts';
+export * from '../features/auth/tables.ts';
+export * from '../features/activity/tables.ts';

@@ -1,0 +1,97 @@
+/**
+ * Every permission of the product, grouped by the screen it belongs to.
+ * The first permission of each group is its view permission: unticking it clears the rest of the group.
+ * Names are identifiers and stay exactly as the spec spells them (including its typos).
+ */
+export const PERMISSION_GROUPS = [
+  {
+    screen: 'Payments',
+    permissions: [
+      'User can view payments',
+      'User can view merchant balance',
+      'User can able to issue a transfer on behalf of merchant',
+      'User can able to issue mass payout on behalf of merchant',
+    ],
+  },
+  {
+    screen: 'Transactions',
+    permissions: ['User can view transactions', 'User can search', 'User can export transactions'],
+  },
+  {
+    screen: 'Reports',
+    permissions: [
+      'User can view reports',
+      'User can view fee reports',
+      'User can view download reports',
+      'User can pull merchant activity report',
+      'User can pull batch payouts report',
+      'User can pull failed transfers report',
+      'User can pull fees by merchant report',
+      'User can generate invoices',
+    ],
+  },
+  {
+    screen: 'Users',
+    permissions: [
+      'User can view users',
+      'User can update user details',
+      'User can activate or deacativate a user',
+    ],
+  },
+  { screen: 'Merchants', permissions: ['User can view merchants', 'User can add merchant'] },
+  { screen: 'Roles & Permissions', permissions: ['User can view role&permissions'] },
+  { screen: 'API Keys', permissions: ['User can view api&keys'] },
+  { screen: 'Brands', permissions: ['User can view brands'] },
+  { screen: 'Activity Logs', permissions: ['User can view activity&logs panel'] },
+  { screen: 'Fee Module', permissions: ['User can view fee module'] },
+  {
+    screen: 'Accounts (2D)',
+    permissions: [
+      'User can view accounting transactions',
+      'User can view companies',
+      'User can register companies',
+      'User can perform accounting transactions',
+      'User can view accounting transactions rules',
+      'User can create accounting transactions rules',
+      'User can download accounting transactions',
+    ],
+  },
+  {
+    screen: 'Pay-in',
+    permissions: [
+      'User can view pay in panel',
+      'User can view pay in reward',
+      'User can view cardeye transactions',
+    ],
+  },
+  { screen: 'Transfers', permissions: ['User can view transfer amount screen'] },
+  { screen: 'Balance', permissions: ['User can view balance screen', 'User can view balance'] },
+  { screen: 'Profile', permissions: ['User can view profile'] },
+] as const;
+
+export type PermissionGroup = (typeof PERMISSION_GROUPS)[number];
+export type ScreenName = PermissionGroup['screen'];
+export type Permission = PermissionGroup['permissions'][number];
+
+export const ALL_PERMISSIONS: readonly Permission[] = PERMISSION_GROUPS.flatMap(
+  (g) => g.permissions as readonly Permission[],
+);
+
+export function isPermission(value: string): value is Permission {
+  return (ALL_PERMISSIONS as readonly string[]).includes(value);
+}
+
+/** The group a permission belongs to and whether it is that group's view permission. */
+export function permissionInfo(p: Permission): { screen: ScreenName; isView: boolean } {
+  for (const g of PERMISSION_GROUPS) {
+    const idx = (g.permissions as readonly string[]).indexOf(p);
+    if (idx >= 0) return { screen: g.screen, isView: idx === 0 };
+  }
+  throw new Error(`unknown permission ${p}`);
+}
+
+export function groupPermissions(screen: ScreenName): readonly Permission[] {
+  const g = PERMISSION_GROUPS.find((x) => x.screen === screen);
+  if (!g) throw new Error(`unknown screen ${screen}`);
+  return g.permissions;
+}
