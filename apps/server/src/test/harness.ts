@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../app.ts';
+import { loadConfig, type Config } from '../platform/config.ts';
+import { openDatabase, runMigrations, type Database } from '../platform/db.ts';
+import type { Deps } from '../platform/deps.ts';
+import { createMailer, type MailMessage } from '../platform/mail.ts';
+import { seedDemo, syncReferenceData } from '../seed.ts';
+
+export const DEMO_PASSWORD = 'Test@pass1';
+export const engine = (process.env.OBOL_TEST_DB ?? 'pglite') as 'pglite' | 'postgres';
+
+/** A database of the test's own: in-memory PGlite, or a fresh database on TEST_DATABASE_URL dropped at the end. */
+export async function createTestDatabase(): Promise<{ database: Database; url?: string; drop(): Promise<void> }> {
+  if (engine === 'postgres') {
+    const adminUrl = process.env.TEST_DATABASE_URL;
+    if (!adminUrl) throw new Error('OBOL_TEST_DB=postgres needs TEST_DATABASE_URL');
+    const name = `obol_t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const u = new URL(adminUrl);
+    u.pathname = `/${name}`;
+    const url = u.toString();
+    const database = await openDatabase({ url, poolSize: 20 });
+    await runMigrations(database);
+    return {
+      database,
+      url,
+      async drop() {
+        await database.close().catch(() => undefined);
+        const c = new pg.Client({ connectionString: adminUrl });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await c.end();
+      },
+    };
+  }
+  const database = await openDatabase({});
+  await runMigrations(database);
+  return { database, drop: () => database.close() };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: Deps;
+  config: Config;
+  database: Database;
+  /** every mail sent, newest last */
+  mails: MailMessage[];
+  dataDir: string;
+  close(): Promise<void>;
+  post(url: string, body?: unknown, token?: string): Promise<TestResponse>;
+  /** signs in with the e-mailed code and returns the bearer token */
+  signIn(email: string, password?: string): Promise<string>;
+  lastMailTo(email: string): MailMessage | undefined;
+}
+
+export interface TestResponse {
+  status: number;
+  body: any;
+  headers: Record<string, unknown>;
+  text: string;
+}
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'obol-test-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    SECRETS_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const { database, drop } = await createTestDatabase();
+  await syncReferenceData(database.db);
+  await seedDemo(database.db, DEMO_PASSWORD);
+  const mails: MailMessage[] = [];
+  const { app, deps } = await buildApp({ config, database, serveWeb: false });
+  const real = createMailer(config, database.db, app.log);
+  deps.mailer = {
+    async send(m) {
+      await real.send(m);
+      mails.push(m);
+    },
+  };
+  await app.ready();
+
+  const post = async (url: string, body?: unknown, token?: string): Promise<TestResponse> => {
+    const res = await app.inject({
+      method: 'POST',
+      url,
+      payload: (body ?? {}) as object,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+    let parsed: unknown = undefined;
+    try {
+      parsed = res.json();
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.statusCode, body: parsed, headers: res.headers, text: res.body };
+  };
+  const lastMailTo = (email: string) => [...mails].reverse().find((m) => m.to === email);
+
+  return {
+    app,
+    deps,
+    config,
+    database,
+    mails,
+    dataDir,
+    post,
+    lastMailTo,
+    async signIn(email, password = DEMO_PASSWORD) {
+      const login = await post('/api/login', { email, password, auth_type: 'email' });
+      if (login.status !== 200) throw new Error(`login ${email}: ${login.status} ${login.text}`);
+      const code = lastMailTo(email)?.code;
+      const verify = await post('/api/verify-code', { challenge_token: login.body.challenge_token, code });
+      if (verify.status !== 200) throw new Error(`verify ${email}: ${verify.status} ${verify.text}`);
+      return verify.body.accessToken as string;
+    },
+    async close() {
+      await app.close();
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
