@@ -1,0 +1,70 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+
+export const baseUrl = () => inject('baseUrl');
+export const DEMO_PASSWORD = 'Obol@2026';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+export async function newPage(browser: Browser, viewport = { width: 1400, height: 900 }): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: baseUrl(), viewport });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** The one-time code of the newest mail written for this recipient after `since`. */
+export async function codeFromMail(email: string, since: number, timeoutMs = 10_000): Promise<string> {
+  const dir = path.join(inject('dataDir'), 'mail');
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    try {
+      const files = readdirSync(dir)
+        .filter((f) => f.endsWith(`-${email}.eml`))
+        .map((f) => path.join(dir, f))
+        .filter((f) => statSync(f).mtimeMs >= since - 5)
+        .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+      for (const f of files) {
+        const m = /code is (\d{6})/.exec(readFileSync(f, 'utf8'));
+        if (m) return m[1];
+      }
+    } catch {
+      /* folder not there yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no code mailed to ${email}`);
+}
+
+/** Signs in through the sign-in pages with the e-mailed code. */
+export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
+  await page.goto('/signin');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('E-mail code').check();
+  const since = Date.now();
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/signin/authentication');
+  const code = await codeFromMail(email, since);
+  await page.getByLabel('Code').fill(code);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+}

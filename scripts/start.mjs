@@ -1,0 +1,38 @@
+// `npm start`: builds the web app if it is not built, then runs the provider simulator and the server
+// (which applies migrations and seeds the demo data on first start). Ctrl-C stops both.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const webIndex = path.join(root, 'apps/web/dist/index.html');
+
+if (!existsSync(webIndex)) {
+  process.stdout.write('Building the web app (first start)...\n');
+  const r = spawnSync('npm', ['run', 'build', '-w', '@obol/web'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+const children = [];
+function run(name, entry) {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: root, stdio: 'inherit', env: process.env });
+  child.on('exit', (code, signal) => {
+    if (stopping) return;
+    process.stderr.write(`${name} stopped (${signal ?? code}); stopping Obol.\n`);
+    stop(code ?? 1);
+  });
+  children.push(child);
+}
+
+let stopping = false;
+function stop(code = 0) {
+  stopping = true;
+  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  setTimeout(() => process.exit(code), 500).unref();
+}
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+
+run('provider simulator', 'apps/provider/src/main.ts');
+run('server', 'apps/server/src/main.ts');
