@@ -7,6 +7,10 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { authRoutes } from './features/auth/routes.ts';
 import { authenticate } from './features/auth/service.ts';
 import { usersRoutes } from './features/users/routes.ts';
+import { ledgerRoutes } from './features/ledger/routes.ts';
+import { providerRoutes } from './features/provider/routes.ts';
+import { createJobs, type Jobs } from './platform/jobs.ts';
+import { createProviderClient, type ProviderClient } from './platform/provider.ts';
 import { registerAudit } from './platform/audit.ts';
 import type { Config } from './platform/config.ts';
 import { ping, type Database } from './platform/db.ts';
@@ -23,6 +27,8 @@ export interface BuildOptions {
   mailer?: Mailer;
   /** serve the built web app (default: when apps/web/dist exists) */
   serveWeb?: boolean;
+  jobs?: Jobs;
+  provider?: ProviderClient;
 }
 
 export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; deps: Deps }> {
@@ -45,7 +51,14 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     db: database.db,
     log: app.log,
     mailer: opts.mailer ?? createMailer(config, database.db, app.log),
+    jobs: opts.jobs ?? (await createJobs(database, app.log)),
+    provider:
+      opts.provider ??
+      createProviderClient({ baseUrl: config.providerUrl, apiKey: config.providerApiKey, log: app.log }),
   };
+  app.addHook('onClose', async () => {
+    if (!opts.jobs) await deps.jobs.stop();
+  });
 
   app.decorateRequest('auth', null);
   app.decorateRequest('audit', null as never);
@@ -85,6 +98,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
 
   authRoutes(app, deps);
   usersRoutes(app, deps);
+  ledgerRoutes(app, deps);
+  providerRoutes(app, deps);
 
   const serveWeb = opts.serveWeb ?? existsSync(path.join(WEB_DIST, 'index.html'));
   if (serveWeb) {

@@ -2,13 +2,15 @@ import { ConfigError, loadConfig } from './platform/config.ts';
 import { openConfiguredDatabase } from './platform/boot.ts';
 import { buildApp } from './app.ts';
 import { seedDemo, syncReferenceData } from './seed.ts';
+import { startWorkers } from './workers.ts';
 
 async function main() {
   const config = loadConfig();
   const database = await openConfiguredDatabase(config);
   await syncReferenceData(database.db);
   const seeded = config.seedDemo ? await seedDemo(database.db, config.demoPassword) : false;
-  const { app } = await buildApp({ config, database });
+  const { app, deps } = await buildApp({ config, database });
+  if (config.workers) await startWorkers(deps);
   await app.listen({ port: config.port, host: config.host });
   const where = database.kind === 'pglite' ? `PGlite in ${config.dataDir}/pglite` : 'PostgreSQL (DATABASE_URL)';
   app.log.info({ database: database.kind, seeded }, 'Obol is running');

@@ -4,3 +4,4 @@ export * from './messages.ts';
 export * from './auth.ts';
 export * from './users.ts';
 export * from './navigation.ts';
+export * from './money.ts';

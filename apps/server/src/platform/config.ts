@@ -21,6 +21,14 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default('Obol <no-reply@obol.example>'),
   PROVIDER_PORT: z.coerce.number().int().min(0).max(65535).default(3100),
   PUBLIC_URL: z.string().optional(),
+  PROVIDER_URL: z
+    .string()
+    .regex(/^https?:\/\//, 'PROVIDER_URL must be an http(s):// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  PROVIDER_API_KEY: z.string().min(8).optional().or(z.literal('').transform(() => undefined)),
+  PROVIDER_WEBHOOK_SECRET: z.string().min(8).optional().or(z.literal('').transform(() => undefined)),
+  WORKERS: z.enum(['0', '1', 'true', 'false']).optional(),
   SECRETS_KEY: z
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'SECRETS_KEY must be 64 hexadecimal characters (32 bytes)')
@@ -44,6 +52,11 @@ export interface Config {
   mailFrom: string;
   providerPort: number;
   publicUrl: string;
+  providerUrl: string;
+  providerApiKey: string;
+  providerWebhookSecret: string;
+  /** run the job workers in this process (default yes) */
+  workers: boolean;
   secretsKey: Buffer;
   demoPassword: string;
   /** seed demo data when the database has none */
@@ -72,6 +85,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'SECRETS_KEY is required in production: set it to 64 hexadecimal characters (for example `openssl rand -hex 32`).',
     );
   } else secretsKey = devSecretsKey(dataDir);
+  if (production && (!e.PROVIDER_API_KEY || !e.PROVIDER_WEBHOOK_SECRET)) {
+    throw new ConfigError('PROVIDER_API_KEY and PROVIDER_WEBHOOK_SECRET are required in production.');
+  }
   const seedDemo =
     e.SEED_DEMO === undefined ? !production : e.SEED_DEMO === '1' || e.SEED_DEMO === 'true';
   return {
@@ -85,6 +101,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     providerPort: e.PROVIDER_PORT,
     publicUrl: e.PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? 'localhost' : e.HOST}:${e.PORT}`,
+    providerUrl: e.PROVIDER_URL ?? `http://127.0.0.1:${e.PROVIDER_PORT}`,
+    providerApiKey: e.PROVIDER_API_KEY ?? 'dev-provider-key',
+    providerWebhookSecret: e.PROVIDER_WEBHOOK_SECRET ?? 'dev-webhook-secret',
+    workers: e.WORKERS === undefined ? true : e.WORKERS === '1' || e.WORKERS === 'true',
     secretsKey,
     demoPassword: e.DEMO_PASSWORD,
     seedDemo,

@@ -25,6 +25,8 @@ export interface Database {
   pglite?: PGlite;
   /** the pool when on a PostgreSQL server */
   pool?: pg.Pool;
+  /** the connection URL when on a PostgreSQL server */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -53,7 +55,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       /* idle client errors are reported by the next query */
     });
     const db = drizzlePg(pool, { schema });
-    return { kind: 'postgres', db, pool, close: () => pool.end() };
+    return { kind: 'postgres', db, pool, url: opts.url, close: () => pool.end() };
   }
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
   const pglite = opts.dataDir ? await PGlite.create(opts.dataDir) : await PGlite.create();

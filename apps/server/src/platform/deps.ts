@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db.ts';
 import type { Mailer } from './mail.ts';
+import type { Jobs } from './jobs.ts';
+import type { ProviderClient } from './provider.ts';
 
 /** What features are built from: handed to every feature's routes and services. */
 export interface Deps {
@@ -10,4 +12,6 @@ export interface Deps {
   db: Db;
   mailer: Mailer;
   log: FastifyBaseLogger;
+  jobs: Jobs;
+  provider: ProviderClient;
 }

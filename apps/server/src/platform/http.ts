@@ -30,8 +30,25 @@ export interface AuditDraft {
   detail?: string;
 }
 
-/** public: anyone; authenticated: any signed-in user; otherwise the named permission. */
-export type Access = Permission | 'authenticated' | 'public';
+/**
+ * public: anyone; authenticated: any signed-in user; a permission, or any one of a list of permissions;
+ * or one of a list of roles (for platform functions the spec gives no permission for, like the trial balance).
+ */
+export type Access = Permission | readonly Permission[] | { roles: readonly RoleName[] } | 'authenticated' | 'public';
+
+export function allows(auth: AuthContext, access: Access): boolean {
+  if (access === 'public' || access === 'authenticated') return true;
+  if (typeof access === 'string') return auth.permissions.has(access);
+  if (Array.isArray(access)) return access.some((p) => auth.permissions.has(p));
+  return (access as { roles: readonly RoleName[] }).roles.includes(auth.user.role);
+}
+
+const describeAccess = (access: Access) =>
+  typeof access === 'string'
+    ? access
+    : Array.isArray(access)
+      ? access.join(' or ')
+      : `role ${(access as { roles: readonly RoleName[] }).roles.join(' or ')}`;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -77,8 +94,8 @@ export function route<S extends z.ZodType | undefined, A extends Access>(
     preHandler: async (req) => {
       if (spec.access === 'public') return;
       if (!req.auth) throw unauthorized();
-      if (spec.access !== 'authenticated' && !req.auth.permissions.has(spec.access)) {
-        req.audit.detail = `missing permission: ${spec.access}`;
+      if (!allows(req.auth, spec.access)) {
+        req.audit.detail = `missing permission: ${describeAccess(spec.access)}`;
         throw forbidden();
       }
     },

@@ -24,6 +24,7 @@ import { ApiError, badRequest, tooManyRequests, unauthorized } from '../../platf
 import type { AuthContext, AuthUser } from '../../platform/http.ts';
 import { scopeFor } from '../../platform/scope.ts';
 import { permissionsOfRole } from '../roles/repo.ts';
+import { accountInfoFor } from '../ledger/info.ts';
 import { roles } from '../roles/tables.ts';
 import { users } from '../users/tables.ts';
 import { authFailures, backupCodes, oneTimeCodes, sessions } from './tables.ts';
@@ -228,7 +229,7 @@ export async function verifyCode(
     accessToken: token,
     user: await sessionUser(deps, authUser),
     permission: await permissionsOfRole(deps.db, user.roleId),
-    account: null,
+    account: await accountInfoFor(deps.db, scopeFor(authUser)),
     batch: null,
     session: timing,
     message: [MSG.loggedIn],

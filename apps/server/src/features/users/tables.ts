@@ -35,6 +35,8 @@ export const users = pgTable(
     /** last accepted authenticator time step, so a code is used once */
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
     lastLogin: timestamp('last_login', { withTimezone: true }),
+    /** merchant and brand fee in basis points (1.25 % = 125) */
+    feeBps: integer('fee_bps'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

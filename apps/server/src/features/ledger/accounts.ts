@@ -1,0 +1,106 @@
+import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Executor, Tx } from '../../platform/db.ts';
+import type { Scope } from '../../platform/scope.ts';
+import { users } from '../users/tables.ts';
+import { accounts } from './tables.ts';
+
+export type AccountRow = typeof accounts.$inferSelect;
+export const HOLDER_KINDS = ['payout', 'payin', 'clp'] as const;
+export type HolderKind = (typeof HOLDER_KINDS)[number];
+
+export const FEE_ACCOUNT_REFERENCE = 'Fee Account';
+
+/** The platform's own accounts: the Fee Account, payout clearing (money on its way to the provider), the provider. */
+export const PLATFORM_ACCOUNTS = [
+  { kind: 'fee', accountId: 'FEE-000001', name: 'Fee Account', accountReference: FEE_ACCOUNT_REFERENCE, allowOverdraft: false },
+  { kind: 'payout_clearing', accountId: 'CLR-PAYOUT', name: 'Payouts in flight', accountReference: 'Platform', allowOverdraft: false },
+  { kind: 'refund_clearing', accountId: 'CLR-REFUND', name: 'Refunds in flight', accountReference: 'Platform', allowOverdraft: false },
+  { kind: 'provider', accountId: 'PRV-000001', name: 'Provider settlement', accountReference: 'Platform', allowOverdraft: true },
+] as const;
+export type PlatformKind = (typeof PLATFORM_ACCOUNTS)[number]['kind'];
+
+export async function ensurePlatformAccounts(db: Executor) {
+  await db
+    .insert(accounts)
+    .values(PLATFORM_ACCOUNTS.map((a) => ({ ...a })))
+    .onConflictDoNothing({ target: accounts.accountId });
+}
+
+const platformCache = new WeakMap<object, Map<string, number>>();
+/** Id of a platform account (cached per database handle). */
+export async function platformAccountId(db: Executor, kind: PlatformKind): Promise<number> {
+  let cache = platformCache.get(db);
+  if (!cache) platformCache.set(db, (cache = new Map()));
+  const hit = cache.get(kind);
+  if (hit) return hit;
+  const [row] = await db.select({ id: accounts.id }).from(accounts).where(and(eq(accounts.kind, kind), sql`${accounts.ownerId} IS NULL`));
+  if (!row) throw new Error(`platform account ${kind} is missing`);
+  cache.set(kind, row.id);
+  return row.id;
+}
+
+const PREFIX: Record<HolderKind, string> = { payout: 'PO', payin: 'PI', clp: 'CL' };
+
+export function holderReference(userId: number) {
+  return `OBL${String(userId).padStart(7, '0')}`;
+}
+
+/** Opens the payout, pay-in and CLP accounts of a merchant or brand (once). */
+export async function openHolderAccounts(tx: Tx, holder: { id: number; name: string }): Promise<AccountRow[]> {
+  await tx
+    .insert(accounts)
+    .values(
+      HOLDER_KINDS.map((kind) => ({
+        kind,
+        accountId: `${PREFIX[kind]}${String(holder.id).padStart(8, '0')}`,
+        accountReference: holderReference(holder.id),
+        name: `${holder.name} ${kind === 'clp' ? 'CLP' : kind === 'payin' ? 'Pay-in' : 'Payout'}`,
+        ownerId: holder.id,
+        allowOverdraft: false,
+      })),
+    )
+    .onConflictDoNothing();
+  return tx.select().from(accounts).where(eq(accounts.ownerId, holder.id));
+}
+
+/** Accounts a scope may see: staff all; a merchant (and its team) its own and its brands'; a brand its own. */
+export function accountScopeFilter(scope: Scope): SQL {
+  switch (scope.kind) {
+    case 'all':
+      return sql`true`;
+    case 'merchant':
+      return or(
+        eq(accounts.ownerId, scope.merchantId),
+        inArray(accounts.ownerId, sql`(SELECT ${users.id} FROM ${users} WHERE ${users.parentId} = ${scope.merchantId})`),
+      )!;
+    case 'brand':
+      return eq(accounts.ownerId, scope.brandId);
+    default:
+      return sql`false`;
+  }
+}
+
+export async function holderAccounts(db: Executor, ownerId: number): Promise<Partial<Record<HolderKind, AccountRow>>> {
+  const rows = await db.select().from(accounts).where(eq(accounts.ownerId, ownerId));
+  return Object.fromEntries(rows.map((r) => [r.kind, r]));
+}
+
+/** An account by reference (and account id), inside the scope; the Fee Account only for staff. */
+export async function findAccountInScope(
+  db: Executor,
+  scope: Scope,
+  ref: { accountReference?: string; accountId?: string; kind?: string },
+): Promise<AccountRow | undefined> {
+  const filters: SQL[] = [accountScopeFilter(scope)];
+  if (ref.accountId) filters.push(eq(accounts.accountId, ref.accountId));
+  if (ref.accountReference) filters.push(eq(accounts.accountReference, ref.accountReference));
+  if (!ref.accountId) {
+    filters.push(
+      ref.accountReference === FEE_ACCOUNT_REFERENCE ? eq(accounts.kind, 'fee') : eq(accounts.kind, ref.kind ?? 'payout'),
+    );
+  }
+  // platform clearing accounts are never addressed from outside
+  filters.push(sql`${accounts.kind} NOT IN ('payout_clearing', 'refund_clearing', 'provider')`);
+  const [row] = await db.select().from(accounts).where(and(...filters)).limit(1);
+  return row;
+}

@@ -1,0 +1,106 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { users } from '../users/tables.ts';
+
+/**
+ * An account of the ledger. Balances are signed cents: a customer account's positive balance is money the
+ * platform holds for it; the provider account mirrors money held at the provider (negative when it holds
+ * money for us). The sum of every balance is zero. `balance` always equals the sum of the account's postings.
+ */
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: serial('id').primaryKey(),
+    /** public account id shown to users */
+    accountId: text('account_id').notNull(),
+    /** the reference of its holder's account set (the spec's account_reference) */
+    accountReference: text('account_reference').notNull(),
+    /** payout, payin, clp, fee, payout_clearing, provider, company */
+    kind: text('kind').notNull(),
+    name: text('name').notNull(),
+    /** the merchant or brand user holding it; null for platform accounts */
+    ownerId: integer('owner_id').references(() => users.id),
+    currency: text('currency').notNull().default('EUR'),
+    allowOverdraft: boolean('allow_overdraft').notNull().default(false),
+    balance: bigint('balance', { mode: 'number' }).notNull().default(sql`0`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('accounts_account_id_key').on(t.accountId),
+    uniqueIndex('accounts_owner_kind_key').on(t.ownerId, t.kind),
+    index('accounts_reference_idx').on(t.accountReference),
+    check('accounts_no_overdraft', sql`${t.allowOverdraft} OR ${t.balance} >= 0`),
+  ],
+);
+
+/** A movement: two or more postings that sum to zero. Never updated or deleted; a reversal is a new entry. */
+export const journalEntries = pgTable(
+  'journal_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** hash of the command's payload, to tell a replay from a different command under the same key */
+    requestHash: text('request_hash').notNull(),
+    kind: text('kind').notNull(),
+    memo: text('memo'),
+    businessType: text('business_type'),
+    businessId: text('business_id'),
+    reversesId: bigint('reverses_id', { mode: 'number' }),
+    createdBy: integer('created_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('journal_entries_idempotency_key').on(t.idempotencyKey),
+    index('journal_entries_business_idx').on(t.businessType, t.businessId),
+    index('journal_entries_created_idx').on(t.createdAt),
+  ],
+);
+
+export const postings = pgTable(
+  'postings',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    entryId: bigint('entry_id', { mode: 'number' })
+      .notNull()
+      .references(() => journalEntries.id),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('postings_entry_idx').on(t.entryId),
+    index('postings_account_idx').on(t.accountId, t.id),
+    check('postings_nonzero', sql`${t.amount} <> 0`),
+  ],
+);
+
+/** Idempotency of API commands: a replay answers the first result; another payload under the key is a 409. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id').notNull(),
+    key: text('key').notNull(),
+    command: text('command').notNull(),
+    requestHash: text('request_hash').notNull(),
+    statusCode: integer('status_code'),
+    response: jsonb('response'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('idempotency_keys_user_key').on(t.userId, t.key)],
+);

@@ -1,0 +1,58 @@
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, index, integer, pgTable, text, timestamp, uniqueIndex, check } from 'drizzle-orm/pg-core';
+import { accounts } from '../ledger/tables.ts';
+import { users } from '../users/tables.ts';
+
+/**
+ * A payout to a wallet: reserved from the payout account when created, sent to the provider by a job,
+ * settled to Completed or Failed by the provider's webhook; a failed payout's money returns by a reversal.
+ */
+export const payouts = pgTable(
+  'payouts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** the merchant the payout belongs to (tenant) */
+    merchantId: integer('merchant_id')
+      .notNull()
+      .references(() => users.id),
+    /** the merchant or brand on whose behalf it was made */
+    behalfOfId: integer('behalf_of_id')
+      .notNull()
+      .references(() => users.id),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    createdBy: integer('created_by')
+      .notNull()
+      .references(() => users.id),
+    batchId: text('batch_id'),
+    payoutType: text('payout_type').notNull().default('manual'),
+    merchantTransactionId: text('merchant_transaction_id').notNull(),
+    beneficiaryName: text('beneficiary_name').notNull(),
+    brand: text('brand').notNull(),
+    obolId: text('obol_id').notNull(),
+    reference: text('reference').notNull(),
+    currency: text('currency').notNull().default('EUR'),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    fee: bigint('fee', { mode: 'number' }).notNull(),
+    feeBps: integer('fee_bps').notNull(),
+    /** Processing, Pending, Completed, Failed */
+    status: text('status').notNull().default('Processing'),
+    idempotencyKey: text('idempotency_key').notNull(),
+    providerId: text('provider_id'),
+    failureMessage: text('failure_message'),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('payouts_idempotency_key').on(t.idempotencyKey),
+    index('payouts_merchant_updated_idx').on(t.merchantId, t.updatedAt.desc(), t.id.desc()),
+    index('payouts_updated_idx').on(t.updatedAt.desc(), t.id.desc()),
+    index('payouts_batch_idx').on(t.batchId),
+    index('payouts_provider_idx').on(t.providerId),
+    index('payouts_merchant_trx_idx').on(t.merchantId, t.merchantTransactionId),
+    check('payouts_amount_positive', sql`${t.amount} > 0 AND ${t.fee} >= 0`),
+  ],
+);

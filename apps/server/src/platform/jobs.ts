@@ -1,0 +1,71 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { fromDrizzle, fromPglite, PgBoss, type Job } from 'pg-boss';
+import type { Database, Tx } from './db.ts';
+
+/**
+ * The job queue: pg-boss on the same PostgreSQL (or PGlite) as the data, so a job exists if and only if
+ * the business row that asked for it committed (enqueue with `tx`), it survives restarts, and several
+ * processes share the work. Handlers must be idempotent: a job may run again after a crash.
+ */
+export interface Jobs {
+  boss: PgBoss;
+  /** enqueue, inside the caller's transaction when `tx` is given */
+  send(name: string, data: object, opts?: { tx?: Tx; singletonKey?: string; startAfter?: number | Date; retryLimit?: number }): Promise<string | null>;
+  work<T extends object>(name: string, handler: (data: T, job: Job<T>) => Promise<void>, opts?: { batchSize?: number; pollingIntervalSeconds?: number }): Promise<void>;
+  schedule(name: string, cron: string, data?: object): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const QUEUES = ['payout.submit', 'provider.reconcile', 'maintenance.vacuum'] as const;
+
+export async function createJobs(database: Database, log: FastifyBaseLogger): Promise<Jobs> {
+  const boss =
+    database.kind === 'pglite'
+      ? new PgBoss({ db: fromPglite(database.pglite!), backend: 'pglite', schema: 'pgboss' })
+      : new PgBoss({ connectionString: database.url!, max: 4, schema: 'pgboss' });
+  boss.on('error', (err) => log.error({ err }, 'job queue error'));
+  await boss.start();
+  for (const q of QUEUES) {
+    await boss.createQueue(q, { retryLimit: 10, retryDelay: 2, retryBackoff: true, expireInSeconds: 300 }).catch(() => undefined);
+  }
+  const workers: string[] = [];
+  return {
+    boss,
+    async send(name, data, opts = {}) {
+      const options = {
+        ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
+        ...(opts.startAfter !== undefined ? { startAfter: opts.startAfter } : {}),
+        ...(opts.retryLimit !== undefined ? { retryLimit: opts.retryLimit } : {}),
+        ...(opts.tx ? { db: fromDrizzle(opts.tx as never, sql as never) } : {}),
+      };
+      return boss.send(name, data, options);
+    },
+    async work(name, handler, opts = {}) {
+      const id = await boss.work(
+        name,
+        { batchSize: opts.batchSize ?? 20, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 0.5 },
+        async (jobs) => {
+          // one failing job must not fail the others of the batch
+          const failures: unknown[] = [];
+          for (const job of jobs as Job<never>[]) {
+            try {
+              await handler(job.data, job);
+            } catch (err) {
+              log.error({ err, job: job.id, queue: name }, 'job failed; it will be retried');
+              failures.push(err);
+              await boss.fail(name, job.id, { message: String((err as Error)?.message ?? err) }).catch(() => undefined);
+            }
+          }
+        },
+      );
+      workers.push(id);
+    },
+    async schedule(name, cron, data = {}) {
+      await boss.schedule(name, cron, data);
+    },
+    async stop() {
+      await boss.stop({ graceful: true, timeout: 5_000 }).catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,140 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+
+/** The one way Obol talks to the payment provider: timeouts, retries that reuse the idempotency key. */
+export interface ProviderClient {
+  lookupWallet(obolId: string): Promise<WalletInfo | null>;
+  createPayout(body: ProviderPayoutRequest): Promise<{ id: string; status: string }>;
+  statement(range?: { from?: string; to?: string }): Promise<StatementItem[]>;
+  createTransfer(body: ProviderTransferRequest): Promise<{ id: string; status: string }>;
+  createPayinLink(body: { idempotency_key: string; amount: number; reference: string; description?: string; expires_in_seconds?: number; return_url?: string }): Promise<{ id: string; url: string; status: string; expires_at: string }>;
+  refund(body: { idempotency_key: string; payin_id: string; amount: number }): Promise<{ id: string; status: string }>;
+}
+
+export interface WalletInfo {
+  obol_id: string;
+  first_name: string;
+  last_name: string;
+  date_of_birth: string;
+  brand: string | null;
+}
+export interface ProviderPayoutRequest {
+  idempotency_key: string;
+  reference: string;
+  obol_id: string;
+  amount: number;
+  currency: 'EUR';
+  beneficiary_name: string;
+  brand: string;
+}
+export interface ProviderTransferRequest {
+  idempotency_key: string;
+  iban: string;
+  bic: string;
+  amount: number;
+  beneficiary_name: string;
+  reference: string;
+}
+export interface StatementItem {
+  id: string;
+  type: 'payout' | 'transfer' | 'payin' | 'refund';
+  reference: string;
+  idempotency_key: string;
+  amount: number;
+  status: string;
+  message?: string;
+  settled_at: string;
+}
+
+/** The provider refused the request itself (4xx): retrying will not help. */
+export class ProviderRejected extends Error {
+  constructor(
+    public readonly status: number,
+    public readonly messages: string[],
+  ) {
+    super(messages[0] ?? `provider answered ${status}`);
+  }
+}
+/** The provider could not be reached or failed (timeouts, 5xx) after every retry. */
+export class ProviderUnavailable extends Error {}
+
+export interface ProviderClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs?: number;
+  retries?: number;
+  log?: FastifyBaseLogger;
+}
+
+export function createProviderClient(opts: ProviderClientOptions): ProviderClient {
+  const timeoutMs = opts.timeoutMs ?? 5_000;
+  const retries = opts.retries ?? 3;
+
+  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, allow404 = false): Promise<T | null> {
+    let lastError: unknown;
+    for (let attempt = 0; attempt <= retries; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(2_000, 100 * 2 ** attempt)));
+      try {
+        const res = await fetch(`${opts.baseUrl}${path}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${opts.apiKey}`,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        const text = await res.text();
+        const json = text ? (JSON.parse(text) as unknown) : null;
+        if (res.status === 404 && allow404) return null;
+        if (res.status >= 500 || res.status === 429) {
+          lastError = new ProviderUnavailable(`provider answered ${res.status} on ${path}`);
+          continue;
+        }
+        if (res.status >= 400) {
+          const errors = (json as { error?: string[] } | null)?.error;
+          throw new ProviderRejected(res.status, Array.isArray(errors) ? errors : [`provider answered ${res.status}`]);
+        }
+        return json as T;
+      } catch (err) {
+        if (err instanceof ProviderRejected) throw err;
+        lastError = err;
+        opts.log?.warn({ path, attempt, err: String((err as Error).message ?? err) }, 'provider call failed; retrying');
+      }
+    }
+    throw lastError instanceof ProviderUnavailable ? lastError : new ProviderUnavailable(`provider unreachable on ${path}: ${String((lastError as Error)?.message ?? lastError)}`);
+  }
+
+  return {
+    lookupWallet: (obolId) => call<WalletInfo>('GET', `/wallets/${encodeURIComponent(obolId)}`, undefined, true),
+    createPayout: async (body) => (await call<{ id: string; status: string }>('POST', '/payouts', body))!,
+    statement: async (range) => {
+      const q = new URLSearchParams();
+      if (range?.from) q.set('from', range.from);
+      if (range?.to) q.set('to', range.to);
+      const r = await call<{ items: StatementItem[] }>('GET', `/statement${q.size ? `?${q}` : ''}`);
+      return r?.items ?? [];
+    },
+    createTransfer: async (body) => (await call<{ id: string; status: string }>('POST', '/transfers', body))!,
+    createPayinLink: async (body) => (await call<{ id: string; url: string; status: string; expires_at: string }>('POST', '/payin-links', body))!,
+    refund: async (body) => (await call<{ id: string; status: string }>('POST', '/refunds', body))!,
+  };
+}
+
+/** Checks `x-provider-signature: t=<unix>,v1=<hex HMAC-SHA256("<t>.<body>")>` within a time tolerance. */
+export function verifyWebhookSignature(secret: string, header: string | undefined, rawBody: string, toleranceSeconds = 300, now = Date.now()): boolean {
+  if (!header) return false;
+  const parts = Object.fromEntries(
+    header.split(',').map((p) => {
+      const i = p.indexOf('=');
+      return [p.slice(0, i).trim(), p.slice(i + 1).trim()];
+    }),
+  );
+  const t = Number(parts.t);
+  const v1 = parts.v1;
+  if (!Number.isFinite(t) || !v1 || !/^[0-9a-f]{64}$/i.test(v1)) return false;
+  if (Math.abs(now / 1000 - t) > toleranceSeconds) return false;
+  const expected = createHmac('sha256', secret).update(`${t}.${rawBody}`).digest();
+  const given = Buffer.from(v1, 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

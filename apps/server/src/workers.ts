@@ -1,0 +1,22 @@
+import { sql } from 'drizzle-orm';
+import type { Deps } from './platform/deps.ts';
+import { submitPayout } from './features/payouts/service.ts';
+import { reconcile } from './features/provider/service.ts';
+
+/** Starts this process's job workers and schedules. Every server process may run them; pg-boss shares the work. */
+export async function startWorkers(deps: Deps): Promise<void> {
+  await deps.jobs.work<{ payoutId: number }>('payout.submit', (data) => submitPayout(deps, deps.provider, data.payoutId), {
+    batchSize: 50,
+  });
+  await deps.jobs.work('provider.reconcile', async () => {
+    await reconcile(deps);
+  });
+  await deps.jobs.schedule('provider.reconcile', '*/15 * * * *');
+  if (deps.database.kind === 'pglite') {
+    // PGlite has no autovacuum
+    await deps.jobs.work('maintenance.vacuum', async () => {
+      await deps.db.execute(sql`VACUUM ANALYZE`);
+    });
+    await deps.jobs.schedule('maintenance.vacuum', '17 3 * * *');
+  }
+}
