@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, engine } from '../../test/harness.ts';
+import type { Database } from '../../platform/db.ts';
+import { InsufficientFunds, postEntry, trialBalance } from './service.ts';
+import { accounts } from './tables.ts';
+
+// On PostgreSQL (TEST_DATABASE_URL) these run over a pool of 20 real connections; on PGlite the same
+// commands are interleaved on its one connection.
+let database: Database;
+let drop: () => Promise<void>;
+beforeAll(async () => {
+  ({ database, drop } = await createTestDatabase());
+});
+afterAll(async () => {
+  await drop?.();
+});
+
+async function pair(funding: number) {
+  const [source, sink, bank] = await database.db
+    .insert(accounts)
+    .values([
+      { accountId: `S-${randomUUID()}`, accountReference: 't', kind: 'customer_test', name: 'source', allowOverdraft: false },
+      { accountId: `K-${randomUUID()}`, accountReference: 't', kind: 'customer_test', name: 'sink', allowOverdraft: false },
+      { accountId: `B-${randomUUID()}`, accountReference: 't', kind: 'bank_test', name: 'bank', allowOverdraft: true },
+    ])
+    .returning();
+  await database.db.transaction((tx) =>
+    postEntry(tx, { idempotencyKey: randomUUID(), kind: 'fund', postings: [{ accountId: bank.id, amount: -funding }, { accountId: source.id, amount: funding }] }),
+  );
+  return { source, sink };
+}
+
+const debit = (from: number, to: number, amount: number, key = randomUUID()) =>
+  database.db.transaction((tx) =>
+    postEntry(tx, { idempotencyKey: key, kind: 'debit', postings: [{ accountId: from, amount: -amount }, { accountId: to, amount }] }),
+  );
+
+describe(`concurrent debits racing for one balance (${engine})`, () => {
+  it('succeed exactly as often as the money allows', async () => {
+    const { source, sink } = await pair(10_000);
+    const results = await Promise.allSettled(Array.from({ length: 300 }, () => debit(source.id, sink.id, 100)));
+    const ok = results.filter((r) => r.status === 'fulfilled').length;
+    const refused = results.filter((r) => r.status === 'rejected' && r.reason instanceof InsufficientFunds).length;
+    expect(ok).toBe(100);
+    expect(refused).toBe(200);
+    const [s] = await database.db.select().from(accounts).where(eq(accounts.id, source.id));
+    const [k] = await database.db.select().from(accounts).where(eq(accounts.id, sink.id));
+    expect(s.balance).toBe(0);
+    expect(k.balance).toBe(10_000);
+    expect((await trialBalance(database.db)).balanced).toBe(true);
+  });
+
+  it('never overdraw with random amounts in both directions', async () => {
+    const { source, sink } = await pair(50_000);
+    const amounts = Array.from({ length: 400 }, (_, i) => 1 + ((i * 7919) % 997));
+    const results = await Promise.allSettled(
+      amounts.map((a, i) => (i % 4 === 3 ? debit(sink.id, source.id, a) : debit(source.id, sink.id, a))),
+    );
+    for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(InsufficientFunds);
+    const [s] = await database.db.select().from(accounts).where(eq(accounts.id, source.id));
+    const [k] = await database.db.select().from(accounts).where(eq(accounts.id, sink.id));
+    expect(s.balance).toBeGreaterThanOrEqual(0);
+    expect(k.balance).toBeGreaterThanOrEqual(0);
+    expect(s.balance + k.balance).toBe(50_000);
+    const moved = results.reduce((sum, r, i) => (r.status === 'fulfilled' ? sum + (i % 4 === 3 ? -amounts[i] : amounts[i]) : sum), 0);
+    expect(k.balance).toBe(moved);
+    expect((await trialBalance(database.db)).balanced).toBe(true);
+  });
+
+  it('moves money once when the same command races with itself', async () => {
+    const { source, sink } = await pair(1_000);
+    const key = randomUUID();
+    const results = await Promise.allSettled(Array.from({ length: 50 }, () => debit(source.id, sink.id, 700, key)));
+    const fulfilled = results.filter((r) => r.status === 'fulfilled') as PromiseFulfilledResult<{ replayed: boolean; entryId: number }>[];
+    expect(fulfilled.length).toBe(50);
+    expect(fulfilled.filter((r) => !r.value.replayed).length).toBe(1);
+    expect(new Set(fulfilled.map((r) => r.value.entryId)).size).toBe(1);
+    const [s] = await database.db.select().from(accounts).where(eq(accounts.id, source.id));
+    expect(s.balance).toBe(300);
+  });
+});
