@@ -1,0 +1,106 @@
+/**
+ * Ledger throughput: journal entries (two postings each, one non-overdraft debit) per second through
+ * postEntry, beside a bare INSERT of the same rows into a plain table in the same run. PGlite always;
+ * PostgreSQL too when DATABASE_URL is set (a scratch database is created there and dropped).
+ *
+ *   npm run bench            (or: node --import tsx bench/ledger.bench.ts [entries])
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { openDatabase, runMigrations, type Database } from '../apps/server/src/platform/db.ts';
+import { postEntry } from '../apps/server/src/features/ledger/service.ts';
+import { accounts } from '../apps/server/src/features/ledger/tables.ts';
+
+const N = Number(process.argv[2] ?? 3000);
+const CONCURRENCY = 16;
+
+async function scratchPostgres(url: string) {
+  const name = `obol_bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  const database = await openDatabase({ url: u.toString(), poolSize: CONCURRENCY });
+  return {
+    database,
+    drop: async () => {
+      await database.close();
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+async function bench(label: string, database: Database) {
+  await runMigrations(database);
+  const db = database.db;
+  const [bank, ...customers] = await db
+    .insert(accounts)
+    .values([
+      { accountId: `BANK-${randomUUID()}`, accountReference: 'bench', kind: 'provider', name: 'bank', allowOverdraft: true },
+      ...Array.from({ length: 64 }, (_, i) => ({ accountId: `C-${randomUUID()}`, accountReference: 'bench', kind: 'payout', name: `c${i}`, allowOverdraft: false })),
+    ])
+    .returning();
+  // fund every customer, then each entry debits a customer (guarded) and credits the bank
+  for (const c of customers) {
+    await db.transaction((tx) => postEntry(tx, { idempotencyKey: randomUUID(), kind: 'fund', postings: [{ accountId: bank.id, amount: -1e9 }, { accountId: c.id, amount: 1e9 }] }));
+  }
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: database.kind === 'postgres' ? CONCURRENCY : 1 }, async () => {
+      while (next < N) {
+        const i = next++;
+        const c = customers[i % customers.length];
+        await db.transaction((tx) =>
+          postEntry(tx, { idempotencyKey: `bench:${i}`, kind: 'bench', postings: [{ accountId: c.id, amount: -(100 + (i % 50)) }, { accountId: bank.id, amount: 100 + (i % 50) }] }),
+        );
+      }
+    }),
+  );
+  const ledgerSeconds = (performance.now() - t0) / 1000;
+
+  // baseline: the same number of entries and postings as bare INSERTs, one transaction per entry
+  await db.execute(sql`CREATE TABLE bench_entries (id bigserial primary key, k text unique, kind text, created_at timestamptz default now())`);
+  await db.execute(sql`CREATE TABLE bench_postings (id bigserial primary key, entry_id bigint, account_id int, amount bigint)`);
+  next = 0;
+  const t1 = performance.now();
+  await Promise.all(
+    Array.from({ length: database.kind === 'postgres' ? CONCURRENCY : 1 }, async () => {
+      while (next < N) {
+        const i = next++;
+        const c = customers[i % customers.length];
+        await db.transaction(async (tx) => {
+          const r = await tx.execute(sql`INSERT INTO bench_entries (k, kind) VALUES (${`b:${i}`}, 'bench') RETURNING id`);
+          const id = ((r as { rows?: { id: number }[] }).rows ?? (r as unknown as { id: number }[]))[0].id;
+          await tx.execute(sql`INSERT INTO bench_postings (entry_id, account_id, amount) VALUES (${id}, ${c.id}, ${-(100 + (i % 50))}), (${id}, ${bank.id}, ${100 + (i % 50)})`);
+        });
+      }
+    }),
+  );
+  const bareSeconds = (performance.now() - t1) / 1000;
+  const row = (name: string, s: number) => `  ${name.padEnd(44)} ${(N / s).toFixed(0).padStart(8)} entries/s  ${((2 * N) / s).toFixed(0).padStart(8)} postings/s  (${s.toFixed(2)} s)`;
+  console.log(`\n${label}: ${N} entries of 2 postings${database.kind === 'postgres' ? `, ${CONCURRENCY} connections` : ', one connection'}`);
+  console.log(row('ledger postEntry (guarded debit, idempotent)', ledgerSeconds));
+  console.log(row('baseline: bare INSERT of the same rows', bareSeconds));
+  console.log(`  ledger / baseline: ${(bareSeconds / ledgerSeconds).toFixed(2)}x of the bare rate`);
+}
+
+const pglite = await openDatabase({});
+await bench('PGlite (in memory)', pglite);
+await pglite.close();
+if (process.env.DATABASE_URL) {
+  const { database, drop } = await scratchPostgres(process.env.DATABASE_URL);
+  try {
+    await bench('PostgreSQL', database);
+  } finally {
+    await drop();
+  }
+} else {
+  console.log('\n(PostgreSQL skipped: set DATABASE_URL=postgres://postgres@127.0.0.1:5432/test to include it)');
+}
