@@ -14,6 +14,9 @@ if (!existsSync(webIndex)) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
+// the simulator posts its webhooks to this server unless told otherwise
+process.env.PROVIDER_WEBHOOK_URL ??= `http://127.0.0.1:${process.env.PORT ?? 3000}/api/provider/webhook`;
+
 const children = [];
 function run(name, entry) {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: root, stdio: 'inherit', env: process.env });
