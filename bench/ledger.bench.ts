@@ -42,13 +42,34 @@ async function bench(label: string, database: Database) {
   const [bank, ...customers] = await db
     .insert(accounts)
     .values([
-      { accountId: `BANK-${randomUUID()}`, accountReference: 'bench', kind: 'provider', name: 'bank', allowOverdraft: true },
-      ...Array.from({ length: 64 }, (_, i) => ({ accountId: `C-${randomUUID()}`, accountReference: 'bench', kind: 'payout', name: `c${i}`, allowOverdraft: false })),
+      {
+        accountId: `BANK-${randomUUID()}`,
+        accountReference: 'bench',
+        kind: 'provider',
+        name: 'bank',
+        allowOverdraft: true,
+      },
+      ...Array.from({ length: 64 }, (_, i) => ({
+        accountId: `C-${randomUUID()}`,
+        accountReference: 'bench',
+        kind: 'payout',
+        name: `c${i}`,
+        allowOverdraft: false,
+      })),
     ])
     .returning();
   // fund every customer, then each entry debits a customer (guarded) and credits the bank
   for (const c of customers) {
-    await db.transaction((tx) => postEntry(tx, { idempotencyKey: randomUUID(), kind: 'fund', postings: [{ accountId: bank.id, amount: -1e9 }, { accountId: c.id, amount: 1e9 }] }));
+    await db.transaction((tx) =>
+      postEntry(tx, {
+        idempotencyKey: randomUUID(),
+        kind: 'fund',
+        postings: [
+          { accountId: bank.id, amount: -1e9 },
+          { accountId: c.id, amount: 1e9 },
+        ],
+      }),
+    );
   }
   let next = 0;
   const t0 = performance.now();
@@ -58,7 +79,14 @@ async function bench(label: string, database: Database) {
         const i = next++;
         const c = customers[i % customers.length];
         await db.transaction((tx) =>
-          postEntry(tx, { idempotencyKey: `bench:${i}`, kind: 'bench', postings: [{ accountId: c.id, amount: -(100 + (i % 50)) }, { accountId: bank.id, amount: 100 + (i % 50) }] }),
+          postEntry(tx, {
+            idempotencyKey: `bench:${i}`,
+            kind: 'bench',
+            postings: [
+              { accountId: c.id, amount: -(100 + (i % 50)) },
+              { accountId: bank.id, amount: 100 + (i % 50) },
+            ],
+          }),
         );
       }
     }),
@@ -66,8 +94,12 @@ async function bench(label: string, database: Database) {
   const ledgerSeconds = (performance.now() - t0) / 1000;
 
   // baseline: the same number of entries and postings as bare INSERTs, one transaction per entry
-  await db.execute(sql`CREATE TABLE bench_entries (id bigserial primary key, k text unique, kind text, created_at timestamptz default now())`);
-  await db.execute(sql`CREATE TABLE bench_postings (id bigserial primary key, entry_id bigint, account_id int, amount bigint)`);
+  await db.execute(
+    sql`CREATE TABLE bench_entries (id bigserial primary key, k text unique, kind text, created_at timestamptz default now())`,
+  );
+  await db.execute(
+    sql`CREATE TABLE bench_postings (id bigserial primary key, entry_id bigint, account_id int, amount bigint)`,
+  );
   next = 0;
   const t1 = performance.now();
   await Promise.all(
@@ -76,16 +108,23 @@ async function bench(label: string, database: Database) {
         const i = next++;
         const c = customers[i % customers.length];
         await db.transaction(async (tx) => {
-          const r = await tx.execute(sql`INSERT INTO bench_entries (k, kind) VALUES (${`b:${i}`}, 'bench') RETURNING id`);
+          const r = await tx.execute(
+            sql`INSERT INTO bench_entries (k, kind) VALUES (${`b:${i}`}, 'bench') RETURNING id`,
+          );
           const id = ((r as { rows?: { id: number }[] }).rows ?? (r as unknown as { id: number }[]))[0].id;
-          await tx.execute(sql`INSERT INTO bench_postings (entry_id, account_id, amount) VALUES (${id}, ${c.id}, ${-(100 + (i % 50))}), (${id}, ${bank.id}, ${100 + (i % 50)})`);
+          await tx.execute(
+            sql`INSERT INTO bench_postings (entry_id, account_id, amount) VALUES (${id}, ${c.id}, ${-(100 + (i % 50))}), (${id}, ${bank.id}, ${100 + (i % 50)})`,
+          );
         });
       }
     }),
   );
   const bareSeconds = (performance.now() - t1) / 1000;
-  const row = (name: string, s: number) => `  ${name.padEnd(44)} ${(N / s).toFixed(0).padStart(8)} entries/s  ${((2 * N) / s).toFixed(0).padStart(8)} postings/s  (${s.toFixed(2)} s)`;
-  console.log(`\n${label}: ${N} entries of 2 postings${database.kind === 'postgres' ? `, ${CONCURRENCY} connections` : ', one connection'}`);
+  const row = (name: string, s: number) =>
+    `  ${name.padEnd(44)} ${(N / s).toFixed(0).padStart(8)} entries/s  ${((2 * N) / s).toFixed(0).padStart(8)} postings/s  (${s.toFixed(2)} s)`;
+  console.log(
+    `\n${label}: ${N} entries of 2 postings${database.kind === 'postgres' ? `, ${CONCURRENCY} connections` : ', one connection'}`,
+  );
   console.log(row('ledger postEntry (guarded debit, idempotent)', ledgerSeconds));
   console.log(row('baseline: bare INSERT of the same rows', bareSeconds));
   console.log(`  ledger / baseline: ${(bareSeconds / ledgerSeconds).toFixed(2)}x of the bare rate`);

@@ -25,7 +25,10 @@ export async function launch(): Promise<Browser> {
   });
 }
 
-export async function newPage(browser: Browser, viewport = { width: 1400, height: 900 }): Promise<{ context: BrowserContext; page: Page }> {
+export async function newPage(
+  browser: Browser,
+  viewport = { width: 1400, height: 900 },
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: baseUrl(), viewport });
   const page = await context.newPage();
   return { context, page };

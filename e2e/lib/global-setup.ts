@@ -57,7 +57,11 @@ export default async function setup(project: TestProject) {
   };
   const children: ChildProcess[] = [];
   const start = (entry: string) => {
-    const c = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+    const c = spawn(process.execPath, ['--import', 'tsx', entry], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     children.push(c);
     return c;
   };

@@ -20,7 +20,12 @@ describe('the web shell', () => {
     await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('Logged In');
     const nav = page.getByRole('navigation');
     for (const menu of NAVIGATION) {
-      await expect(nav.getByRole('button', { name: menu.label, exact: true }).or(nav.getByRole('link', { name: menu.label, exact: true })).count()).resolves.toBe(1);
+      await expect(
+        nav
+          .getByRole('button', { name: menu.label, exact: true })
+          .or(nav.getByRole('link', { name: menu.label, exact: true }))
+          .count(),
+      ).resolves.toBe(1);
     }
     // every item of a menu is there
     for (const menu of NAVIGATION.filter((m) => m.items)) {
@@ -41,7 +46,10 @@ describe('the web shell', () => {
     const nav = page.getByRole('navigation');
     const expected = topLabels(DEFAULT_ROLE_PERMISSIONS.Brand);
     for (const menu of NAVIGATION) {
-      const n = await nav.getByRole('button', { name: menu.label, exact: true }).or(nav.getByRole('link', { name: menu.label, exact: true })).count();
+      const n = await nav
+        .getByRole('button', { name: menu.label, exact: true })
+        .or(nav.getByRole('link', { name: menu.label, exact: true }))
+        .count();
       expect(n, `${menu.label} shown for brand`).toBe(expected.includes(menu.label) ? 1 : 0);
     }
     expect(expected).not.toContain('Users');
@@ -56,7 +64,10 @@ describe('the web shell', () => {
     const token = await page.evaluate(() => localStorage.getItem('obol.token'));
     expect(token).toBeTruthy();
     // the session ends on the server (as an idle expiry or a sign-out elsewhere would)
-    const r = await fetch(new URL('/api/logout', page.url()), { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    const r = await fetch(new URL('/api/logout', page.url()), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(r.status).toBe(200);
     await page.goto('/users');
     await page.waitForURL('**/signin');

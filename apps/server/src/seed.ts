@@ -1,25 +1,10 @@
-import {
-  DEFAULT_ROLE_PERMISSIONS,
-  PERMISSION_GROUPS,
-  ROLES,
-  roleSlug,
-  type RoleName,
-} from "@obol/contract";
-import { count, eq, inArray } from "drizzle-orm";
-import { hashPassword } from "./platform/crypto.ts";
-import type { Db } from "./platform/db.ts";
-import {
-  permissions,
-  rolePermissions,
-  roles,
-  users,
-} from "./platform/schema.ts";
-import {
-  ensurePlatformAccounts,
-  openHolderAccounts,
-  platformAccountId,
-} from "./features/ledger/accounts.ts";
-import { postEntry } from "./features/ledger/service.ts";
+import { DEFAULT_ROLE_PERMISSIONS, PERMISSION_GROUPS, ROLES, roleSlug, type RoleName } from '@obol/contract';
+import { count, eq, inArray } from 'drizzle-orm';
+import { hashPassword } from './platform/crypto.ts';
+import type { Db } from './platform/db.ts';
+import { permissions, rolePermissions, roles, users } from './platform/schema.ts';
+import { ensurePlatformAccounts, openHolderAccounts, platformAccountId } from './features/ledger/accounts.ts';
+import { postEntry } from './features/ledger/service.ts';
 
 /**
  * Permissions and roles are reference data: kept in step with the contract on every start (new ones are
@@ -37,10 +22,7 @@ export async function syncReferenceData(db: Db): Promise<void> {
         position: ++position,
       })),
     );
-    await tx
-      .insert(permissions)
-      .values(rows)
-      .onConflictDoNothing({ target: permissions.name });
+    await tx.insert(permissions).values(rows).onConflictDoNothing({ target: permissions.name });
     await ensurePlatformAccounts(tx);
 
     const existing = await tx.select({ name: roles.name }).from(roles);
@@ -59,12 +41,11 @@ export async function syncReferenceData(db: Db): Promise<void> {
         permissionId: idOf.get(p)!,
       })),
     );
-    if (links.length)
-      await tx.insert(rolePermissions).values(links).onConflictDoNothing();
+    if (links.length) await tx.insert(rolePermissions).values(links).onConflictDoNothing();
   });
 }
 
-export const DEMO_MERCHANT_EMAIL = "merchant@obol.example";
+export const DEMO_MERCHANT_EMAIL = 'merchant@obol.example';
 
 export interface DemoUser {
   email: string;
@@ -79,56 +60,50 @@ export interface DemoUser {
 
 /** One user per role, the merchant-side ones belonging to the merchant, plus a second merchant and its brand. */
 export const DEMO_USERS: DemoUser[] = [
-  ...ROLES.filter((r) => r !== "Merchant").map((role): DemoUser => ({
+  ...ROLES.filter((r) => r !== 'Merchant').map((role): DemoUser => ({
     email: `${roleSlug(role)}@obol.example`,
     name: demoName(role),
     role,
-    parent: [
-      "Risk Ops",
-      "Payment Ops",
-      "Finance",
-      "Reviewer",
-      "Brand",
-    ].includes(role)
+    parent: ['Risk Ops', 'Payment Ops', 'Finance', 'Reviewer', 'Brand'].includes(role)
       ? DEMO_MERCHANT_EMAIL
       : undefined,
   })),
   ...([
     {
       email: DEMO_MERCHANT_EMAIL,
-      name: "Acme Payouts",
-      role: "Merchant",
+      name: 'Acme Payouts',
+      role: 'Merchant',
       feeBps: 150,
       funds: { payout: 5_000_000, payin: 1_250_000 },
     },
     {
-      email: "merchant2@obol.example",
-      name: "Globex Trading",
-      role: "Merchant",
+      email: 'merchant2@obol.example',
+      name: 'Globex Trading',
+      role: 'Merchant',
       feeBps: 200,
       funds: { payout: 2_000_000, payin: 400_000 },
     },
     {
-      email: "brand2@obol.example",
-      name: "Globex Outlet",
-      role: "Brand",
-      parent: "merchant2@obol.example",
+      email: 'brand2@obol.example',
+      name: 'Globex Outlet',
+      role: 'Brand',
+      parent: 'merchant2@obol.example',
       feeBps: 250,
       funds: { payout: 300_000, payin: 50_000 },
     },
   ] satisfies DemoUser[]),
 ].map((u): DemoUser =>
-  u.role === "Brand" && u.email === "brand@obol.example"
+  u.role === 'Brand' && u.email === 'brand@obol.example'
     ? { ...u, feeBps: 175, funds: { payout: 1_000_000, payin: 200_000 } }
     : u,
 );
 
 function demoName(role: RoleName): string {
   switch (role) {
-    case "Admin":
-      return "Ada Admin";
-    case "Brand":
-      return "Acme Brand";
+    case 'Admin':
+      return 'Ada Admin';
+    case 'Brand':
+      return 'Acme Brand';
     default:
       return `Demo ${role}`;
   }
@@ -147,9 +122,7 @@ export async function seedDemo(db: Db, demoPassword: string): Promise<boolean> {
     const roleId = new Map(roleRows.map((r) => [r.name, r.id]));
     const ids = new Map<string, number>();
     // merchants first, so the others can point at them
-    const ordered = [...DEMO_USERS].sort(
-      (a, b) => Number(!!a.parent) - Number(!!b.parent),
-    );
+    const ordered = [...DEMO_USERS].sort((a, b) => Number(!!a.parent) - Number(!!b.parent));
     for (const u of ordered) {
       const [row] = await tx
         .insert(users)
@@ -167,19 +140,17 @@ export async function seedDemo(db: Db, demoPassword: string): Promise<boolean> {
     }
     // merchants and brands get their accounts, funded through the ledger like real money arrives:
     // a pay-in settlement from the provider, and a top-up of the payout account
-    const provider = await platformAccountId(tx, "provider");
-    for (const u of ordered.filter(
-      (x) => x.role === "Merchant" || x.role === "Brand",
-    )) {
+    const provider = await platformAccountId(tx, 'provider');
+    for (const u of ordered.filter((x) => x.role === 'Merchant' || x.role === 'Brand')) {
       const id = ids.get(u.email)!;
       const accts = await openHolderAccounts(tx, { id, name: u.name });
-      const payout = accts.find((a) => a.kind === "payout")!;
-      const payin = accts.find((a) => a.kind === "payin")!;
+      const payout = accts.find((a) => a.kind === 'payout')!;
+      const payin = accts.find((a) => a.kind === 'payin')!;
       if (u.funds?.payin) {
         await postEntry(tx, {
           idempotencyKey: `seed:${u.email}:payin`,
-          kind: "payin.settlement",
-          memo: "Demo pay-in settlement",
+          kind: 'payin.settlement',
+          memo: 'Demo pay-in settlement',
           postings: [
             { accountId: provider, amount: -u.funds.payin },
             { accountId: payin.id, amount: u.funds.payin },
@@ -189,8 +160,8 @@ export async function seedDemo(db: Db, demoPassword: string): Promise<boolean> {
       if (u.funds?.payout) {
         await postEntry(tx, {
           idempotencyKey: `seed:${u.email}:payout-funding`,
-          kind: "payout.funding",
-          memo: "Demo funding of the payout account",
+          kind: 'payout.funding',
+          memo: 'Demo funding of the payout account',
           postings: [
             { accountId: provider, amount: -u.funds.payout },
             { accountId: payout.id, amount: u.funds.payout },
@@ -202,13 +173,7 @@ export async function seedDemo(db: Db, demoPassword: string): Promise<boolean> {
   return true;
 }
 
-export async function userIdByEmail(
-  db: Db,
-  email: string,
-): Promise<number | undefined> {
-  const [row] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.email, email));
+export async function userIdByEmail(db: Db, email: string): Promise<number | undefined> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
   return row?.id;
 }

@@ -5,9 +5,13 @@ import { reconcile } from './features/provider/service.ts';
 
 /** Starts this process's job workers and schedules. Every server process may run them; pg-boss shares the work. */
 export async function startWorkers(deps: Deps): Promise<void> {
-  await deps.jobs.work<{ payoutId: number }>('payout.submit', (data) => submitPayout(deps, deps.provider, data.payoutId), {
-    batchSize: 50,
-  });
+  await deps.jobs.work<{ payoutId: number }>(
+    'payout.submit',
+    (data) => submitPayout(deps, deps.provider, data.payoutId),
+    {
+      batchSize: 50,
+    },
+  );
   await deps.jobs.work('provider.reconcile', async () => {
     await reconcile(deps);
   });

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { feeCents, formatCents, formatFeePercent, MAX_AMOUNT_CENTS, MAX_FEE_BPS, parseFeePercent, totalPayableCents } from './money.ts';
+import {
+  feeCents,
+  formatCents,
+  formatFeePercent,
+  MAX_AMOUNT_CENTS,
+  MAX_FEE_BPS,
+  parseFeePercent,
+  totalPayableCents,
+} from './money.ts';
 
 /**
  * Reference: the spec's formula on decimal strings, with arbitrary precision: fee in euros =
@@ -46,10 +54,14 @@ describe('fees', () => {
 
   it('never lose a cent at the extremes of the safe range', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), fc.integer({ min: 0, max: MAX_FEE_BPS }), (a, bps) => {
-        const exact = (BigInt(a) * BigInt(bps) + 9_999n) / 10_000n;
-        expect(BigInt(feeCents(a, bps))).toBe(exact);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+        fc.integer({ min: 0, max: MAX_FEE_BPS }),
+        (a, bps) => {
+          const exact = (BigInt(a) * BigInt(bps) + 9_999n) / 10_000n;
+          expect(BigInt(feeCents(a, bps))).toBe(exact);
+        },
+      ),
       { numRuns: 5_000 },
     );
   });

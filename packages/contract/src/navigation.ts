@@ -91,7 +91,11 @@ export const NAVIGATION: Menu[] = [
       item('2D Payments', '/accounting-payment'),
       item('Rules', '/accounting-rules'),
       item('2D Transactions', '/accounting-transactions'),
-      { label: 'Downloads', path: '/download-accounting-transactions', permission: 'User can download accounting transactions' },
+      {
+        label: 'Downloads',
+        path: '/download-accounting-transactions',
+        permission: 'User can download accounting transactions',
+      },
     ],
   },
   {

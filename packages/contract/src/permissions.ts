@@ -32,11 +32,7 @@ export const PERMISSION_GROUPS = [
   },
   {
     screen: 'Users',
-    permissions: [
-      'User can view users',
-      'User can update user details',
-      'User can activate or deacativate a user',
-    ],
+    permissions: ['User can view users', 'User can update user details', 'User can activate or deacativate a user'],
   },
   { screen: 'Merchants', permissions: ['User can view merchants', 'User can add merchant'] },
   { screen: 'Roles & Permissions', permissions: ['User can view role&permissions'] },
@@ -58,11 +54,7 @@ export const PERMISSION_GROUPS = [
   },
   {
     screen: 'Pay-in',
-    permissions: [
-      'User can view pay in panel',
-      'User can view pay in reward',
-      'User can view cardeye transactions',
-    ],
+    permissions: ['User can view pay in panel', 'User can view pay in reward', 'User can view cardeye transactions'],
   },
   { screen: 'Transfers', permissions: ['User can view transfer amount screen'] },
   { screen: 'Balance', permissions: ['User can view balance screen', 'User can view balance'] },

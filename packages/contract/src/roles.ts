@@ -105,10 +105,5 @@ export const DEFAULT_ROLE_PERMISSIONS: Record<RoleName, readonly Permission[]> =
   'Risk Ops': [...g('Transactions'), ...g('Pay-in'), ...g('Profile')],
   'Payment Ops': [...g('Payments'), ...g('Transactions'), ...g('Profile')],
   Finance: [...g('Transactions'), ...g('Reports'), ...g('Balance'), ...g('Profile')],
-  Reviewer: [
-    'User can view transactions',
-    'User can search',
-    'User can view pay in panel',
-    ...g('Profile'),
-  ],
+  Reviewer: ['User can view transactions', 'User can search', 'User can view pay in panel', ...g('Profile')],
 };

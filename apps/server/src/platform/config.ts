@@ -26,8 +26,16 @@ const envSchema = z.object({
     .regex(/^https?:\/\//, 'PROVIDER_URL must be an http(s):// URL')
     .optional()
     .or(z.literal('').transform(() => undefined)),
-  PROVIDER_API_KEY: z.string().min(8).optional().or(z.literal('').transform(() => undefined)),
-  PROVIDER_WEBHOOK_SECRET: z.string().min(8).optional().or(z.literal('').transform(() => undefined)),
+  PROVIDER_API_KEY: z
+    .string()
+    .min(8)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  PROVIDER_WEBHOOK_SECRET: z
+    .string()
+    .min(8)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   WORKERS: z.enum(['0', '1', 'true', 'false']).optional(),
   SECRETS_KEY: z
     .string()
@@ -88,8 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (production && (!e.PROVIDER_API_KEY || !e.PROVIDER_WEBHOOK_SECRET)) {
     throw new ConfigError('PROVIDER_API_KEY and PROVIDER_WEBHOOK_SECRET are required in production.');
   }
-  const seedDemo =
-    e.SEED_DEMO === undefined ? !production : e.SEED_DEMO === '1' || e.SEED_DEMO === 'true';
+  const seedDemo = e.SEED_DEMO === undefined ? !production : e.SEED_DEMO === '1' || e.SEED_DEMO === 'true';
   return {
     env: e.NODE_ENV,
     production,

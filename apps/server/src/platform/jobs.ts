@@ -11,8 +11,16 @@ import type { Database, Tx } from './db.ts';
 export interface Jobs {
   boss: PgBoss;
   /** enqueue, inside the caller's transaction when `tx` is given */
-  send(name: string, data: object, opts?: { tx?: Tx; singletonKey?: string; startAfter?: number | Date; retryLimit?: number }): Promise<string | null>;
-  work<T extends object>(name: string, handler: (data: T, job: Job<T>) => Promise<void>, opts?: { batchSize?: number; pollingIntervalSeconds?: number }): Promise<void>;
+  send(
+    name: string,
+    data: object,
+    opts?: { tx?: Tx; singletonKey?: string; startAfter?: number | Date; retryLimit?: number },
+  ): Promise<string | null>;
+  work<T extends object>(
+    name: string,
+    handler: (data: T, job: Job<T>) => Promise<void>,
+    opts?: { batchSize?: number; pollingIntervalSeconds?: number },
+  ): Promise<void>;
   schedule(name: string, cron: string, data?: object): Promise<void>;
   stop(): Promise<void>;
 }
@@ -27,7 +35,9 @@ export async function createJobs(database: Database, log: FastifyBaseLogger): Pr
   boss.on('error', (err) => log.error({ err }, 'job queue error'));
   await boss.start();
   for (const q of QUEUES) {
-    await boss.createQueue(q, { retryLimit: 10, retryDelay: 2, retryBackoff: true, expireInSeconds: 300 }).catch(() => undefined);
+    await boss
+      .createQueue(q, { retryLimit: 10, retryDelay: 2, retryBackoff: true, expireInSeconds: 300 })
+      .catch(() => undefined);
   }
   const workers: string[] = [];
   return {

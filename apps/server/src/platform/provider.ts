@@ -7,7 +7,14 @@ export interface ProviderClient {
   createPayout(body: ProviderPayoutRequest): Promise<{ id: string; status: string }>;
   statement(range?: { from?: string; to?: string }): Promise<StatementItem[]>;
   createTransfer(body: ProviderTransferRequest): Promise<{ id: string; status: string }>;
-  createPayinLink(body: { idempotency_key: string; amount: number; reference: string; description?: string; expires_in_seconds?: number; return_url?: string }): Promise<{ id: string; url: string; status: string; expires_at: string }>;
+  createPayinLink(body: {
+    idempotency_key: string;
+    amount: number;
+    reference: string;
+    description?: string;
+    expires_in_seconds?: number;
+    return_url?: string;
+  }): Promise<{ id: string; url: string; status: string; expires_at: string }>;
   refund(body: { idempotency_key: string; payin_id: string; amount: number }): Promise<{ id: string; status: string }>;
 }
 
@@ -102,7 +109,11 @@ export function createProviderClient(opts: ProviderClientOptions): ProviderClien
         opts.log?.warn({ path, attempt, err: String((err as Error).message ?? err) }, 'provider call failed; retrying');
       }
     }
-    throw lastError instanceof ProviderUnavailable ? lastError : new ProviderUnavailable(`provider unreachable on ${path}: ${String((lastError as Error)?.message ?? lastError)}`);
+    throw lastError instanceof ProviderUnavailable
+      ? lastError
+      : new ProviderUnavailable(
+          `provider unreachable on ${path}: ${String((lastError as Error)?.message ?? lastError)}`,
+        );
   }
 
   return {
@@ -116,13 +127,20 @@ export function createProviderClient(opts: ProviderClientOptions): ProviderClien
       return r?.items ?? [];
     },
     createTransfer: async (body) => (await call<{ id: string; status: string }>('POST', '/transfers', body))!,
-    createPayinLink: async (body) => (await call<{ id: string; url: string; status: string; expires_at: string }>('POST', '/payin-links', body))!,
+    createPayinLink: async (body) =>
+      (await call<{ id: string; url: string; status: string; expires_at: string }>('POST', '/payin-links', body))!,
     refund: async (body) => (await call<{ id: string; status: string }>('POST', '/refunds', body))!,
   };
 }
 
 /** Checks `x-provider-signature: t=<unix>,v1=<hex HMAC-SHA256("<t>.<body>")>` within a time tolerance. */
-export function verifyWebhookSignature(secret: string, header: string | undefined, rawBody: string, toleranceSeconds = 300, now = Date.now()): boolean {
+export function verifyWebhookSignature(
+  secret: string,
+  header: string | undefined,
+  rawBody: string,
+  toleranceSeconds = 300,
+  now = Date.now(),
+): boolean {
   if (!header) return false;
   const parts = Object.fromEntries(
     header.split(',').map((p) => {

@@ -11,7 +11,11 @@ afterAll(async () => {
 
 describe('sign-in with an e-mailed code', () => {
   it('answers a challenge, mails a 6-digit code and exchanges it for a session', async () => {
-    const login = await t.post('/api/login', { email: 'admin@obol.example', password: 'Test@pass1', auth_type: 'email' });
+    const login = await t.post('/api/login', {
+      email: 'admin@obol.example',
+      password: 'Test@pass1',
+      auth_type: 'email',
+    });
     expect(login.status).toBe(200);
     expect(Object.keys(login.body).sort()).toEqual(['auth_type', 'challenge_token', 'message']);
     const mail = t.lastMailTo('admin@obol.example')!;

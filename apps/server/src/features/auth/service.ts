@@ -20,7 +20,7 @@ import {
   verifyTotp,
 } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
-import { ApiError, badRequest, tooManyRequests, unauthorized } from '../../platform/errors.ts';
+import { ApiError, badRequest, tooManyRequests } from '../../platform/errors.ts';
 import type { AuthContext, AuthUser } from '../../platform/http.ts';
 import { scopeFor } from '../../platform/scope.ts';
 import { permissionsOfRole } from '../roles/repo.ts';
@@ -92,7 +92,12 @@ export interface LoginInput {
   auth_type: AuthType;
 }
 
-export async function login(deps: Deps, input: LoginInput, ip: string, audit: (a: { id: number | null; name?: string; email: string }) => void) {
+export async function login(
+  deps: Deps,
+  input: LoginInput,
+  ip: string,
+  audit: (a: { id: number | null; name?: string; email: string }) => void,
+) {
   audit({ id: null, email: input.email });
   await assertNotLimited(deps, input.email, ip);
   const user = await userByEmail(deps, input.email);
@@ -223,7 +228,10 @@ export async function verifyCode(
     ip: meta.ip,
     userAgent: meta.userAgent?.slice(0, 300),
   });
-  await deps.db.update(users).set({ lastLogin: new Date(now) }).where(eq(users.id, user.id));
+  await deps.db
+    .update(users)
+    .set({ lastLogin: new Date(now) })
+    .where(eq(users.id, user.id));
   const authUser = toAuthUser(user);
   return {
     accessToken: token,
@@ -389,14 +397,16 @@ export async function changePassword(
 /** Replaces the caller's backup codes with a new set and returns them once, in plain text. */
 export async function newBackupCodes(deps: Deps, userId: number): Promise<string[]> {
   const codes = Array.from({ length: BACKUP_CODE_COUNT }, () => {
-    const raw = randomToken(8).toUpperCase().replace(/[^A-Z0-9]/g, '').padEnd(10, 'X').slice(0, 10);
+    const raw = randomToken(8)
+      .toUpperCase()
+      .replace(/[^A-Z0-9]/g, '')
+      .padEnd(10, 'X')
+      .slice(0, 10);
     return raw;
   });
   await deps.db.transaction(async (tx) => {
     await tx.delete(backupCodes).where(and(eq(backupCodes.userId, userId), isNull(backupCodes.usedAt)));
-    await tx
-      .insert(backupCodes)
-      .values(codes.map((c) => ({ userId, codeHash: keyedHash(deps.config.secretsKey, c) })));
+    await tx.insert(backupCodes).values(codes.map((c) => ({ userId, codeHash: keyedHash(deps.config.secretsKey, c) })));
   });
   return codes.map((c) => `${c.slice(0, 5)}-${c.slice(5)}`);
 }

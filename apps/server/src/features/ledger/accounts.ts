@@ -12,10 +12,34 @@ export const FEE_ACCOUNT_REFERENCE = 'Fee Account';
 
 /** The platform's own accounts: the Fee Account, payout clearing (money on its way to the provider), the provider. */
 export const PLATFORM_ACCOUNTS = [
-  { kind: 'fee', accountId: 'FEE-000001', name: 'Fee Account', accountReference: FEE_ACCOUNT_REFERENCE, allowOverdraft: false },
-  { kind: 'payout_clearing', accountId: 'CLR-PAYOUT', name: 'Payouts in flight', accountReference: 'Platform', allowOverdraft: false },
-  { kind: 'refund_clearing', accountId: 'CLR-REFUND', name: 'Refunds in flight', accountReference: 'Platform', allowOverdraft: false },
-  { kind: 'provider', accountId: 'PRV-000001', name: 'Provider settlement', accountReference: 'Platform', allowOverdraft: true },
+  {
+    kind: 'fee',
+    accountId: 'FEE-000001',
+    name: 'Fee Account',
+    accountReference: FEE_ACCOUNT_REFERENCE,
+    allowOverdraft: false,
+  },
+  {
+    kind: 'payout_clearing',
+    accountId: 'CLR-PAYOUT',
+    name: 'Payouts in flight',
+    accountReference: 'Platform',
+    allowOverdraft: false,
+  },
+  {
+    kind: 'refund_clearing',
+    accountId: 'CLR-REFUND',
+    name: 'Refunds in flight',
+    accountReference: 'Platform',
+    allowOverdraft: false,
+  },
+  {
+    kind: 'provider',
+    accountId: 'PRV-000001',
+    name: 'Provider settlement',
+    accountReference: 'Platform',
+    allowOverdraft: true,
+  },
 ] as const;
 export type PlatformKind = (typeof PLATFORM_ACCOUNTS)[number]['kind'];
 
@@ -33,7 +57,10 @@ export async function platformAccountId(db: Executor, kind: PlatformKind): Promi
   if (!cache) platformCache.set(db, (cache = new Map()));
   const hit = cache.get(kind);
   if (hit) return hit;
-  const [row] = await db.select({ id: accounts.id }).from(accounts).where(and(eq(accounts.kind, kind), sql`${accounts.ownerId} IS NULL`));
+  const [row] = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(eq(accounts.kind, kind), sql`${accounts.ownerId} IS NULL`));
   if (!row) throw new Error(`platform account ${kind} is missing`);
   cache.set(kind, row.id);
   return row.id;
@@ -71,7 +98,10 @@ export function accountScopeFilter(scope: Scope): SQL {
     case 'merchant':
       return or(
         eq(accounts.ownerId, scope.merchantId),
-        inArray(accounts.ownerId, sql`(SELECT ${users.id} FROM ${users} WHERE ${users.parentId} = ${scope.merchantId})`),
+        inArray(
+          accounts.ownerId,
+          sql`(SELECT ${users.id} FROM ${users} WHERE ${users.parentId} = ${scope.merchantId})`,
+        ),
       )!;
     case 'brand':
       return eq(accounts.ownerId, scope.brandId);
@@ -96,11 +126,17 @@ export async function findAccountInScope(
   if (ref.accountReference) filters.push(eq(accounts.accountReference, ref.accountReference));
   if (!ref.accountId) {
     filters.push(
-      ref.accountReference === FEE_ACCOUNT_REFERENCE ? eq(accounts.kind, 'fee') : eq(accounts.kind, ref.kind ?? 'payout'),
+      ref.accountReference === FEE_ACCOUNT_REFERENCE
+        ? eq(accounts.kind, 'fee')
+        : eq(accounts.kind, ref.kind ?? 'payout'),
     );
   }
   // platform clearing accounts are never addressed from outside
   filters.push(sql`${accounts.kind} NOT IN ('payout_clearing', 'refund_clearing', 'provider')`);
-  const [row] = await db.select().from(accounts).where(and(...filters)).limit(1);
+  const [row] = await db
+    .select()
+    .from(accounts)
+    .where(and(...filters))
+    .limit(1);
   return row;
 }

@@ -36,5 +36,13 @@ export async function accountInfoFor(db: Executor, s: Scope): Promise<AccountInf
       clp_balance: 0,
     };
   }
-  return { account_id: null, account_reference: null, balance: 0, payin_account_id: null, payin_balance: 0, clp_account_id: null, clp_balance: 0 };
+  return {
+    account_id: null,
+    account_reference: null,
+    balance: 0,
+    payin_account_id: null,
+    payin_balance: 0,
+    clp_account_id: null,
+    clp_balance: 0,
+  };
 }

@@ -21,20 +21,46 @@ async function pair(funding: number) {
   const [source, sink, bank] = await database.db
     .insert(accounts)
     .values([
-      { accountId: `S-${randomUUID()}`, accountReference: 't', kind: 'customer_test', name: 'source', allowOverdraft: false },
-      { accountId: `K-${randomUUID()}`, accountReference: 't', kind: 'customer_test', name: 'sink', allowOverdraft: false },
+      {
+        accountId: `S-${randomUUID()}`,
+        accountReference: 't',
+        kind: 'customer_test',
+        name: 'source',
+        allowOverdraft: false,
+      },
+      {
+        accountId: `K-${randomUUID()}`,
+        accountReference: 't',
+        kind: 'customer_test',
+        name: 'sink',
+        allowOverdraft: false,
+      },
       { accountId: `B-${randomUUID()}`, accountReference: 't', kind: 'bank_test', name: 'bank', allowOverdraft: true },
     ])
     .returning();
   await database.db.transaction((tx) =>
-    postEntry(tx, { idempotencyKey: randomUUID(), kind: 'fund', postings: [{ accountId: bank.id, amount: -funding }, { accountId: source.id, amount: funding }] }),
+    postEntry(tx, {
+      idempotencyKey: randomUUID(),
+      kind: 'fund',
+      postings: [
+        { accountId: bank.id, amount: -funding },
+        { accountId: source.id, amount: funding },
+      ],
+    }),
   );
   return { source, sink };
 }
 
 const debit = (from: number, to: number, amount: number, key = randomUUID()) =>
   database.db.transaction((tx) =>
-    postEntry(tx, { idempotencyKey: key, kind: 'debit', postings: [{ accountId: from, amount: -amount }, { accountId: to, amount }] }),
+    postEntry(tx, {
+      idempotencyKey: key,
+      kind: 'debit',
+      postings: [
+        { accountId: from, amount: -amount },
+        { accountId: to, amount },
+      ],
+    }),
   );
 
 describe(`concurrent debits racing for one balance (${engine})`, () => {
@@ -64,7 +90,10 @@ describe(`concurrent debits racing for one balance (${engine})`, () => {
     expect(s.balance).toBeGreaterThanOrEqual(0);
     expect(k.balance).toBeGreaterThanOrEqual(0);
     expect(s.balance + k.balance).toBe(50_000);
-    const moved = results.reduce((sum, r, i) => (r.status === 'fulfilled' ? sum + (i % 4 === 3 ? -amounts[i] : amounts[i]) : sum), 0);
+    const moved = results.reduce(
+      (sum, r, i) => (r.status === 'fulfilled' ? sum + (i % 4 === 3 ? -amounts[i] : amounts[i]) : sum),
+      0,
+    );
     expect(k.balance).toBe(moved);
     expect((await trialBalance(database.db)).balanced).toBe(true);
   });
@@ -73,7 +102,10 @@ describe(`concurrent debits racing for one balance (${engine})`, () => {
     const { source, sink } = await pair(1_000);
     const key = randomUUID();
     const results = await Promise.allSettled(Array.from({ length: 50 }, () => debit(source.id, sink.id, 700, key)));
-    const fulfilled = results.filter((r) => r.status === 'fulfilled') as PromiseFulfilledResult<{ replayed: boolean; entryId: number }>[];
+    const fulfilled = results.filter((r) => r.status === 'fulfilled') as PromiseFulfilledResult<{
+      replayed: boolean;
+      entryId: number;
+    }>[];
     expect(fulfilled.length).toBe(50);
     expect(fulfilled.filter((r) => !r.value.replayed).length).toBe(1);
     expect(new Set(fulfilled.map((r) => r.value.entryId)).size).toBe(1);

@@ -105,7 +105,15 @@ describe('the ledger under random sequences of commands', () => {
             }
           }
         }
-        const stored = await database.db.select().from(accounts).where(inArray(accounts.id, accts.map((a) => a.id)));
+        const stored = await database.db
+          .select()
+          .from(accounts)
+          .where(
+            inArray(
+              accounts.id,
+              accts.map((a) => a.id),
+            ),
+          );
         for (const a of stored) {
           expect(a.balance).toBe(model.get(a.id));
           if (!a.allowOverdraft) expect(a.balance).toBeGreaterThanOrEqual(0);
@@ -125,13 +133,24 @@ describe('the ledger under random sequences of commands', () => {
     const [a, b] = await openAccounts(2, 1);
     const before = await trialBalance(database.db);
     const bad = [
-      [{ accountId: a.id, amount: 100 }, { accountId: b.id, amount: -99 }],
-      [{ accountId: a.id, amount: 0 }, { accountId: b.id, amount: 0 }],
-      [{ accountId: a.id, amount: 1.5 }, { accountId: b.id, amount: -1.5 }],
+      [
+        { accountId: a.id, amount: 100 },
+        { accountId: b.id, amount: -99 },
+      ],
+      [
+        { accountId: a.id, amount: 0 },
+        { accountId: b.id, amount: 0 },
+      ],
+      [
+        { accountId: a.id, amount: 1.5 },
+        { accountId: b.id, amount: -1.5 },
+      ],
       [{ accountId: a.id, amount: 100 }],
     ];
     for (const lines of bad) {
-      await expect(database.db.transaction((tx) => postEntry(tx, { idempotencyKey: randomUUID(), kind: 'test', postings: lines }))).rejects.toThrow();
+      await expect(
+        database.db.transaction((tx) => postEntry(tx, { idempotencyKey: randomUUID(), kind: 'test', postings: lines })),
+      ).rejects.toThrow();
     }
     const after = await trialBalance(database.db);
     expect(after.entry_count).toBe(before.entry_count);
@@ -140,9 +159,18 @@ describe('the ledger under random sequences of commands', () => {
   it('never lets the application update or delete a posting or an entry', async () => {
     const [a, b] = await openAccounts(2, 1);
     const r = await database.db.transaction((tx) =>
-      postEntry(tx, { idempotencyKey: randomUUID(), kind: 'test', postings: [{ accountId: a.id, amount: 5 }, { accountId: b.id, amount: -5 }] }),
+      postEntry(tx, {
+        idempotencyKey: randomUUID(),
+        kind: 'test',
+        postings: [
+          { accountId: a.id, amount: 5 },
+          { accountId: b.id, amount: -5 },
+        ],
+      }),
     );
-    await expect(database.db.update(postings).set({ amount: 6 }).where(eq(postings.entryId, r.entryId))).rejects.toThrow();
+    await expect(
+      database.db.update(postings).set({ amount: 6 }).where(eq(postings.entryId, r.entryId)),
+    ).rejects.toThrow();
     await expect(database.db.delete(journalEntries).where(eq(journalEntries.id, r.entryId))).rejects.toThrow();
     // the check constraint holds even for a hand-written update of a non-overdraft account
     const [, c] = await openAccounts(2, 2);

@@ -31,15 +31,26 @@ export function ledgerRoutes(app: FastifyInstance, deps: Deps) {
   route(app, {
     method: 'POST',
     url: '/api/account-balance',
-    access: ['User can view payments', 'User can view balance screen', 'User can view balance', 'User can view merchant balance'],
+    access: [
+      'User can view payments',
+      'User can view balance screen',
+      'User can view balance',
+      'User can view merchant balance',
+    ],
     input: z
       .object({
         account_reference: z.string().trim().max(100).optional().default(''),
         account_id: z.union([z.string().trim().max(100), z.number()]).optional(),
       })
-      .refine((v) => v.account_reference || v.account_id, { message: 'This field is required', path: ['account_reference'] }),
+      .refine((v) => v.account_reference || v.account_id, {
+        message: 'This field is required',
+        path: ['account_reference'],
+      }),
     handler: async ({ input, auth }) => {
-      const accountId = input.account_id === undefined || input.account_id === 0 || input.account_id === '0' || input.account_id === '' ? undefined : String(input.account_id);
+      const accountId =
+        input.account_id === undefined || input.account_id === 0 || input.account_id === '0' || input.account_id === ''
+          ? undefined
+          : String(input.account_id);
       const account = await findAccountInScope(deps.db, auth.scope, {
         accountReference: input.account_reference || undefined,
         accountId,

@@ -54,7 +54,8 @@ function validate(cmd: EntryCommand) {
   if (cmd.postings.length < 2) throw new Error('an entry needs at least two postings');
   let sum = 0n;
   for (const p of cmd.postings) {
-    if (!Number.isSafeInteger(p.amount) || p.amount === 0) throw new Error(`posting amount ${p.amount} is not whole non-zero cents`);
+    if (!Number.isSafeInteger(p.amount) || p.amount === 0)
+      throw new Error(`posting amount ${p.amount} is not whole non-zero cents`);
     sum += BigInt(p.amount);
   }
   if (sum !== 0n) throw new Error(`postings sum to ${sum}, not zero`);
@@ -111,10 +112,7 @@ export async function postEntry(tx: Tx, cmd: EntryCommand): Promise<EntryResult>
       .where(
         delta >= 0
           ? eq(accounts.id, accountId)
-          : and(
-              eq(accounts.id, accountId),
-              sql`(${accounts.allowOverdraft} OR ${accounts.balance} + ${delta} >= 0)`,
-            ),
+          : and(eq(accounts.id, accountId), sql`(${accounts.allowOverdraft} OR ${accounts.balance} + ${delta} >= 0)`),
       )
       .returning({ id: accounts.id });
     if (!moved.length) {
@@ -150,7 +148,10 @@ export async function reverseEntry(
 
 export async function balancesOf(db: Executor, ids: number[]): Promise<Map<number, number>> {
   if (!ids.length) return new Map();
-  const rows = await db.select({ id: accounts.id, balance: accounts.balance }).from(accounts).where(inArray(accounts.id, ids));
+  const rows = await db
+    .select({ id: accounts.id, balance: accounts.balance })
+    .from(accounts)
+    .where(inArray(accounts.id, ids));
   return new Map(rows.map((r) => [r.id, r.balance]));
 }
 
@@ -177,7 +178,12 @@ export async function trialBalance(db: Executor): Promise<TrialBalance> {
       GROUP BY e.id HAVING COALESCE(SUM(p.amount), 0) <> 0 OR COUNT(p.id) < 2
       LIMIT 100`),
   );
-  const mismatched = rowsOf<{ account_id: string; kind: string; balance: number | string; postings_sum: number | string }>(
+  const mismatched = rowsOf<{
+    account_id: string;
+    kind: string;
+    balance: number | string;
+    postings_sum: number | string;
+  }>(
     await db.execute(sql`
       SELECT a.account_id, a.kind, a.balance, COALESCE(s.total, 0) AS postings_sum
       FROM accounts a LEFT JOIN (SELECT account_id, SUM(amount) AS total FROM postings GROUP BY account_id) s
@@ -186,13 +192,19 @@ export async function trialBalance(db: Executor): Promise<TrialBalance> {
       LIMIT 100`),
   );
   const overdrawn = rowsOf<{ account_id: string; kind: string; balance: number | string }>(
-    await db.execute(sql`SELECT account_id, kind, balance FROM accounts WHERE NOT allow_overdraft AND balance < 0 LIMIT 100`),
+    await db.execute(
+      sql`SELECT account_id, kind, balance FROM accounts WHERE NOT allow_overdraft AND balance < 0 LIMIT 100`,
+    ),
   );
   const byKind = rowsOf<{ kind: string; accounts: number | string; balance: number | string }>(
-    await db.execute(sql`SELECT kind, COUNT(*) AS accounts, COALESCE(SUM(balance), 0) AS balance FROM accounts GROUP BY kind ORDER BY kind`),
+    await db.execute(
+      sql`SELECT kind, COUNT(*) AS accounts, COALESCE(SUM(balance), 0) AS balance FROM accounts GROUP BY kind ORDER BY kind`,
+    ),
   );
   const [counts] = rowsOf<{ entries: number | string; postings: number | string }>(
-    await db.execute(sql`SELECT (SELECT COUNT(*) FROM journal_entries) AS entries, (SELECT COUNT(*) FROM postings) AS postings`),
+    await db.execute(
+      sql`SELECT (SELECT COUNT(*) FROM journal_entries) AS entries, (SELECT COUNT(*) FROM postings) AS postings`,
+    ),
   );
   const totals = byKind.map((r) => ({ kind: r.kind, accounts: Number(r.accounts), balance: Number(r.balance) }));
   const total = totals.reduce((s, r) => s + r.balance, 0);
@@ -206,9 +218,14 @@ export async function trialBalance(db: Executor): Promise<TrialBalance> {
     totals_by_kind: totals,
     total,
     unbalanced_entries: unbalanced.map((r) => ({ entry_id: Number(r.entry_id), sum: Number(r.sum) })),
-    mismatched_accounts: mismatched.map((r) => ({ ...r, balance: Number(r.balance), postings_sum: Number(r.postings_sum) })),
+    mismatched_accounts: mismatched.map((r) => ({
+      ...r,
+      balance: Number(r.balance),
+      postings_sum: Number(r.postings_sum),
+    })),
     overdrawn_accounts: overdrawn.map((r) => ({ ...r, balance: Number(r.balance) })),
   };
-  result.balanced = result.entries_balanced && result.balances_match_postings && result.no_overdrawn_accounts && total === 0;
+  result.balanced =
+    result.entries_balanced && result.balances_match_postings && result.no_overdrawn_accounts && total === 0;
   return result;
 }

@@ -35,7 +35,9 @@ export const accounts = pgTable(
     ownerId: integer('owner_id').references(() => users.id),
     currency: text('currency').notNull().default('EUR'),
     allowOverdraft: boolean('allow_overdraft').notNull().default(false),
-    balance: bigint('balance', { mode: 'number' }).notNull().default(sql`0`),
+    balance: bigint('balance', { mode: 'number' })
+      .notNull()
+      .default(sql`0`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -123,7 +123,9 @@ export async function settlePayout(
   tx?: Tx,
 ): Promise<'applied' | 'ignored'> {
   const run = async (t: Tx) => {
-    const where = ev.idempotencyKey ? eq(payouts.idempotencyKey, ev.idempotencyKey) : eq(payouts.providerId, ev.providerId!);
+    const where = ev.idempotencyKey
+      ? eq(payouts.idempotencyKey, ev.idempotencyKey)
+      : eq(payouts.providerId, ev.providerId!);
     const [row] = await t
       .update(payouts)
       .set({
@@ -154,7 +156,8 @@ export async function settlePayout(
         .select({ id: journalEntries.id })
         .from(journalEntries)
         .where(eq(journalEntries.idempotencyKey, `payout:${row.id}:reserve`));
-      if (reserve) await reverseEntry(t, reserve.id, { kind: 'payout.reversal', memo: row.failureMessage ?? undefined });
+      if (reserve)
+        await reverseEntry(t, reserve.id, { kind: 'payout.reversal', memo: row.failureMessage ?? undefined });
     }
     return 'applied' as const;
   };

@@ -34,27 +34,33 @@ export function providerRoutes(app: FastifyInstance, deps: Deps) {
   // webhooks: the raw body is needed for the signature, so this route parses JSON itself
   app.register(async (scope) => {
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-    scope.post('/api/provider/webhook', { config: { access: 'public', audit: 'provider.webhook' } }, async (req, reply) => {
-      const raw = typeof req.body === 'string' ? req.body : '';
-      const sig = req.headers['x-provider-signature'];
-      if (!verifyWebhookSignature(deps.config.providerWebhookSecret, typeof sig === 'string' ? sig : undefined, raw)) {
-        throw new ApiError(401, ['Invalid webhook signature']);
-      }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(raw);
-      } catch {
-        throw new ApiError(400, ['The request body is not valid JSON']);
-      }
-      const ev = eventSchema.safeParse(parsed);
-      if (!ev.success) throw new ApiError(400, ['Not a provider event']);
-      req.audit.actor = { id: null, name: 'Provider', email: null };
-      req.audit.targetType = ev.data.type;
-      req.audit.targetId = ev.data.data.id;
-      const outcome = await applyProviderEvent(deps, ev.data as ProviderEvent);
-      req.audit.detail = outcome;
-      return reply.send({ message: [outcome] });
-    });
+    scope.post(
+      '/api/provider/webhook',
+      { config: { access: 'public', audit: 'provider.webhook' } },
+      async (req, reply) => {
+        const raw = typeof req.body === 'string' ? req.body : '';
+        const sig = req.headers['x-provider-signature'];
+        if (
+          !verifyWebhookSignature(deps.config.providerWebhookSecret, typeof sig === 'string' ? sig : undefined, raw)
+        ) {
+          throw new ApiError(401, ['Invalid webhook signature']);
+        }
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(raw);
+        } catch {
+          throw new ApiError(400, ['The request body is not valid JSON']);
+        }
+        const ev = eventSchema.safeParse(parsed);
+        if (!ev.success) throw new ApiError(400, ['Not a provider event']);
+        req.audit.actor = { id: null, name: 'Provider', email: null };
+        req.audit.targetType = ev.data.type;
+        req.audit.targetId = ev.data.data.id;
+        const outcome = await applyProviderEvent(deps, ev.data as ProviderEvent);
+        req.audit.detail = outcome;
+        return reply.send({ message: [outcome] });
+      },
+    );
   });
 
   route(app, {
@@ -91,7 +97,11 @@ export function providerRoutes(app: FastifyInstance, deps: Deps) {
     url: '/api/reconciliation-report',
     access: { roles: ['Admin', 'Accountant'] },
     handler: async () => {
-      const [latest] = await deps.db.select().from(reconciliationReports).orderBy(desc(reconciliationReports.id)).limit(1);
+      const [latest] = await deps.db
+        .select()
+        .from(reconciliationReports)
+        .orderBy(desc(reconciliationReports.id))
+        .limit(1);
       if (!latest) throw notFound('No reconciliation has run yet');
       return { report: latest };
     },

@@ -8,7 +8,14 @@ export interface ProviderEvent {
   event_id: string;
   type: string;
   created_at?: string;
-  data: { id: string; reference?: string; idempotency_key?: string; status?: string; message?: string; amount?: number };
+  data: {
+    id: string;
+    reference?: string;
+    idempotency_key?: string;
+    status?: string;
+    message?: string;
+    amount?: number;
+  };
 }
 
 /**
@@ -49,14 +56,14 @@ export async function applyProviderEvent(deps: Deps, ev: ProviderEvent): Promise
 }
 
 /** Compares the provider's statement with our payouts and records every difference. */
-export async function reconcile(deps: Deps): Promise<{ id: number; checked: number; differences: ReconciliationDifference[] }> {
+export async function reconcile(
+  deps: Deps,
+): Promise<{ id: number; checked: number; differences: ReconciliationDifference[] }> {
   const startedAt = new Date();
   const items = await deps.provider.statement();
   const payoutItems = items.filter((i) => i.type === 'payout');
   const keys = payoutItems.map((i) => i.idempotency_key);
-  const ours = keys.length
-    ? await deps.db.select().from(payouts).where(inArray(payouts.idempotencyKey, keys))
-    : [];
+  const ours = keys.length ? await deps.db.select().from(payouts).where(inArray(payouts.idempotencyKey, keys)) : [];
   const byKey = new Map(ours.map((p) => [p.idempotencyKey, p]));
   const differences: ReconciliationDifference[] = [];
   for (const item of payoutItems) {
@@ -66,30 +73,59 @@ export async function reconcile(deps: Deps): Promise<{ id: number; checked: numb
       continue;
     }
     if (p.amount !== item.amount) {
-      differences.push({ kind: 'amount_mismatch', provider_id: item.id, reference: p.reference, ours: p.amount, theirs: item.amount });
+      differences.push({
+        kind: 'amount_mismatch',
+        provider_id: item.id,
+        reference: p.reference,
+        ours: p.amount,
+        theirs: item.amount,
+      });
     }
     if (p.status === 'Processing') {
-      differences.push({ kind: 'unsettled_in_ledger', provider_id: item.id, reference: p.reference, ours: p.status, theirs: item.status });
+      differences.push({
+        kind: 'unsettled_in_ledger',
+        provider_id: item.id,
+        reference: p.reference,
+        ours: p.status,
+        theirs: item.status,
+      });
     } else if (p.status !== item.status) {
-      differences.push({ kind: 'status_mismatch', provider_id: item.id, reference: p.reference, ours: p.status, theirs: item.status });
+      differences.push({
+        kind: 'status_mismatch',
+        provider_id: item.id,
+        reference: p.reference,
+        ours: p.status,
+        theirs: item.status,
+      });
     }
   }
   // settled on our side but unknown to the provider's statement
   const settledHere = await deps.db
-    .select({ key: payouts.idempotencyKey, providerId: payouts.providerId, status: payouts.status, reference: payouts.reference })
+    .select({
+      key: payouts.idempotencyKey,
+      providerId: payouts.providerId,
+      status: payouts.status,
+      reference: payouts.reference,
+    })
     .from(payouts)
     .where(and(inArray(payouts.status, ['Completed']), isNotNull(payouts.settledAt)));
   const theirKeys = new Set(keys);
   for (const p of settledHere) {
     if (!theirKeys.has(p.key)) {
-      differences.push({ kind: 'missing_at_provider', provider_id: p.providerId ?? undefined, reference: p.reference, ours: p.status });
+      differences.push({
+        kind: 'missing_at_provider',
+        provider_id: p.providerId ?? undefined,
+        reference: p.reference,
+        ours: p.status,
+      });
     }
   }
   const [row] = await deps.db
     .insert(reconciliationReports)
     .values({ startedAt, checked: payoutItems.length, differences })
     .returning({ id: reconciliationReports.id });
-  if (differences.length) deps.log.warn({ differences: differences.length, report: row.id }, 'reconciliation found differences');
+  if (differences.length)
+    deps.log.warn({ differences: differences.length, report: row.id }, 'reconciliation found differences');
   else deps.log.info({ checked: payoutItems.length, report: row.id }, 'reconciliation clean');
   return { id: row.id, checked: payoutItems.length, differences };
 }

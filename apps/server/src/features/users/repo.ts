@@ -14,10 +14,7 @@ export function userScopeFilter(scope: Scope): SQL {
     case 'all':
       return sql`true`;
     case 'merchant':
-      return and(
-        eq(users.parentId, scope.merchantId),
-        inArray(roles.name, MERCHANT_SIDE_ROLES as RoleName[]),
-      )!;
+      return and(eq(users.parentId, scope.merchantId), inArray(roles.name, MERCHANT_SIDE_ROLES as RoleName[]))!;
     default:
       return sql`false`;
   }
