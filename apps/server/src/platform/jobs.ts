@@ -27,11 +27,14 @@ export interface Jobs {
 
 export const QUEUES = ['payout.submit', 'provider.reconcile', 'maintenance.vacuum'] as const;
 
+// a job whose worker died (no heartbeat) is handed to another worker within about 20 seconds
+const supervision = { superviseIntervalSeconds: 10, monitorIntervalSeconds: 10, maintenanceIntervalSeconds: 60 };
+
 export async function createJobs(database: Database, log: FastifyBaseLogger): Promise<Jobs> {
   const boss =
     database.kind === 'pglite'
-      ? new PgBoss({ db: fromPglite(database.pglite!), backend: 'pglite', schema: 'pgboss' })
-      : new PgBoss({ connectionString: database.url!, max: 4, schema: 'pgboss' });
+      ? new PgBoss({ db: fromPglite(database.pglite!), backend: 'pglite', schema: 'pgboss', ...supervision })
+      : new PgBoss({ connectionString: database.url!, max: 4, schema: 'pgboss', ...supervision });
   boss.on('error', (err) => log.error({ err }, 'job queue error'));
   await boss.start();
   for (const q of QUEUES) {
