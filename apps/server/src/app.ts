@@ -9,6 +9,8 @@ import { authenticate } from './features/auth/service.ts';
 import { usersRoutes } from './features/users/routes.ts';
 import { ledgerRoutes } from './features/ledger/routes.ts';
 import { providerRoutes } from './features/provider/routes.ts';
+import { paymentsRoutes } from './features/payments/routes.ts';
+import { batchesRoutes } from './features/batches/routes.ts';
 import { createJobs, type Jobs } from './platform/jobs.ts';
 import { createProviderClient, type ProviderClient } from './platform/provider.ts';
 import { registerAudit } from './platform/audit.ts';
@@ -100,6 +102,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   usersRoutes(app, deps);
   ledgerRoutes(app, deps);
   providerRoutes(app, deps);
+  paymentsRoutes(app, deps);
+  batchesRoutes(app, deps);
 
   const serveWeb = opts.serveWeb ?? existsSync(path.join(WEB_DIST, 'index.html'));
   if (serveWeb) {

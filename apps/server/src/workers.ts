@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Deps } from './platform/deps.ts';
 import { submitPayout } from './features/payouts/service.ts';
 import { reconcile } from './features/provider/service.ts';
+import { executeBatch, stageBatch, submitBatch } from './features/batches/service.ts';
 
 /** Starts this process's job workers and schedules. Every server process may run them; pg-boss shares the work. */
 export async function startWorkers(deps: Deps): Promise<void> {
@@ -12,6 +13,9 @@ export async function startWorkers(deps: Deps): Promise<void> {
       batchSize: 50,
     },
   );
+  await deps.jobs.work<{ batchId: string }>('batch.stage', (d) => stageBatch(deps, d.batchId), { batchSize: 1 });
+  await deps.jobs.work<{ batchId: string }>('batch.execute', (d) => executeBatch(deps, d.batchId), { batchSize: 1 });
+  await deps.jobs.work<{ batchId: string }>('batch.submit', (d) => submitBatch(deps, d.batchId), { batchSize: 1 });
   await deps.jobs.work('provider.reconcile', async () => {
     await reconcile(deps);
   });

@@ -5,3 +5,4 @@ export * from './auth.ts';
 export * from './users.ts';
 export * from './navigation.ts';
 export * from './money.ts';
+export * from './payments.ts';

@@ -25,7 +25,14 @@ export interface Jobs {
   stop(): Promise<void>;
 }
 
-export const QUEUES = ['payout.submit', 'provider.reconcile', 'maintenance.vacuum'] as const;
+export const QUEUES = [
+  'payout.submit',
+  'batch.stage',
+  'batch.execute',
+  'batch.submit',
+  'provider.reconcile',
+  'maintenance.vacuum',
+] as const;
 
 // a job whose worker died (no heartbeat) is handed to another worker within about 20 seconds
 const supervision = { superviseIntervalSeconds: 10, monitorIntervalSeconds: 10, maintenanceIntervalSeconds: 60 };

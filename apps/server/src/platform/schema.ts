@@ -5,3 +5,4 @@ export * from '../features/activity/tables.ts';
 export * from '../features/ledger/tables.ts';
 export * from '../features/payouts/tables.ts';
 export * from '../features/provider/tables.ts';
+export * from '../features/batches/tables.ts';

@@ -10,6 +10,7 @@ import { openDatabase, runMigrations, type Database } from '../platform/db.ts';
 import type { Deps } from '../platform/deps.ts';
 import { createMailer, type MailMessage } from '../platform/mail.ts';
 import { seedDemo, syncReferenceData } from '../seed.ts';
+import { startWorkers } from '../workers.ts';
 
 export const DEMO_PASSWORD = 'Test@pass1';
 export const engine = (process.env.OBOL_TEST_DB ?? 'pglite') as 'pglite' | 'postgres';
@@ -56,6 +57,8 @@ export interface TestApp {
   dataDir: string;
   close(): Promise<void>;
   post(url: string, body?: unknown, token?: string): Promise<TestResponse>;
+  /** multipart upload of one file with form fields */
+  upload(url: string, fields: Record<string, string>, file: { name: string; content: string | Buffer }, token?: string): Promise<TestResponse>;
   /** signs in with the e-mailed code and returns the bearer token */
   signIn(email: string, password?: string): Promise<string>;
   lastMailTo(email: string): MailMessage | undefined;
@@ -68,13 +71,21 @@ export interface TestResponse {
   text: string;
 }
 
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  /** run the job workers in the test app (staging, execution, submission) */
+  workers?: boolean;
+  /** where the provider simulator listens, when the test starts one */
+  providerUrl?: string;
+}
+
+export async function startTestApp(env: Record<string, string> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'obol-test-'));
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     SECRETS_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
+    ...(opts.providerUrl ? { PROVIDER_URL: opts.providerUrl } : {}),
     ...env,
   });
   const { database, drop } = await createTestDatabase();
@@ -90,6 +101,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     },
   };
   await app.ready();
+  if (opts.workers) await startWorkers(deps);
 
   const post = async (url: string, body?: unknown, token?: string): Promise<TestResponse> => {
     const res = await app.inject({
@@ -106,6 +118,31 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     }
     return { status: res.statusCode, body: parsed, headers: res.headers, text: res.body };
   };
+  const upload = async (url: string, fields: Record<string, string>, file: { name: string; content: string | Buffer }, token?: string) => {
+    const boundary = `----obol${Date.now()}`;
+    const parts: Buffer[] = [];
+    for (const [k, v] of Object.entries(fields)) {
+      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+    }
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+      Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    );
+    const res = await app.inject({
+      method: 'POST',
+      url,
+      payload: Buffer.concat(parts),
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    });
+    let parsed: unknown;
+    try {
+      parsed = res.json();
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.statusCode, body: parsed as any, headers: res.headers, text: res.body };
+  };
   const lastMailTo = (email: string) => [...mails].reverse().find((m) => m.to === email);
 
   return {
@@ -116,6 +153,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     mails,
     dataDir,
     post,
+    upload,
     lastMailTo,
     async signIn(email, password = DEMO_PASSWORD) {
       const login = await post('/api/login', { email, password, auth_type: 'email' });

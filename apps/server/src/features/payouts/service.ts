@@ -38,7 +38,7 @@ export async function createPayout(tx: Tx, jobs: Pick<Jobs, 'send'>, p: NewPayou
   if (!Number.isSafeInteger(p.amount) || p.amount <= 0 || p.amount > MAX_AMOUNT_CENTS) {
     throw unprocessable('Amount must be a whole number of cents above 0', 'amount');
   }
-  if (p.account.kind !== 'payout') throw unprocessable('Payouts are made from a payout account', 'account_reference');
+  if (p.account.kind !== 'payout' && p.account.kind !== 'fee') throw unprocessable('Payouts are made from a payout account', 'account_reference');
   const fee = feeCents(p.amount, p.feeBps);
   const [row] = await tx
     .insert(payouts)
@@ -156,8 +156,22 @@ export async function settlePayout(
         .select({ id: journalEntries.id })
         .from(journalEntries)
         .where(eq(journalEntries.idempotencyKey, `payout:${row.id}:reserve`));
-      if (reserve)
-        await reverseEntry(t, reserve.id, { kind: 'payout.reversal', memo: row.failureMessage ?? undefined });
+      if (reserve) await reverseEntry(t, reserve.id, { kind: 'payout.reversal', memo: row.failureMessage ?? undefined });
+      else {
+        // a batch payout was reserved with its batch: its amount returns from payouts in flight
+        const clearing = await platformAccountId(t, 'payout_clearing');
+        await postEntry(t, {
+          idempotencyKey: `payout:${row.id}:refund`,
+          kind: 'payout.reversal',
+          memo: row.failureMessage ?? undefined,
+          businessType: 'payout',
+          businessId: row.id,
+          postings: [
+            { accountId: clearing, amount: -row.amount },
+            { accountId: row.accountId, amount: row.amount },
+          ],
+        });
+      }
     }
     return 'applied' as const;
   };

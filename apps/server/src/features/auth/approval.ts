@@ -1,0 +1,107 @@
+import { MSG } from '@obol/contract';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { decryptSecret, keyedHash, safeEqualHex, sixDigitCode, verifyTotp } from '../../platform/crypto.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { ApiError, tooManyRequests } from '../../platform/errors.ts';
+import type { AuthUser } from '../../platform/http.ts';
+import { hashPayload } from '../ledger/service.ts';
+import { users } from '../users/tables.ts';
+import { oneTimeCodes } from './tables.ts';
+
+export const APPROVAL_CODE_TTL_MS = 10 * 60_000;
+
+/**
+ * A one-time code that approves one money movement: bound to what it approves (operation, amount, wallet,
+ * batch), single-use, expiring, 5 tries. By e-mail, or from the authenticator app when the user chose it.
+ * Wrong codes answer 422 (not 401, which means the session ended).
+ */
+export async function issueApprovalCode(
+  deps: Deps,
+  user: AuthUser,
+  purpose: string,
+  binding: Record<string, unknown>,
+  describe: string,
+): Promise<{ message: string[] }> {
+  const email = user.twoFaAsOtp;
+  const code = email ? sixDigitCode() : null;
+  await deps.db.transaction(async (tx) => {
+    // a new code replaces any open code of the same purpose
+    await tx
+      .update(oneTimeCodes)
+      .set({ usedAt: new Date() })
+      .where(and(eq(oneTimeCodes.userId, user.id), eq(oneTimeCodes.purpose, purpose), isNull(oneTimeCodes.usedAt)));
+    await tx.insert(oneTimeCodes).values({
+      userId: user.id,
+      purpose,
+      method: email ? 'email' : 'authenticator',
+      codeHash: code ? keyedHash(deps.config.secretsKey, code) : null,
+      binding: { ...binding, hash: hashPayload(binding) },
+      expiresAt: new Date(Date.now() + APPROVAL_CODE_TTL_MS),
+    });
+  });
+  if (code) {
+    await deps.mailer.send({
+      to: user.email,
+      subject: 'Your Obol approval code',
+      text: `Hello ${user.name},\n\nYour code to approve ${describe} is ${code}.\nIt is valid for 10 minutes, can be used once, and approves nothing else.\n`,
+      code,
+    });
+    return { message: ['A verification code has been sent to your e-mail'] };
+  }
+  return { message: ['Enter the code from your authenticator app'] };
+}
+
+export async function consumeApprovalCode(
+  deps: Deps,
+  user: AuthUser,
+  purpose: string,
+  binding: Record<string, unknown>,
+  code: string,
+): Promise<void> {
+  const [row] = await deps.db
+    .select()
+    .from(oneTimeCodes)
+    .where(
+      and(
+        eq(oneTimeCodes.userId, user.id),
+        eq(oneTimeCodes.purpose, purpose),
+        isNull(oneTimeCodes.usedAt),
+        gt(oneTimeCodes.expiresAt, new Date()),
+      ),
+    )
+    .orderBy(desc(oneTimeCodes.id))
+    .limit(1);
+  if (!row) throw new ApiError(422, [MSG.invalidCode], { code: [MSG.invalidCode] });
+  const [attempt] = await deps.db
+    .update(oneTimeCodes)
+    .set({ attempts: sql`${oneTimeCodes.attempts} + 1` })
+    .where(and(eq(oneTimeCodes.id, row.id), isNull(oneTimeCodes.usedAt), sql`${oneTimeCodes.attempts} < ${oneTimeCodes.maxAttempts}`))
+    .returning({ attempts: oneTimeCodes.attempts });
+  if (!attempt) throw tooManyRequests();
+  const bound = (row.binding as { hash?: string } | null)?.hash;
+  if (bound !== hashPayload(binding)) {
+    throw new ApiError(422, ['This code does not approve this transaction'], { code: ['This code does not approve this transaction'] });
+  }
+  const clean = code.replace(/\s+/g, '');
+  let ok = false;
+  if (row.method === 'email') ok = !!row.codeHash && /^\d{6}$/.test(clean) && safeEqualHex(row.codeHash, keyedHash(deps.config.secretsKey, clean));
+  else if (row.method === 'authenticator') {
+    const [u] = await deps.db.select().from(users).where(eq(users.id, user.id));
+    const step = u?.totpSecretEnc && /^\d{6}$/.test(clean) ? verifyTotp(decryptSecret(deps.config.secretsKey, u.totpSecretEnc), clean) : null;
+    if (step !== null) {
+      const upd = await deps.db
+        .update(users)
+        .set({ totpLastStep: step })
+        .where(and(eq(users.id, user.id), sql`(${users.totpLastStep} IS NULL OR ${users.totpLastStep} < ${step})`))
+        .returning({ id: users.id });
+      ok = upd.length === 1;
+    }
+  }
+  if (!ok) throw new ApiError(422, [MSG.invalidCode], { code: [MSG.invalidCode] });
+  const used = await deps.db
+    .update(oneTimeCodes)
+    .set({ usedAt: new Date() })
+    .where(and(eq(oneTimeCodes.id, row.id), isNull(oneTimeCodes.usedAt)))
+    .returning({ id: oneTimeCodes.id });
+  if (!used.length) throw new ApiError(422, [MSG.invalidCode], { code: [MSG.invalidCode] });
+}

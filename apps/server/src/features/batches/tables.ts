@@ -1,0 +1,82 @@
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { accounts } from '../ledger/tables.ts';
+import { users } from '../users/tables.ts';
+
+/**
+ * A batch of payouts: a CSV or spreadsheet upload staged for review, or a single manual payout.
+ * Status: Processing (being staged or executed), Pending (staged, awaiting execution),
+ * Completed (executed: its payouts are with the provider), Declined (cleared, or refused while staging).
+ */
+export const batches = pgTable(
+  'batches',
+  {
+    batchId: text('batch_id').primaryKey(),
+    merchantId: integer('merchant_id')
+      .notNull()
+      .references(() => users.id),
+    behalfOfId: integer('behalf_of_id')
+      .notNull()
+      .references(() => users.id),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    uploadedBy: integer('uploaded_by')
+      .notNull()
+      .references(() => users.id),
+    /** 'Batch Payout' or 'Manual Payout' */
+    payoutType: text('payout_type').notNull(),
+    fileName: text('file_name').notNull(),
+    fileFormat: text('file_format'),
+    status: text('status').notNull(),
+    totalRows: integer('total_rows').notNull().default(0),
+    processedRows: integer('processed_rows').notNull().default(0),
+    /** set when the staging refused the file */
+    error: text('error'),
+    /** totals of the executed rows */
+    amount: bigint('amount', { mode: 'number' }).notNull().default(sql`0`),
+    /** the batch fee, applied on the summed amount of its transactions */
+    fee: bigint('fee', { mode: 'number' }).notNull().default(sql`0`),
+    feeBps: integer('fee_bps').notNull().default(0),
+    savedAt: timestamp('saved_at', { withTimezone: true }),
+    executedAt: timestamp('executed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('batches_merchant_updated_idx').on(t.merchantId, t.updatedAt.desc()),
+    index('batches_updated_idx').on(t.updatedAt.desc(), t.batchId),
+    index('batches_status_idx').on(t.status, t.updatedAt.desc()),
+  ],
+);
+
+/** One row of an uploaded file, as given, with its errors per field. */
+export const stagedTransactions = pgTable(
+  'staged_transactions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    batchId: text('batch_id')
+      .notNull()
+      .references(() => batches.batchId),
+    rowNumber: integer('row_number').notNull(),
+    beneficiaryName: text('beneficiary_name').notNull().default(''),
+    obolId: text('obol_id').notNull().default(''),
+    merchantTransactionId: text('merchant_transaction_id').notNull().default(''),
+    brand: text('brand').notNull().default(''),
+    reference: text('reference').notNull().default(''),
+    /** the amount as given (text), and as cents when valid */
+    amountText: text('amount_text').notNull().default(''),
+    amount: bigint('amount', { mode: 'number' }),
+    /** field -> message */
+    errors: jsonb('errors').$type<Record<string, string>>().notNull().default({}),
+    /** Pending (executable) or Failed (inexecutable) */
+    status: text('status').notNull(),
+    /** some required field is empty */
+    missing: integer('missing').notNull().default(0),
+  },
+  (t) => [
+    index('staged_batch_row_idx').on(t.batchId, t.rowNumber),
+    index('staged_batch_status_idx').on(t.batchId, t.status),
+    index('staged_batch_mtid_idx').on(t.batchId, t.merchantTransactionId),
+  ],
+);

@@ -1,0 +1,104 @@
+import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../platform/db.ts';
+import type { Scope } from '../../platform/scope.ts';
+import { accounts } from '../ledger/tables.ts';
+import { roles } from '../roles/tables.ts';
+import { users } from '../users/tables.ts';
+
+/** A merchant or brand that payouts are made on behalf of. */
+export interface Holder {
+  id: number;
+  parentId: number | null;
+  name: string;
+  email: string;
+  role: 'Merchant' | 'Brand';
+  isActive: boolean;
+  verified: boolean;
+  feeBps: number;
+  /** the merchant (tenant) it belongs to: itself for a merchant, the parent for a brand */
+  merchantId: number;
+}
+
+/** Merchants and brands a scope may act for: staff all; a merchant (team) itself and its brands; a brand itself. */
+export function holderScopeFilter(scope: Scope): SQL {
+  switch (scope.kind) {
+    case 'all':
+      return sql`true`;
+    case 'merchant':
+      return or(eq(users.id, scope.merchantId), eq(users.parentId, scope.merchantId))!;
+    case 'brand':
+      return eq(users.id, scope.brandId);
+    default:
+      return sql`false`;
+  }
+}
+
+const holderColumns = {
+  id: users.id,
+  parentId: users.parentId,
+  name: users.name,
+  email: users.email,
+  role: roles.name,
+  isActive: users.isActive,
+  verifiedAt: users.emailVerifiedAt,
+  feeBps: users.feeBps,
+};
+
+type HolderRow = { id: number; parentId: number | null; name: string; email: string; role: string; isActive: boolean; verifiedAt: Date | null; feeBps: number | null };
+const toHolder = (r: HolderRow): Holder => ({
+  id: r.id,
+  parentId: r.parentId,
+  name: r.name,
+  email: r.email,
+  role: r.role as Holder['role'],
+  isActive: r.isActive,
+  verified: !!r.verifiedAt,
+  feeBps: r.feeBps ?? 0,
+  merchantId: r.role === 'Brand' ? r.parentId! : r.id,
+});
+
+export async function findHolderInScope(db: Executor, scope: Scope, id: number): Promise<Holder | undefined> {
+  const [r] = await db
+    .select(holderColumns)
+    .from(users)
+    .innerJoin(roles, eq(roles.id, users.roleId))
+    .where(and(holderScopeFilter(scope), eq(users.id, id), inArray(roles.name, ['Merchant', 'Brand'])))
+    .limit(1);
+  return r ? toHolder(r) : undefined;
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The merchant/brand picker: merchants (or, for a brand, itself) matching the search, each with its active
+ * brands and its payout account.
+ */
+export async function searchHolders(db: Executor, scope: Scope, search: string) {
+  const filters: SQL[] = [holderScopeFilter(scope), eq(users.isActive, true)];
+  if (search) filters.push(ilike(users.name, `%${escapeLike(search)}%`));
+  const rows = await db
+    .select({ ...holderColumns, accountReference: accounts.accountReference, accountId: accounts.accountId, balance: accounts.balance })
+    .from(users)
+    .innerJoin(roles, eq(roles.id, users.roleId))
+    .leftJoin(accounts, and(eq(accounts.ownerId, users.id), eq(accounts.kind, 'payout')))
+    .where(and(...filters, inArray(roles.name, ['Merchant', 'Brand'])))
+    .orderBy(asc(users.name))
+    .limit(200);
+  const shape = (r: (typeof rows)[number]) => ({
+    id: r.id,
+    parent_id: r.parentId,
+    name: r.name,
+    email: r.email,
+    roles: [{ name: r.role }],
+    remember_token_status: r.verifiedAt ? 1 : 0,
+    fee: (r.feeBps ?? 0) / 100,
+    accounts: { account_reference: r.accountReference, account_id: r.accountId },
+  });
+  const merchants = rows.filter((r) => r.role === 'Merchant');
+  const brands = rows.filter((r) => r.role === 'Brand');
+  if (scope.kind === 'brand') return brands.map((b) => ({ ...shape(b), active_brands: [] }));
+  // brands also appear under their merchant, even when only the brand matched the search
+  const out = merchants.map((m) => ({ ...shape(m), active_brands: brands.filter((b) => b.parentId === m.id).map(shape) }));
+  for (const b of brands) if (!merchants.some((m) => m.id === b.parentId)) out.push({ ...shape(b), active_brands: [] });
+  return out;
+}

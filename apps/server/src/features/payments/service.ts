@@ -1,0 +1,130 @@
+import { feeCents, PAYMENT_MSG, type CreatePayoutRequest } from '@obol/contract';
+import { and, eq } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
+import type { Deps } from '../../platform/deps.ts';
+import type { Executor } from '../../platform/db.ts';
+import { ApiError, badRequest, conflict, notFound, unprocessable } from '../../platform/errors.ts';
+import type { AuthContext } from '../../platform/http.ts';
+import { ProviderUnavailable } from '../../platform/provider.ts';
+import { consumeApprovalCode } from '../auth/approval.ts';
+import { batches } from '../batches/tables.ts';
+import { FEE_ACCOUNT_REFERENCE, findAccountInScope, type AccountRow } from '../ledger/accounts.ts';
+import { withIdempotency } from '../ledger/idempotency.ts';
+import { InsufficientFunds } from '../ledger/service.ts';
+import { createPayout } from '../payouts/service.ts';
+import { payouts } from '../payouts/tables.ts';
+import { roles } from '../roles/tables.ts';
+import { users } from '../users/tables.ts';
+import { findHolderInScope, type Holder } from './holders.ts';
+
+export const newBatchId = () => `B${Date.now().toString(36).toUpperCase()}${randomBytes(4).toString('hex').toUpperCase()}`;
+
+/** The account to pay from, in the caller's scope, with the merchant or brand it belongs to. */
+export async function payingAccount(
+  deps: Deps,
+  auth: AuthContext,
+  accountReference: string,
+): Promise<{ account: AccountRow; holder: Holder | null; merchantId: number; feeBps: number }> {
+  if (accountReference === FEE_ACCOUNT_REFERENCE && auth.user.role !== 'Admin') throw notFound('Account not registered');
+  const account = await findAccountInScope(deps.db, auth.scope, { accountReference });
+  if (!account) throw notFound('Account not registered');
+  if (account.kind === 'fee') {
+    // the Fee Account pays on behalf of the platform: the tenant is the Admin's own book
+    return { account, holder: null, merchantId: auth.user.id, feeBps: 0 };
+  }
+  const holder = await findHolderInScope(deps.db, auth.scope, account.ownerId!);
+  if (!holder || !holder.isActive) throw notFound("Merchant/Brand doesn't exist");
+  return { account, holder, merchantId: holder.merchantId, feeBps: holder.feeBps };
+}
+
+/** Names of the active brands a merchant's payouts may carry (its brands; a brand only itself). */
+export async function brandNamesOf(db: Executor, merchantId: number, holder: Holder | null): Promise<Set<string>> {
+  if (holder?.role === 'Brand') return new Set([holder.name.toLowerCase()]);
+  const rows = await db
+    .select({ name: users.name })
+    .from(users)
+    .innerJoin(roles, eq(roles.id, users.roleId))
+    .where(and(eq(users.parentId, merchantId), eq(roles.name, 'Brand'), eq(users.isActive, true)));
+  return new Set(rows.map((r) => r.name.toLowerCase()));
+}
+
+export const manualPayoutBinding = (amount: number, obolId: string) => ({ op: 'manual_payout', amount, obol_id: obolId });
+
+type ParsedCreate = Omit<CreatePayoutRequest, 'amount'> & { amount: number; idempotency_key: string; code: string };
+
+/** A manual payout approved by its one-time code: a batch of one, its payout reserved and queued. */
+export async function createManualPayout(deps: Deps, auth: AuthContext, input: ParsedCreate) {
+  const { code, ...payload } = input;
+  return withIdempotency(deps.db, auth.user.id, input.idempotency_key, 'create-payout', payload, async () => {
+    const { account, holder, merchantId, feeBps } = await payingAccount(deps, auth, input.account_reference);
+    const brands = await brandNamesOf(deps.db, merchantId, holder);
+    if (!brands.has(input.brand.trim().toLowerCase())) throw unprocessable(PAYMENT_MSG.brandMissing, 'brand');
+    const [dup] = await deps.db
+      .select({ id: payouts.id })
+      .from(payouts)
+      .where(and(eq(payouts.merchantId, merchantId), eq(payouts.merchantTransactionId, input.merchant_transaction_id)))
+      .limit(1);
+    if (dup) throw unprocessable(PAYMENT_MSG.duplicateMtid, 'merchant_transaction_id');
+    const fee = feeCents(input.amount, feeBps);
+    if (input.total_payable !== undefined && Number(input.total_payable) !== input.amount + fee) {
+      throw conflict(`The total payable is ${input.amount + fee} cents; review the fee and try again`);
+    }
+    if (account.balance < input.amount + fee) throw unprocessable(PAYMENT_MSG.amountExceeds, 'amount');
+    let wallet;
+    try {
+      wallet = await deps.provider.lookupWallet(input.obol_id);
+    } catch (err) {
+      if (err instanceof ProviderUnavailable) throw new ApiError(503, ['The payment provider is not reachable; try again shortly']);
+      throw err;
+    }
+    if (!wallet) throw badRequest(PAYMENT_MSG.invalidObolId, 'obol_id');
+    await consumeApprovalCode(deps, auth.user, 'manual_payout', manualPayoutBinding(input.amount, input.obol_id), code);
+    const batchId = newBatchId();
+    try {
+      const payout = await deps.db.transaction(async (tx) => {
+        await tx.insert(batches).values({
+          batchId,
+          merchantId,
+          behalfOfId: holder?.id ?? auth.user.id,
+          accountId: account.id,
+          uploadedBy: auth.user.id,
+          payoutType: 'Manual Payout',
+          fileName: `manual-${input.merchant_transaction_id}`.replace(/\W+/g, '_'),
+          status: 'Completed',
+          totalRows: 1,
+          processedRows: 1,
+          amount: input.amount,
+          fee,
+          feeBps,
+          savedAt: new Date(),
+          executedAt: new Date(),
+        });
+        return createPayout(tx, deps.jobs, {
+          merchantId,
+          behalfOfId: holder?.id ?? auth.user.id,
+          account,
+          createdBy: auth.user.id,
+          feeBps,
+          batchId,
+          payoutType: 'manual',
+          merchantTransactionId: input.merchant_transaction_id,
+          beneficiaryName: input.beneficiary_name,
+          brand: input.brand.trim(),
+          obolId: input.obol_id,
+          reference: input.reference,
+          amount: input.amount,
+          idempotencyKey: `manual:${auth.user.id}:${input.idempotency_key}`,
+        });
+      });
+      return {
+        message: [PAYMENT_MSG.payoutCreated],
+        batch_id: batchId,
+        payout: { id: payout.id, status: payout.status, amount: payout.amount, fee: payout.fee },
+      };
+    } catch (err) {
+      if (err instanceof InsufficientFunds) throw unprocessable(PAYMENT_MSG.amountExceeds, 'amount');
+      throw err;
+    }
+  });
+}
+
