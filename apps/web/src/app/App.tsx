@@ -1,0 +1,79 @@
+import { MSG, ROUTE_PERMISSIONS, type GuardedPath } from '@obol/contract';
+import { useEffect, type ReactNode } from 'react';
+import { Navigate, Route, Routes, useNavigate } from 'react-router';
+import { setSessionExpiredHandler } from '../lib/api.ts';
+import { sessionStore, useSession } from '../lib/session.ts';
+import { useNotify } from '../ui/notifications.tsx';
+import { AuthenticationPage } from '../features/auth/AuthenticationPage.tsx';
+import { ForgotPasswordPage, NewPasswordPage, PasswordSuccessPage } from '../features/auth/PasswordPages.tsx';
+import { SignInPage } from '../features/auth/SignInPage.tsx';
+import { NotYetPage } from '../features/placeholder/NotYetPage.tsx';
+import { ProfilePage } from '../features/profile/ProfilePage.tsx';
+import { UsersPage } from '../features/users/UsersPage.tsx';
+import { Guard, RequireAuth } from './guards.tsx';
+import { TITLES } from './paths.ts';
+import { Shell } from './Shell.tsx';
+
+/** Screens built so far; every other guarded path shows its title and says it is not available yet. */
+const SCREENS: Partial<Record<GuardedPath, ReactNode>> = {
+  '/users': <UsersPage />,
+  '/user-profile': <ProfilePage />,
+};
+
+/** Redirect rules of the route table that depend on the current batch. */
+function BatchRedirect({ path, children }: { path: GuardedPath; children: ReactNode }) {
+  const session = useSession();
+  if (path === '/payments/transactions' && !session?.batch) return <Navigate to="/payments" replace />;
+  if (path === '/transactions-history' && !session?.batch) return <Navigate to="/batch-transactions" replace />;
+  return <>{children}</>;
+}
+
+function SessionExpiry() {
+  const navigate = useNavigate();
+  const { notify } = useNotify();
+  useEffect(() => {
+    setSessionExpiredHandler(() => {
+      sessionStore.clear();
+      notify('error', MSG.sessionExpired);
+      navigate('/signin', { replace: true });
+    });
+  }, [navigate, notify]);
+  return null;
+}
+
+export function App() {
+  return (
+    <>
+      <SessionExpiry />
+      <Routes>
+        <Route path="/signin" element={<SignInPage />} />
+        <Route path="/merchant-signin" element={<SignInPage merchant />} />
+        <Route path="/signin/authentication" element={<AuthenticationPage />} />
+        <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="/new-password/:token/:email" element={<NewPasswordPage />} />
+        <Route path="/password-success" element={<PasswordSuccessPage />} />
+        <Route
+          element={
+            <RequireAuth>
+              <Shell />
+            </RequireAuth>
+          }
+        >
+          {(Object.keys(ROUTE_PERMISSIONS) as GuardedPath[]).map((path) => (
+            <Route
+              key={path}
+              path={path}
+              element={
+                <Guard permission={ROUTE_PERMISSIONS[path]}>
+                  <BatchRedirect path={path}>{SCREENS[path] ?? <NotYetPage title={TITLES[path]} />}</BatchRedirect>
+                </Guard>
+              }
+            />
+          ))}
+          <Route path="/" element={<Navigate to="/payments" replace />} />
+          <Route path="*" element={<Navigate to="/payments" replace />} />
+        </Route>
+      </Routes>
+    </>
+  );
+}

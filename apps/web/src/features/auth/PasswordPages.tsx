@@ -1,0 +1,119 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { forgotPasswordRequest, MSG, newPassword } from '@obol/contract';
+import { Alert, Button, CircularProgress, Link, Stack, TextField } from '@mui/material';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { z } from 'zod';
+import { api, ApiError } from '../../lib/api.ts';
+import { useNotify } from '../../ui/notifications.tsx';
+import { AuthLayout } from './AuthLayout.tsx';
+
+export function ForgotPasswordPage() {
+  const { notify } = useNotify();
+  const [sent, setSent] = useState<string | null>(null);
+  const form = useForm<z.input<typeof forgotPasswordRequest>>({ resolver: zodResolver(forgotPasswordRequest), defaultValues: { email: '' } });
+  const submit = form.handleSubmit(async (v) => {
+    try {
+      const r = await api<{ message: string[] }>('/api/forgot-password', v);
+      setSent(r.message[0]);
+    } catch (err) {
+      notify('error', err instanceof ApiError ? err.display : MSG.somethingWrong);
+    }
+  });
+  return (
+    <AuthLayout title="Forgot password" subtitle="We will e-mail you a link to set a new password.">
+      {sent ? (
+        <Stack spacing={2}>
+          <Alert severity="success">{sent}</Alert>
+          <Link component={RouterLink} to="/signin">
+            Back to sign-in
+          </Link>
+        </Stack>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Stack spacing={2}>
+            <TextField label="Email" type="email" {...form.register('email')} error={!!form.formState.errors.email} helperText={form.formState.errors.email?.message} />
+            <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
+              Send link
+            </Button>
+            <Link component={RouterLink} to="/signin" variant="body2">
+              Back to sign-in
+            </Link>
+          </Stack>
+        </form>
+      )}
+    </AuthLayout>
+  );
+}
+
+export const passwordPair = z
+  .object({ password: newPassword, password_confirmation: z.string().min(1, MSG.required) })
+  .refine((v) => v.password === v.password_confirmation, { message: MSG.passwordMismatch, path: ['password_confirmation'] });
+
+export function NewPasswordPage() {
+  const { token = '', email = '' } = useParams();
+  const navigate = useNavigate();
+  const { notify } = useNotify();
+  const [state, setState] = useState<'checking' | 'valid' | string>('checking');
+  const form = useForm<z.input<typeof passwordPair>>({ resolver: zodResolver(passwordPair), mode: 'onChange', defaultValues: { password: '', password_confirmation: '' } });
+
+  useEffect(() => {
+    api('/api/check-link-expiry', { token, email })
+      .then(() => setState('valid'))
+      .catch((err) => setState(err instanceof ApiError ? err.display : MSG.linkExpired));
+  }, [token, email]);
+
+  const submit = form.handleSubmit(async (v) => {
+    try {
+      await api('/api/set-password', { token, email, ...v });
+      navigate('/password-success');
+    } catch (err) {
+      notify('error', err instanceof ApiError ? err.display : MSG.somethingWrong);
+    }
+  });
+
+  return (
+    <AuthLayout title="Set a new password" subtitle={email}>
+      {state === 'checking' ? (
+        <CircularProgress />
+      ) : state !== 'valid' ? (
+        <Stack spacing={2}>
+          <Alert severity="error">{state}</Alert>
+          <Link component={RouterLink} to="/forgot-password">
+            Ask for a new link
+          </Link>
+        </Stack>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Stack spacing={2}>
+            <TextField label="New password" type="password" {...form.register('password')} error={!!form.formState.errors.password} helperText={form.formState.errors.password?.message} />
+            <TextField
+              label="Confirm password"
+              type="password"
+              {...form.register('password_confirmation')}
+              error={!!form.formState.errors.password_confirmation}
+              helperText={form.formState.errors.password_confirmation?.message}
+            />
+            <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
+              Set password
+            </Button>
+          </Stack>
+        </form>
+      )}
+    </AuthLayout>
+  );
+}
+
+export function PasswordSuccessPage() {
+  return (
+    <AuthLayout title="Password set">
+      <Stack spacing={2}>
+        <Alert severity="success">Your new password is set. Sign in with it.</Alert>
+        <Button component={RouterLink} to="/signin" variant="contained">
+          Sign in
+        </Button>
+      </Stack>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,112 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { initials, MSG } from '@obol/contract';
+import { Avatar, Box, Button, Grid, Paper, Stack, TextField, Typography } from '@mui/material';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { apiFetch, api, ApiError, saveResponse } from '../../lib/api.ts';
+import { euro } from '../../lib/format.ts';
+import { useSession } from '../../lib/session.ts';
+import { useNotify } from '../../ui/notifications.tsx';
+import { PageTitle } from '../../ui/PageTitle.tsx';
+import { passwordPair } from '../auth/PasswordPages.tsx';
+
+const changeForm = z.intersection(z.object({ current_password: z.string().min(1, MSG.required) }), passwordPair);
+type ChangeForm = z.input<typeof changeForm>;
+
+export function ProfilePage() {
+  const session = useSession();
+  const { notify } = useNotify();
+  const form = useForm<ChangeForm>({ resolver: zodResolver(changeForm), defaultValues: { current_password: '', password: '', password_confirmation: '' } });
+  if (!session) return null;
+  const { user, account } = session;
+  const showBalance = session.permissions.includes('User can view balance') && user.role !== 'Admin' && user.role !== 'Manager';
+
+  const submit = form.handleSubmit(async (v) => {
+    try {
+      const r = await api<{ message: string[] }>('/api/change-password', v);
+      notify('success', r.message[0]);
+      form.reset();
+    } catch (err) {
+      if (err instanceof ApiError && err.fieldError('current_password')) form.setError('current_password', { message: err.fieldError('current_password') });
+      notify('error', err instanceof ApiError ? err.display : MSG.somethingWrong);
+    }
+  });
+
+  const downloadCodes = async () => {
+    try {
+      const res = await apiFetch('/api/export-backup-code', { body: { email: user.email } });
+      await saveResponse(res, 'obol-backup-codes.txt');
+      notify('success', 'Backup codes downloaded. Keep them safe: each signs you in once.');
+    } catch (err) {
+      notify('error', err instanceof ApiError ? err.display : MSG.somethingWrong);
+    }
+  };
+
+  return (
+    <>
+      <PageTitle>User Profile</PageTitle>
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, md: 5 }}>
+          <Paper sx={{ p: 3 }}>
+            <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 2 }}>
+              <Avatar sx={{ width: 56, height: 56, bgcolor: 'secondary.main' }}>{initials(user.name)}</Avatar>
+              <Box>
+                <Typography variant="h6">{user.name}</Typography>
+                <Typography color="text.secondary">{user.email}</Typography>
+                <Typography variant="body2" color="text.secondary">
+                  {user.role}
+                  {user.parent ? ` of ${user.parent.name}` : ''}
+                </Typography>
+              </Box>
+            </Stack>
+            {account?.account_reference ? (
+              <Typography variant="body2" sx={{ mb: 1 }}>
+                Account reference: <strong>{account.account_reference}</strong>
+              </Typography>
+            ) : null}
+            {showBalance && account ? (
+              <Typography variant="body2" sx={{ mb: 1 }}>
+                Available balance: <strong>{euro(account.balance)}</strong>
+              </Typography>
+            ) : null}
+            <Typography variant="body2" sx={{ mb: 2 }}>
+              Codes for payouts: {user.two_fa_as_otp ? 'by e-mail' : 'authenticator app'}
+            </Typography>
+            <Button variant="outlined" onClick={downloadCodes}>
+              Download backup codes
+            </Button>
+          </Paper>
+        </Grid>
+        <Grid size={{ xs: 12, md: 7 }}>
+          <Paper sx={{ p: 3 }}>
+            <Typography component="h2" variant="h6" sx={{ mb: 2 }}>
+              Change password
+            </Typography>
+            <form onSubmit={submit} noValidate>
+              <Stack spacing={2} sx={{ maxWidth: 420 }}>
+                <TextField
+                  label="Current password"
+                  type="password"
+                  {...form.register('current_password')}
+                  error={!!form.formState.errors.current_password}
+                  helperText={form.formState.errors.current_password?.message}
+                />
+                <TextField label="New password" type="password" {...form.register('password')} error={!!form.formState.errors.password} helperText={form.formState.errors.password?.message} />
+                <TextField
+                  label="Confirm new password"
+                  type="password"
+                  {...form.register('password_confirmation')}
+                  error={!!form.formState.errors.password_confirmation}
+                  helperText={form.formState.errors.password_confirmation?.message}
+                />
+                <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
+                  Change password
+                </Button>
+              </Stack>
+            </form>
+          </Paper>
+        </Grid>
+      </Grid>
+    </>
+  );
+}

@@ -1,0 +1,138 @@
+import { ROLES, type UsersListResponse } from '@obol/contract';
+import {
+  Box,
+  Card,
+  CardContent,
+  Chip,
+  CircularProgress,
+  MenuItem,
+  Pagination,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { api } from '../../lib/api.ts';
+import { localDate, localDateTime } from '../../lib/format.ts';
+import { PageTitle } from '../../ui/PageTitle.tsx';
+
+const PER_PAGE = 10;
+
+export function useDebounced<T>(value: T, ms = 1000): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}
+
+function Counter({ label, value }: { label: string; value: number | undefined }) {
+  return (
+    <Card sx={{ flex: 1, minWidth: 160 }}>
+      <CardContent>
+        <Typography color="text.secondary" variant="body2">
+          {label}
+        </Typography>
+        <Typography variant="h5">{value ?? '-'}</Typography>
+      </CardContent>
+    </Card>
+  );
+}
+
+export function UsersPage() {
+  const [page, setPage] = useState(1);
+  const [role, setRole] = useState('All Roles');
+  const [searchText, setSearchText] = useState('');
+  const search = useDebounced(searchText, 1000);
+  useEffect(() => setPage(1), [role, search]);
+  const q = useQuery({
+    queryKey: ['users', page, role, search],
+    queryFn: () => api<UsersListResponse>('/api/users', { per_page: PER_PAGE, page, search, roles: role === 'All Roles' ? '' : role }),
+    placeholderData: keepPreviousData,
+  });
+  const total = q.data?.users.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PER_PAGE));
+  useEffect(() => {
+    if (q.data && page > pages) setPage(pages);
+  }, [q.data, page, pages]);
+
+  return (
+    <>
+      <PageTitle>Users</PageTitle>
+      <Stack direction="row" spacing={2} sx={{ mb: 2, flexWrap: 'wrap' }} useFlexGap>
+        <Counter label="Total Users" value={q.data?.count} />
+        <Counter label="Active Users" value={q.data?.active} />
+        <Counter label="Inactive Users" value={q.data?.inactive} />
+      </Stack>
+      <Paper sx={{ p: 2 }}>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
+          <TextField select label="Role" value={role} onChange={(e) => setRole(e.target.value)} size="small" sx={{ minWidth: 200 }}>
+            <MenuItem value="All Roles">All Roles</MenuItem>
+            {ROLES.map((r) => (
+              <MenuItem key={r} value={r}>
+                {r}
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField label="Search" value={searchText} onChange={(e) => setSearchText(e.target.value)} size="small" sx={{ minWidth: 260 }} />
+        </Stack>
+        <TableContainer>
+          <Table size="small">
+            <TableHead>
+              <TableRow>
+                <TableCell>Full Name</TableCell>
+                <TableCell>Email</TableCell>
+                <TableCell>User Of</TableCell>
+                <TableCell>Register Date</TableCell>
+                <TableCell>Last Login</TableCell>
+                <TableCell>User Role</TableCell>
+                <TableCell>Status</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {q.isLoading ? (
+                <TableRow>
+                  <TableCell colSpan={7} align="center">
+                    <CircularProgress size={24} />
+                  </TableCell>
+                </TableRow>
+              ) : !q.data?.users.data.length ? (
+                <TableRow>
+                  <TableCell colSpan={7} align="center">
+                    No Record Found
+                  </TableCell>
+                </TableRow>
+              ) : (
+                q.data.users.data.map((u) => (
+                  <TableRow key={u.id} hover>
+                    <TableCell>{u.name}</TableCell>
+                    <TableCell>{u.email}</TableCell>
+                    <TableCell>{u.parent?.name ?? '-'}</TableCell>
+                    <TableCell>{localDate(u.created_at)}</TableCell>
+                    <TableCell>{localDateTime(u.last_login)}</TableCell>
+                    <TableCell>{u.roles[0]?.name}</TableCell>
+                    <TableCell>
+                      <Chip size="small" label={u.is_active === '1' ? 'Active' : 'Inactive'} color={u.is_active === '1' ? 'success' : 'default'} />
+                    </TableCell>
+                  </TableRow>
+                ))
+              )}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 2 }}>
+          <Pagination count={pages} page={page} onChange={(_, p) => setPage(p)} siblingCount={2} boundaryCount={1} />
+        </Box>
+      </Paper>
+    </>
+  );
+}

@@ -1,0 +1,18 @@
+import { formatCents } from '@obol/contract';
+
+/** cents -> '€1,234.56' */
+export const euro = (cents: number | null | undefined) => (cents === null || cents === undefined ? '-' : `€${formatCents(cents)}`);
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** ISO UTC -> 'YYYY-MM-DD HH:mm:ss' in the browser's time zone */
+export function localDateTime(iso: string | null | undefined): string {
+  if (!iso) return '-';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '-';
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+export function localDate(iso: string | null | undefined): string {
+  return localDateTime(iso).split(' ')[0];
+}

@@ -1,0 +1,93 @@
+import { Alert, Button, Snackbar, type AlertColor } from '@mui/material';
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+
+export const SNACKBAR_MS = 2500;
+
+/** error, success and info as they are; any other type shows as a warning */
+export function severityOf(type: string): AlertColor {
+  return type === 'error' || type === 'success' || type === 'info' ? type : 'warning';
+}
+/** taller when the text is long */
+export const snackbarHeight = (text: string) => (text.length > 65 ? 88 : 68);
+
+export function downloadsPath(type: string) {
+  if (type === 'transactions') return '/download-transactions';
+  if (type === 'accounting-transactions') return '/download-accounting-transactions';
+  return '/download-reports';
+}
+
+interface Notify {
+  notify(type: string, text: string, title?: string): void;
+  notifyDownload(type: string, text?: string): void;
+}
+const Ctx = createContext<Notify>({ notify: () => undefined, notifyDownload: () => undefined });
+export const useNotify = () => useContext(Ctx);
+
+interface Toast {
+  key: number;
+  type: string;
+  text: string;
+  title?: string;
+}
+
+export function NotificationsProvider({ children }: { children: ReactNode }) {
+  const [toast, setToast] = useState<Toast | null>(null);
+  const [download, setDownload] = useState<{ type: string; text: string } | null>(null);
+  const navigate = useNavigate();
+  const notify = useCallback((type: string, text: string, title?: string) => setToast({ key: Date.now(), type, text, title }), []);
+  const notifyDownload = useCallback(
+    (type: string, text = 'Process is running in the background. Please wait.') => setDownload({ type, text }),
+    [],
+  );
+  const value = useMemo(() => ({ notify, notifyDownload }), [notify, notifyDownload]);
+  return (
+    <Ctx.Provider value={value}>
+      {children}
+      <Snackbar
+        key={toast?.key}
+        open={!!toast}
+        autoHideDuration={SNACKBAR_MS}
+        onClose={(_, reason) => reason !== 'clickaway' && setToast(null)}
+        anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
+        {toast ? (
+          <Alert
+            role="alert"
+            severity={severityOf(toast.type)}
+            variant="filled"
+            onClose={() => setToast(null)}
+            sx={{ minHeight: snackbarHeight(toast.text), alignItems: 'center', maxWidth: 480 }}
+          >
+            {toast.title ? <strong>{toast.title} </strong> : null}
+            {toast.text}
+          </Alert>
+        ) : undefined}
+      </Snackbar>
+      <Snackbar open={!!download} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}>
+        {download ? (
+          <Alert
+            role="status"
+            severity="info"
+            variant="filled"
+            onClose={() => setDownload(null)}
+            action={
+              <Button
+                color="inherit"
+                size="small"
+                onClick={() => {
+                  navigate(downloadsPath(download.type));
+                  setDownload(null);
+                }}
+              >
+                See Downloads
+              </Button>
+            }
+          >
+            {download.text}
+          </Alert>
+        ) : undefined}
+      </Snackbar>
+    </Ctx.Provider>
+  );
+}
