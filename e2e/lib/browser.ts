@@ -60,14 +60,16 @@ export async function codeFromMail(email: string, since: number, timeoutMs = 10_
 /** Signs in through the sign-in pages with the e-mailed code. */
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
   await page.goto('/signin');
-  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByLabel('E-mail code').check();
   const since = Date.now();
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL('**/signin/authentication');
   const code = await codeFromMail(email, since);
-  await page.getByLabel('Code').fill(code);
+  await page.getByLabel('Code', { exact: true }).fill(code);
   await page.getByRole('button', { name: 'Verify' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+  // the shell is up
+  await page.getByRole('button', { name: 'Account menu' }).waitFor();
 }

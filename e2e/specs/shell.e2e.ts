@@ -17,7 +17,7 @@ describe('the web shell', () => {
   it('the admin signs in with the e-mailed code and sees every menu', async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, 'admin@obol.example');
-    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('Logged In');
+    await page.getByRole('alert').filter({ hasText: 'Logged In' }).waitFor();
     const nav = page.getByRole('navigation');
     for (const menu of NAVIGATION) {
       await expect(
@@ -70,8 +70,8 @@ describe('the web shell', () => {
     });
     expect(r.status).toBe(200);
     await page.goto('/users');
+    await page.getByRole('alert').filter({ hasText: 'Session expired' }).waitFor();
     await page.waitForURL('**/signin');
-    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('Session expired');
     expect(await page.evaluate(() => localStorage.getItem('obol.token'))).toBeNull();
     await context.close();
   });

@@ -1,6 +1,6 @@
 import { MSG, type VerifyCodeResponse } from '@obol/contract';
 import { Button, Link, Stack, TextField } from '@mui/material';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Navigate, Link as RouterLink, useNavigate } from 'react-router';
 import { api, ApiError } from '../../lib/api.ts';
 import { sessionStore, useSession } from '../../lib/session.ts';
@@ -22,9 +22,11 @@ export function AuthenticationPage() {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // a user who arrives here signed in goes on; one who just verified is sent to their start page below
+  const verified = useRef(false);
   const raw = sessionStorage.getItem(CHALLENGE_KEY);
-  if (session) return <Navigate to={signedInHome(session.permissions)} replace />;
-  if (!raw) return <Navigate to="/signin" replace />;
+  if (session && !verified.current) return <Navigate to={signedInHome(session.permissions)} replace />;
+  if (!raw) return verified.current ? null : <Navigate to="/signin" replace />;
   const challenge = JSON.parse(raw) as { token: string; auth_type: string };
   const numeric = challenge.auth_type !== 'backup';
 
@@ -39,6 +41,7 @@ export function AuthenticationPage() {
     try {
       const r = await api<VerifyCodeResponse>('/api/verify-code', { challenge_token: challenge.token, code: code.trim() });
       sessionStorage.removeItem(CHALLENGE_KEY);
+      verified.current = true;
       sessionStore.signIn(r);
       notify('success', MSG.loggedIn);
       navigate(firstPermittedPath(r.permission));
