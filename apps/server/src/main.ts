@@ -10,7 +10,7 @@ async function main() {
   await syncReferenceData(database.db);
   const seeded = config.seedDemo ? await seedDemo(database.db, config.demoPassword) : false;
   const { app, deps } = await buildApp({ config, database });
-  if (config.workers) await startWorkers(deps);
+  const stopWorkers = config.workers ? await startWorkers(deps) : () => undefined;
   await app.listen({ port: config.port, host: config.host });
   const where = database.kind === 'pglite' ? `PGlite in ${config.dataDir}/pglite` : 'PostgreSQL (DATABASE_URL)';
   app.log.info({ database: database.kind, seeded }, 'Obol is running');
@@ -26,6 +26,7 @@ async function main() {
         : '\n'),
   );
   const stop = async () => {
+    stopWorkers();
     await app.close();
     await database.close();
     process.exit(0);

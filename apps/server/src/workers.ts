@@ -1,11 +1,20 @@
 import { sql } from 'drizzle-orm';
 import type { Deps } from './platform/deps.ts';
-import { submitPayout } from './features/payouts/service.ts';
+import { submitPayout, sweepUnsubmitted } from './features/payouts/service.ts';
 import { reconcile } from './features/provider/service.ts';
 import { executeBatch, stageBatch, submitBatch } from './features/batches/service.ts';
 
 /** Starts this process's job workers and schedules. Every server process may run them; pg-boss shares the work. */
-export async function startWorkers(deps: Deps): Promise<void> {
+export async function startWorkers(deps: Deps): Promise<() => void> {
+  let sweeping = false;
+  const sweeper = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    sweepUnsubmitted(deps)
+      .catch((err) => deps.log.warn({ err }, 'payout sweep failed; it runs again shortly'))
+      .finally(() => (sweeping = false));
+  }, 15_000);
+  sweeper.unref();
   await deps.jobs.work<{ payoutId: number }>(
     'payout.submit',
     (data) => submitPayout(deps, deps.provider, data.payoutId),
@@ -27,4 +36,5 @@ export async function startWorkers(deps: Deps): Promise<void> {
     });
     await deps.jobs.schedule('maintenance.vacuum', '17 3 * * *');
   }
+  return () => clearInterval(sweeper);
 }

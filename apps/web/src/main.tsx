@@ -8,7 +8,9 @@ import { theme } from './app/theme.ts';
 import { NotificationsProvider } from './ui/notifications.tsx';
 
 const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: (n, err) => n < 2 && (err as { status?: number }).status !== 401, refetchOnWindowFocus: false } },
+  defaultOptions: {
+    queries: { retry: (n, err) => n < 2 && (err as { status?: number }).status !== 401, refetchOnWindowFocus: false },
+  },
 });
 
 createRoot(document.getElementById('root')!).render(

@@ -58,7 +58,12 @@ export interface TestApp {
   close(): Promise<void>;
   post(url: string, body?: unknown, token?: string): Promise<TestResponse>;
   /** multipart upload of one file with form fields */
-  upload(url: string, fields: Record<string, string>, file: { name: string; content: string | Buffer }, token?: string): Promise<TestResponse>;
+  upload(
+    url: string,
+    fields: Record<string, string>,
+    file: { name: string; content: string | Buffer },
+    token?: string,
+  ): Promise<TestResponse>;
   /** signs in with the e-mailed code and returns the bearer token */
   signIn(email: string, password?: string): Promise<string>;
   lastMailTo(email: string): MailMessage | undefined;
@@ -101,7 +106,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
     },
   };
   await app.ready();
-  if (opts.workers) await startWorkers(deps);
+  const stopWorkers = opts.workers ? await startWorkers(deps) : () => undefined;
 
   const post = async (url: string, body?: unknown, token?: string): Promise<TestResponse> => {
     const res = await app.inject({
@@ -118,14 +123,21 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
     }
     return { status: res.statusCode, body: parsed, headers: res.headers, text: res.body };
   };
-  const upload = async (url: string, fields: Record<string, string>, file: { name: string; content: string | Buffer }, token?: string) => {
+  const upload = async (
+    url: string,
+    fields: Record<string, string>,
+    file: { name: string; content: string | Buffer },
+    token?: string,
+  ) => {
     const boundary = `----obol${Date.now()}`;
     const parts: Buffer[] = [];
     for (const [k, v] of Object.entries(fields)) {
       parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
     }
     parts.push(
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
       Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content),
       Buffer.from(`\r\n--${boundary}--\r\n`),
     );
@@ -133,7 +145,10 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
       method: 'POST',
       url,
       payload: Buffer.concat(parts),
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
     });
     let parsed: unknown;
     try {
@@ -164,6 +179,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
       return verify.body.accessToken as string;
     },
     async close() {
+      stopWorkers();
       await app.close();
       await drop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -44,7 +44,8 @@ export function IdleWarning({ onLogout }: { onLogout: () => void }) {
       <DialogTitle id="idle-title">Your session is about to expire</DialogTitle>
       <DialogContent>
         <Typography>
-          You will be signed out in <strong>{remaining}</strong> second{remaining === 1 ? '' : 's'} because of inactivity.
+          You will be signed out in <strong>{remaining}</strong> second{remaining === 1 ? '' : 's'} because of
+          inactivity.
         </Typography>
       </DialogContent>
       <DialogActions>

@@ -74,7 +74,10 @@ function MobileDrawer({ menus, open, onClose }: { menus: Menu[]; open: boolean; 
               </ListItemButton>
             ) : (
               <Box key={m.label}>
-                <ListItemButton onClick={() => setExpanded(expanded === m.label ? null : m.label)} aria-expanded={expanded === m.label}>
+                <ListItemButton
+                  onClick={() => setExpanded(expanded === m.label ? null : m.label)}
+                  aria-expanded={expanded === m.label}
+                >
                   <ListItemText primary={m.label} />
                 </ListItemButton>
                 <Collapse in={expanded === m.label}>
@@ -128,20 +131,36 @@ export function Shell() {
     <Box sx={{ minHeight: '100vh', bgcolor: 'grey.100' }}>
       <AppBar position="sticky" elevation={1}>
         <Toolbar sx={{ gap: 1 }}>
-          <IconButton color="inherit" aria-label="Open menu" onClick={() => setDrawer(true)} sx={{ display: { md: 'none' } }}>
+          <IconButton
+            color="inherit"
+            aria-label="Open menu"
+            onClick={() => setDrawer(true)}
+            sx={{ display: { md: 'none' } }}
+          >
             <MenuIcon />
           </IconButton>
-          <Typography variant="h6" component={RouterLink} to="/payments" sx={{ color: 'inherit', textDecoration: 'none', mr: 2, fontWeight: 700 }}>
+          <Typography
+            variant="h6"
+            component={RouterLink}
+            to="/payments"
+            sx={{ color: 'inherit', textDecoration: 'none', mr: 2, fontWeight: 700 }}
+          >
             Obol
           </Typography>
-          <Box component="nav" aria-label="Main menu" sx={{ display: { xs: 'none', md: 'flex' }, flexWrap: 'wrap', flexGrow: 1 }}>
+          <Box
+            component="nav"
+            aria-label="Main menu"
+            sx={{ display: { xs: 'none', md: 'flex' }, flexWrap: 'wrap', flexGrow: 1 }}
+          >
             {menus.map((m) => (
               <DesktopMenu key={m.label} menu={m} />
             ))}
           </Box>
           <Box sx={{ flexGrow: { xs: 1, md: 0 } }} />
           <IconButton aria-label="Account menu" onClick={(e) => setUserMenu(e.currentTarget)}>
-            <Avatar sx={{ bgcolor: 'secondary.main', width: 36, height: 36, fontSize: 15 }}>{initials(session.user.name)}</Avatar>
+            <Avatar sx={{ bgcolor: 'secondary.main', width: 36, height: 36, fontSize: 15 }}>
+              {initials(session.user.name)}
+            </Avatar>
           </IconButton>
           <MuiMenu anchorEl={userMenu} open={!!userMenu} onClose={() => setUserMenu(null)}>
             <Box sx={{ px: 2, py: 1 }}>

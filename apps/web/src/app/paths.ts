@@ -40,7 +40,8 @@ export function firstPermittedPath(perms: readonly string[]): string {
   if (perms.includes(ROUTE_PERMISSIONS['/payments'])) return '/payments';
   for (const m of NAVIGATION) {
     if (m.path && m.permission && perms.includes(m.permission)) return m.path;
-    for (const i of m.items ?? []) if (perms.includes(ROUTE_PERMISSIONS[i.path as GuardedPath] ?? i.permission)) return i.path;
+    for (const i of m.items ?? [])
+      if (perms.includes(ROUTE_PERMISSIONS[i.path as GuardedPath] ?? i.permission)) return i.path;
   }
   return '/user-profile';
 }

@@ -40,7 +40,17 @@ beforeEach(() => {
   // the shell re-fetches permissions on route changes; answer with the session's own
   vi.stubGlobal(
     'fetch',
-    vi.fn(async () => new Response(JSON.stringify({ status: true, data: { permission: sessionStore.get()?.permissions ?? [] }, session: sessionStore.get()?.timing }), { status: 200 })),
+    vi.fn(
+      async () =>
+        new Response(
+          JSON.stringify({
+            status: true,
+            data: { permission: sessionStore.get()?.permissions ?? [] },
+            session: sessionStore.get()?.timing,
+          }),
+          { status: 200 },
+        ),
+    ),
   );
 });
 
@@ -49,8 +59,26 @@ describe('the shell', () => {
     signInAs(ALL_PERMISSIONS);
     renderAt('/user-profile');
     const nav = screen.getAllByRole('navigation', { name: 'Main menu' })[0];
-    for (const label of ['Payments', 'Reports', 'Transactions', 'Users', 'Merchants', 'Roles & Permissions', 'API Keys', 'Brands', 'Activity Logs', 'Fee Module', 'Accounts', 'More']) {
-      expect(within(nav).getByRole(label === 'Payments' || !['Reports', 'Transactions', 'Accounts', 'More'].includes(label) ? 'link' : 'button', { name: label })).toBeTruthy();
+    for (const label of [
+      'Payments',
+      'Reports',
+      'Transactions',
+      'Users',
+      'Merchants',
+      'Roles & Permissions',
+      'API Keys',
+      'Brands',
+      'Activity Logs',
+      'Fee Module',
+      'Accounts',
+      'More',
+    ]) {
+      expect(
+        within(nav).getByRole(
+          label === 'Payments' || !['Reports', 'Transactions', 'Accounts', 'More'].includes(label) ? 'link' : 'button',
+          { name: label },
+        ),
+      ).toBeTruthy();
     }
     expect(screen.getByRole('button', { name: 'Account menu' }).textContent).toContain('AA');
   });

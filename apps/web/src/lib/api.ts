@@ -10,7 +10,8 @@ export class ApiError extends Error {
   }
   /** the message to show: the server's first error for 400/401/403/404/500, a generic one otherwise */
   get display(): string {
-    if ([400, 401, 403, 404, 409, 422, 429, 500].includes(this.status) && this.body?.error?.[0]) return this.body.error[0];
+    if ([400, 401, 403, 404, 409, 422, 429, 500].includes(this.status) && this.body?.error?.[0])
+      return this.body.error[0];
     return MSG.somethingWrong;
   }
   fieldError(field: string): string | undefined {
@@ -40,9 +41,18 @@ function touch() {
 }
 
 /** Calls where a 401 means a wrong password or code, not an ended session. */
-const PUBLIC_CALLS = ['/api/login', '/api/verify-code', '/api/forgot-password', '/api/set-password', '/api/check-link-expiry'];
+const PUBLIC_CALLS = [
+  '/api/login',
+  '/api/verify-code',
+  '/api/forgot-password',
+  '/api/set-password',
+  '/api/check-link-expiry',
+];
 
-export async function apiFetch(path: string, init: { method?: string; body?: unknown; raw?: boolean } = {}): Promise<Response> {
+export async function apiFetch(
+  path: string,
+  init: { method?: string; body?: unknown; raw?: boolean } = {},
+): Promise<Response> {
   const token = sessionStore.get()?.token;
   const isForm = typeof FormData !== 'undefined' && init.body instanceof FormData;
   const res = await fetch(path, {

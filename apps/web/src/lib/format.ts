@@ -1,7 +1,8 @@
 import { formatCents } from '@obol/contract';
 
 /** cents -> '€1,234.56' */
-export const euro = (cents: number | null | undefined) => (cents === null || cents === undefined ? '-' : `€${formatCents(cents)}`);
+export const euro = (cents: number | null | undefined) =>
+  cents === null || cents === undefined ? '-' : `€${formatCents(cents)}`;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

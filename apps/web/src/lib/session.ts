@@ -1,4 +1,11 @@
-import type { AccountInfo, CurrentBatch, Permission, SessionTiming, SessionUser, VerifyCodeResponse } from '@obol/contract';
+import type {
+  AccountInfo,
+  CurrentBatch,
+  Permission,
+  SessionTiming,
+  SessionUser,
+  VerifyCodeResponse,
+} from '@obol/contract';
 import { useSyncExternalStore } from 'react';
 
 /** What the browser keeps of a signed-in user: token, user, role, permissions, account and the current batch. */
@@ -48,7 +55,14 @@ export const sessionStore = {
     return () => listeners.delete(l);
   },
   signIn(r: VerifyCodeResponse) {
-    save({ token: r.accessToken, user: r.user, permissions: r.permission, account: r.account, batch: r.batch, timing: r.session });
+    save({
+      token: r.accessToken,
+      user: r.user,
+      permissions: r.permission,
+      account: r.account,
+      batch: r.batch,
+      timing: r.session,
+    });
   },
   update(patch: Partial<Omit<Session, 'token'>>) {
     if (current) save({ ...current, ...patch });

@@ -35,7 +35,10 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
   const [toast, setToast] = useState<Toast | null>(null);
   const [download, setDownload] = useState<{ type: string; text: string } | null>(null);
   const navigate = useNavigate();
-  const notify = useCallback((type: string, text: string, title?: string) => setToast({ key: Date.now(), type, text, title }), []);
+  const notify = useCallback(
+    (type: string, text: string, title?: string) => setToast({ key: Date.now(), type, text, title }),
+    [],
+  );
   const notifyDownload = useCallback(
     (type: string, text = 'Process is running in the background. Please wait.') => setDownload({ type, text }),
     [],

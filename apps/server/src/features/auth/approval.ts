@@ -75,19 +75,32 @@ export async function consumeApprovalCode(
   const [attempt] = await deps.db
     .update(oneTimeCodes)
     .set({ attempts: sql`${oneTimeCodes.attempts} + 1` })
-    .where(and(eq(oneTimeCodes.id, row.id), isNull(oneTimeCodes.usedAt), sql`${oneTimeCodes.attempts} < ${oneTimeCodes.maxAttempts}`))
+    .where(
+      and(
+        eq(oneTimeCodes.id, row.id),
+        isNull(oneTimeCodes.usedAt),
+        sql`${oneTimeCodes.attempts} < ${oneTimeCodes.maxAttempts}`,
+      ),
+    )
     .returning({ attempts: oneTimeCodes.attempts });
   if (!attempt) throw tooManyRequests();
   const bound = (row.binding as { hash?: string } | null)?.hash;
   if (bound !== hashPayload(binding)) {
-    throw new ApiError(422, ['This code does not approve this transaction'], { code: ['This code does not approve this transaction'] });
+    throw new ApiError(422, ['This code does not approve this transaction'], {
+      code: ['This code does not approve this transaction'],
+    });
   }
   const clean = code.replace(/\s+/g, '');
   let ok = false;
-  if (row.method === 'email') ok = !!row.codeHash && /^\d{6}$/.test(clean) && safeEqualHex(row.codeHash, keyedHash(deps.config.secretsKey, clean));
+  if (row.method === 'email')
+    ok =
+      !!row.codeHash && /^\d{6}$/.test(clean) && safeEqualHex(row.codeHash, keyedHash(deps.config.secretsKey, clean));
   else if (row.method === 'authenticator') {
     const [u] = await deps.db.select().from(users).where(eq(users.id, user.id));
-    const step = u?.totpSecretEnc && /^\d{6}$/.test(clean) ? verifyTotp(decryptSecret(deps.config.secretsKey, u.totpSecretEnc), clean) : null;
+    const step =
+      u?.totpSecretEnc && /^\d{6}$/.test(clean)
+        ? verifyTotp(decryptSecret(deps.config.secretsKey, u.totpSecretEnc), clean)
+        : null;
     if (step !== null) {
       const upd = await deps.db
         .update(users)

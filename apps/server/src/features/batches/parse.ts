@@ -4,7 +4,14 @@ import { parse } from 'csv-parse';
 import ExcelJS from 'exceljs';
 
 /** The columns of a payout file, in the template's order. */
-export const BATCH_COLUMNS = ['beneficiary_name', 'obol_id', 'merchant_transaction_id', 'brand', 'reference', 'amount'] as const;
+export const BATCH_COLUMNS = [
+  'beneficiary_name',
+  'obol_id',
+  'merchant_transaction_id',
+  'brand',
+  'reference',
+  'amount',
+] as const;
 export type BatchColumn = (typeof BATCH_COLUMNS)[number];
 export type RawRow = Record<BatchColumn, string>;
 
@@ -43,7 +50,12 @@ export async function detectFormat(filePath: string, fileName: string): Promise<
 }
 
 function checkHeader(header: string[]): BatchColumn[] {
-  const names = header.map((h) => h.trim().toLowerCase().replace(/^\uFEFF/, ''));
+  const names = header.map((h) =>
+    h
+      .trim()
+      .toLowerCase()
+      .replace(/^\uFEFF/, ''),
+  );
   if (names.every((n) => n === '')) throw new FileRefused('The file has no header row');
   const missing = BATCH_COLUMNS.filter((c) => !names.includes(c));
   const unknown = names.filter((n) => !(BATCH_COLUMNS as readonly string[]).includes(n));
@@ -81,7 +93,8 @@ export async function* readRows(filePath: string, format: FileFormat): AsyncGene
   let count = 0;
   const emit = (row: number, columns: BatchColumn[], cells: string[]) => {
     count += 1;
-    if (count > MAX_BATCH_ROWS) throw new FileRefused(`The file has more than ${MAX_BATCH_ROWS.toLocaleString('en')} rows`);
+    if (count > MAX_BATCH_ROWS)
+      throw new FileRefused(`The file has more than ${MAX_BATCH_ROWS.toLocaleString('en')} rows`);
     const values = {} as RawRow;
     columns.forEach((c, i) => (values[c] = (cells[i] ?? '').trim()));
     return { row, values };
@@ -115,7 +128,13 @@ export async function* readRows(filePath: string, format: FileFormat): AsyncGene
     if (!columns) throw new FileRefused('The file is empty');
     return;
   }
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(filePath, { sharedStrings: 'cache', worksheets: 'emit', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(filePath, {
+    sharedStrings: 'cache',
+    worksheets: 'emit',
+    hyperlinks: 'ignore',
+    styles: 'ignore',
+    entries: 'ignore',
+  });
   let sheets = 0;
   let columns: BatchColumn[] | null = null;
   try {

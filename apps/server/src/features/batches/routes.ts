@@ -54,11 +54,17 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
           if (!originalName) throw badRequest('Choose a file to upload', 'file');
           if (truncated) throw badRequest(`The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`, 'file');
           const behalfOf = Number(fields.behalf_of_id);
-          if (!Number.isInteger(behalfOf) || behalfOf < 0) throw badRequest('behalf_of_id must be a merchant or brand id', 'behalf_of_id');
+          if (!Number.isInteger(behalfOf) || behalfOf < 0)
+            throw badRequest('behalf_of_id must be a merchant or brand id', 'behalf_of_id');
           const format = await detectFormat(tmp, originalName);
           const rows = await inspectFile(tmp, format);
-          const { account, holder, merchantId, feeBps } = await payingAccount(deps, auth, fields.account_reference?.trim() || 'Fee Account');
-          if (holder && behalfOf !== 0 && holder.id !== behalfOf) throw badRequest('The account does not belong to the chosen merchant or brand', 'account_reference');
+          const { account, holder, merchantId, feeBps } = await payingAccount(
+            deps,
+            auth,
+            fields.account_reference?.trim() || 'Fee Account',
+          );
+          if (holder && behalfOf !== 0 && holder.id !== behalfOf)
+            throw badRequest('The account does not belong to the chosen merchant or brand', 'account_reference');
           const batchId = newBatchId();
           const fileName = svc.cleanFileName(fields.file_name || originalName) || 'upload';
           const { rename } = await import('node:fs/promises');
@@ -87,7 +93,8 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
           await rm(tmp, { force: true });
           if (err instanceof FileRefused) throw badRequest(err.message, 'file');
           const code = (err as { code?: string }).code;
-          if (code === 'FST_REQ_FILE_TOO_LARGE') throw badRequest(`The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`, 'file');
+          if (code === 'FST_REQ_FILE_TOO_LARGE')
+            throw badRequest(`The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`, 'file');
           if (code?.startsWith('FST_')) throw badRequest('The upload could not be read', 'file');
           throw err;
         }
@@ -123,10 +130,16 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
     url: '/api/save-batch',
     access: MASS,
     audit: 'batch.save',
-    input: z.object({ batch_id: batchIdField, merchant_name: merchantName, file_name: z.string().max(200).optional(), account_reference: z.string().max(100).optional() }),
+    input: z.object({
+      batch_id: batchIdField,
+      merchant_name: merchantName,
+      file_name: z.string().max(200).optional(),
+      account_reference: z.string().max(100).optional(),
+    }),
     handler: async ({ input, auth, req }) => {
       const b = await svc.findBatchInScope(deps.db, auth.scope, input.batch_id);
-      if (b.status === 'Processing' && !b.executedAt && b.processedRows < b.totalRows) throw new ApiError(409, [PAYMENT_MSG.batchProcessing]);
+      if (b.status === 'Processing' && !b.executedAt && b.processedRows < b.totalRows)
+        throw new ApiError(409, [PAYMENT_MSG.batchProcessing]);
       await deps.db.update(batches).set({ savedAt: new Date() }).where(eq(batches.batchId, b.batchId));
       req.audit.targetType = 'batch';
       req.audit.targetId = b.batchId;
@@ -140,7 +153,12 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
     access: 'User can view payments',
     input: z.object({
       batch_id: batchIdField,
-      per_page: z.coerce.number().int().min(1, 'per_page must be at least 1').max(100, 'per_page must be at most 100').default(10),
+      per_page: z.coerce
+        .number()
+        .int()
+        .min(1, 'per_page must be at least 1')
+        .max(100, 'per_page must be at most 100')
+        .default(10),
       page: z.coerce.number().int().min(1, 'page must be at least 1').default(1),
       search: z.string().trim().max(100).optional().default(''),
       status: z.enum(['', 'Pending', 'Failed'], { error: 'status must be Pending or Failed' }).optional().default(''),
@@ -148,7 +166,12 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
     handler: async ({ input, auth }) => {
       const b = await svc.findBatchInScope(deps.db, auth.scope, input.batch_id);
       return {
-        ...(await svc.stagedPage(deps.db, b.batchId, { page: input.page, perPage: input.per_page, search: input.search, status: input.status })),
+        ...(await svc.stagedPage(deps.db, b.batchId, {
+          page: input.page,
+          perPage: input.per_page,
+          search: input.search,
+          status: input.status,
+        })),
         batch: await batchView(deps, b.batchId),
       };
     },
@@ -189,7 +212,10 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
       req.audit.targetId = input.id;
       req.audit.before = r.before;
       req.audit.after = r.after;
-      return { message: [r.after.status === 'Pending' ? 'Transaction updated' : 'Transaction updated; it still has errors'], transaction: r.after };
+      return {
+        message: [r.after.status === 'Pending' ? 'Transaction updated' : 'Transaction updated; it still has errors'],
+        transaction: r.after,
+      };
     },
   });
 
@@ -212,7 +238,11 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
     url: '/api/delete-transactions',
     access: MASS,
     audit: 'batch.delete-transactions',
-    input: z.object({ id: z.array(idField).min(1, 'Select at least one transaction').max(1000), batch_id: batchIdField, merchant_name: merchantName }),
+    input: z.object({
+      id: z.array(idField).min(1, 'Select at least one transaction').max(1000),
+      batch_id: batchIdField,
+      merchant_name: merchantName,
+    }),
     handler: async ({ input, auth, req }) => {
       req.audit.targetType = 'batch';
       req.audit.targetId = input.batch_id;
@@ -227,7 +257,11 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
     url: '/api/rename-batch',
     access: MASS,
     audit: 'batch.rename',
-    input: z.object({ batch_id: batchIdField, file_name: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(100), merchant_name: merchantName }),
+    input: z.object({
+      batch_id: batchIdField,
+      file_name: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(100),
+      merchant_name: merchantName,
+    }),
     handler: async ({ input, auth, req }) => {
       const r = await svc.renameBatch(deps, auth, input.batch_id, input.file_name);
       req.audit.targetType = 'batch';
@@ -257,7 +291,11 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
     url: '/api/execute-batch',
     access: MASS,
     audit: 'batch.request-execution',
-    input: z.object({ batch_id: batchIdField, amount: z.coerce.number().int().min(0).optional(), merchant_name: merchantName }),
+    input: z.object({
+      batch_id: batchIdField,
+      amount: z.coerce.number().int().min(0).optional(),
+      merchant_name: merchantName,
+    }),
     handler: async ({ input, auth, req }) => {
       req.audit.targetType = 'batch';
       req.audit.targetId = input.batch_id;
@@ -270,7 +308,11 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
     url: '/api/confirm-batch',
     access: MASS,
     audit: 'batch.execute',
-    input: z.object({ batch_id: batchIdField, code: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(20), merchant_name: merchantName }),
+    input: z.object({
+      batch_id: batchIdField,
+      code: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(20),
+      merchant_name: merchantName,
+    }),
     handler: async ({ input, auth, req }) => {
       req.audit.targetType = 'batch';
       req.audit.targetId = input.batch_id;

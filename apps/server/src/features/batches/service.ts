@@ -22,7 +22,8 @@ import { validateRow } from './validate.ts';
 export type BatchRow = typeof batches.$inferSelect;
 export const STAGE_CHUNK = 1000;
 
-export const uploadPath = (deps: Deps, batchId: string, format: string) => path.join(deps.config.dataDir, 'uploads', `${batchId}.${format}`);
+export const uploadPath = (deps: Deps, batchId: string, format: string) =>
+  path.join(deps.config.dataDir, 'uploads', `${batchId}.${format}`);
 
 /** Batches a scope may see: staff all; a merchant (team) its own; a brand those made on its behalf. */
 export function batchScopeFilter(scope: Scope): SQL {
@@ -39,7 +40,11 @@ export function batchScopeFilter(scope: Scope): SQL {
 }
 
 export async function findBatchInScope(db: Executor, scope: Scope, batchId: string): Promise<BatchRow> {
-  const [b] = await db.select().from(batches).where(and(batchScopeFilter(scope), eq(batches.batchId, batchId))).limit(1);
+  const [b] = await db
+    .select()
+    .from(batches)
+    .where(and(batchScopeFilter(scope), eq(batches.batchId, batchId)))
+    .limit(1);
   if (!b) throw notFound('Batch not found');
   return b;
 }
@@ -87,7 +92,10 @@ export async function stageBatch(deps: Deps, batchId: string): Promise<void> {
     await insertStaged(deps.db, batchId, rows);
     processed += chunk.length;
     chunk = [];
-    await deps.db.update(batches).set({ processedRows: processed, updatedAt: new Date() }).where(eq(batches.batchId, batchId));
+    await deps.db
+      .update(batches)
+      .set({ processedRows: processed, updatedAt: new Date() })
+      .where(eq(batches.batchId, batchId));
     // let other requests run between chunks (PGlite shares the event loop)
     await new Promise((r) => setImmediate(r));
   };
@@ -97,12 +105,18 @@ export async function stageBatch(deps: Deps, batchId: string): Promise<void> {
       if (chunk.length >= STAGE_CHUNK) await flush();
     }
     await flush();
-    await deps.db.update(batches).set({ status: 'Pending', totalRows: processed, updatedAt: new Date() }).where(eq(batches.batchId, batchId));
+    await deps.db
+      .update(batches)
+      .set({ status: 'Pending', totalRows: processed, updatedAt: new Date() })
+      .where(eq(batches.batchId, batchId));
   } catch (err) {
     if (!(err instanceof FileRefused)) throw err;
     // the file changed under us or could not be read after all: nothing of it stays
     await deps.db.delete(stagedTransactions).where(eq(stagedTransactions.batchId, batchId));
-    await deps.db.update(batches).set({ status: 'Declined', error: err.message, updatedAt: new Date() }).where(eq(batches.batchId, batchId));
+    await deps.db
+      .update(batches)
+      .set({ status: 'Declined', error: err.message, updatedAt: new Date() })
+      .where(eq(batches.batchId, batchId));
   }
   await rm(file, { force: true });
 }
@@ -172,7 +186,10 @@ export async function batchCounts(db: Executor, batchId: string) {
       pending: sql<number>`count(*) filter (where ${stagedTransactions.status} = 'Pending')`.mapWith(Number),
       failed: sql<number>`count(*) filter (where ${stagedTransactions.status} = 'Failed')`.mapWith(Number),
       missing: sql<number>`count(*) filter (where ${stagedTransactions.missing} > 0)`.mapWith(Number),
-      amount: sql<number>`coalesce(sum(${stagedTransactions.amount}) filter (where ${stagedTransactions.status} = 'Pending'), 0)`.mapWith(Number),
+      amount:
+        sql<number>`coalesce(sum(${stagedTransactions.amount}) filter (where ${stagedTransactions.status} = 'Pending'), 0)`.mapWith(
+          Number,
+        ),
     })
     .from(stagedTransactions)
     .where(eq(stagedTransactions.batchId, batchId));
@@ -247,7 +264,13 @@ export async function updateStagedRow(deps: Deps, auth: AuthContext, batchId: st
     ? await deps.db
         .select({ n: count() })
         .from(stagedTransactions)
-        .where(and(eq(stagedTransactions.batchId, b.batchId), eq(stagedTransactions.merchantTransactionId, mtid), ne(stagedTransactions.id, row.id)))
+        .where(
+          and(
+            eq(stagedTransactions.batchId, b.batchId),
+            eq(stagedTransactions.merchantTransactionId, mtid),
+            ne(stagedTransactions.id, row.id),
+          ),
+        )
     : [{ n: 0 }];
   const [ofPayout] = mtid
     ? await deps.db
@@ -281,7 +304,10 @@ export async function deleteStagedRows(deps: Deps, auth: AuthContext, batchId: s
   if (!ids.length) return 0;
   let target = batchId;
   if (!target) {
-    const [r] = await deps.db.select({ batchId: stagedTransactions.batchId }).from(stagedTransactions).where(eq(stagedTransactions.id, ids[0]));
+    const [r] = await deps.db
+      .select({ batchId: stagedTransactions.batchId })
+      .from(stagedTransactions)
+      .where(eq(stagedTransactions.id, ids[0]));
     if (!r) throw notFound('Transaction not found');
     target = r.batchId;
   }
@@ -305,10 +331,14 @@ export const cleanFileName = (name: string) => name.replace(/\.(csv|xlsx)$/i, ''
 
 export async function renameBatch(deps: Deps, auth: AuthContext, batchId: string, fileName: string) {
   const b = await findBatchInScope(deps.db, auth.scope, batchId);
-  if (b.status === 'Completed' || b.status === 'Declined') throw conflict(`The batch is ${b.status} and can no longer be changed`);
+  if (b.status === 'Completed' || b.status === 'Declined')
+    throw conflict(`The batch is ${b.status} and can no longer be changed`);
   const clean = cleanFileName(fileName);
   if (!clean) throw unprocessable('The file name needs at least one letter or digit', 'file_name');
-  await deps.db.update(batches).set({ fileName: `${clean}.csv`, updatedAt: new Date() }).where(eq(batches.batchId, b.batchId));
+  await deps.db
+    .update(batches)
+    .set({ fileName: `${clean}.csv`, updatedAt: new Date() })
+    .where(eq(batches.batchId, b.batchId));
   return { before: b.fileName, after: `${clean}.csv` };
 }
 
@@ -425,7 +455,10 @@ export async function executeBatch(deps: Deps, batchId: string): Promise<void> {
     await new Promise((r) => setImmediate(r));
   }
   await deps.db.transaction(async (tx) => {
-    await tx.update(batches).set({ status: 'Completed', updatedAt: new Date() }).where(and(eq(batches.batchId, batchId), eq(batches.status, 'Processing')));
+    await tx
+      .update(batches)
+      .set({ status: 'Completed', updatedAt: new Date() })
+      .where(and(eq(batches.batchId, batchId), eq(batches.status, 'Processing')));
     await deps.jobs.send('batch.submit', { batchId }, { tx, singletonKey: batchId });
   });
 }

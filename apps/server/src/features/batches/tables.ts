@@ -34,9 +34,13 @@ export const batches = pgTable(
     /** set when the staging refused the file */
     error: text('error'),
     /** totals of the executed rows */
-    amount: bigint('amount', { mode: 'number' }).notNull().default(sql`0`),
+    amount: bigint('amount', { mode: 'number' })
+      .notNull()
+      .default(sql`0`),
     /** the batch fee, applied on the summed amount of its transactions */
-    fee: bigint('fee', { mode: 'number' }).notNull().default(sql`0`),
+    fee: bigint('fee', { mode: 'number' })
+      .notNull()
+      .default(sql`0`),
     feeBps: integer('fee_bps').notNull().default(0),
     savedAt: timestamp('saved_at', { withTimezone: true }),
     executedAt: timestamp('executed_at', { withTimezone: true }),

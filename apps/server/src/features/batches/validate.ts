@@ -33,7 +33,8 @@ export function validateRow(values: RawRow, ctx: RowContext): ValidatedRow {
   for (const f of [...TEXT_FIELDS, 'obol_id'] as const) {
     if (values[f] && values[f].length > 50) errors[f] = PAYMENT_MSG.max50;
   }
-  if (values.obol_id && !errors.obol_id && !OBOL_ID_PATTERN.test(values.obol_id)) errors.obol_id = PAYMENT_MSG.invalidObolId;
+  if (values.obol_id && !errors.obol_id && !OBOL_ID_PATTERN.test(values.obol_id))
+    errors.obol_id = PAYMENT_MSG.invalidObolId;
   let amount: number | null = null;
   if (values.amount) {
     if (values.amount.length > 10) errors.amount = PAYMENT_MSG.max10;
@@ -43,11 +44,12 @@ export function validateRow(values: RawRow, ctx: RowContext): ValidatedRow {
       else errors.amount = r.error.issues[0].message;
     }
   }
-  if (values.brand && !errors.brand && !ctx.brands.has(values.brand.toLowerCase())) errors.brand = PAYMENT_MSG.brandMissing;
+  if (values.brand && !errors.brand && !ctx.brands.has(values.brand.toLowerCase()))
+    errors.brand = PAYMENT_MSG.brandMissing;
   if (values.merchant_transaction_id && !errors.merchant_transaction_id) {
     if (ctx.duplicateInFile) errors.merchant_transaction_id = PAYMENT_MSG.duplicateMtidInFile;
     else if (ctx.duplicateOfPayout) errors.merchant_transaction_id = PAYMENT_MSG.duplicateMtid;
   }
   const failed = Object.keys(errors).length > 0;
-  return { values, amount, errors, missing, status: failed ? "Failed" : "Pending" };
+  return { values, amount, errors, missing, status: failed ? 'Failed' : 'Pending' };
 }

@@ -28,13 +28,17 @@ export async function withIdempotency<T extends object>(
       .select()
       .from(idempotencyKeys)
       .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
-    if (!prior || prior.requestHash !== requestHash) throw conflict('This idempotency key was used for a different request');
+    if (!prior || prior.requestHash !== requestHash)
+      throw conflict('This idempotency key was used for a different request');
     if (prior.response === null) throw conflict('This request is still being processed');
     return prior.response as T;
   }
   try {
     const result = await run();
-    await db.update(idempotencyKeys).set({ statusCode: 200, response: result }).where(eq(idempotencyKeys.id, claimed.id));
+    await db
+      .update(idempotencyKeys)
+      .set({ statusCode: 200, response: result })
+      .where(eq(idempotencyKeys.id, claimed.id));
     return result;
   } catch (err) {
     await db.delete(idempotencyKeys).where(eq(idempotencyKeys.id, claimed.id));

@@ -44,7 +44,16 @@ const holderColumns = {
   feeBps: users.feeBps,
 };
 
-type HolderRow = { id: number; parentId: number | null; name: string; email: string; role: string; isActive: boolean; verifiedAt: Date | null; feeBps: number | null };
+type HolderRow = {
+  id: number;
+  parentId: number | null;
+  name: string;
+  email: string;
+  role: string;
+  isActive: boolean;
+  verifiedAt: Date | null;
+  feeBps: number | null;
+};
 const toHolder = (r: HolderRow): Holder => ({
   id: r.id,
   parentId: r.parentId,
@@ -77,7 +86,12 @@ export async function searchHolders(db: Executor, scope: Scope, search: string) 
   const filters: SQL[] = [holderScopeFilter(scope), eq(users.isActive, true)];
   if (search) filters.push(ilike(users.name, `%${escapeLike(search)}%`));
   const rows = await db
-    .select({ ...holderColumns, accountReference: accounts.accountReference, accountId: accounts.accountId, balance: accounts.balance })
+    .select({
+      ...holderColumns,
+      accountReference: accounts.accountReference,
+      accountId: accounts.accountId,
+      balance: accounts.balance,
+    })
     .from(users)
     .innerJoin(roles, eq(roles.id, users.roleId))
     .leftJoin(accounts, and(eq(accounts.ownerId, users.id), eq(accounts.kind, 'payout')))
@@ -98,7 +112,10 @@ export async function searchHolders(db: Executor, scope: Scope, search: string) 
   const brands = rows.filter((r) => r.role === 'Brand');
   if (scope.kind === 'brand') return brands.map((b) => ({ ...shape(b), active_brands: [] }));
   // brands also appear under their merchant, even when only the brand matched the search
-  const out = merchants.map((m) => ({ ...shape(m), active_brands: brands.filter((b) => b.parentId === m.id).map(shape) }));
+  const out = merchants.map((m) => ({
+    ...shape(m),
+    active_brands: brands.filter((b) => b.parentId === m.id).map(shape),
+  }));
   for (const b of brands) if (!merchants.some((m) => m.id === b.parentId)) out.push({ ...shape(b), active_brands: [] });
   return out;
 }

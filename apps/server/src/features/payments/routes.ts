@@ -33,8 +33,16 @@ export function paymentsRoutes(app: FastifyInstance, deps: Deps) {
       if (input.id === 0) {
         // the Fee Account, for the Admin
         if (auth.user.role !== 'Admin') throw notFound("Merchant/Brand doesn't exist");
-        const [fee] = await deps.db.select().from(accounts).where(eq(accounts.id, await platformAccountId(deps.db, 'fee')));
-        data.push({ merchant_name: 'Fee Account', account_id: fee.accountId, account_reference: FEE_ACCOUNT_REFERENCE, balance: fee.balance });
+        const [fee] = await deps.db
+          .select()
+          .from(accounts)
+          .where(eq(accounts.id, await platformAccountId(deps.db, 'fee')));
+        data.push({
+          merchant_name: 'Fee Account',
+          account_id: fee.accountId,
+          account_reference: FEE_ACCOUNT_REFERENCE,
+          balance: fee.balance,
+        });
         return { data };
       }
       const holder = await findHolderInScope(deps.db, auth.scope, input.id);
@@ -43,7 +51,13 @@ export function paymentsRoutes(app: FastifyInstance, deps: Deps) {
         .select()
         .from(accounts)
         .where(and(eq(accounts.ownerId, holder.id), eq(accounts.kind, 'payout')));
-      for (const a of rows) data.push({ merchant_name: holder.name, account_id: a.accountId, account_reference: a.accountReference, balance: a.balance });
+      for (const a of rows)
+        data.push({
+          merchant_name: holder.name,
+          account_id: a.accountId,
+          account_reference: a.accountReference,
+          balance: a.balance,
+        });
       return { data, fee: holder.feeBps / 100 };
     },
   });

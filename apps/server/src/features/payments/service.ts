@@ -17,7 +17,8 @@ import { roles } from '../roles/tables.ts';
 import { users } from '../users/tables.ts';
 import { findHolderInScope, type Holder } from './holders.ts';
 
-export const newBatchId = () => `B${Date.now().toString(36).toUpperCase()}${randomBytes(4).toString('hex').toUpperCase()}`;
+export const newBatchId = () =>
+  `B${Date.now().toString(36).toUpperCase()}${randomBytes(4).toString('hex').toUpperCase()}`;
 
 /** The account to pay from, in the caller's scope, with the merchant or brand it belongs to. */
 export async function payingAccount(
@@ -25,7 +26,8 @@ export async function payingAccount(
   auth: AuthContext,
   accountReference: string,
 ): Promise<{ account: AccountRow; holder: Holder | null; merchantId: number; feeBps: number }> {
-  if (accountReference === FEE_ACCOUNT_REFERENCE && auth.user.role !== 'Admin') throw notFound('Account not registered');
+  if (accountReference === FEE_ACCOUNT_REFERENCE && auth.user.role !== 'Admin')
+    throw notFound('Account not registered');
   const account = await findAccountInScope(deps.db, auth.scope, { accountReference });
   if (!account) throw notFound('Account not registered');
   if (account.kind === 'fee') {
@@ -48,7 +50,11 @@ export async function brandNamesOf(db: Executor, merchantId: number, holder: Hol
   return new Set(rows.map((r) => r.name.toLowerCase()));
 }
 
-export const manualPayoutBinding = (amount: number, obolId: string) => ({ op: 'manual_payout', amount, obol_id: obolId });
+export const manualPayoutBinding = (amount: number, obolId: string) => ({
+  op: 'manual_payout',
+  amount,
+  obol_id: obolId,
+});
 
 type ParsedCreate = Omit<CreatePayoutRequest, 'amount'> & { amount: number; idempotency_key: string; code: string };
 
@@ -74,7 +80,8 @@ export async function createManualPayout(deps: Deps, auth: AuthContext, input: P
     try {
       wallet = await deps.provider.lookupWallet(input.obol_id);
     } catch (err) {
-      if (err instanceof ProviderUnavailable) throw new ApiError(503, ['The payment provider is not reachable; try again shortly']);
+      if (err instanceof ProviderUnavailable)
+        throw new ApiError(503, ['The payment provider is not reachable; try again shortly']);
       throw err;
     }
     if (!wallet) throw badRequest(PAYMENT_MSG.invalidObolId, 'obol_id');
@@ -127,4 +134,3 @@ export async function createManualPayout(deps: Deps, auth: AuthContext, input: P
     }
   });
 }
-

@@ -73,7 +73,7 @@ describe.runIf(engine === 'postgres')('payouts worked by real server processes o
     for (;;) {
       const [{ n }] = (
         await database.db.execute(
-          sql`SELECT count(*)::int AS n FROM payouts WHERE status = 'Processing' AND id = ANY(${ids})`,
+          sql`SELECT count(*)::int AS n FROM payouts WHERE status = 'Processing' AND id = ANY(${sql.param(ids)}::bigint[])`,
         )
       ).rows as { n: number }[];
       if (n === 0) return;
@@ -149,7 +149,7 @@ describe.runIf(engine === 'postgres')('payouts worked by real server processes o
     for (;;) {
       const [{ n }] = (
         await database.db.execute(
-          sql`SELECT count(*)::int AS n FROM payouts WHERE status <> 'Processing' AND id = ANY(${ids})`,
+          sql`SELECT count(*)::int AS n FROM payouts WHERE status <> 'Processing' AND id = ANY(${sql.param(ids)}::bigint[])`,
         )
       ).rows as { n: number }[];
       if (n >= 20) break;

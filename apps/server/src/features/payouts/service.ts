@@ -38,7 +38,8 @@ export async function createPayout(tx: Tx, jobs: Pick<Jobs, 'send'>, p: NewPayou
   if (!Number.isSafeInteger(p.amount) || p.amount <= 0 || p.amount > MAX_AMOUNT_CENTS) {
     throw unprocessable('Amount must be a whole number of cents above 0', 'amount');
   }
-  if (p.account.kind !== 'payout' && p.account.kind !== 'fee') throw unprocessable('Payouts are made from a payout account', 'account_reference');
+  if (p.account.kind !== 'payout' && p.account.kind !== 'fee')
+    throw unprocessable('Payouts are made from a payout account', 'account_reference');
   const fee = feeCents(p.amount, p.feeBps);
   const [row] = await tx
     .insert(payouts)
@@ -156,7 +157,8 @@ export async function settlePayout(
         .select({ id: journalEntries.id })
         .from(journalEntries)
         .where(eq(journalEntries.idempotencyKey, `payout:${row.id}:reserve`));
-      if (reserve) await reverseEntry(t, reserve.id, { kind: 'payout.reversal', memo: row.failureMessage ?? undefined });
+      if (reserve)
+        await reverseEntry(t, reserve.id, { kind: 'payout.reversal', memo: row.failureMessage ?? undefined });
       else {
         // a batch payout was reserved with its batch: its amount returns from payouts in flight
         const clearing = await platformAccountId(t, 'payout_clearing');
@@ -176,4 +178,25 @@ export async function settlePayout(
     return 'applied' as const;
   };
   return tx ? run(tx) : deps.db.transaction(run);
+}
+
+/**
+ * Safety net for work a dead process left behind: payouts still Processing and never accepted by the
+ * provider after `olderThanMs` are sent again. Sending is idempotent (the provider sees the same key), so a
+ * payout that is also being sent elsewhere is still paid once.
+ */
+export async function sweepUnsubmitted(deps: Deps, olderThanMs = 30_000, limit = 500): Promise<number> {
+  const stale = await deps.db
+    .select({ id: payouts.id })
+    .from(payouts)
+    .where(
+      and(
+        eq(payouts.status, 'Processing'),
+        isNull(payouts.providerId),
+        sql`${payouts.createdAt} < now() - make_interval(secs => ${olderThanMs / 1000})`,
+      ),
+    )
+    .limit(limit);
+  for (const p of stale) await submitPayout(deps, deps.provider, p.id);
+  return stale.length;
 }

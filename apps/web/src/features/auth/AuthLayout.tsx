@@ -3,7 +3,16 @@ import type { ReactNode } from 'react';
 
 export function AuthLayout({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
   return (
-    <Box sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', bgcolor: 'grey.100', p: 2 }}>
+    <Box
+      sx={{
+        minHeight: '100vh',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        bgcolor: 'grey.100',
+        p: 2,
+      }}
+    >
       <Paper sx={{ p: 4, width: '100%', maxWidth: 420 }} elevation={3}>
         <Typography variant="h4" sx={{ fontWeight: 700, mb: 0.5 }} color="primary">
           Obol

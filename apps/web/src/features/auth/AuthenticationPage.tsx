@@ -39,7 +39,10 @@ export function AuthenticationPage() {
     setBusy(true);
     setError(null);
     try {
-      const r = await api<VerifyCodeResponse>('/api/verify-code', { challenge_token: challenge.token, code: code.trim() });
+      const r = await api<VerifyCodeResponse>('/api/verify-code', {
+        challenge_token: challenge.token,
+        code: code.trim(),
+      });
       sessionStorage.removeItem(CHALLENGE_KEY);
       verified.current = true;
       sessionStore.signIn(r);
@@ -61,7 +64,9 @@ export function AuthenticationPage() {
           <TextField
             label="Code"
             value={code}
-            onChange={(e) => setCode(numeric ? e.target.value.replace(/\D/g, '').slice(0, 6) : e.target.value.slice(0, 20))}
+            onChange={(e) =>
+              setCode(numeric ? e.target.value.replace(/\D/g, '').slice(0, 6) : e.target.value.slice(0, 20))
+            }
             slotProps={{ htmlInput: { inputMode: numeric ? 'numeric' : 'text', autoComplete: 'one-time-code' } }}
             error={!!error}
             helperText={error}
@@ -70,7 +75,12 @@ export function AuthenticationPage() {
           <Button type="submit" variant="contained" size="large" disabled={busy}>
             Verify
           </Button>
-          <Link component={RouterLink} to="/signin" variant="body2" onClick={() => sessionStorage.removeItem(CHALLENGE_KEY)}>
+          <Link
+            component={RouterLink}
+            to="/signin"
+            variant="body2"
+            onClick={() => sessionStorage.removeItem(CHALLENGE_KEY)}
+          >
             Back to sign-in
           </Link>
         </Stack>

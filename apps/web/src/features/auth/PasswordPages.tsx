@@ -12,7 +12,10 @@ import { AuthLayout } from './AuthLayout.tsx';
 export function ForgotPasswordPage() {
   const { notify } = useNotify();
   const [sent, setSent] = useState<string | null>(null);
-  const form = useForm<z.input<typeof forgotPasswordRequest>>({ resolver: zodResolver(forgotPasswordRequest), defaultValues: { email: '' } });
+  const form = useForm<z.input<typeof forgotPasswordRequest>>({
+    resolver: zodResolver(forgotPasswordRequest),
+    defaultValues: { email: '' },
+  });
   const submit = form.handleSubmit(async (v) => {
     try {
       const r = await api<{ message: string[] }>('/api/forgot-password', v);
@@ -33,7 +36,13 @@ export function ForgotPasswordPage() {
       ) : (
         <form onSubmit={submit} noValidate>
           <Stack spacing={2}>
-            <TextField label="Email" type="email" {...form.register('email')} error={!!form.formState.errors.email} helperText={form.formState.errors.email?.message} />
+            <TextField
+              label="Email"
+              type="email"
+              {...form.register('email')}
+              error={!!form.formState.errors.email}
+              helperText={form.formState.errors.email?.message}
+            />
             <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
               Send link
             </Button>
@@ -49,14 +58,21 @@ export function ForgotPasswordPage() {
 
 export const passwordPair = z
   .object({ password: newPassword, password_confirmation: z.string().min(1, MSG.required) })
-  .refine((v) => v.password === v.password_confirmation, { message: MSG.passwordMismatch, path: ['password_confirmation'] });
+  .refine((v) => v.password === v.password_confirmation, {
+    message: MSG.passwordMismatch,
+    path: ['password_confirmation'],
+  });
 
 export function NewPasswordPage() {
   const { token = '', email = '' } = useParams();
   const navigate = useNavigate();
   const { notify } = useNotify();
   const [state, setState] = useState<'checking' | 'valid' | string>('checking');
-  const form = useForm<z.input<typeof passwordPair>>({ resolver: zodResolver(passwordPair), mode: 'onChange', defaultValues: { password: '', password_confirmation: '' } });
+  const form = useForm<z.input<typeof passwordPair>>({
+    resolver: zodResolver(passwordPair),
+    mode: 'onChange',
+    defaultValues: { password: '', password_confirmation: '' },
+  });
 
   useEffect(() => {
     api('/api/check-link-expiry', { token, email })
@@ -87,7 +103,13 @@ export function NewPasswordPage() {
       ) : (
         <form onSubmit={submit} noValidate>
           <Stack spacing={2}>
-            <TextField label="New password" type="password" {...form.register('password')} error={!!form.formState.errors.password} helperText={form.formState.errors.password?.message} />
+            <TextField
+              label="New password"
+              type="password"
+              {...form.register('password')}
+              error={!!form.formState.errors.password}
+              helperText={form.formState.errors.password?.message}
+            />
             <TextField
               label="Confirm password"
               type="password"

@@ -1,6 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { loginRequest, type LoginResponse } from '@obol/contract';
-import { Button, FormControl, FormControlLabel, FormLabel, Link, Radio, RadioGroup, Stack, TextField } from '@mui/material';
+import {
+  Button,
+  FormControl,
+  FormControlLabel,
+  FormLabel,
+  Link,
+  Radio,
+  RadioGroup,
+  Stack,
+  TextField,
+} from '@mui/material';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Navigate, Link as RouterLink, useNavigate } from 'react-router';
@@ -24,14 +34,20 @@ export function SignInPage({ merchant = false }: { merchant?: boolean }) {
   const navigate = useNavigate();
   const { notify } = useNotify();
   const [busy, setBusy] = useState(false);
-  const form = useForm<Form>({ resolver: zodResolver(loginRequest), defaultValues: { email: '', password: '', auth_type: 'email' } });
+  const form = useForm<Form>({
+    resolver: zodResolver(loginRequest),
+    defaultValues: { email: '', password: '', auth_type: 'email' },
+  });
   if (session) return <Navigate to={signedInHome(session.permissions)} replace />;
 
   const submit = form.handleSubmit(async (values) => {
     setBusy(true);
     try {
       const r = await api<LoginResponse>('/api/login', values);
-      sessionStorage.setItem(CHALLENGE_KEY, JSON.stringify({ token: r.challenge_token, auth_type: r.auth_type, merchant }));
+      sessionStorage.setItem(
+        CHALLENGE_KEY,
+        JSON.stringify({ token: r.challenge_token, auth_type: r.auth_type, merchant }),
+      );
       notify('info', r.message[0] ?? 'Enter your code');
       navigate('/signin/authentication');
     } catch (err) {
@@ -42,10 +58,20 @@ export function SignInPage({ merchant = false }: { merchant?: boolean }) {
   });
 
   return (
-    <AuthLayout title={merchant ? 'Merchant sign-in' : 'Sign in'} subtitle={merchant ? 'Sign in to pay out on behalf of your business.' : undefined}>
+    <AuthLayout
+      title={merchant ? 'Merchant sign-in' : 'Sign in'}
+      subtitle={merchant ? 'Sign in to pay out on behalf of your business.' : undefined}
+    >
       <form onSubmit={submit} noValidate>
         <Stack spacing={2}>
-          <TextField label="Email" type="email" autoComplete="username" {...form.register('email')} error={!!form.formState.errors.email} helperText={form.formState.errors.email?.message} />
+          <TextField
+            label="Email"
+            type="email"
+            autoComplete="username"
+            {...form.register('email')}
+            error={!!form.formState.errors.email}
+            helperText={form.formState.errors.email?.message}
+          />
           <TextField
             label="Password"
             type="password"
@@ -60,7 +86,11 @@ export function SignInPage({ merchant = false }: { merchant?: boolean }) {
               control={form.control}
               name="auth_type"
               render={({ field }) => (
-                <RadioGroup aria-labelledby="factor-label" value={field.value} onChange={(e) => field.onChange(e.target.value)}>
+                <RadioGroup
+                  aria-labelledby="factor-label"
+                  value={field.value}
+                  onChange={(e) => field.onChange(e.target.value)}
+                >
                   <FormControlLabel value="email" control={<Radio />} label="E-mail code" />
                   <FormControlLabel value="authenticator" control={<Radio />} label="Authenticator app" />
                   <FormControlLabel value="backup" control={<Radio />} label="Backup code" />

@@ -16,10 +16,14 @@ type ChangeForm = z.input<typeof changeForm>;
 export function ProfilePage() {
   const session = useSession();
   const { notify } = useNotify();
-  const form = useForm<ChangeForm>({ resolver: zodResolver(changeForm), defaultValues: { current_password: '', password: '', password_confirmation: '' } });
+  const form = useForm<ChangeForm>({
+    resolver: zodResolver(changeForm),
+    defaultValues: { current_password: '', password: '', password_confirmation: '' },
+  });
   if (!session) return null;
   const { user, account } = session;
-  const showBalance = session.permissions.includes('User can view balance') && user.role !== 'Admin' && user.role !== 'Manager';
+  const showBalance =
+    session.permissions.includes('User can view balance') && user.role !== 'Admin' && user.role !== 'Manager';
 
   const submit = form.handleSubmit(async (v) => {
     try {
@@ -27,7 +31,8 @@ export function ProfilePage() {
       notify('success', r.message[0]);
       form.reset();
     } catch (err) {
-      if (err instanceof ApiError && err.fieldError('current_password')) form.setError('current_password', { message: err.fieldError('current_password') });
+      if (err instanceof ApiError && err.fieldError('current_password'))
+        form.setError('current_password', { message: err.fieldError('current_password') });
       notify('error', err instanceof ApiError ? err.display : MSG.somethingWrong);
     }
   });
@@ -91,7 +96,13 @@ export function ProfilePage() {
                   error={!!form.formState.errors.current_password}
                   helperText={form.formState.errors.current_password?.message}
                 />
-                <TextField label="New password" type="password" {...form.register('password')} error={!!form.formState.errors.password} helperText={form.formState.errors.password?.message} />
+                <TextField
+                  label="New password"
+                  type="password"
+                  {...form.register('password')}
+                  error={!!form.formState.errors.password}
+                  helperText={form.formState.errors.password?.message}
+                />
                 <TextField
                   label="Confirm new password"
                   type="password"

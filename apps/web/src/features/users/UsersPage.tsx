@@ -56,7 +56,13 @@ export function UsersPage() {
   useEffect(() => setPage(1), [role, search]);
   const q = useQuery({
     queryKey: ['users', page, role, search],
-    queryFn: () => api<UsersListResponse>('/api/users', { per_page: PER_PAGE, page, search, roles: role === 'All Roles' ? '' : role }),
+    queryFn: () =>
+      api<UsersListResponse>('/api/users', {
+        per_page: PER_PAGE,
+        page,
+        search,
+        roles: role === 'All Roles' ? '' : role,
+      }),
     placeholderData: keepPreviousData,
   });
   const total = q.data?.users.total ?? 0;
@@ -75,7 +81,14 @@ export function UsersPage() {
       </Stack>
       <Paper sx={{ p: 2 }}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
-          <TextField select label="Role" value={role} onChange={(e) => setRole(e.target.value)} size="small" sx={{ minWidth: 200 }}>
+          <TextField
+            select
+            label="Role"
+            value={role}
+            onChange={(e) => setRole(e.target.value)}
+            size="small"
+            sx={{ minWidth: 200 }}
+          >
             <MenuItem value="All Roles">All Roles</MenuItem>
             {ROLES.map((r) => (
               <MenuItem key={r} value={r}>
@@ -83,7 +96,13 @@ export function UsersPage() {
               </MenuItem>
             ))}
           </TextField>
-          <TextField label="Search" value={searchText} onChange={(e) => setSearchText(e.target.value)} size="small" sx={{ minWidth: 260 }} />
+          <TextField
+            label="Search"
+            value={searchText}
+            onChange={(e) => setSearchText(e.target.value)}
+            size="small"
+            sx={{ minWidth: 260 }}
+          />
         </Stack>
         <TableContainer>
           <Table size="small">
@@ -121,7 +140,11 @@ export function UsersPage() {
                     <TableCell>{localDateTime(u.last_login)}</TableCell>
                     <TableCell>{u.roles[0]?.name}</TableCell>
                     <TableCell>
-                      <Chip size="small" label={u.is_active === '1' ? 'Active' : 'Inactive'} color={u.is_active === '1' ? 'success' : 'default'} />
+                      <Chip
+                        size="small"
+                        label={u.is_active === '1' ? 'Active' : 'Inactive'}
+                        color={u.is_active === '1' ? 'success' : 'default'}
+                      />
                     </TableCell>
                   </TableRow>
                 ))
