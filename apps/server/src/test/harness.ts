@@ -67,6 +67,8 @@ export interface TestApp {
   /** signs in with the e-mailed code and returns the bearer token */
   signIn(email: string, password?: string): Promise<string>;
   lastMailTo(email: string): MailMessage | undefined;
+  /** the app's address when started with listen */
+  address?: string;
 }
 
 export interface TestResponse {
@@ -81,6 +83,10 @@ export interface TestAppOptions {
   workers?: boolean;
   /** where the provider simulator listens, when the test starts one */
   providerUrl?: string;
+  /** add routes or hooks to the app before it is ready */
+  beforeReady?: (app: FastifyInstance) => void;
+  /** listen on a free port (for webhooks from the provider simulator) */
+  listen?: boolean;
 }
 
 export async function startTestApp(env: Record<string, string> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
@@ -105,7 +111,9 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
       mails.push(m);
     },
   };
+  opts.beforeReady?.(app);
   await app.ready();
+  const address = opts.listen ? await app.listen({ port: 0, host: '127.0.0.1' }) : undefined;
   const stopWorkers = opts.workers ? await startWorkers(deps) : () => undefined;
 
   const post = async (url: string, body?: unknown, token?: string): Promise<TestResponse> => {
@@ -169,6 +177,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
     dataDir,
     post,
     upload,
+    address,
     lastMailTo,
     async signIn(email, password = DEMO_PASSWORD) {
       const login = await post('/api/login', { email, password, auth_type: 'email' });
