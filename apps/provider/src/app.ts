@@ -97,13 +97,13 @@ export async function buildProvider(opts: ProviderOptions = {}) {
     else heldTimer ??= setTimeout(release, 500);
   }
 
-  function settle(item: Item) {
+  function settle(item: Item, force = false) {
     if (item.status !== 'Processing') return;
-    if (controls.paused_settlement) return schedule(item, 200);
+    if (controls.paused_settlement && !force) return schedule(item, 200);
     let status = 'Completed';
     let message: string | undefined;
     if (item.kind === 'payout')
-      ({ status, message } = payoutOutcome(item.data as { obol_id: string; brand: string; amount: number }));
+      ({ status, message } = payoutOutcome({ obol_id: String(item.data.obol_id), brand: String(item.data.brand), amount: item.amount }));
     if (item.kind === 'transfer' && closedAccount(String(item.data.iban))) {
       status = 'Failed';
       message = 'Account closed';
@@ -487,7 +487,7 @@ export async function buildProvider(opts: ProviderOptions = {}) {
     let n = 0;
     for (const i of Object.values(store.data.items)) {
       if (i.status === 'Processing') {
-        settle(i);
+        settle(i, true);
         n += 1;
       }
     }
