@@ -1,0 +1,239 @@
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { feeCents } from '@obol/contract';
+import { buildProvider } from '../../../../provider/src/app.ts';
+import { signWebhook } from '../../../../provider/src/signature.ts';
+import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { freePort } from '../../test/processes.ts';
+import { holderReference } from '../ledger/accounts.ts';
+import { accounts } from '../ledger/tables.ts';
+import { payouts } from '../payouts/tables.ts';
+import { userIdByEmail } from '../../seed.ts';
+
+const KEY = 'flow-provider-key';
+const SECRET = 'flow-webhook-secret';
+let t: TestApp;
+let provider: Awaited<ReturnType<typeof buildProvider>>;
+let providerUrl: string;
+let merchantToken: string;
+let ref: string;
+
+beforeAll(async () => {
+  const port = await freePort();
+  providerUrl = `http://127.0.0.1:${port}`;
+  t = await startTestApp({ PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: SECRET }, { providerUrl, listen: true, workers: true });
+  provider = await buildProvider({ apiKey: KEY, webhookSecret: SECRET, webhookUrl: `${t.address}/api/provider/webhook`, settleMs: 100 });
+  await provider.listen(port);
+  merchantToken = await t.signIn('merchant@obol.example');
+  ref = holderReference((await userIdByEmail(t.deps.db, 'merchant@obol.example'))!);
+});
+afterAll(async () => {
+  await provider?.close();
+  await t?.close();
+});
+
+const balance = async () => (await t.post('/api/account-balance', { account_reference: ref }, merchantToken)).body.balance as number;
+const control = (body: object) => fetch(`${providerUrl}/_control`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+async function requestCode(amount: number, obol_id: string) {
+  const r = await t.post('/api/request-code', { transaction_type: 'Manual Payout', amount, obol_id }, merchantToken);
+  expect(r.status).toBe(200);
+  return t.lastMailTo('merchant@obol.example')!.code!;
+}
+let seq = 0;
+const payoutBody = (over: Record<string, unknown> = {}) => ({
+  idempotency_key: randomUUID(),
+  account_reference: ref,
+  merchant_transaction_id: `MT-${Date.now()}-${seq++}`,
+  beneficiary_name: 'Ana Novak',
+  obol_id: '100000001',
+  brand: 'Acme Brand',
+  currency: 'EUR',
+  reference: 'Invoice 1',
+  amount: 1234,
+  ...over,
+});
+async function waitStatus(id: number, ms = 10_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const [p] = await t.deps.db.select().from(payouts).where(eq(payouts.id, id));
+    if (p.status !== 'Processing') return p;
+    if (Date.now() > end) throw new Error(`payout ${id} still Processing`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('wallet checker', () => {
+  it('answers the wallet holder, and the first error for an unknown id', async () => {
+    const ok = await t.post('/api/wallet-checker', { obol_id: '100000001' }, merchantToken);
+    expect(ok.status).toBe(200);
+    expect(ok.body.user_info).toMatchObject({ obol_id: '100000001', first_name: expect.any(String), last_name: expect.any(String) });
+    const unknown = await t.post('/api/wallet-checker', { obol_id: '900000000' }, merchantToken);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error[0]).toBe('Invalid Obol Id');
+    expect((await t.post('/api/wallet-checker', {}, merchantToken)).status).toBe(400);
+  });
+});
+
+describe('a manual payout approved by its e-mailed code', () => {
+  it('reserves amount and fee, is paid by the provider, and settles Completed', async () => {
+    const before = await balance();
+    const body = payoutBody({ amount: 10_000 });
+    const code = await requestCode(body.amount, body.obol_id);
+    const fee = feeCents(10_000, 150);
+    const r = await t.post('/api/create-payout', { ...body, code, total_payable: 10_000 + fee }, merchantToken);
+    expect(r.status).toBe(201);
+    expect(r.body.batch_id).toBeTruthy();
+    expect(await balance()).toBe(before - 10_000 - fee);
+    const settled = await waitStatus(r.body.payout.id);
+    expect(settled.status).toBe('Completed');
+    expect(settled.providerId).toBeTruthy();
+    expect(await balance()).toBe(before - 10_000 - fee);
+    // a replay answers the first result and moves nothing
+    const replay = await t.post('/api/create-payout', { ...body, code, total_payable: 10_000 + fee }, merchantToken);
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual(r.body);
+    expect(await balance()).toBe(before - 10_000 - fee);
+    // the same key with another payload is a conflict
+    expect((await t.post('/api/create-payout', { ...body, amount: 9_999, code }, merchantToken)).status).toBe(409);
+    const tb = await t.post('/api/trial-balance', {}, await t.signIn('admin@obol.example'));
+    expect(tb.body.balanced).toBe(true);
+  });
+
+  it('returns the money of a failed payout by a reversing entry', async () => {
+    const before = await balance();
+    // wallets 2........ belong to another brand: the provider fails it with 'Brand does not match'
+    const body = payoutBody({ obol_id: '200000001', amount: 5_000 });
+    const code = await requestCode(body.amount, body.obol_id);
+    const r = await t.post('/api/create-payout', { ...body, code }, merchantToken);
+    expect(r.status).toBe(201);
+    const settled = await waitStatus(r.body.payout.id);
+    expect(settled.status).toBe('Failed');
+    expect(settled.failureMessage).toBe('Brand does not match');
+    expect(await balance()).toBe(before);
+  });
+
+  it('approves only the amount and wallet it was issued for', async () => {
+    const before = await balance();
+    const code = await requestCode(1_000, '100000002');
+    const otherAmount = await t.post('/api/create-payout', { ...payoutBody({ obol_id: '100000002', amount: 2_000 }), code }, merchantToken);
+    expect(otherAmount.status).toBe(422);
+    expect(otherAmount.body.error[0]).toBe('This code does not approve this transaction');
+    const code2 = await requestCode(1_000, '100000002');
+    const otherWallet = await t.post('/api/create-payout', { ...payoutBody({ obol_id: '100000003', amount: 1_000 }), code: code2 }, merchantToken);
+    expect(otherWallet.status).toBe(422);
+    expect(await balance()).toBe(before);
+  });
+
+  it('refuses a wrong, an expired and a reused code, moving nothing', async () => {
+    const before = await balance();
+    const code = await requestCode(700, '100000004');
+    const wrong = await t.post('/api/create-payout', { ...payoutBody({ obol_id: '100000004', amount: 700 }), code: code === '000000' ? '111111' : '000000' }, merchantToken);
+    expect(wrong.status).toBe(422);
+    const body = payoutBody({ obol_id: '100000004', amount: 700 });
+    expect((await t.post('/api/create-payout', { ...body, code }, merchantToken)).status).toBe(201);
+    const reused = await t.post('/api/create-payout', { ...payoutBody({ obol_id: '100000004', amount: 700 }), code }, merchantToken);
+    expect(reused.status).toBe(422);
+    const code3 = await requestCode(800, '100000004');
+    await t.deps.db.execute(sql`UPDATE one_time_codes SET expires_at = now() - interval '1 second' WHERE purpose = 'manual_payout' AND used_at IS NULL`);
+    expect((await t.post('/api/create-payout', { ...payoutBody({ obol_id: '100000004', amount: 800 }), code: code3 }, merchantToken)).status).toBe(422);
+    expect(await balance()).toBe(before - 700 - feeCents(700, 150));
+  });
+
+  it('refuses beyond the balance, another tenant\'s account, an unknown brand, a repeated transaction id, an unknown wallet', async () => {
+    const before = await balance();
+    const big = before + 1;
+    const c1 = await requestCode(big, '100000005');
+    const r1 = await t.post('/api/create-payout', { ...payoutBody({ obol_id: '100000005', amount: big }), code: c1 }, merchantToken);
+    expect(r1.status).toBe(422);
+    expect(r1.body.fields.amount).toEqual(['Must not exceed available balance']);
+    const m2 = holderReference((await userIdByEmail(t.deps.db, 'merchant2@obol.example'))!);
+    const c2 = await requestCode(100, '100000005');
+    expect((await t.post('/api/create-payout', { ...payoutBody({ account_reference: m2, obol_id: '100000005', amount: 100 }), code: c2 }, merchantToken)).status).toBe(404);
+    const r3 = await t.post('/api/create-payout', { ...payoutBody({ brand: 'Globex Outlet', obol_id: '100000005', amount: 100 }), code: c2 }, merchantToken);
+    expect(r3.status).toBe(422);
+    expect(r3.body.fields.brand).toEqual(['Brand name does not exist']);
+    const c4 = await requestCode(100, '900000005');
+    const r4 = await t.post('/api/create-payout', { ...payoutBody({ obol_id: '900000005', amount: 100 }), code: c4 }, merchantToken);
+    expect(r4.status).toBe(400);
+    expect(r4.body.error).toEqual(['Invalid Obol Id']);
+    const [existing] = await t.deps.db.select().from(payouts).limit(1);
+    const c5 = await requestCode(100, '100000005');
+    const r5 = await t.post('/api/create-payout', { ...payoutBody({ merchant_transaction_id: existing.merchantTransactionId, obol_id: '100000005', amount: 100 }), code: c5 }, merchantToken);
+    expect(r5.status).toBe(422);
+    const bad = await t.post('/api/create-payout', { ...payoutBody({ amount: 1.5 }), code: '123456' }, merchantToken);
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields.amount).toEqual(['Must be a whole number']);
+    expect((await t.post('/api/create-payout', { ...payoutBody({ amount: 0 }), code: '123456' }, merchantToken)).body.fields.amount).toEqual(['Must be greater than 0']);
+    expect((await t.post('/api/create-payout', { ...payoutBody(), code: '1', idempotency_key: undefined }, merchantToken)).body.fields).toHaveProperty('idempotency_key');
+    expect(await balance()).toBe(before);
+    // a role without the manual payout permission
+    expect((await t.post('/api/create-payout', { ...payoutBody(), code: '123456' }, await t.signIn('finance@obol.example'))).status).toBe(403);
+  });
+});
+
+describe('the provider edge', () => {
+  it('retries a failing provider with the same key, and the payout is paid once', async () => {
+    await control({ fail_next: 2, drop_after_accept_next: 0 });
+    const body = payoutBody({ obol_id: '100000006', amount: 300 });
+    const code = await requestCode(300, '100000006');
+    const r = await t.post('/api/create-payout', { ...body, code }, merchantToken);
+    expect(r.status).toBe(201);
+    expect((await waitStatus(r.body.payout.id)).status).toBe('Completed');
+    await control({ drop_after_accept_next: 1 });
+    const body2 = payoutBody({ obol_id: '100000007', amount: 301 });
+    const code2 = await requestCode(301, '100000007');
+    const r2 = await t.post('/api/create-payout', { ...body2, code: code2 }, merchantToken);
+    expect((await waitStatus(r2.body.payout.id)).status).toBe('Completed');
+    const st = (await (await fetch(`${providerUrl}/statement`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as { items: { idempotency_key: string }[] };
+    for (const id of [r.body.payout.id, r2.body.payout.id]) {
+      const [p] = await t.deps.db.select().from(payouts).where(eq(payouts.id, id));
+      expect(st.items.filter((i) => i.idempotency_key === p.idempotencyKey)).toHaveLength(1);
+    }
+  });
+
+  it('refuses webhooks with a bad signature, and applies a duplicate event once', async () => {
+    const body = JSON.stringify({ event_id: 'e-1', type: 'payout.completed', data: { id: 'po_x', idempotency_key: 'nope' } });
+    const bad = await t.app.inject({ method: 'POST', url: '/api/provider/webhook', headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook('wrong', body) }, payload: body });
+    expect(bad.statusCode).toBe(401);
+    const good = () => t.app.inject({ method: 'POST', url: '/api/provider/webhook', headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook(SECRET, body) }, payload: body });
+    expect((await good()).json().message).toEqual(['ignored']);
+    expect((await good()).json().message).toEqual(['duplicate']);
+  });
+
+  it('settles once whatever duplicate and out-of-order webhooks arrive', async () => {
+    await control({ duplicate_webhooks: true, out_of_order_webhooks: true });
+    const before = await balance();
+    const ids: number[] = [];
+    for (const [wallet, amount] of [['100000011', 401], ['200000011', 402], ['100000012', 403]] as const) {
+      const code = await requestCode(amount, wallet);
+      const r = await t.post('/api/create-payout', { ...payoutBody({ obol_id: wallet, amount }), code }, merchantToken);
+      expect(r.status).toBe(201);
+      ids.push(r.body.payout.id);
+    }
+    const settled = await Promise.all(ids.map((id) => waitStatus(id)));
+    await new Promise((r) => setTimeout(r, 1500));
+    await control({ duplicate_webhooks: false, out_of_order_webhooks: false });
+    expect(settled.map((p) => p.status)).toEqual(['Completed', 'Failed', 'Completed']);
+    const spent = settled.filter((p) => p.status === 'Completed').reduce((s, p) => s + p.amount + p.fee, 0);
+    expect(await balance()).toBe(before - spent);
+    const admin = await t.signIn('admin@obol.example');
+    expect((await t.post('/api/trial-balance', {}, admin)).body.balanced).toBe(true);
+  });
+
+  it('reconciles the statement with the books and reports every difference', async () => {
+    const admin = await t.signIn('admin@obol.example');
+    const clean = await t.post('/api/reconcile', {}, admin);
+    expect(clean.status).toBe(200);
+    expect(clean.body.differences).toEqual([]);
+    expect(clean.body.checked).toBeGreaterThan(0);
+    const [p] = await t.deps.db.select().from(payouts).where(eq(payouts.status, 'Completed')).limit(1);
+    await t.deps.db.update(payouts).set({ status: 'Failed' }).where(eq(payouts.id, p.id));
+    const dirty = await t.post('/api/reconcile', {}, admin);
+    expect(dirty.body.differences).toEqual([expect.objectContaining({ kind: 'status_mismatch', ours: 'Failed', theirs: 'Completed' })]);
+    await t.deps.db.update(payouts).set({ status: 'Completed' }).where(eq(payouts.id, p.id));
+    expect((await t.post('/api/reconciliation-report', {}, admin)).body.report.differences).toHaveLength(1);
+    expect((await t.post('/api/reconcile', {}, merchantToken)).status).toBe(403);
+  });
+});
