@@ -103,7 +103,11 @@ export async function buildProvider(opts: ProviderOptions = {}) {
     let status = 'Completed';
     let message: string | undefined;
     if (item.kind === 'payout')
-      ({ status, message } = payoutOutcome({ obol_id: String(item.data.obol_id), brand: String(item.data.brand), amount: item.amount }));
+      ({ status, message } = payoutOutcome({
+        obol_id: String(item.data.obol_id),
+        brand: String(item.data.brand),
+        amount: item.amount,
+      }));
     if (item.kind === 'transfer' && closedAccount(String(item.data.iban))) {
       status = 'Failed';
       message = 'Account closed';

@@ -26,7 +26,8 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      if (receiverStatus === 200) received.push({ body, sig: String(req.headers['x-provider-signature']), event: JSON.parse(body) });
+      if (receiverStatus === 200)
+        received.push({ body, sig: String(req.headers['x-provider-signature']), event: JSON.parse(body) });
       res.statusCode = receiverStatus;
       res.end();
     });
@@ -128,7 +129,9 @@ describe('payouts', () => {
     expect((await call('POST', '/payouts', { ...p, amount: 2000 })).status).toBe(409);
     await waitFor(() => eventsFor(p.idempotency_key).length === 1);
     const statement = await call('GET', '/statement');
-    expect(statement.body.items.filter((i: { idempotency_key: string }) => i.idempotency_key === p.idempotency_key)).toHaveLength(1);
+    expect(
+      statement.body.items.filter((i: { idempotency_key: string }) => i.idempotency_key === p.idempotency_key),
+    ).toHaveLength(1);
   });
 
   it('refuse bad input', async () => {
@@ -204,16 +207,35 @@ describe('IBAN transfers', () => {
   });
 
   it('settle Completed, or Failed for an account ending in 0000', async () => {
-    const ok = await call('POST', '/transfers', { idempotency_key: 't1', iban: 'DE89370400440532013000', bic: 'DEUTDEFF', amount: 500, beneficiary_name: 'Ana', reference: 'r' });
+    const ok = await call('POST', '/transfers', {
+      idempotency_key: 't1',
+      iban: 'DE89370400440532013000',
+      bic: 'DEUTDEFF',
+      amount: 500,
+      beneficiary_name: 'Ana',
+      reference: 'r',
+    });
     expect(ok.status).toBe(202);
     await waitFor(() => received.some((r) => r.event.data.idempotency_key === 't1'));
     const ev = received.find((r) => r.event.data.idempotency_key === 't1')!;
     // this IBAN ends in 3000: completed
     expect(ev.event.type).toBe('transfer.completed');
-    const bad = await call('POST', '/transfers', { idempotency_key: 't2', iban: 'DE00370400440532013000', bic: 'DEUTDEFF', amount: 500, beneficiary_name: 'Ana' });
+    const bad = await call('POST', '/transfers', {
+      idempotency_key: 't2',
+      iban: 'DE00370400440532013000',
+      bic: 'DEUTDEFF',
+      amount: 500,
+      beneficiary_name: 'Ana',
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.fields.iban).toBeTruthy();
-    const closed = await call('POST', '/transfers', { idempotency_key: 't3', iban: 'GB29NWBK60161331926819', bic: 'NWBKGB2L', amount: 500, beneficiary_name: 'Ana' });
+    const closed = await call('POST', '/transfers', {
+      idempotency_key: 't3',
+      iban: 'GB29NWBK60161331926819',
+      bic: 'NWBKGB2L',
+      amount: 500,
+      beneficiary_name: 'Ana',
+    });
     expect(closed.status).toBe(202);
   });
 });
@@ -225,14 +247,24 @@ describe('pay-in links and refunds', () => {
     expect(link.body.url).toMatch(/\/pay\//);
     const pageRes = await fetch(link.body.url);
     expect(await pageRes.text()).toContain('€25.00');
-    expect((await call('POST', '/refunds', { idempotency_key: 'rf0', payin_id: link.body.id, amount: 100 })).status).toBe(422);
-    const paid = await fetch(`${link.body.url}/pay`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'first_name=Ana&last_name=Novak' });
+    expect(
+      (await call('POST', '/refunds', { idempotency_key: 'rf0', payin_id: link.body.id, amount: 100 })).status,
+    ).toBe(422);
+    const paid = await fetch(`${link.body.url}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'first_name=Ana&last_name=Novak',
+    });
     expect(await paid.text()).toContain('Payment completed');
     const twice = await fetch(`${link.body.url}/decline`, { method: 'POST' });
     expect(twice.status).toBe(409);
     await waitFor(() => received.some((r) => r.event.type === 'payin.completed' && r.event.data.id === link.body.id));
-    expect((await call('POST', '/refunds', { idempotency_key: 'rf1', payin_id: link.body.id, amount: 2000 })).status).toBe(202);
-    expect((await call('POST', '/refunds', { idempotency_key: 'rf2', payin_id: link.body.id, amount: 600 })).status).toBe(422);
+    expect(
+      (await call('POST', '/refunds', { idempotency_key: 'rf1', payin_id: link.body.id, amount: 2000 })).status,
+    ).toBe(202);
+    expect(
+      (await call('POST', '/refunds', { idempotency_key: 'rf2', payin_id: link.body.id, amount: 600 })).status,
+    ).toBe(422);
     await waitFor(() => received.some((r) => r.event.type === 'refund.completed'));
     const st = await call('GET', '/statement');
     const types = st.body.items.map((i: { type: string }) => i.type);
@@ -243,8 +275,16 @@ describe('pay-in links and refunds', () => {
     const link = await call('POST', '/payin-links', { idempotency_key: 'pl2', amount: 100, reference: 'order 2' });
     await fetch(`${link.body.url}/decline`, { method: 'POST' });
     await waitFor(() => received.some((r) => r.event.type === 'payin.declined'));
-    const short = await call('POST', '/payin-links', { idempotency_key: 'pl3', amount: 100, reference: 'order 3', expires_in_seconds: 1 });
-    await waitFor(() => received.some((r) => r.event.type === 'payin.expired' && r.event.data.id === short.body.id), 5000);
+    const short = await call('POST', '/payin-links', {
+      idempotency_key: 'pl3',
+      amount: 100,
+      reference: 'order 3',
+      expires_in_seconds: 1,
+    });
+    await waitFor(
+      () => received.some((r) => r.event.type === 'payin.expired' && r.event.data.id === short.body.id),
+      5000,
+    );
     expect(await (await fetch(short.body.url)).text()).toContain('expired');
   });
 });
@@ -256,7 +296,11 @@ describe('persistence', () => {
       const a = await buildProvider({ apiKey: KEY, webhookSecret: SECRET, webhookUrl, settleMs: 400, dataDir: dir });
       const addr = await a.listen(0);
       const p = payout();
-      const r = await fetch(`${addr}/payouts`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(p) });
+      const r = await fetch(`${addr}/payouts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify(p),
+      });
       expect(r.status).toBe(202);
       await a.close();
       const b = await buildProvider({ apiKey: KEY, webhookSecret: SECRET, webhookUrl, settleMs: 400, dataDir: dir });

@@ -36,32 +36,30 @@ export const obolIdField = z
   .regex(OBOL_ID_PATTERN, PAYMENT_MSG.invalidObolId);
 
 /** An amount in cents: from a number or a string of digits; positive, whole, within the payout limit. */
-export const amountCents = z
-  .union([z.number(), z.string().trim()], { error: MSG.required })
-  .transform((v, ctx) => {
-    if (v === '') {
-      ctx.addIssue({ code: 'custom', message: MSG.required });
-      return z.NEVER;
-    }
-    const n = typeof v === 'number' ? v : /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : NaN;
-    if (Number.isNaN(n)) {
-      ctx.addIssue({ code: 'custom', message: PAYMENT_MSG.amountWhole });
-      return z.NEVER;
-    }
-    if (n <= 0) {
-      ctx.addIssue({ code: 'custom', message: PAYMENT_MSG.amountPositive });
-      return z.NEVER;
-    }
-    if (!Number.isInteger(n)) {
-      ctx.addIssue({ code: 'custom', message: PAYMENT_MSG.amountWhole });
-      return z.NEVER;
-    }
-    if (n > MAX_AMOUNT_CENTS) {
-      ctx.addIssue({ code: 'custom', message: PAYMENT_MSG.amountTooLarge });
-      return z.NEVER;
-    }
-    return n;
-  });
+export const amountCents = z.union([z.number(), z.string().trim()], { error: MSG.required }).transform((v, ctx) => {
+  if (v === '') {
+    ctx.addIssue({ code: 'custom', message: MSG.required });
+    return z.NEVER;
+  }
+  const n = typeof v === 'number' ? v : /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : NaN;
+  if (Number.isNaN(n)) {
+    ctx.addIssue({ code: 'custom', message: PAYMENT_MSG.amountWhole });
+    return z.NEVER;
+  }
+  if (n <= 0) {
+    ctx.addIssue({ code: 'custom', message: PAYMENT_MSG.amountPositive });
+    return z.NEVER;
+  }
+  if (!Number.isInteger(n)) {
+    ctx.addIssue({ code: 'custom', message: PAYMENT_MSG.amountWhole });
+    return z.NEVER;
+  }
+  if (n > MAX_AMOUNT_CENTS) {
+    ctx.addIssue({ code: 'custom', message: PAYMENT_MSG.amountTooLarge });
+    return z.NEVER;
+  }
+  return n;
+});
 
 export const idempotencyKey = z
   .string({ error: 'idempotency_key is required' })

@@ -7,7 +7,6 @@ import { signWebhook } from '../../../../provider/src/signature.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { freePort } from '../../test/processes.ts';
 import { holderReference } from '../ledger/accounts.ts';
-import { accounts } from '../ledger/tables.ts';
 import { payouts } from '../payouts/tables.ts';
 import { userIdByEmail } from '../../seed.ts';
 
@@ -22,8 +21,16 @@ let ref: string;
 beforeAll(async () => {
   const port = await freePort();
   providerUrl = `http://127.0.0.1:${port}`;
-  t = await startTestApp({ PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: SECRET }, { providerUrl, listen: true, workers: true });
-  provider = await buildProvider({ apiKey: KEY, webhookSecret: SECRET, webhookUrl: `${t.address}/api/provider/webhook`, settleMs: 100 });
+  t = await startTestApp(
+    { PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: SECRET },
+    { providerUrl, listen: true, workers: true },
+  );
+  provider = await buildProvider({
+    apiKey: KEY,
+    webhookSecret: SECRET,
+    webhookUrl: `${t.address}/api/provider/webhook`,
+    settleMs: 100,
+  });
   await provider.listen(port);
   merchantToken = await t.signIn('merchant@obol.example');
   ref = holderReference((await userIdByEmail(t.deps.db, 'merchant@obol.example'))!);
@@ -33,8 +40,14 @@ afterAll(async () => {
   await t?.close();
 });
 
-const balance = async () => (await t.post('/api/account-balance', { account_reference: ref }, merchantToken)).body.balance as number;
-const control = (body: object) => fetch(`${providerUrl}/_control`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const balance = async () =>
+  (await t.post('/api/account-balance', { account_reference: ref }, merchantToken)).body.balance as number;
+const control = (body: object) =>
+  fetch(`${providerUrl}/_control`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 async function requestCode(amount: number, obol_id: string) {
   const r = await t.post('/api/request-code', { transaction_type: 'Manual Payout', amount, obol_id }, merchantToken);
@@ -68,7 +81,11 @@ describe('wallet checker', () => {
   it('answers the wallet holder, and the first error for an unknown id', async () => {
     const ok = await t.post('/api/wallet-checker', { obol_id: '100000001' }, merchantToken);
     expect(ok.status).toBe(200);
-    expect(ok.body.user_info).toMatchObject({ obol_id: '100000001', first_name: expect.any(String), last_name: expect.any(String) });
+    expect(ok.body.user_info).toMatchObject({
+      obol_id: '100000001',
+      first_name: expect.any(String),
+      last_name: expect.any(String),
+    });
     const unknown = await t.post('/api/wallet-checker', { obol_id: '900000000' }, merchantToken);
     expect(unknown.status).toBe(404);
     expect(unknown.body.error[0]).toBe('Invalid Obol Id');
@@ -117,11 +134,19 @@ describe('a manual payout approved by its e-mailed code', () => {
   it('approves only the amount and wallet it was issued for', async () => {
     const before = await balance();
     const code = await requestCode(1_000, '100000002');
-    const otherAmount = await t.post('/api/create-payout', { ...payoutBody({ obol_id: '100000002', amount: 2_000 }), code }, merchantToken);
+    const otherAmount = await t.post(
+      '/api/create-payout',
+      { ...payoutBody({ obol_id: '100000002', amount: 2_000 }), code },
+      merchantToken,
+    );
     expect(otherAmount.status).toBe(422);
     expect(otherAmount.body.error[0]).toBe('This code does not approve this transaction');
     const code2 = await requestCode(1_000, '100000002');
-    const otherWallet = await t.post('/api/create-payout', { ...payoutBody({ obol_id: '100000003', amount: 1_000 }), code: code2 }, merchantToken);
+    const otherWallet = await t.post(
+      '/api/create-payout',
+      { ...payoutBody({ obol_id: '100000003', amount: 1_000 }), code: code2 },
+      merchantToken,
+    );
     expect(otherWallet.status).toBe(422);
     expect(await balance()).toBe(before);
   });
@@ -129,47 +154,101 @@ describe('a manual payout approved by its e-mailed code', () => {
   it('refuses a wrong, an expired and a reused code, moving nothing', async () => {
     const before = await balance();
     const code = await requestCode(700, '100000004');
-    const wrong = await t.post('/api/create-payout', { ...payoutBody({ obol_id: '100000004', amount: 700 }), code: code === '000000' ? '111111' : '000000' }, merchantToken);
+    const wrong = await t.post(
+      '/api/create-payout',
+      { ...payoutBody({ obol_id: '100000004', amount: 700 }), code: code === '000000' ? '111111' : '000000' },
+      merchantToken,
+    );
     expect(wrong.status).toBe(422);
     const body = payoutBody({ obol_id: '100000004', amount: 700 });
     expect((await t.post('/api/create-payout', { ...body, code }, merchantToken)).status).toBe(201);
-    const reused = await t.post('/api/create-payout', { ...payoutBody({ obol_id: '100000004', amount: 700 }), code }, merchantToken);
+    const reused = await t.post(
+      '/api/create-payout',
+      { ...payoutBody({ obol_id: '100000004', amount: 700 }), code },
+      merchantToken,
+    );
     expect(reused.status).toBe(422);
     const code3 = await requestCode(800, '100000004');
-    await t.deps.db.execute(sql`UPDATE one_time_codes SET expires_at = now() - interval '1 second' WHERE purpose = 'manual_payout' AND used_at IS NULL`);
-    expect((await t.post('/api/create-payout', { ...payoutBody({ obol_id: '100000004', amount: 800 }), code: code3 }, merchantToken)).status).toBe(422);
+    await t.deps.db.execute(
+      sql`UPDATE one_time_codes SET expires_at = now() - interval '1 second' WHERE purpose = 'manual_payout' AND used_at IS NULL`,
+    );
+    expect(
+      (
+        await t.post(
+          '/api/create-payout',
+          { ...payoutBody({ obol_id: '100000004', amount: 800 }), code: code3 },
+          merchantToken,
+        )
+      ).status,
+    ).toBe(422);
     expect(await balance()).toBe(before - 700 - feeCents(700, 150));
   });
 
-  it('refuses beyond the balance, another tenant\'s account, an unknown brand, a repeated transaction id, an unknown wallet', async () => {
+  it("refuses beyond the balance, another tenant's account, an unknown brand, a repeated transaction id, an unknown wallet", async () => {
     const before = await balance();
     const big = before + 1;
     const c1 = await requestCode(big, '100000005');
-    const r1 = await t.post('/api/create-payout', { ...payoutBody({ obol_id: '100000005', amount: big }), code: c1 }, merchantToken);
+    const r1 = await t.post(
+      '/api/create-payout',
+      { ...payoutBody({ obol_id: '100000005', amount: big }), code: c1 },
+      merchantToken,
+    );
     expect(r1.status).toBe(422);
     expect(r1.body.fields.amount).toEqual(['Must not exceed available balance']);
     const m2 = holderReference((await userIdByEmail(t.deps.db, 'merchant2@obol.example'))!);
     const c2 = await requestCode(100, '100000005');
-    expect((await t.post('/api/create-payout', { ...payoutBody({ account_reference: m2, obol_id: '100000005', amount: 100 }), code: c2 }, merchantToken)).status).toBe(404);
-    const r3 = await t.post('/api/create-payout', { ...payoutBody({ brand: 'Globex Outlet', obol_id: '100000005', amount: 100 }), code: c2 }, merchantToken);
+    expect(
+      (
+        await t.post(
+          '/api/create-payout',
+          { ...payoutBody({ account_reference: m2, obol_id: '100000005', amount: 100 }), code: c2 },
+          merchantToken,
+        )
+      ).status,
+    ).toBe(404);
+    const r3 = await t.post(
+      '/api/create-payout',
+      { ...payoutBody({ brand: 'Globex Outlet', obol_id: '100000005', amount: 100 }), code: c2 },
+      merchantToken,
+    );
     expect(r3.status).toBe(422);
     expect(r3.body.fields.brand).toEqual(['Brand name does not exist']);
     const c4 = await requestCode(100, '900000005');
-    const r4 = await t.post('/api/create-payout', { ...payoutBody({ obol_id: '900000005', amount: 100 }), code: c4 }, merchantToken);
+    const r4 = await t.post(
+      '/api/create-payout',
+      { ...payoutBody({ obol_id: '900000005', amount: 100 }), code: c4 },
+      merchantToken,
+    );
     expect(r4.status).toBe(400);
     expect(r4.body.error).toEqual(['Invalid Obol Id']);
     const [existing] = await t.deps.db.select().from(payouts).limit(1);
     const c5 = await requestCode(100, '100000005');
-    const r5 = await t.post('/api/create-payout', { ...payoutBody({ merchant_transaction_id: existing.merchantTransactionId, obol_id: '100000005', amount: 100 }), code: c5 }, merchantToken);
+    const r5 = await t.post(
+      '/api/create-payout',
+      {
+        ...payoutBody({ merchant_transaction_id: existing.merchantTransactionId, obol_id: '100000005', amount: 100 }),
+        code: c5,
+      },
+      merchantToken,
+    );
     expect(r5.status).toBe(422);
     const bad = await t.post('/api/create-payout', { ...payoutBody({ amount: 1.5 }), code: '123456' }, merchantToken);
     expect(bad.status).toBe(400);
     expect(bad.body.fields.amount).toEqual(['Must be a whole number']);
-    expect((await t.post('/api/create-payout', { ...payoutBody({ amount: 0 }), code: '123456' }, merchantToken)).body.fields.amount).toEqual(['Must be greater than 0']);
-    expect((await t.post('/api/create-payout', { ...payoutBody(), code: '1', idempotency_key: undefined }, merchantToken)).body.fields).toHaveProperty('idempotency_key');
+    expect(
+      (await t.post('/api/create-payout', { ...payoutBody({ amount: 0 }), code: '123456' }, merchantToken)).body.fields
+        .amount,
+    ).toEqual(['Must be greater than 0']);
+    expect(
+      (await t.post('/api/create-payout', { ...payoutBody(), code: '1', idempotency_key: undefined }, merchantToken))
+        .body.fields,
+    ).toHaveProperty('idempotency_key');
     expect(await balance()).toBe(before);
     // a role without the manual payout permission
-    expect((await t.post('/api/create-payout', { ...payoutBody(), code: '123456' }, await t.signIn('finance@obol.example'))).status).toBe(403);
+    expect(
+      (await t.post('/api/create-payout', { ...payoutBody(), code: '123456' }, await t.signIn('finance@obol.example')))
+        .status,
+    ).toBe(403);
   });
 });
 
@@ -186,7 +265,9 @@ describe('the provider edge', () => {
     const code2 = await requestCode(301, '100000007');
     const r2 = await t.post('/api/create-payout', { ...body2, code: code2 }, merchantToken);
     expect((await waitStatus(r2.body.payout.id)).status).toBe('Completed');
-    const st = (await (await fetch(`${providerUrl}/statement`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as { items: { idempotency_key: string }[] };
+    const st = (await (
+      await fetch(`${providerUrl}/statement`, { headers: { authorization: `Bearer ${KEY}` } })
+    ).json()) as { items: { idempotency_key: string }[] };
     for (const id of [r.body.payout.id, r2.body.payout.id]) {
       const [p] = await t.deps.db.select().from(payouts).where(eq(payouts.id, id));
       expect(st.items.filter((i) => i.idempotency_key === p.idempotencyKey)).toHaveLength(1);
@@ -194,10 +275,25 @@ describe('the provider edge', () => {
   });
 
   it('refuses webhooks with a bad signature, and applies a duplicate event once', async () => {
-    const body = JSON.stringify({ event_id: 'e-1', type: 'payout.completed', data: { id: 'po_x', idempotency_key: 'nope' } });
-    const bad = await t.app.inject({ method: 'POST', url: '/api/provider/webhook', headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook('wrong', body) }, payload: body });
+    const body = JSON.stringify({
+      event_id: 'e-1',
+      type: 'payout.completed',
+      data: { id: 'po_x', idempotency_key: 'nope' },
+    });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/provider/webhook',
+      headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook('wrong', body) },
+      payload: body,
+    });
     expect(bad.statusCode).toBe(401);
-    const good = () => t.app.inject({ method: 'POST', url: '/api/provider/webhook', headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook(SECRET, body) }, payload: body });
+    const good = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/provider/webhook',
+        headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook(SECRET, body) },
+        payload: body,
+      });
     expect((await good()).json().message).toEqual(['ignored']);
     expect((await good()).json().message).toEqual(['duplicate']);
   });
@@ -206,7 +302,11 @@ describe('the provider edge', () => {
     await control({ duplicate_webhooks: true, out_of_order_webhooks: true });
     const before = await balance();
     const ids: number[] = [];
-    for (const [wallet, amount] of [['100000011', 401], ['200000011', 402], ['100000012', 403]] as const) {
+    for (const [wallet, amount] of [
+      ['100000011', 401],
+      ['200000011', 402],
+      ['100000012', 403],
+    ] as const) {
       const code = await requestCode(amount, wallet);
       const r = await t.post('/api/create-payout', { ...payoutBody({ obol_id: wallet, amount }), code }, merchantToken);
       expect(r.status).toBe(201);
@@ -231,7 +331,9 @@ describe('the provider edge', () => {
     const [p] = await t.deps.db.select().from(payouts).where(eq(payouts.status, 'Completed')).limit(1);
     await t.deps.db.update(payouts).set({ status: 'Failed' }).where(eq(payouts.id, p.id));
     const dirty = await t.post('/api/reconcile', {}, admin);
-    expect(dirty.body.differences).toEqual([expect.objectContaining({ kind: 'status_mismatch', ours: 'Failed', theirs: 'Completed' })]);
+    expect(dirty.body.differences).toEqual([
+      expect.objectContaining({ kind: 'status_mismatch', ours: 'Failed', theirs: 'Completed' }),
+    ]);
     await t.deps.db.update(payouts).set({ status: 'Completed' }).where(eq(payouts.id, p.id));
     expect((await t.post('/api/reconciliation-report', {}, admin)).body.report.differences).toHaveLength(1);
     expect((await t.post('/api/reconcile', {}, merchantToken)).status).toBe(403);

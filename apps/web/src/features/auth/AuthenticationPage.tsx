@@ -1,6 +1,6 @@
 import { MSG, type VerifyCodeResponse } from '@obol/contract';
 import { Button, Link, Stack, TextField } from '@mui/material';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Navigate, Link as RouterLink, useNavigate } from 'react-router';
 import { api, ApiError } from '../../lib/api.ts';
 import { sessionStore, useSession } from '../../lib/session.ts';
@@ -23,10 +23,10 @@ export function AuthenticationPage() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   // a user who arrives here signed in goes on; one who just verified is sent to their start page below
-  const verified = useRef(false);
+  const [verified, setVerified] = useState(false);
   const raw = sessionStorage.getItem(CHALLENGE_KEY);
-  if (session && !verified.current) return <Navigate to={signedInHome(session.permissions)} replace />;
-  if (!raw) return verified.current ? null : <Navigate to="/signin" replace />;
+  if (session && !verified) return <Navigate to={signedInHome(session.permissions)} replace />;
+  if (!raw) return verified ? null : <Navigate to="/signin" replace />;
   const challenge = JSON.parse(raw) as { token: string; auth_type: string };
   const numeric = challenge.auth_type !== 'backup';
 
@@ -44,7 +44,7 @@ export function AuthenticationPage() {
         code: code.trim(),
       });
       sessionStorage.removeItem(CHALLENGE_KEY);
-      verified.current = true;
+      setVerified(true);
       sessionStore.signIn(r);
       notify('success', MSG.loggedIn);
       navigate(firstPermittedPath(r.permission));

@@ -53,7 +53,13 @@ export function UsersPage() {
   const [role, setRole] = useState('All Roles');
   const [searchText, setSearchText] = useState('');
   const search = useDebounced(searchText, 1000);
-  useEffect(() => setPage(1), [role, search]);
+  // a change of filter goes back to page 1
+  const filterKey = `${role}|${search}`;
+  const [lastFilter, setLastFilter] = useState(filterKey);
+  if (lastFilter !== filterKey) {
+    setLastFilter(filterKey);
+    setPage(1);
+  }
   const q = useQuery({
     queryKey: ['users', page, role, search],
     queryFn: () =>
@@ -67,9 +73,8 @@ export function UsersPage() {
   });
   const total = q.data?.users.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PER_PAGE));
-  useEffect(() => {
-    if (q.data && page > pages) setPage(pages);
-  }, [q.data, page, pages]);
+  // a last page that vanished drops by one
+  if (q.data && !q.isPlaceholderData && page > pages) setPage(pages);
 
   return (
     <>
