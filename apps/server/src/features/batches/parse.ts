@@ -115,8 +115,8 @@ export async function* readRows(filePath: string, format: FileFormat): AsyncGene
       }
     } catch (err) {
       if (err instanceof FileRefused) throw err;
-      const e = err as { code?: string; lines?: number; message?: string };
-      if (e.code?.startsWith('CSV_')) {
+      const e = err as { code?: string; lines?: number; message?: string; name?: string };
+      if (e.name === 'CsvError' || e.code?.startsWith('CSV_') || e.code?.startsWith('INVALID_')) {
         const what =
           e.code === 'CSV_RECORD_INCONSISTENT_COLUMNS' || e.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH'
             ? 'has a different number of columns than the header'
