@@ -10,7 +10,7 @@ import { usersRoutes } from './features/users/routes.ts';
 import { ledgerRoutes } from './features/ledger/routes.ts';
 import { providerRoutes } from './features/provider/routes.ts';
 import { paymentsRoutes } from './features/payments/routes.ts';
-import { batchesRoutes } from './features/batches/routes.ts';
+import { batchesRoutes, batchListRoutes } from './features/batches/routes.ts';
 import { createJobs, type Jobs } from './platform/jobs.ts';
 import { createProviderClient, type ProviderClient } from './platform/provider.ts';
 import { registerAudit } from './platform/audit.ts';
@@ -104,6 +104,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   providerRoutes(app, deps);
   paymentsRoutes(app, deps);
   batchesRoutes(app, deps);
+  batchListRoutes(app, deps);
 
   const serveWeb = opts.serveWeb ?? existsSync(path.join(WEB_DIST, 'index.html'));
   if (serveWeb) {

@@ -10,6 +10,9 @@ import { SignInPage } from '../features/auth/SignInPage.tsx';
 import { NotYetPage } from '../features/placeholder/NotYetPage.tsx';
 import { ProfilePage } from '../features/profile/ProfilePage.tsx';
 import { UsersPage } from '../features/users/UsersPage.tsx';
+import { PaymentsPage } from '../features/payments/PaymentsPage.tsx';
+import { ReviewPage } from '../features/payments/ReviewPage.tsx';
+import { RecentBatchesPage } from '../features/batches/RecentBatchesPage.tsx';
 import { Guard, RequireAuth } from './guards.tsx';
 import { TITLES } from './paths.ts';
 import { Shell } from './Shell.tsx';
@@ -18,6 +21,9 @@ import { Shell } from './Shell.tsx';
 const SCREENS: Partial<Record<GuardedPath, ReactNode>> = {
   '/users': <UsersPage />,
   '/user-profile': <ProfilePage />,
+  '/payments': <PaymentsPage />,
+  '/payments/transactions': <ReviewPage />,
+  '/recent-batches': <RecentBatchesPage />,
 };
 
 /** Redirect rules of the route table that depend on the current batch. */

@@ -15,6 +15,7 @@ import { newBatchId, payingAccount } from '../payments/service.ts';
 import { CSV_TEMPLATE, detectFormat, FileRefused, inspectFile } from './parse.ts';
 import * as svc from './service.ts';
 import { batches } from './tables.ts';
+import { BATCH_STATUSES, listBatches } from './list.ts';
 
 const MASS = 'User can able to issue mass payout on behalf of merchant';
 const batchIdField = z.string({ error: MSG.required }).trim().min(1, MSG.required).max(64);
@@ -320,6 +321,61 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
       req.audit.after = r;
       return { message: ['Batch is being executed'], batch_id: input.batch_id, ...r };
     },
+  });
+}
+
+const batchListInput = {
+  per_page: z.coerce
+    .number({ error: 'per_page must be a number' })
+    .int()
+    .min(1, 'per_page must be at least 1')
+    .max(100, 'per_page must be at most 100')
+    .default(10),
+  page: z.coerce
+    .number({ error: 'page must be a number' })
+    .int()
+    .min(1, 'page must be at least 1')
+    .max(1_000_000)
+    .default(1),
+  search: z.string().trim().max(100, 'search must be at most 100 characters').optional().default(''),
+};
+
+export function batchListRoutes(app: FastifyInstance, deps: Deps) {
+  route(app, {
+    method: 'POST',
+    url: '/api/batches',
+    access: 'User can view transactions',
+    input: z.object({
+      ...batchListInput,
+      status: z
+        .union([z.enum(BATCH_STATUSES), z.literal('')], {
+          error: 'status must be Completed, Pending, Declined or Processing',
+        })
+        .optional()
+        .default(''),
+    }),
+    handler: async ({ input, auth }) =>
+      listBatches(deps.db, auth.scope, {
+        page: input.page,
+        perPage: input.per_page,
+        search: input.search,
+        status: input.status,
+      }),
+  });
+
+  route(app, {
+    method: 'POST',
+    url: '/api/recent-batches',
+    access: 'User can view transactions',
+    input: z.object(batchListInput),
+    handler: async ({ input, auth }) =>
+      listBatches(deps.db, auth.scope, {
+        page: input.page,
+        perPage: input.per_page,
+        search: input.search,
+        status: '',
+        recent: true,
+      }),
   });
 }
 

@@ -1,0 +1,232 @@
+import { MSG, PAYMENT_MSG } from '@obol/contract';
+import {
+  Alert,
+  Autocomplete,
+  Box,
+  Button,
+  Card,
+  CardActionArea,
+  CardContent,
+  CircularProgress,
+  FormControlLabel,
+  Paper,
+  Radio,
+  RadioGroup,
+  Stack,
+  Step,
+  StepLabel,
+  Stepper,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Navigate } from 'react-router';
+import { api, ApiError } from '../../lib/api.ts';
+import { euro } from '../../lib/format.ts';
+import { useSession } from '../../lib/session.ts';
+import { useNotify } from '../../ui/notifications.tsx';
+import { PageTitle } from '../../ui/PageTitle.tsx';
+import { useDebounced } from '../users/UsersPage.tsx';
+import { CheckerDialog } from './CheckerDialog.tsx';
+import { ManualPayoutForm } from './ManualPayoutForm.tsx';
+import type { AccountChoice, HolderOption, Selection } from './types.ts';
+import { UploadStep } from './UploadStep.tsx';
+
+const STEPS = ['Payment type', 'Merchant or brand', 'Account', 'Payout'];
+
+export function PaymentsPage() {
+  const session = useSession();
+  const { notify } = useNotify();
+  const [step, setStep] = useState(0);
+  const [checker, setChecker] = useState(false);
+  const [sel, setSel] = useState<Selection>({ type: null, holder: null, account: null, balance: null, fee: 0 });
+  const [search, setSearch] = useState('');
+  const debounced = useDebounced(search, 500);
+  const perms = session?.permissions ?? [];
+  const role = session?.user.role;
+  const selfService = role === 'Merchant' || role === 'Brand' || !!session?.user.parent;
+  const holders = useQuery({
+    queryKey: ['search-merchant', debounced],
+    queryFn: () => api<{ data: HolderOption[] }>('/api/search-merchant', { search: debounced }),
+    enabled: step >= 1,
+  });
+  const accounts = useQuery({
+    queryKey: ['merchant-accounts', sel.holder?.id],
+    queryFn: () =>
+      api<{ data: AccountChoice[]; fee?: number }>('/api/merchant-accounts', {
+        id: sel.holder!.id,
+        parent_id: sel.holder!.parent_id,
+      }),
+    enabled: step === 2 && !!sel.holder,
+  });
+  if (session?.batch) return <Navigate to="/payments/transactions" replace />;
+
+  const processing = session?.batch && (session.batch as { batch_status?: string }).batch_status === 'Processing';
+  const chooseType = (type: 'manual' | 'batch') => {
+    if (processing) return notify('info', PAYMENT_MSG.batchProcessing);
+    setSel({ ...sel, type });
+    setStep(1);
+  };
+  const options = holders.data?.data ?? [];
+  // merchant and brand users act for themselves: their own entry is preselected
+  const own = selfService
+    ? options.find(
+        (o) => o.id === (role === 'Brand' || role === 'Merchant' ? session?.user.id : session?.user.parent?.id),
+      )
+    : undefined;
+  const holder = sel.holder ?? own ?? null;
+  const pickAccount = async (a: AccountChoice) => {
+    setSel({ ...sel, holder, account: a, balance: null });
+    try {
+      const r = await api<{ balance: number; fee: number }>('/api/account-balance', {
+        account_reference: a.account_reference,
+        account_id: a.account_id,
+      });
+      setSel((s) => ({ ...s, account: a, balance: r.balance, fee: r.fee }));
+    } catch (err) {
+      notify('error', err instanceof ApiError ? err.display : MSG.somethingWrong);
+    }
+  };
+  const banner = perms.includes('User can view merchant balance') && step < 3;
+  const brands = holder
+    ? holder.roles[0]?.name === 'Brand'
+      ? [holder.name]
+      : holder.active_brands.map((b) => b.name)
+    : [];
+
+  return (
+    <>
+      <PageTitle>Payments</PageTitle>
+      <Paper sx={{ p: 3 }}>
+        <Stepper activeStep={step} sx={{ mb: 3 }}>
+          {STEPS.map((s) => (
+            <Step key={s}>
+              <StepLabel>{s}</StepLabel>
+            </Step>
+          ))}
+        </Stepper>
+        {banner ? (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            {sel.balance !== null && sel.account
+              ? `Available balance of ${sel.account.merchant_name}: ${euro(sel.balance)}`
+              : session?.account?.account_id
+                ? `Available balance: ${euro(session.account.balance)}`
+                : 'Choose a merchant or brand and an account to see the available balance.'}
+          </Alert>
+        ) : null}
+
+        {step === 0 ? (
+          <Stack spacing={2}>
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+              {perms.includes('User can able to issue a transfer on behalf of merchant') ? (
+                <Card variant="outlined" sx={{ flex: 1 }}>
+                  <CardActionArea onClick={() => chooseType('manual')}>
+                    <CardContent>
+                      <Typography variant="h6">Manual Payout</Typography>
+                      <Typography color="text.secondary">
+                        One payout to one wallet, approved with a one-time code.
+                      </Typography>
+                    </CardContent>
+                  </CardActionArea>
+                </Card>
+              ) : null}
+              {perms.includes('User can able to issue mass payout on behalf of merchant') ? (
+                <Card variant="outlined" sx={{ flex: 1 }}>
+                  <CardActionArea onClick={() => chooseType('batch')}>
+                    <CardContent>
+                      <Typography variant="h6">Batch Payout</Typography>
+                      <Typography color="text.secondary">
+                        Upload a CSV or spreadsheet of payouts, review, then execute.
+                      </Typography>
+                    </CardContent>
+                  </CardActionArea>
+                </Card>
+              ) : null}
+            </Stack>
+            <Box>
+              <Button onClick={() => setChecker(true)}>Obol Checker</Button>
+            </Box>
+          </Stack>
+        ) : null}
+
+        {step === 1 ? (
+          <Stack spacing={2}>
+            {role === 'Brand' ? (
+              holder ? (
+                <Typography>
+                  Paying out for <strong>{holder.name}</strong>
+                </Typography>
+              ) : holders.isLoading ? (
+                <CircularProgress size={24} />
+              ) : (
+                <Alert severity="warning">{PAYMENT_MSG.noHolder}</Alert>
+              )
+            ) : (
+              <Autocomplete
+                options={options.flatMap((o) => [o, ...o.active_brands])}
+                getOptionLabel={(o) => `${o.name} (${o.roles[0]?.name})`}
+                isOptionEqualToValue={(a, b) => a.id === b.id}
+                value={holder}
+                onChange={(_, v) => setSel({ ...sel, holder: v, account: null, balance: null })}
+                onInputChange={(_, v, reason) => reason === 'input' && setSearch(v)}
+                loading={holders.isLoading}
+                noOptionsText={PAYMENT_MSG.noHolder}
+                renderInput={(params) => <TextField {...params} label="Merchant or brand" />}
+              />
+            )}
+            <Stack direction="row" spacing={2}>
+              <Button onClick={() => setStep(0)}>Previous</Button>
+              <Button
+                variant="contained"
+                disabled={!holder}
+                onClick={() => {
+                  setSel({ ...sel, holder });
+                  setStep(2);
+                }}
+              >
+                Next
+              </Button>
+            </Stack>
+          </Stack>
+        ) : null}
+
+        {step === 2 ? (
+          <Stack spacing={2}>
+            {accounts.isLoading ? (
+              <CircularProgress size={24} />
+            ) : accounts.data?.data.length ? (
+              <RadioGroup
+                value={sel.account?.account_id ?? ''}
+                onChange={(e) => pickAccount(accounts.data!.data.find((a) => a.account_id === e.target.value)!)}
+              >
+                {accounts.data.data.map((a) => (
+                  <FormControlLabel
+                    key={a.account_id}
+                    value={a.account_id}
+                    control={<Radio />}
+                    label={`${a.merchant_name}: payout account ${a.account_id} (${a.account_reference})`}
+                  />
+                ))}
+              </RadioGroup>
+            ) : (
+              <Alert severity="warning">Account not registered</Alert>
+            )}
+            <Stack direction="row" spacing={2}>
+              <Button onClick={() => setStep(1)}>Previous</Button>
+              <Button variant="contained" disabled={sel.balance === null} onClick={() => setStep(3)}>
+                Next
+              </Button>
+            </Stack>
+          </Stack>
+        ) : null}
+
+        {step === 3 && sel.type === 'manual' ? (
+          <ManualPayoutForm selection={sel} brands={brands} onPrevious={() => setStep(2)} />
+        ) : null}
+        {step === 3 && sel.type === 'batch' ? <UploadStep selection={sel} onPrevious={() => setStep(2)} /> : null}
+      </Paper>
+      <CheckerDialog open={checker} onClose={() => setChecker(false)} />
+    </>
+  );
+}
