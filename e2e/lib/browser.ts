@@ -34,6 +34,11 @@ export async function newPage(
   return { context, page };
 }
 
+/** The text of an .eml file: quoted-printable soft breaks and escapes undone. */
+function decodeMail(raw: string): string {
+  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+}
+
 /** The one-time code of the newest mail written for this recipient after `since`. */
 export async function codeFromMail(email: string, since: number, timeoutMs = 10_000): Promise<string> {
   const dir = path.join(inject('dataDir'), 'mail');
@@ -46,7 +51,7 @@ export async function codeFromMail(email: string, since: number, timeoutMs = 10_
         .filter((f) => statSync(f).mtimeMs >= since - 5)
         .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
       for (const f of files) {
-        const m = /code is (\d{6})/.exec(readFileSync(f, 'utf8'));
+        const m = / is (\d{6})\./.exec(decodeMail(readFileSync(f, 'utf8')));
         if (m) return m[1];
       }
     } catch {

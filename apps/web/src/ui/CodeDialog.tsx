@@ -21,6 +21,8 @@ export function CodeDialog({
   const [busy, setBusy] = useState(false);
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
+    // the dialog renders in a portal, but React still bubbles its submit to an enclosing form
+    e.stopPropagation();
     if (!code) return setError(MSG.required);
     setBusy(true);
     const err = await onSubmit(code).finally(() => setBusy(false));

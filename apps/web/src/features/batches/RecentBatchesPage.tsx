@@ -15,7 +15,9 @@ import {
   TableRow,
 } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
+import { sessionStore } from '../../lib/session.ts';
 import { api } from '../../lib/api.ts';
 import { localDateTime } from '../../lib/format.ts';
 import { useNotify } from '../../ui/notifications.tsx';
@@ -42,7 +44,13 @@ const COLORS: Record<string, 'success' | 'warning' | 'error' | 'info'> = {
 /** Batches of the last 24 hours. */
 export function RecentBatchesPage() {
   const { notify } = useNotify();
+  const location = useLocation();
   const [page, setPage] = useState(1);
+  // arriving from an executed batch: it is no longer the current one
+  useEffect(() => {
+    const executed = (location.state as { clearBatch?: string } | null)?.clearBatch;
+    if (executed && sessionStore.get()?.batch?.batch_id === executed) sessionStore.setBatch(null);
+  }, [location.state]);
   const q = useQuery({
     queryKey: ['recent-batches', page],
     queryFn: () => api<{ data: BatchRow[]; total: number }>('/api/recent-batches', { per_page: PER_PAGE, page }),

@@ -110,7 +110,7 @@ export function PaymentsPage() {
           <Alert severity="info" sx={{ mb: 2 }}>
             {sel.balance !== null && sel.account
               ? `Available balance of ${sel.account.merchant_name}: ${euro(sel.balance)}`
-              : session?.account?.account_id
+              : session?.account?.account_id && session.account.account_reference !== 'Fee Account'
                 ? `Available balance: ${euro(session.account.balance)}`
                 : 'Choose a merchant or brand and an account to see the available balance.'}
           </Alert>

@@ -90,6 +90,8 @@ export function ReviewPage() {
   const [fileName, setFileName] = useState<string | null>(null);
   const [codeOpen, setCodeOpen] = useState(false);
   const [busy, setBusy] = useState(false);
+  // set once the batch is executed: the page is on its way to /recent-batches, not back to /payments
+  const [leaving, setLeaving] = useState(false);
   const batchId = batch?.batch_id ?? '';
   const rows = useQuery({
     queryKey: ['staged', batchId, page],
@@ -111,7 +113,7 @@ export function ReviewPage() {
     queryFn: () => api<{ balance: number }>('/api/account-balance', { account_reference: batch!.account_reference }),
     enabled: !!batch?.account_reference,
   });
-  if (!batch) return <Navigate to="/payments" replace />;
+  if (!batch) return leaving ? null : <Navigate to="/payments" replace />;
 
   const refresh = () =>
     qc.invalidateQueries({ predicate: (q) => ['staged', 'batch-amount'].includes(String(q.queryKey[0])) });
@@ -209,8 +211,10 @@ export function ReviewPage() {
       });
       notify('success', r.message[0]);
       setCodeOpen(false);
-      sessionStore.setBatch(null);
-      navigate('/recent-batches');
+      setLeaving(true);
+      // Recent Batches clears the current batch once it is shown: clearing it here would let this route's
+      // guard send the user back to /payments before the navigation lands
+      navigate('/recent-batches', { state: { clearBatch: batchId } });
       return null;
     } catch (err) {
       if (err instanceof ApiError && err.fieldError('code')) return err.fieldError('code')!;
@@ -295,13 +299,12 @@ export function ReviewPage() {
                             <TextField
                               size="small"
                               value={editing.values[c]}
-                              aria-label={label}
                               error={!!rowEditError(c, editing.values[c])}
                               helperText={rowEditError(c, editing.values[c])}
                               onChange={(e) =>
                                 setEditing({ ...editing, values: { ...editing.values, [c]: e.target.value } })
                               }
-                              slotProps={{ htmlInput: { maxLength: c === 'amount' ? 10 : 50 } }}
+                              slotProps={{ htmlInput: { maxLength: c === 'amount' ? 10 : 50, 'aria-label': label } }}
                             />
                           </TableCell>
                         ) : (
