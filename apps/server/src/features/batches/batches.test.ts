@@ -338,3 +338,27 @@ describe('a batch from upload to execution', () => {
     expect(r.body.split('\n')[0]).toBe(HEADER);
   });
 });
+
+describe('batch lists', () => {
+  it("show the caller's batches only, newest first, with status and search filters", async () => {
+    const mine = await t.post('/api/recent-batches', { per_page: 100, page: 1 }, merchant);
+    expect(mine.status).toBe(200);
+    expect(mine.body.total).toBeGreaterThan(3);
+    expect(mine.body.data[0]).toMatchObject({
+      payout_type: 'Batch Payout',
+      uploaded_by: { name: 'Acme Payouts' },
+      behalf_of: { name: 'Acme Payouts' },
+    });
+    const other = await t.post('/api/recent-batches', {}, await t.signIn('merchant2@obol.example'));
+    expect(other.body).toEqual({ data: [], total: 0 });
+    const completed = await t.post('/api/batches', { status: 'Completed' }, merchant);
+    expect(completed.body.data.every((b: { batch_status: string }) => b.batch_status === 'Completed')).toBe(true);
+    const declined = await t.post('/api/batches', { status: 'Declined' }, merchant);
+    expect(declined.body.total).toBeGreaterThan(0);
+    const byName = await t.post('/api/batches', { search: 'aprilrun2' }, merchant);
+    expect(byName.body.data.map((b: { file_name: string }) => b.file_name)).toEqual(['aprilrun2.csv']);
+    expect((await t.post('/api/batches', { status: 'Lost' }, merchant)).status).toBe(400);
+    expect((await t.post('/api/batches', { page: 0 }, merchant)).status).toBe(400);
+    expect((await t.post('/api/recent-batches', {}, await t.signIn('2d-admin@obol.example'))).status).toBe(403);
+  });
+});
