@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { MSG } from '@obol/contract';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { authRoutes } from './features/auth/routes.ts';
 import { authenticate } from './features/auth/service.ts';
 import { usersRoutes } from './features/users/routes.ts';
@@ -31,6 +31,8 @@ export interface BuildOptions {
   serveWeb?: boolean;
   jobs?: Jobs;
   provider?: ProviderClient;
+  /** called for every route as it is declared (the test harness collects the route table with it) */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; deps: Deps }> {
@@ -47,6 +49,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     bodyLimit: 1024 * 1024,
     trustProxy: false,
   });
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   const deps: Deps = {
     config,
     database,

@@ -8,6 +8,7 @@ import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../platform/config.ts';
 import { openDatabase, runMigrations, type Database } from '../platform/db.ts';
 import type { Deps } from '../platform/deps.ts';
+import type { Access } from '../platform/http.ts';
 import { createMailer, type MailMessage } from '../platform/mail.ts';
 import { seedDemo, syncReferenceData } from '../seed.ts';
 import { startWorkers } from '../workers.ts';
@@ -55,6 +56,8 @@ export interface TestApp {
   /** every mail sent, newest last */
   mails: MailMessage[];
   dataDir: string;
+  /** every route the app declared, with its access rule (undefined when the route declares none) */
+  routes: RouteInfo[];
   close(): Promise<void>;
   post(url: string, body?: unknown, token?: string): Promise<TestResponse>;
   /** multipart upload of one file with form fields */
@@ -69,6 +72,12 @@ export interface TestApp {
   lastMailTo(email: string): MailMessage | undefined;
   /** the app's address when started with listen */
   address?: string;
+}
+
+export interface RouteInfo {
+  method: string;
+  url: string;
+  access: Access | undefined;
 }
 
 export interface TestResponse {
@@ -103,7 +112,16 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
   await syncReferenceData(database.db);
   await seedDemo(database.db, DEMO_PASSWORD);
   const mails: MailMessage[] = [];
-  const { app, deps } = await buildApp({ config, database, serveWeb: false });
+  const routes: RouteInfo[] = [];
+  const { app, deps } = await buildApp({
+    config,
+    database,
+    serveWeb: false,
+    onRoute: (r) => {
+      for (const method of [r.method].flat())
+        routes.push({ method, url: r.url, access: (r.config as { access?: Access } | undefined)?.access });
+    },
+  });
   const real = createMailer(config, database.db, app.log);
   deps.mailer = {
     async send(m) {
@@ -175,6 +193,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
     database,
     mails,
     dataDir,
+    routes,
     post,
     upload,
     address,

@@ -2,12 +2,15 @@ import {
   isRole,
   MSG,
   type AuthType,
+  type CurrentBatch,
   type Permission,
   type SessionTiming,
   type SessionUser,
   type VerifyCodeResponse,
 } from '@obol/contract';
-import { and, count, eq, gt, gte, isNull, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, gte, isNull, or, sql } from 'drizzle-orm';
+import { batches } from '../batches/tables.ts';
+import { accounts } from '../ledger/tables.ts';
 import {
   decryptSecret,
   hashPassword,
@@ -238,10 +241,46 @@ export async function verifyCode(
     user: await sessionUser(deps, authUser),
     permission: await permissionsOfRole(deps.db, user.roleId),
     account: await accountInfoFor(deps.db, scopeFor(authUser)),
-    batch: null,
+    batch: await currentBatchOf(deps, user.id),
     session: timing,
     message: [MSG.loggedIn],
   };
+}
+
+/**
+ * The batch the user was working on: the newest one they uploaded that is staged and awaiting review
+ * (Pending) or still being staged (Processing, not executed), so a new sign-in resumes it.
+ */
+async function currentBatchOf(deps: Deps, userId: number): Promise<CurrentBatch | null> {
+  const [b] = await deps.db
+    .select({
+      batchId: batches.batchId,
+      fileName: batches.fileName,
+      status: batches.status,
+      behalf: users.name,
+      ref: accounts.accountReference,
+    })
+    .from(batches)
+    .innerJoin(users, eq(users.id, batches.behalfOfId))
+    .innerJoin(accounts, eq(accounts.id, batches.accountId))
+    .where(
+      and(
+        eq(batches.uploadedBy, userId),
+        eq(batches.payoutType, 'Batch Payout'),
+        or(eq(batches.status, 'Pending'), and(eq(batches.status, 'Processing'), isNull(batches.executedAt))),
+      ),
+    )
+    .orderBy(desc(batches.createdAt))
+    .limit(1);
+  return b
+    ? {
+        batch_id: b.batchId,
+        merchant_name: b.behalf,
+        file_name: b.fileName,
+        account_reference: b.ref,
+        batch_status: b.status,
+      }
+    : null;
 }
 
 function sessionTiming(deps: Deps, _now: number, expiresAt: number): SessionTiming {

@@ -170,6 +170,25 @@ describe('a batch from upload to execution', () => {
     expect(amount.body).toEqual({ amount: 5000, fee: feeCents(5000, 150) });
   });
 
+  it('is resumed as the current batch by a new sign-in', async () => {
+    const login = await t.post('/api/login', {
+      email: 'merchant@obol.example',
+      password: 'Test@pass1',
+      auth_type: 'email',
+    });
+    const v = await t.post('/api/verify-code', {
+      challenge_token: login.body.challenge_token,
+      code: t.lastMailTo('merchant@obol.example')!.code,
+    });
+    expect(v.body.batch).toEqual({
+      batch_id: batchId,
+      merchant_name: 'Acme Payouts',
+      file_name: 'Marchpayouts.csv',
+      account_reference: ref,
+      batch_status: 'Pending',
+    });
+  });
+
   it('keeps another tenant out of it', async () => {
     const other = await t.signIn('merchant2@obol.example');
     for (const [url, body] of [

@@ -20,11 +20,11 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Navigate } from 'react-router';
 import { api, ApiError } from '../../lib/api.ts';
 import { euro } from '../../lib/format.ts';
-import { useSession } from '../../lib/session.ts';
+import { sessionStore, useSession } from '../../lib/session.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { useDebounced } from '../users/UsersPage.tsx';
@@ -51,6 +51,22 @@ export function PaymentsPage() {
     queryFn: () => api<{ data: HolderOption[] }>('/api/search-merchant', { search: debounced }),
     enabled: step >= 1,
   });
+  // a batch still being staged blocks a new payment until it is ready for review
+  const progress = useQuery({
+    queryKey: ['batch-progress', session?.batch?.batch_id],
+    queryFn: () => api<{ status: string }>('/api/batch-progress', { id: session!.batch!.batch_id }),
+    enabled: session?.batch?.batch_status === 'Processing',
+    refetchInterval: 2000,
+    retry: false,
+  });
+  useEffect(() => {
+    const b = sessionStore.get()?.batch;
+    if (!b || b.batch_status !== 'Processing') return;
+    if (progress.data?.status === 'Declined') sessionStore.setBatch(null);
+    else if (progress.data && progress.data.status !== 'Processing')
+      sessionStore.setBatch({ ...b, batch_status: progress.data.status });
+    if (progress.error) sessionStore.setBatch(null);
+  }, [progress.data, progress.error]);
   const accounts = useQuery({
     queryKey: ['merchant-accounts', sel.holder?.id],
     queryFn: () =>
@@ -60,9 +76,9 @@ export function PaymentsPage() {
       }),
     enabled: step === 2 && !!sel.holder,
   });
-  if (session?.batch) return <Navigate to="/payments/transactions" replace />;
+  const processing = session?.batch?.batch_status === 'Processing';
+  if (session?.batch && !processing) return <Navigate to="/payments/transactions" replace />;
 
-  const processing = session?.batch && (session.batch as { batch_status?: string }).batch_status === 'Processing';
   const chooseType = (type: 'manual' | 'batch') => {
     if (processing) return notify('info', PAYMENT_MSG.batchProcessing);
     setSel({ ...sel, type });
