@@ -99,21 +99,19 @@ async function bench(label: string, database: Database, csv: string) {
   await mkdir(path.join(dataDir, 'uploads'), { recursive: true });
   const { copyFile } = await import('node:fs/promises');
   await copyFile(csv, uploadPath(deps, batchId, 'csv'));
-  await database.db
-    .insert(batches)
-    .values({
-      batchId,
-      merchantId,
-      behalfOfId: merchantId,
-      accountId: account.id,
-      uploadedBy: merchantId,
-      payoutType: 'Batch Payout',
-      fileName: 'bench.csv',
-      fileFormat: 'csv',
-      status: 'Processing',
-      totalRows: N,
-      feeBps: 150,
-    });
+  await database.db.insert(batches).values({
+    batchId,
+    merchantId,
+    behalfOfId: merchantId,
+    accountId: account.id,
+    uploadedBy: merchantId,
+    payoutType: 'Batch Payout',
+    fileName: 'bench.csv',
+    fileFormat: 'csv',
+    status: 'Processing',
+    totalRows: N,
+    feeBps: 150,
+  });
 
   peakRss = process.memoryUsage().rss;
   const rssBefore = peakRss;
