@@ -1,20 +1,29 @@
 import { createHash, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { payPage, resultPage, stateText } from './pages.ts';
 import { signWebhook } from './signature.ts';
-import { Store, type Item, type Kind } from './store.ts';
+import { Store, type Delivery, type Item, type Kind } from './store.ts';
 import { bicError, closedAccount, findWallet, ibanError, payoutOutcome } from './testdata.ts';
 
 export interface ProviderOptions {
+  /** bearer key of every API call (default 'dev-provider-key') */
   apiKey?: string;
+  /** where webhooks are posted (default http://127.0.0.1:3000/api/provider/webhook) */
   webhookUrl?: string;
+  /** HMAC key of the webhook signature (default 'dev-webhook-secret') */
   webhookSecret?: string;
+  /** delay from acceptance to settlement (default 1500 ms) */
   settleMs?: number;
   /** folder of the JSON store; unset keeps everything in memory */
   dataDir?: string;
+  /** base of the hosted pay-page links (default: the address it listens on) */
   publicUrl?: string;
   logger?: boolean;
+  /** how long one webhook POST may take before it counts as failed (default 5000 ms) */
+  webhookTimeoutMs?: number;
 }
 
+/** The fault switches of `/_control`. */
 export interface Controls {
   latency_ms: number;
   fail_next: number;
@@ -25,7 +34,7 @@ export interface Controls {
   settle_ms: number | null;
   paused_settlement: boolean;
 }
-const defaultControls = (): Controls => ({
+export const defaultControls = (): Controls => ({
   latency_ms: 0,
   fail_next: 0,
   timeout_next: 0,
@@ -36,35 +45,112 @@ const defaultControls = (): Controls => ({
   paused_settlement: false,
 });
 
+export interface Provider {
+  app: FastifyInstance;
+  store: Store;
+  /** listens and answers its base address (`http://127.0.0.1:<port>`) */
+  listen(port?: number, host?: string): Promise<string>;
+  setPublicUrl(url: string): void;
+  /** settles every Processing item now (as POST /_control/settle-now) and answers how many */
+  settleNow(): number;
+  /** stops timers and deliveries, writes the store and closes the server */
+  close(): Promise<void>;
+}
+
+/** The options `src/main.ts` reads from the environment. */
+export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ProviderOptions & { port: number; host: string } {
+  const num = (v: string | undefined) => (v && Number.isFinite(Number(v)) ? Number(v) : undefined);
+  return {
+    port: num(env.PROVIDER_PORT) ?? 3100,
+    host: env.PROVIDER_HOST || '127.0.0.1',
+    apiKey: env.PROVIDER_API_KEY || undefined,
+    webhookUrl: env.PROVIDER_WEBHOOK_URL || undefined,
+    webhookSecret: env.PROVIDER_WEBHOOK_SECRET || undefined,
+    settleMs: num(env.PROVIDER_SETTLE_MS),
+    dataDir: env.PROVIDER_DATA_DIR || `${env.DATA_DIR || './data'}/provider`,
+    publicUrl: env.PROVIDER_PUBLIC_URL || undefined,
+    logger: env.PROVIDER_LOG === '1' || env.PROVIDER_LOG === 'true',
+  };
+}
+
+/** Backoff of webhook deliveries: 0.5 s, 1 s, 2 s, 4 s, ... doubling, capped at 30 s (reached at the 7th retry). */
+export const retryDelayMs = (attempts: number) => Math.min(30_000, 500 * 2 ** Math.max(0, attempts - 1));
+
+const MAX_TTL = 7 * 86_400;
 const hash = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex');
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
+const positiveCents = (v: unknown) => isInt(v) && v > 0;
+const text = (v: unknown, max = 200) => typeof v === 'string' && v.trim().length > 0 && v.length <= max;
+const optionalText = (v: unknown, max = 200) =>
+  v === undefined || v === null || (typeof v === 'string' && v.length <= max);
+const isHttpUrl = (v: unknown) => {
+  if (typeof v !== 'string') return false;
+  try {
+    return ['http:', 'https:'].includes(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+};
 const err = (reply: FastifyReply, status: number, ...messages: string[]) =>
   reply.status(status).send({ error: messages });
-const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
-const str = (v: unknown, max = 200) => typeof v === 'string' && v.trim().length > 0 && v.length <= max;
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** a 400 naming the field: `{error: [message], fields: {<field>: [message]}}` */
+type Rule = [field: string, ok: boolean, message: string];
+function refuse(reply: FastifyReply, rules: Rule[]) {
+  const bad = rules.find((r) => !r[1]);
+  if (!bad) return null;
+  return reply.status(400).send({ error: [bad[2]], fields: { [bad[0]]: [bad[2]] } });
+}
+const AMOUNT_MESSAGE = 'amount must be a whole number of cents above 0';
+const KEY_RULE = (b: Record<string, unknown>): Rule => [
+  'idempotency_key',
+  text(b.idempotency_key, 100),
+  'idempotency_key is required (at most 100 characters)',
+];
 
-export async function buildProvider(opts: ProviderOptions = {}) {
+export async function buildProvider(opts: ProviderOptions = {}): Promise<Provider> {
   const apiKey = opts.apiKey ?? 'dev-provider-key';
   const secret = opts.webhookSecret ?? 'dev-webhook-secret';
   const webhookUrl = opts.webhookUrl ?? 'http://127.0.0.1:3000/api/provider/webhook';
   const baseSettleMs = opts.settleMs ?? 1500;
+  const webhookTimeoutMs = opts.webhookTimeoutMs ?? 5_000;
   const store = new Store(opts.dataDir);
   let controls = defaultControls();
-  let publicUrl = opts.publicUrl ?? '';
+  let publicUrl = (opts.publicUrl ?? '').replace(/\/+$/, '');
+  let closed = false;
   const app: FastifyInstance = Fastify({ logger: opts.logger ? { level: 'info' } : false });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
     done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
 
-  // ---- settlement and webhooks ----
+  // ---- timers and sleeps that close() must end ----
   const timers = new Set<NodeJS.Timeout>();
-  const settleMs = () => controls.settle_ms ?? baseSettleMs;
+  const later = (ms: number, fn: () => void) => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      fn();
+    }, ms);
+    timers.add(t);
+  };
+  const sleepers = new Set<() => void>();
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(t);
+        sleepers.delete(done);
+        resolve();
+      };
+      const t = setTimeout(done, ms);
+      sleepers.add(done);
+    });
+
+  // ---- events and webhook deliveries ----
   let held: { type: string; item: Item }[] = [];
   let heldTimer: NodeJS.Timeout | undefined;
 
   function enqueueEvent(type: string, item: Item) {
+    const event_id = `evt_${randomUUID()}`;
     const body = JSON.stringify({
-      event_id: randomUUID(),
+      event_id,
       type,
       created_at: new Date().toISOString(),
       data: {
@@ -74,33 +160,92 @@ export async function buildProvider(opts: ProviderOptions = {}) {
         status: item.status,
         message: item.message,
         amount: item.amount,
-        ...item.data,
+        currency: 'EUR',
+        settled_at: item.settled_at,
+        ...publicData(item),
       },
     });
     const copies = controls.duplicate_webhooks ? 2 : 1;
     for (let i = 0; i < copies; i++)
-      store.data.deliveries.push({ id: randomUUID(), body, attempts: 0, next_at: Date.now() });
+      store.data.deliveries.push({ id: randomUUID(), event_id, type, body, attempts: 0, next_at: Date.now() });
     store.changed();
+    void pump();
   }
 
+  function releaseHeld() {
+    const group = held.reverse();
+    held = [];
+    if (heldTimer) clearTimeout(heldTimer);
+    heldTimer = undefined;
+    for (const g of group) enqueueEvent(g.type, g.item);
+  }
+
+  /** out_of_order_webhooks holds events and releases them reversed, in groups of three (or after 300 ms) */
   function emit(type: string, item: Item) {
     if (!controls.out_of_order_webhooks) return enqueueEvent(type, item);
     held.push({ type, item });
-    const release = () => {
-      const group = held.reverse();
-      held = [];
-      if (heldTimer) clearTimeout(heldTimer);
-      heldTimer = undefined;
-      for (const g of group) enqueueEvent(g.type, g.item);
-    };
-    if (held.length >= 3) release();
-    else heldTimer ??= setTimeout(release, 500);
+    if (held.length >= 3) releaseHeld();
+    else heldTimer ??= setTimeout(releaseHeld, 300);
+  }
+
+  const inflight = new AbortController();
+  let pumping: Promise<void> | undefined;
+  async function deliver(d: Delivery) {
+    let failure: { status?: number; error?: string } | null = null;
+    try {
+      const res = await fetch(webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook(secret, d.body) },
+        body: d.body,
+        signal: AbortSignal.any([inflight.signal, AbortSignal.timeout(webhookTimeoutMs)]),
+      });
+      await res.arrayBuffer().catch(() => undefined);
+      if (res.status < 200 || res.status >= 300) failure = { status: res.status };
+    } catch (e) {
+      failure = { error: String((e as Error)?.message ?? e) };
+    }
+    if (!failure) {
+      const i = store.data.deliveries.indexOf(d);
+      if (i >= 0) store.data.deliveries.splice(i, 1);
+    } else {
+      d.attempts += 1;
+      d.next_at = Date.now() + retryDelayMs(d.attempts);
+      d.last_status = failure.status;
+      d.last_error = failure.error;
+    }
+    store.changed();
+  }
+  /** sends due deliveries one at a time, oldest first, so the receiver sees events in the order they happened */
+  function pump(): Promise<void> {
+    pumping ??= (async () => {
+      await Promise.resolve(); // so `pumping` is set before the finally below clears it
+      try {
+        while (!closed) {
+          const now = Date.now();
+          const due = store.data.deliveries.find((d) => d.next_at <= now);
+          if (!due) break;
+          await deliver(due);
+        }
+      } finally {
+        pumping = undefined;
+      }
+    })();
+    return pumping;
+  }
+  const pumpInterval = setInterval(() => void pump(), 100);
+
+  // ---- settlement ----
+  const settleDelay = () => controls.settle_ms ?? baseSettleMs;
+
+  function schedule(item: Item, delay = settleDelay()) {
+    item.settle_at = Date.now() + delay;
+    later(delay, () => settle(item));
   }
 
   function settle(item: Item, force = false) {
-    if (item.status !== 'Processing') return;
+    if (item.status !== 'Processing' || closed) return;
     if (controls.paused_settlement && !force) return schedule(item, 200);
-    let status = 'Completed';
+    let status: 'Completed' | 'Failed' = 'Completed';
     let message: string | undefined;
     if (item.kind === 'payout')
       ({ status, message } = payoutOutcome({
@@ -120,77 +265,72 @@ export async function buildProvider(opts: ProviderOptions = {}) {
     emit(`${item.kind}.${status === 'Completed' ? 'completed' : 'failed'}`, item);
   }
 
-  function schedule(item: Item, delay = settleMs()) {
-    item.settle_at = Date.now() + delay;
-    const t = setTimeout(() => {
-      timers.delete(t);
-      settle(item);
-    }, delay);
-    timers.add(t);
+  function settleNow() {
+    let n = 0;
+    for (const i of Object.values(store.data.items))
+      if (i.status === 'Processing') {
+        settle(i, true);
+        n += 1;
+      }
+    return n;
   }
 
+  const expiresAt = (item: Item) => Date.parse(String(item.data.expires_at));
   function expireLink(item: Item) {
-    if (item.status !== 'Initiated') return;
+    if (item.kind !== 'payin' || item.status !== 'Initiated' || closed) return;
     item.status = 'Expired';
     item.settled_at = new Date().toISOString();
     store.changed();
     emit('payin.expired', item);
   }
-
-  let delivering = false;
-  const deliveryLoop = setInterval(async () => {
-    if (delivering) return;
-    delivering = true;
-    try {
-      const now = Date.now();
-      const due = store.data.deliveries.filter((d) => d.next_at <= now).slice(0, 20);
-      await Promise.all(
-        due.map(async (d) => {
-          let ok = false;
-          try {
-            const res = await fetch(webhookUrl, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook(secret, d.body) },
-              body: d.body,
-              signal: AbortSignal.timeout(5_000),
-            });
-            ok = res.status >= 200 && res.status < 300;
-          } catch {
-            ok = false;
-          }
-          if (ok) store.data.deliveries = store.data.deliveries.filter((x) => x.id !== d.id);
-          else {
-            d.attempts += 1;
-            d.next_at = Date.now() + Math.min(30_000, 500 * 2 ** Math.min(d.attempts - 1, 6));
-          }
-        }),
-      );
-      if (due.length) store.changed();
-    } finally {
-      delivering = false;
-    }
-  }, 100);
+  /** the link's state, expiring it first when its time has passed (the timer may not have fired yet) */
+  const linkState = (item: Item) => {
+    if (item.status === 'Initiated' && expiresAt(item) <= Date.now()) expireLink(item);
+    return item.status;
+  };
+  const watchExpiry = (item: Item) => later(Math.max(0, expiresAt(item) - Date.now()), () => expireLink(item));
 
   // resume what was pending before a restart
   for (const item of Object.values(store.data.items)) {
     if (item.status === 'Processing') schedule(item, Math.max(0, (item.settle_at ?? Date.now()) - Date.now()));
-    if (item.kind === 'payin' && item.status === 'Initiated') {
-      const left = Date.parse(String(item.data.expires_at)) - Date.now();
-      const t = setTimeout(() => expireLink(item), Math.max(0, left));
-      timers.add(t);
-    }
+    if (item.kind === 'payin' && item.status === 'Initiated') watchExpiry(item);
   }
 
+  // ---- what an item looks like on the wire ----
+  function publicData(i: Item) {
+    const { refunded: _refunded, ...rest } = i.data;
+    return i.kind === 'payin' ? { ...rest, refunded_amount: Number(i.data.refunded ?? 0) } : rest;
+  }
+  const view = (i: Item) => ({
+    id: i.id,
+    status: i.status,
+    idempotency_key: i.idempotency_key,
+    reference: i.reference,
+    amount: i.amount,
+    currency: 'EUR',
+    ...(i.message ? { message: i.message } : {}),
+    created_at: i.created_at,
+    ...(i.settled_at ? { settled_at: i.settled_at } : {}),
+    ...publicData(i),
+  });
+
   // ---- auth and fault switches for the API ----
-  const open = (url: string) =>
-    url === '/health' || url.startsWith('/pay/') || url.startsWith('/wallets/') || url.startsWith('/_control');
-  app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
-    if (open(req.url)) return;
-    if (req.headers.authorization !== `Bearer ${apiKey}`) return err(reply, 401, 'Invalid API key');
-    if (controls.latency_ms) await new Promise((r) => setTimeout(r, controls.latency_ms));
+  const pathOf = (req: FastifyRequest) => req.url.split('?')[0];
+  /** API calls: everything but /health, the hosted pay pages and /_control */
+  const isApi = (p: string) =>
+    !(p === '/health' || p.startsWith('/pay/') || p === '/_control' || p.startsWith('/_control/'));
+  const needsKey = (req: FastifyRequest, p: string) => !(req.method === 'GET' && p.startsWith('/wallets/'));
+
+  app.addHook('onRequest', async (req, reply) => {
+    const p = pathOf(req);
+    if (!isApi(p)) return;
+    if (needsKey(req, p) && req.headers.authorization !== `Bearer ${apiKey}`)
+      return err(reply, 401, 'Missing or invalid API key');
+    if (controls.latency_ms > 0) await sleep(controls.latency_ms);
     if (controls.timeout_next > 0) {
       controls.timeout_next -= 1;
-      await new Promise((r) => setTimeout(r, 30_000));
+      reply.hijack();
+      await sleep(30_000);
       reply.raw.destroy();
       return reply;
     }
@@ -199,271 +339,249 @@ export async function buildProvider(opts: ProviderOptions = {}) {
       return err(reply, 500, 'Injected failure');
     }
   });
-  /** answers 500 after doing the work, when drop_after_accept_next says so */
-  const accepted = (reply: FastifyReply, status: number, body: unknown) => {
-    if (controls.drop_after_accept_next > 0) {
-      controls.drop_after_accept_next -= 1;
-      return err(reply, 500, 'Injected failure after accepting');
-    }
-    return reply.status(status).send(body);
-  };
+  // drop_after_accept_next: the work is done, but the answer is replaced by a 500
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (!isApi(pathOf(req)) || reply.statusCode >= 400 || controls.drop_after_accept_next <= 0) return payload;
+    controls.drop_after_accept_next -= 1;
+    reply.status(500).type('application/json');
+    return JSON.stringify({ error: ['Injected failure after accepting'] });
+  });
 
-  /** idempotent create: same key and payload answers the first item; another payload under the key is a 409 */
-  function create(
+  app.setNotFoundHandler((req, reply) => err(reply, 404, `No route ${req.method} ${pathOf(req)}`));
+  app.setErrorHandler((e: Error & { statusCode?: number }, _req, reply) => {
+    const status = e.statusCode && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
+    if (status === 500) app.log.error(e);
+    return err(reply, status, status === 500 ? 'Internal error' : e.message);
+  });
+
+  /**
+   * Idempotency: a key seen before with the same payload answers the first result (`replay`), with another
+   * payload `conflict`; a new key answers `new`.
+   */
+  function priorUse(kind: Kind, key: string, requestHash: string): { item: Item } | 'conflict' | 'new' {
+    const prior = store.data.keys[`${kind}:${key}`];
+    if (!prior) return 'new';
+    const item = store.data.items[prior];
+    return item.request_hash === requestHash ? { item } : 'conflict';
+  }
+  function insert(
     kind: Kind,
     key: string,
-    payload: object,
-    make: () => Item,
-  ): { item: Item; replay: boolean } | { conflict: true } {
-    const k = `${kind}:${key}`;
-    const h = hash(payload);
-    const prior = store.data.keys[k];
-    if (prior) {
-      const item = store.data.items[prior];
-      return item.request_hash === h ? { item, replay: true } : { conflict: true };
-    }
-    const item = make();
-    item.request_hash = h;
+    requestHash: string,
+    fields: Omit<Item, 'kind' | 'idempotency_key' | 'request_hash' | 'created_at'>,
+  ) {
+    const item: Item = {
+      ...fields,
+      kind,
+      idempotency_key: key,
+      request_hash: requestHash,
+      created_at: new Date().toISOString(),
+    };
+    item.response = view(item);
     store.data.items[item.id] = item;
-    store.data.keys[k] = item.id;
+    store.data.keys[`${kind}:${key}`] = item.id;
     store.changed();
-    return { item, replay: false };
+    return item;
   }
-  const view = (i: Item) => ({
-    id: i.id,
-    status: i.status,
-    idempotency_key: i.idempotency_key,
-    reference: i.reference,
-    amount: i.amount,
-    message: i.message,
-    ...i.data,
-  });
+  const CONFLICT = 'idempotency_key was already used with a different request';
 
   app.get('/health', async () => ({ status: 'ok' }));
 
-  app.get('/wallets/:id', async (req, reply) => {
-    const w = findWallet((req.params as { id: string }).id);
-    return w ? w : err(reply, 404, 'Invalid Obol Id');
+  app.get('/wallets/:obol_id', async (req, reply) => {
+    const w = findWallet((req.params as { obol_id: string }).obol_id);
+    return w ?? err(reply, 404, 'Invalid Obol Id');
   });
 
   app.post('/payouts', async (req, reply) => {
     const b = (req.body ?? {}) as Record<string, unknown>;
-    if (!str(b.idempotency_key)) return err(reply, 400, 'idempotency_key is required');
-    if (!str(b.obol_id, 50)) return err(reply, 400, 'obol_id is required');
-    if (!isInt(b.amount) || b.amount <= 0) return err(reply, 400, 'amount must be whole cents above 0');
-    if (b.currency !== undefined && b.currency !== 'EUR') return err(reply, 400, 'currency must be EUR');
-    if (!str(b.beneficiary_name)) return err(reply, 400, 'beneficiary_name is required');
-    if (!str(b.brand)) return err(reply, 400, 'brand is required');
+    if (
+      refuse(reply, [
+        KEY_RULE(b),
+        ['reference', optionalText(b.reference), 'reference must be text of at most 200 characters'],
+        ['obol_id', text(b.obol_id, 50), 'obol_id is required'],
+        ['amount', positiveCents(b.amount), AMOUNT_MESSAGE],
+        ['currency', b.currency === undefined || b.currency === 'EUR', 'currency must be EUR'],
+        ['beneficiary_name', text(b.beneficiary_name), 'beneficiary_name is required (at most 200 characters)'],
+        ['brand', text(b.brand, 100), 'brand is required (at most 100 characters)'],
+      ])
+    )
+      return reply;
+    const key = b.idempotency_key as string;
     const payload = {
-      obol_id: b.obol_id,
-      amount: b.amount,
-      beneficiary_name: b.beneficiary_name,
-      brand: b.brand,
-      reference: b.reference ?? '',
-    };
-    const r = create('payout', b.idempotency_key as string, payload, () => ({
-      id: store.nextId('po'),
-      kind: 'payout',
-      idempotency_key: b.idempotency_key as string,
-      request_hash: '',
       reference: String(b.reference ?? ''),
+      obol_id: String(b.obol_id).trim(),
       amount: b.amount as number,
+      currency: 'EUR',
+      beneficiary_name: b.beneficiary_name as string,
+      brand: b.brand as string,
+    };
+    const h = hash(payload);
+    const prior = priorUse('payout', key, h);
+    if (prior === 'conflict') return err(reply, 409, CONFLICT);
+    if (prior !== 'new') return reply.status(202).send(prior.item.response);
+    const item = insert('payout', key, h, {
+      id: store.nextId('po'),
+      reference: payload.reference,
+      amount: payload.amount,
       status: 'Processing',
-      created_at: new Date().toISOString(),
-      data: { obol_id: b.obol_id, brand: b.brand, beneficiary_name: b.beneficiary_name },
-    }));
-    if ('conflict' in r) return err(reply, 409, 'idempotency_key was used for a different payout');
-    if (!r.replay) schedule(r.item);
-    return accepted(reply, 202, view(r.item));
+      data: { obol_id: payload.obol_id, brand: payload.brand, beneficiary_name: payload.beneficiary_name },
+    });
+    schedule(item);
+    return reply.status(202).send(item.response);
   });
 
   app.post('/transfers', async (req, reply) => {
     const b = (req.body ?? {}) as Record<string, unknown>;
-    if (!str(b.idempotency_key)) return err(reply, 400, 'idempotency_key is required');
-    if (typeof b.iban !== 'string') return err(reply, 400, 'iban is required');
-    const ib = ibanError(b.iban);
-    if (ib) return reply.status(400).send({ error: [ib], fields: { iban: [ib] } });
+    const ib = typeof b.iban === 'string' ? ibanError(b.iban) : 'iban is required';
     const bc = typeof b.bic === 'string' ? bicError(b.bic) : 'bic is required';
-    if (bc) return reply.status(400).send({ error: [bc], fields: { bic: [bc] } });
-    if (!isInt(b.amount) || b.amount <= 0) return err(reply, 400, 'amount must be whole cents above 0');
-    if (!str(b.beneficiary_name)) return err(reply, 400, 'beneficiary_name is required');
+    if (
+      refuse(reply, [
+        KEY_RULE(b),
+        ['iban', ib === null, ib ?? ''],
+        ['bic', bc === null, bc ?? ''],
+        ['amount', positiveCents(b.amount), AMOUNT_MESSAGE],
+        ['beneficiary_name', text(b.beneficiary_name), 'beneficiary_name is required (at most 200 characters)'],
+        ['reference', optionalText(b.reference), 'reference must be text of at most 200 characters'],
+      ])
+    )
+      return reply;
+    const key = b.idempotency_key as string;
     const payload = {
-      iban: b.iban,
-      bic: b.bic,
-      amount: b.amount,
-      beneficiary_name: b.beneficiary_name,
-      reference: b.reference ?? '',
-    };
-    const r = create('transfer', b.idempotency_key as string, payload, () => ({
-      id: store.nextId('tr'),
-      kind: 'transfer',
-      idempotency_key: b.idempotency_key as string,
-      request_hash: '',
-      reference: String(b.reference ?? ''),
+      iban: (b.iban as string).replace(/\s+/g, '').toUpperCase(),
+      bic: (b.bic as string).trim().toUpperCase(),
       amount: b.amount as number,
+      beneficiary_name: b.beneficiary_name as string,
+      reference: String(b.reference ?? ''),
+    };
+    const h = hash(payload);
+    const prior = priorUse('transfer', key, h);
+    if (prior === 'conflict') return err(reply, 409, CONFLICT);
+    if (prior !== 'new') return reply.status(202).send(prior.item.response);
+    const item = insert('transfer', key, h, {
+      id: store.nextId('tr'),
+      reference: payload.reference,
+      amount: payload.amount,
       status: 'Processing',
-      created_at: new Date().toISOString(),
-      data: {
-        iban: String(b.iban).replace(/\s+/g, '').toUpperCase(),
-        bic: String(b.bic).toUpperCase(),
-        beneficiary_name: b.beneficiary_name,
-      },
-    }));
-    if ('conflict' in r) return err(reply, 409, 'idempotency_key was used for a different transfer');
-    if (!r.replay) schedule(r.item);
-    return accepted(reply, 202, view(r.item));
+      data: { iban: payload.iban, bic: payload.bic, beneficiary_name: payload.beneficiary_name },
+    });
+    schedule(item);
+    return reply.status(202).send(item.response);
   });
 
   app.post('/payin-links', async (req, reply) => {
     const b = (req.body ?? {}) as Record<string, unknown>;
-    if (!str(b.idempotency_key)) return err(reply, 400, 'idempotency_key is required');
-    if (!isInt(b.amount) || b.amount <= 0) return err(reply, 400, 'amount must be whole cents above 0');
-    if (!str(b.reference)) return err(reply, 400, 'reference is required');
-    const ttl = b.expires_in_seconds === undefined ? 900 : Number(b.expires_in_seconds);
-    if (!Number.isInteger(ttl) || ttl < 1 || ttl > 7 * 86_400)
-      return err(reply, 400, 'expires_in_seconds must be 1 to 604800');
+    const ttl = b.expires_in_seconds ?? 900;
+    if (
+      refuse(reply, [
+        KEY_RULE(b),
+        ['amount', positiveCents(b.amount), AMOUNT_MESSAGE],
+        ['reference', text(b.reference), 'reference is required (at most 200 characters)'],
+        ['description', optionalText(b.description, 500), 'description must be text of at most 500 characters'],
+        [
+          'expires_in_seconds',
+          isInt(ttl) && ttl >= 1 && ttl <= MAX_TTL,
+          `expires_in_seconds must be a whole number from 1 to ${MAX_TTL}`,
+        ],
+        [
+          'return_url',
+          b.return_url === undefined || b.return_url === null || isHttpUrl(b.return_url),
+          'return_url must be an http(s) URL',
+        ],
+      ])
+    )
+      return reply;
+    const key = b.idempotency_key as string;
     const payload = {
-      amount: b.amount,
-      reference: b.reference,
-      description: b.description ?? '',
-      ttl,
-      return_url: b.return_url ?? '',
+      amount: b.amount as number,
+      reference: b.reference as string,
+      description: String(b.description ?? ''),
+      expires_in_seconds: ttl as number,
+      return_url: String(b.return_url ?? ''),
     };
-    const r = create('payin', b.idempotency_key as string, payload, () => {
-      const id = store.nextId('pl');
-      return {
-        id,
-        kind: 'payin',
-        idempotency_key: b.idempotency_key as string,
-        request_hash: '',
-        reference: String(b.reference),
-        amount: b.amount as number,
-        status: 'Initiated',
-        created_at: new Date().toISOString(),
-        data: {
-          url: `${publicUrl}/pay/${id}`,
-          expires_at: new Date(Date.now() + ttl * 1000).toISOString(),
-          description: b.description ?? '',
-          return_url: b.return_url ?? '',
-          refunded: 0,
-        },
-      };
+    const h = hash(payload);
+    const prior = priorUse('payin', key, h);
+    if (prior === 'conflict') return err(reply, 409, CONFLICT);
+    if (prior !== 'new') return reply.status(201).send(prior.item.response);
+    const id = store.nextId('pl');
+    const item = insert('payin', key, h, {
+      id,
+      reference: payload.reference,
+      amount: payload.amount,
+      status: 'Initiated',
+      data: {
+        url: `${publicUrl}/pay/${id}`,
+        expires_at: new Date(Date.now() + payload.expires_in_seconds * 1000).toISOString(),
+        description: payload.description,
+        return_url: payload.return_url,
+        refunded: 0,
+      },
     });
-    if ('conflict' in r) return err(reply, 409, 'idempotency_key was used for a different pay-in link');
-    if (!r.replay) {
-      const t = setTimeout(() => expireLink(r.item), ttl * 1000);
-      timers.add(t);
-    }
-    return accepted(reply, 201, view(r.item));
+    watchExpiry(item);
+    return reply.status(201).send(item.response);
   });
-
-  app.get('/payin-links/:id', async (req, reply) => {
-    const item = store.data.items[(req.params as { id: string }).id];
-    return item?.kind === 'payin' ? view(item) : err(reply, 404, 'Unknown pay-in link');
-  });
-
-  const page = (title: string, body: string) =>
-    `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title><meta name="viewport" content="width=device-width,initial-scale=1"><style>body{font-family:system-ui,sans-serif;max-width:420px;margin:3rem auto;padding:0 1rem}button{padding:.6rem 1.2rem;margin-right:.5rem;font-size:1rem}label{display:block;margin:.4rem 0}</style></head><body>${body}</body></html>`;
-  const linkState = (item: Item) => {
-    if (item.status === 'Initiated' && Date.parse(String(item.data.expires_at)) <= Date.now()) expireLink(item);
-    return item.status;
-  };
-
-  app.get('/pay/:id', async (req, reply) => {
-    const item = store.data.items[(req.params as { id: string }).id];
-    reply.type('text/html');
-    if (!item || item.kind !== 'payin')
-      return reply.status(404).send(page('Not found', '<h1>Payment link not found</h1>'));
-    const state = linkState(item);
-    if (state !== 'Initiated') {
-      const text =
-        state === 'Expired'
-          ? 'This payment link has expired'
-          : state === 'Completed'
-            ? 'Payment completed'
-            : 'Payment declined';
-      return reply.send(page(text, `<h1>${text}</h1>`));
-    }
-    return reply.send(
-      page(
-        'Pay',
-        `<h1>Pay €${(item.amount / 100).toFixed(2)}</h1><p>Reference: ${escapeHtml(item.reference)}</p>${item.data.description ? `<p>${escapeHtml(String(item.data.description))}</p>` : ''}
-        <form method="post" action="/pay/${item.id}/pay"><label>First name <input name="first_name"></label><label>Last name <input name="last_name"></label><label>Date of birth <input name="date_of_birth" type="date"></label><button type="submit">Pay</button></form>
-        <form method="post" action="/pay/${item.id}/decline"><button type="submit">Decline</button></form>`,
-      ),
-    );
-  });
-
-  for (const action of ['pay', 'decline'] as const) {
-    app.post(`/pay/:id/${action}`, async (req, reply) => {
-      const item = store.data.items[(req.params as { id: string }).id];
-      if (!item || item.kind !== 'payin')
-        return reply.status(404).type('text/html').send(page('Not found', '<h1>Payment link not found</h1>'));
-      const state = linkState(item);
-      if (state !== 'Initiated') {
-        const text = state === 'Expired' ? 'This payment link has expired' : 'This payment link was already used';
-        return reply
-          .status(409)
-          .type('text/html')
-          .send(page(text, `<h1>${text}</h1>`));
-      }
-      const form = (req.body ?? {}) as Record<string, string>;
-      item.status = action === 'pay' ? 'Completed' : 'Declined';
-      item.settled_at = new Date().toISOString();
-      item.data = {
-        ...item.data,
-        first_name: form.first_name ?? '',
-        last_name: form.last_name ?? '',
-        date_of_birth: form.date_of_birth ?? '',
-      };
-      store.changed();
-      emit(action === 'pay' ? 'payin.completed' : 'payin.declined', item);
-      const text = action === 'pay' ? 'Payment completed' : 'Payment declined';
-      const ret = String(item.data.return_url ?? '');
-      if (ret) return reply.redirect(`${ret}${ret.includes('?') ? '&' : '?'}status=${item.status}`, 303);
-      return reply.type('text/html').send(page(text, `<h1>${text}</h1>`));
-    });
-  }
 
   app.post('/refunds', async (req, reply) => {
     const b = (req.body ?? {}) as Record<string, unknown>;
-    if (!str(b.idempotency_key)) return err(reply, 400, 'idempotency_key is required');
-    if (!isInt(b.amount) || b.amount <= 0) return err(reply, 400, 'amount must be whole cents above 0');
-    const payin = store.data.items[String(b.payin_id)];
-    if (!payin || payin.kind !== 'payin') return err(reply, 404, 'Unknown pay-in');
-    const prior = store.data.keys[`refund:${b.idempotency_key}`];
-    if (!prior) {
-      if (payin.status !== 'Completed') return err(reply, 422, 'Only a completed pay-in can be refunded');
-      if (Number(payin.data.refunded ?? 0) + (b.amount as number) > payin.amount)
-        return err(reply, 422, 'The refund exceeds the pay-in amount');
-    }
-    const r = create('refund', b.idempotency_key as string, { payin_id: b.payin_id, amount: b.amount }, () => ({
+    if (
+      refuse(reply, [
+        KEY_RULE(b),
+        ['payin_id', text(b.payin_id, 100), 'payin_id is required'],
+        ['amount', positiveCents(b.amount), AMOUNT_MESSAGE],
+      ])
+    )
+      return reply;
+    const key = b.idempotency_key as string;
+    const payload = { payin_id: b.payin_id as string, amount: b.amount as number };
+    const h = hash(payload);
+    const prior = priorUse('refund', key, h);
+    if (prior === 'conflict') return err(reply, 409, CONFLICT);
+    if (prior !== 'new') return reply.status(202).send(prior.item.response);
+    const payin = store.data.items[payload.payin_id];
+    if (!payin || payin.kind !== 'payin') return err(reply, 404, 'Pay-in not found');
+    if (linkState(payin) !== 'Completed') return err(reply, 422, 'Only a completed pay-in can be refunded');
+    const refunded = Number(payin.data.refunded ?? 0);
+    if (refunded + payload.amount > payin.amount)
+      return err(reply, 422, `The refund exceeds the pay-in amount (${payin.amount - refunded} cents left to refund)`);
+    payin.data.refunded = refunded + payload.amount;
+    const item = insert('refund', key, h, {
       id: store.nextId('rf'),
-      kind: 'refund',
-      idempotency_key: b.idempotency_key as string,
-      request_hash: '',
       reference: payin.reference,
-      amount: b.amount as number,
+      amount: payload.amount,
       status: 'Processing',
-      created_at: new Date().toISOString(),
       data: { payin_id: payin.id },
-    }));
-    if ('conflict' in r) return err(reply, 409, 'idempotency_key was used for a different refund');
-    if (!r.replay) {
-      payin.data.refunded = Number(payin.data.refunded ?? 0) + r.item.amount;
-      schedule(r.item);
-    }
-    return accepted(reply, 202, view(r.item));
+    });
+    schedule(item);
+    return reply.status(202).send(item.response);
   });
+
+  // the current state of one item
+  for (const [route, kind] of [
+    ['/payouts/:id', 'payout'],
+    ['/transfers/:id', 'transfer'],
+    ['/payin-links/:id', 'payin'],
+    ['/refunds/:id', 'refund'],
+  ] as const) {
+    app.get(route, async (req, reply) => {
+      const item = store.data.items[(req.params as { id: string }).id];
+      if (!item || item.kind !== kind) return err(reply, 404, `No ${kind} with this id`);
+      if (kind === 'payin') linkState(item);
+      return view(item);
+    });
+  }
 
   app.get('/statement', async (req, reply) => {
     const q = req.query as { from?: string; to?: string };
     const from = q.from ? Date.parse(q.from) : -Infinity;
     const to = q.to ? Date.parse(q.to) : Infinity;
-    if (Number.isNaN(from) || Number.isNaN(to)) return err(reply, 400, 'from and to must be ISO dates');
+    if (Number.isNaN(from))
+      return reply
+        .status(400)
+        .send({ error: ['from must be an ISO date'], fields: { from: ['from must be an ISO date'] } });
+    if (Number.isNaN(to))
+      return reply.status(400).send({ error: ['to must be an ISO date'], fields: { to: ['to must be an ISO date'] } });
     const items = Object.values(store.data.items)
       .filter((i) => i.settled_at && Date.parse(i.settled_at) >= from && Date.parse(i.settled_at) <= to)
-      .sort((a, b) => a.settled_at!.localeCompare(b.settled_at!))
+      .sort((a, b) => a.settled_at!.localeCompare(b.settled_at!) || a.id.localeCompare(b.id))
       .map((i) => ({
         id: i.id,
         type: i.kind,
@@ -471,50 +589,122 @@ export async function buildProvider(opts: ProviderOptions = {}) {
         idempotency_key: i.idempotency_key,
         amount: i.amount,
         status: i.status,
-        message: i.message,
-        settled_at: i.settled_at,
+        ...(i.message ? { message: i.message } : {}),
+        settled_at: i.settled_at!,
       }));
     return { items };
   });
 
-  app.get('/_control', async () => ({ ...controls, pending_deliveries: store.data.deliveries.length }));
+  // ---- the hosted pay pages (no auth) ----
+  const findLink = (req: FastifyRequest) => {
+    const item = store.data.items[(req.params as { id: string }).id];
+    return item?.kind === 'payin' ? item : undefined;
+  };
+
+  app.get('/pay/:id', async (req, reply) => {
+    reply.type('text/html; charset=utf-8');
+    const item = findLink(req);
+    if (!item) return reply.status(404).send(resultPage('Payment link not found'));
+    const state = linkState(item);
+    return reply.send(state === 'Initiated' ? payPage(item) : resultPage(stateText[state] ?? state));
+  });
+
+  for (const action of ['pay', 'decline'] as const) {
+    app.post(`/pay/:id/${action}`, async (req, reply) => {
+      reply.type('text/html; charset=utf-8');
+      const item = findLink(req);
+      if (!item) return reply.status(404).send(resultPage('Payment link not found'));
+      const state = linkState(item);
+      if (state !== 'Initiated')
+        return reply
+          .status(409)
+          .send(
+            resultPage(
+              state === 'Expired'
+                ? stateText.Expired
+                : `This payment link was already used (${stateText[state] ?? state})`,
+            ),
+          );
+      const form = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+      const field = (name: string, max: number) =>
+        typeof form[name] === 'string' ? (form[name] as string).trim().slice(0, max) : '';
+      const dob = field('date_of_birth', 10);
+      item.status = action === 'pay' ? 'Completed' : 'Declined';
+      item.settled_at = new Date().toISOString();
+      item.data = {
+        ...item.data,
+        first_name: field('first_name', 100),
+        last_name: field('last_name', 100),
+        date_of_birth: /^\d{4}-\d{2}-\d{2}$/.test(dob) ? dob : '',
+      };
+      store.changed();
+      emit(action === 'pay' ? 'payin.completed' : 'payin.declined', item);
+      const ret = String(item.data.return_url ?? '');
+      if (ret) return reply.redirect(`${ret}${ret.includes('?') ? '&' : '?'}status=${item.status}`, 303);
+      return reply.send(resultPage(stateText[item.status]));
+    });
+  }
+
+  // ---- fault switches ----
+  const SWITCHES: Record<keyof Controls, (v: unknown) => boolean> = {
+    latency_ms: (v) => isInt(v) && v >= 0 && v <= 60_000,
+    fail_next: (v) => isInt(v) && v >= 0,
+    timeout_next: (v) => isInt(v) && v >= 0,
+    drop_after_accept_next: (v) => isInt(v) && v >= 0,
+    duplicate_webhooks: (v) => typeof v === 'boolean',
+    out_of_order_webhooks: (v) => typeof v === 'boolean',
+    settle_ms: (v) => v === null || (isInt(v) && v >= 0),
+    paused_settlement: (v) => typeof v === 'boolean',
+  };
+  const controlState = () => ({ ...controls, pending_deliveries: store.data.deliveries.length });
+  app.get('/_control', async () => controlState());
   app.post('/_control', async (req, reply) => {
-    const b = (req.body ?? {}) as Partial<Controls>;
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    if (typeof b !== 'object' || Array.isArray(b)) return err(reply, 400, 'body must be an object of switches');
     for (const [k, v] of Object.entries(b)) {
-      if (!(k in controls)) return err(reply, 400, `unknown switch ${k}`);
-      (controls as unknown as Record<string, unknown>)[k] = v;
+      const ok = SWITCHES[k as keyof Controls];
+      if (!ok) return err(reply, 400, `unknown switch ${k}`);
+      if (!ok(v)) return err(reply, 400, `invalid value for ${k}`);
     }
-    return controls;
+    const wasOutOfOrder = controls.out_of_order_webhooks;
+    controls = { ...controls, ...(b as Partial<Controls>) };
+    if (wasOutOfOrder && !controls.out_of_order_webhooks) releaseHeld();
+    return controlState();
   });
-  app.post('/_control/reset', async () => (controls = defaultControls()));
-  app.post('/_control/settle-now', async () => {
-    let n = 0;
-    for (const i of Object.values(store.data.items)) {
-      if (i.status === 'Processing') {
-        settle(i, true);
-        n += 1;
-      }
-    }
-    return { settled: n };
+  app.post('/_control/reset', async () => {
+    controls = defaultControls();
+    releaseHeld();
+    return controlState();
   });
+  app.post('/_control/settle-now', async () => ({ settled: settleNow() }));
 
   return {
     app,
     store,
     setPublicUrl(url: string) {
-      publicUrl = url;
+      publicUrl = url.replace(/\/+$/, '');
     },
-    async listen(port: number, host = '127.0.0.1') {
-      const address = await app.listen({ port, host });
-      if (!publicUrl) publicUrl = address.replace('[::1]', '127.0.0.1');
+    settleNow,
+    async listen(port = 0, host = '127.0.0.1') {
+      await app.listen({ port, host });
+      const { port: actual } = app.server.address() as { port: number };
+      const base = `http://${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host}:${actual}`;
+      if (!publicUrl) publicUrl = base;
+      // links made before the address was known
       for (const i of Object.values(store.data.items))
         if (i.kind === 'payin' && !String(i.data.url).startsWith('http')) i.data.url = `${publicUrl}/pay/${i.id}`;
-      return address;
+      return base;
     },
     async close() {
-      clearInterval(deliveryLoop);
+      if (closed) return;
+      releaseHeld();
+      closed = true;
+      clearInterval(pumpInterval);
       for (const t of timers) clearTimeout(t);
-      if (heldTimer) clearTimeout(heldTimer);
+      timers.clear();
+      for (const wake of [...sleepers]) wake();
+      inflight.abort();
+      await pumping;
       store.flush();
       await app.close();
     },

@@ -1,320 +1,463 @@
-import { createServer, type Server } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildProvider } from './app.ts';
-import { signWebhook, verifyWebhookSignature } from './signature.ts';
-import { bicError, findWallet, ibanError } from './testdata.ts';
+import type { Provider } from './app.ts';
+import { verifyWebhookSignature } from './signature.ts';
+import {
+  KEY,
+  SECRET,
+  form,
+  payoutBody,
+  startProvider,
+  startReceiver,
+  transferBody,
+  uniqueKey,
+  waitFor,
+  type Answer,
+  type Receiver,
+} from './test-support.ts';
 
-const KEY = 'test-key-123';
-const SECRET = 'test-secret-123';
-interface Received {
-  body: string;
-  sig: string;
-  event: { event_id: string; type: string; data: Record<string, unknown> };
-}
-let received: Received[] = [];
-let receiverStatus = 200;
-let receiver: Server;
-let webhookUrl: string;
-let provider: Awaited<ReturnType<typeof buildProvider>>;
+let receiver: Receiver;
+let provider: Provider;
 let base: string;
+let call: (method: string, path: string, body?: unknown, key?: string | null) => Promise<Answer>;
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      if (receiverStatus === 200)
-        received.push({ body, sig: String(req.headers['x-provider-signature']), event: JSON.parse(body) });
-      res.statusCode = receiverStatus;
-      res.end();
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
-  webhookUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
-  provider = await buildProvider({ apiKey: KEY, webhookSecret: SECRET, webhookUrl, settleMs: 50 });
-  base = (await provider.listen(0)).replace('localhost', '127.0.0.1');
+  receiver = await startReceiver();
+  ({ provider, base, call } = await startProvider(receiver.url));
 });
 afterAll(async () => {
   await provider?.close();
-  receiver?.close();
+  await receiver?.close();
 });
-beforeEach(async () => {
-  await call('POST', '/_control/reset');
-  received = [];
-  receiverStatus = 200;
+beforeEach(() => {
+  receiver.status = 200;
 });
 
-async function call(method: string, p: string, body?: unknown, key = KEY) {
-  const res = await fetch(`${base}${p}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  let json: any = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = null;
-  }
-  return { status: res.status, body: json, text };
-}
-const waitFor = async (pred: () => boolean, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+const eventsFor = (key: string) => receiver.received.filter((r) => r.event.data.idempotency_key === key);
+const eventOf = async (key: string, type?: string) => {
+  await waitFor(() => eventsFor(key).some((e) => !type || e.event.type === type));
+  return eventsFor(key).find((e) => !type || e.event.type === type)!;
 };
-let n = 0;
-const payout = (over: Record<string, unknown> = {}) => ({
-  idempotency_key: `k-${Date.now()}-${n++}`,
-  reference: 'ref',
-  obol_id: '100000001',
-  amount: 1000,
-  currency: 'EUR',
-  beneficiary_name: 'Ana',
-  brand: 'Acme Brand',
-  ...over,
+
+describe('health, keys and errors', () => {
+  it('/health and the wallet look-up need no key; the rest of the API does', async () => {
+    expect(await call('GET', '/health', undefined, null)).toMatchObject({ status: 200, body: { status: 'ok' } });
+    expect((await call('GET', '/wallets/100000001', undefined, null)).status).toBe(200);
+    for (const [method, path] of [
+      ['POST', '/payouts'],
+      ['POST', '/transfers'],
+      ['POST', '/payin-links'],
+      ['POST', '/refunds'],
+      ['GET', '/statement'],
+      ['GET', '/payin-links/pl_x'],
+      ['GET', '/payouts/po_x'],
+    ]) {
+      const none = await call(method, path, method === 'POST' ? {} : undefined, null);
+      expect(none.status, `${method} ${path}`).toBe(401);
+      expect(none.body.error).toEqual(['Missing or invalid API key']);
+      expect((await call(method, path, method === 'POST' ? {} : undefined, 'wrong')).status).toBe(401);
+    }
+  });
+
+  it('answer errors as {error: string[]}', async () => {
+    const missing = await call('GET', '/nothing-here');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toHaveLength(1);
+    const res = await fetch(`${base}/payouts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: '{"broken":',
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string[] }).error).toHaveLength(1);
+    expect((await call('GET', '/payouts/po_unknown')).status).toBe(404);
+  });
 });
-const eventsFor = (key: string) => received.filter((r) => r.event.data.idempotency_key === key);
 
 describe('wallets', () => {
-  it('follow the documented test data', async () => {
-    expect((await call('GET', '/wallets/100000001')).body).toMatchObject({ obol_id: '100000001', brand: 'Acme Brand' });
-    expect((await call('GET', '/wallets/200000001')).body.brand).toBe('Globex Outlet');
-    expect((await call('GET', '/wallets/300000001')).body.brand).toBeNull();
-    const unknown = await call('GET', '/wallets/900000001');
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.error).toEqual(['Invalid Obol Id']);
-    expect((await call('GET', '/wallets/12')).status).toBe(404);
-    expect(findWallet('100000001')).toEqual(findWallet('100000001'));
+  it.each([
+    ['100000001', 'Acme Brand'],
+    ['199999999', 'Acme Brand'],
+    ['200000001', 'Globex Outlet'],
+    ['300000001', null],
+  ])('%s belongs to %s', async (id, brand) => {
+    const r = await call('GET', `/wallets/${id}`);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({
+      obol_id: id,
+      first_name: expect.any(String),
+      last_name: expect.any(String),
+      date_of_birth: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      brand,
+    });
+    expect((await call('GET', `/wallets/${id}`)).body).toEqual(r.body);
+  });
+
+  it.each(['400000001', '900000001', '000000001', '12345678', '1234567890', 'abc'])('%s is unknown', async (id) => {
+    const r = await call('GET', `/wallets/${id}`);
+    expect(r.status).toBe(404);
+    expect(r.body).toEqual({ error: ['Invalid Obol Id'] });
   });
 });
 
 describe('payouts', () => {
-  it('need the API key', async () => {
-    expect((await call('POST', '/payouts', payout(), 'wrong')).status).toBe(401);
+  it.each([
+    [{}, 'Completed', undefined],
+    [{ brand: 'acme BRAND' }, 'Completed', undefined],
+    [{ brand: 'Globex Outlet' }, 'Failed', 'Brand does not match'],
+    [{ obol_id: '200000005', brand: 'Acme Brand' }, 'Failed', 'Brand does not match'],
+    [{ obol_id: '900000001' }, 'Failed', 'Invalid Obol Id'],
+    [{ obol_id: '12345' }, 'Failed', 'Invalid Obol Id'],
+    [{ amount: 66_600 }, 'Failed', 'Declined by provider'],
+    [{ obol_id: '300000009', brand: 'Anything' }, 'Completed', undefined],
+  ])('%j settles %s %s', async (over, status, message) => {
+    const p = payoutBody(over);
+    const r = await call('POST', '/payouts', p);
+    expect(r.status).toBe(202);
+    expect(r.body).toMatchObject({
+      id: expect.stringMatching(/^po_/),
+      status: 'Processing',
+      idempotency_key: p.idempotency_key,
+    });
+    const ev = await eventOf(p.idempotency_key);
+    expect(ev.event.type).toBe(status === 'Completed' ? 'payout.completed' : 'payout.failed');
+    expect(ev.event.event_id).toEqual(expect.any(String));
+    expect(ev.event.data).toMatchObject({
+      id: r.body.id,
+      reference: p.reference,
+      idempotency_key: p.idempotency_key,
+      status,
+      amount: p.amount,
+      obol_id: p.obol_id,
+    });
+    expect(ev.event.data.message).toBe(message);
+    expect(verifyWebhookSignature(SECRET, ev.sig, ev.body)).toBe(true);
+    expect(verifyWebhookSignature(SECRET, ev.sig, ev.body.replace(`"amount":${p.amount}`, '"amount":1'))).toBe(false);
+    expect(verifyWebhookSignature('other-secret', ev.sig, ev.body)).toBe(false);
+    const now = await call('GET', `/payouts/${r.body.id}`);
+    expect(now.body).toMatchObject({ id: r.body.id, status, ...(message ? { message } : {}) });
   });
 
   it.each([
-    [{}, 'Completed', undefined],
-    [{ brand: 'Globex Outlet' }, 'Failed', 'Brand does not match'],
-    [{ obol_id: '900000001' }, 'Failed', 'Invalid Obol Id'],
-    [{ amount: 66_600 }, 'Failed', 'Declined by provider'],
-    [{ obol_id: '300000009', brand: 'Anything' }, 'Completed', undefined],
-  ])('%j settle %s', async (over, status, message) => {
-    const p = payout(over);
+    [{ idempotency_key: '' }, 'idempotency_key'],
+    [{ idempotency_key: 'x'.repeat(101) }, 'idempotency_key'],
+    [{ obol_id: undefined }, 'obol_id'],
+    [{ obol_id: 100000001 }, 'obol_id'],
+    [{ amount: 0 }, 'amount'],
+    [{ amount: -5 }, 'amount'],
+    [{ amount: 10.5 }, 'amount'],
+    [{ amount: '1000' }, 'amount'],
+    [{ currency: 'USD' }, 'currency'],
+    [{ beneficiary_name: ' ' }, 'beneficiary_name'],
+    [{ brand: undefined }, 'brand'],
+    [{ reference: 42 }, 'reference'],
+  ])('refuse %j naming %s', async (over, field) => {
+    const p = payoutBody(over);
     const r = await call('POST', '/payouts', p);
-    expect(r.status).toBe(202);
-    expect(r.body.status).toBe('Processing');
-    await waitFor(() => eventsFor(p.idempotency_key).length === 1);
-    const ev = eventsFor(p.idempotency_key)[0];
-    expect(ev.event.type).toBe(status === 'Completed' ? 'payout.completed' : 'payout.failed');
-    expect(ev.event.data).toMatchObject({ id: r.body.id, status, amount: p.amount });
-    expect(ev.event.data.message).toBe(message);
-    expect(verifyWebhookSignature(SECRET, ev.sig, ev.body)).toBe(true);
-    expect(verifyWebhookSignature(SECRET, ev.sig, ev.body.replace('"amount":', '"amount":1'))).toBe(false);
-    expect(verifyWebhookSignature('other-secret', ev.sig, ev.body)).toBe(false);
+    expect(r.status).toBe(400);
+    expect(r.body.error[0]).toContain(field);
+    expect(Object.keys(r.body.fields)).toEqual([field]);
+    if (field !== 'idempotency_key')
+      expect(
+        (await call('POST', '/payouts', { ...p, ...payoutBody({ idempotency_key: p.idempotency_key }) })).status,
+      ).toBe(202);
   });
 
-  it('answer a replay with the first result, and a different payload under the key with 409', async () => {
-    const p = payout();
+  it('answer a replay with the first result, and another payload under the key with 409', async () => {
+    const p = payoutBody();
     const a = await call('POST', '/payouts', p);
     const b = await call('POST', '/payouts', p);
-    expect(b.body.id).toBe(a.body.id);
-    expect((await call('POST', '/payouts', { ...p, amount: 2000 })).status).toBe(409);
-    await waitFor(() => eventsFor(p.idempotency_key).length === 1);
-    const statement = await call('GET', '/statement');
-    expect(
-      statement.body.items.filter((i: { idempotency_key: string }) => i.idempotency_key === p.idempotency_key),
-    ).toHaveLength(1);
-  });
-
-  it('refuse bad input', async () => {
-    expect((await call('POST', '/payouts', payout({ amount: 1.5 }))).status).toBe(400);
-    expect((await call('POST', '/payouts', payout({ amount: -1 }))).status).toBe(400);
-    expect((await call('POST', '/payouts', payout({ idempotency_key: '' }))).status).toBe(400);
-    expect((await call('POST', '/payouts', payout({ currency: 'USD' }))).status).toBe(400);
-  });
-});
-
-describe('fault switches', () => {
-  it('fail_next answers 500 without doing anything', async () => {
-    await call('POST', '/_control', { fail_next: 1 });
-    const p = payout();
-    expect((await call('POST', '/payouts', p)).status).toBe(500);
-    const again = await call('POST', '/payouts', p);
-    expect(again.status).toBe(202);
-  });
-
-  it('drop_after_accept_next does the work but answers 500: a retry with the same key gets the first result', async () => {
-    await call('POST', '/_control', { drop_after_accept_next: 1 });
-    const p = payout();
-    expect((await call('POST', '/payouts', p)).status).toBe(500);
-    const retry = await call('POST', '/payouts', p);
-    expect(retry.status).toBe(202);
-    await waitFor(() => eventsFor(p.idempotency_key).length === 1);
-    await new Promise((r) => setTimeout(r, 150));
+    expect(b.status).toBe(202);
+    expect(b.body).toEqual(a.body);
+    const conflict = await call('POST', '/payouts', { ...p, amount: 2000 });
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.error).toHaveLength(1);
+    expect((await call('POST', '/payouts', { ...p, brand: 'Globex Outlet' })).status).toBe(409);
+    await eventOf(p.idempotency_key);
+    // after settlement a replay still answers the first result; the current state is at GET /payouts/:id
+    const c = await call('POST', '/payouts', p);
+    expect(c.body).toEqual(a.body);
+    expect((await call('GET', `/payouts/${a.body.id}`)).body.status).toBe('Completed');
     expect(eventsFor(p.idempotency_key)).toHaveLength(1);
-  });
-
-  it('duplicate_webhooks sends each event twice with the same event id', async () => {
-    await call('POST', '/_control', { duplicate_webhooks: true });
-    const p = payout();
-    await call('POST', '/payouts', p);
-    await waitFor(() => eventsFor(p.idempotency_key).length === 2);
-    const [a, b] = eventsFor(p.idempotency_key);
-    expect(a.event.event_id).toBe(b.event.event_id);
-  });
-
-  it('out_of_order_webhooks sends a group in reverse order', async () => {
-    await call('POST', '/_control', { out_of_order_webhooks: true, paused_settlement: true });
-    const ps = [payout(), payout(), payout()];
-    for (const p of ps) await call('POST', '/payouts', p);
-    await call('POST', '/_control/settle-now');
-    await waitFor(() => ps.every((p) => eventsFor(p.idempotency_key).length === 1));
-    const order = received.map((r) => r.event.data.idempotency_key);
-    expect(order.indexOf(ps[2].idempotency_key)).toBeLessThan(order.indexOf(ps[0].idempotency_key));
-  });
-
-  it('webhooks are retried until the receiver answers 2xx', async () => {
-    receiverStatus = 500;
-    const p = payout();
-    await call('POST', '/payouts', p);
-    await new Promise((r) => setTimeout(r, 700));
-    expect(eventsFor(p.idempotency_key)).toHaveLength(0);
-    expect((await call('GET', '/_control')).body.pending_deliveries).toBeGreaterThan(0);
-    receiverStatus = 200;
-    await waitFor(() => eventsFor(p.idempotency_key).length === 1, 10_000);
+    const st = await call('GET', '/statement');
+    expect(
+      st.body.items.filter((i: { idempotency_key: string }) => i.idempotency_key === p.idempotency_key),
+    ).toHaveLength(1);
   });
 });
 
 describe('IBAN transfers', () => {
-  it('validate IBAN and BIC', () => {
-    expect(ibanError('DE89370400440532013000')).toBeNull();
-    expect(ibanError('GB82 WEST 1234 5698 7654 32')).toBeNull();
-    expect(ibanError('NL91ABNA0417164300')).toBeNull();
-    expect(ibanError('DE89370400440532013001')).toMatch(/checksum/);
-    expect(ibanError('DE8937040044053201300')).toMatch(/length/);
-    expect(ibanError('1234')).toBeTruthy();
-    expect(bicError('DEUTDEFF')).toBeNull();
-    expect(bicError('DEUTDEFF500')).toBeNull();
-    expect(bicError('DEUT')).toBeTruthy();
+  it.each([
+    [{ iban: 'DE89370400440532013001' }, 'iban', /checksum/],
+    [{ iban: 'DE8937040044053201300' }, 'iban', /length/],
+    [{ iban: 'ZZ' }, 'iban', /./],
+    [{ iban: undefined }, 'iban', /required/],
+    [{ bic: 'DEUT' }, 'bic', /8 or 11/],
+    [{ bic: 'DEUTDEFF5' }, 'bic', /8 or 11/],
+    [{ bic: undefined }, 'bic', /required/],
+    [{ amount: 0 }, 'amount', /amount/],
+    [{ beneficiary_name: '' }, 'beneficiary_name', /beneficiary_name/],
+    [{ idempotency_key: undefined }, 'idempotency_key', /idempotency_key/],
+  ])('refuse %j naming %s', async (over, field, why) => {
+    const r = await call('POST', '/transfers', transferBody(over));
+    expect(r.status).toBe(400);
+    expect(r.body.error[0]).toMatch(why);
+    expect(r.body.fields[field]).toEqual(r.body.error);
   });
 
-  it('settle Completed, or Failed for an account ending in 0000', async () => {
-    const ok = await call('POST', '/transfers', {
-      idempotency_key: 't1',
-      iban: 'DE89370400440532013000',
-      bic: 'DEUTDEFF',
-      amount: 500,
-      beneficiary_name: 'Ana',
-      reference: 'r',
+  it('settle Completed (IBAN written with spaces accepted)', async () => {
+    const t = transferBody({ iban: 'GB82 WEST 1234 5698 7654 32', bic: 'nwbkgb2l' });
+    const r = await call('POST', '/transfers', t);
+    expect(r.status).toBe(202);
+    expect(r.body).toMatchObject({
+      id: expect.stringMatching(/^tr_/),
+      status: 'Processing',
+      iban: 'GB82WEST12345698765432',
     });
-    expect(ok.status).toBe(202);
-    await waitFor(() => received.some((r) => r.event.data.idempotency_key === 't1'));
-    const ev = received.find((r) => r.event.data.idempotency_key === 't1')!;
-    // this IBAN ends in 3000: completed
+    const ev = await eventOf(t.idempotency_key);
     expect(ev.event.type).toBe('transfer.completed');
-    const bad = await call('POST', '/transfers', {
-      idempotency_key: 't2',
-      iban: 'DE00370400440532013000',
-      bic: 'DEUTDEFF',
-      amount: 500,
-      beneficiary_name: 'Ana',
-    });
-    expect(bad.status).toBe(400);
-    expect(bad.body.fields.iban).toBeTruthy();
-    const closed = await call('POST', '/transfers', {
-      idempotency_key: 't3',
-      iban: 'GB29NWBK60161331926819',
-      bic: 'NWBKGB2L',
-      amount: 500,
-      beneficiary_name: 'Ana',
-    });
-    expect(closed.status).toBe(202);
+    expect(ev.event.data).toMatchObject({ id: r.body.id, status: 'Completed', amount: 500, reference: 'rent' });
+  });
+
+  it("fail 'Account closed' for an account part ending in 0000", async () => {
+    const t = transferBody({ iban: 'DE94370400440532010000' });
+    expect((await call('POST', '/transfers', t)).status).toBe(202);
+    const ev = await eventOf(t.idempotency_key);
+    expect(ev.event.type).toBe('transfer.failed');
+    expect(ev.event.data).toMatchObject({ status: 'Failed', message: 'Account closed' });
+  });
+
+  it('are idempotent', async () => {
+    const t = transferBody();
+    const a = await call('POST', '/transfers', t);
+    expect((await call('POST', '/transfers', t)).body.id).toBe(a.body.id);
+    expect((await call('POST', '/transfers', { ...t, iban: 'NL91ABNA0417164300' })).status).toBe(409);
+    // keys are per kind: the same key may name a payout too
+    expect((await call('POST', '/payouts', payoutBody({ idempotency_key: t.idempotency_key }))).status).toBe(202);
   });
 });
 
-describe('pay-in links and refunds', () => {
-  it('are paid on the hosted page, refunded up to their amount, and listed in the statement', async () => {
-    const link = await call('POST', '/payin-links', { idempotency_key: 'pl1', amount: 2500, reference: 'order 1' });
-    expect(link.status).toBe(201);
-    expect(link.body.url).toMatch(/\/pay\//);
-    const pageRes = await fetch(link.body.url);
-    expect(await pageRes.text()).toContain('€25.00');
-    expect(
-      (await call('POST', '/refunds', { idempotency_key: 'rf0', payin_id: link.body.id, amount: 100 })).status,
-    ).toBe(422);
-    const paid = await fetch(`${link.body.url}/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'first_name=Ana&last_name=Novak',
+describe('pay-in links', () => {
+  const link = async (over: Record<string, unknown> = {}) => {
+    const body = { idempotency_key: uniqueKey('pl'), amount: 2500, reference: 'order 1', ...over };
+    const r = await call('POST', '/payin-links', body);
+    expect(r.status).toBe(201);
+    return r.body as { id: string; url: string; status: string; expires_at: string; idempotency_key: string };
+  };
+
+  it('are created Initiated with a hosted page that shows amount and reference', async () => {
+    const before = Date.now();
+    const l = await link({ description: 'Two <b>mugs</b>' });
+    expect(l.status).toBe('Initiated');
+    expect(l.url).toBe(`${base}/pay/${l.id}`);
+    const ttl = Date.parse(l.expires_at) - before;
+    expect(ttl).toBeGreaterThan(899_000);
+    expect(ttl).toBeLessThan(901_000);
+    const res = await fetch(l.url);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    const html = await res.text();
+    expect(html).toContain('€25.00');
+    expect(html).toContain('order 1');
+    expect(html).toContain('Two &#60;b&#62;mugs&#60;/b&#62;');
+    expect(html).toContain(`action="/pay/${l.id}/pay"`);
+    expect(html).toContain(`action="/pay/${l.id}/decline"`);
+    expect(html).toMatch(/name="first_name"/);
+    expect((await call('GET', `/payin-links/${l.id}`)).body).toMatchObject({
+      id: l.id,
+      status: 'Initiated',
+      amount: 2500,
     });
+  });
+
+  it('are paid once on the hosted page', async () => {
+    const l = await link();
+    const paid = await form(`${l.url}/pay`, { first_name: 'Ana', last_name: 'Novak', date_of_birth: '1990-04-01' });
+    expect(paid.status).toBe(200);
     expect(await paid.text()).toContain('Payment completed');
-    const twice = await fetch(`${link.body.url}/decline`, { method: 'POST' });
-    expect(twice.status).toBe(409);
-    await waitFor(() => received.some((r) => r.event.type === 'payin.completed' && r.event.data.id === link.body.id));
-    expect(
-      (await call('POST', '/refunds', { idempotency_key: 'rf1', payin_id: link.body.id, amount: 2000 })).status,
-    ).toBe(202);
-    expect(
-      (await call('POST', '/refunds', { idempotency_key: 'rf2', payin_id: link.body.id, amount: 600 })).status,
-    ).toBe(422);
-    await waitFor(() => received.some((r) => r.event.type === 'refund.completed'));
-    const st = await call('GET', '/statement');
-    const types = st.body.items.map((i: { type: string }) => i.type);
-    expect(types).toEqual(expect.arrayContaining(['payin', 'refund']));
+    const ev = await eventOf(l.idempotency_key, 'payin.completed');
+    expect(ev.event.data).toMatchObject({
+      id: l.id,
+      status: 'Completed',
+      amount: 2500,
+      reference: 'order 1',
+      first_name: 'Ana',
+      last_name: 'Novak',
+      date_of_birth: '1990-04-01',
+    });
+    expect(verifyWebhookSignature(SECRET, ev.sig, ev.body)).toBe(true);
+    for (const action of ['pay', 'decline']) {
+      const again = await form(`${l.url}/${action}`);
+      expect(again.status).toBe(409);
+      expect(await again.text()).toContain('already used');
+    }
+    expect(await (await fetch(l.url)).text()).toContain('Payment completed');
+    expect((await call('GET', `/payin-links/${l.id}`)).body.status).toBe('Completed');
+    expect(eventsFor(l.idempotency_key)).toHaveLength(1);
   });
 
-  it('can be declined, and expire', async () => {
-    const link = await call('POST', '/payin-links', { idempotency_key: 'pl2', amount: 100, reference: 'order 2' });
-    await fetch(`${link.body.url}/decline`, { method: 'POST' });
-    await waitFor(() => received.some((r) => r.event.type === 'payin.declined'));
-    const short = await call('POST', '/payin-links', {
-      idempotency_key: 'pl3',
-      amount: 100,
-      reference: 'order 3',
-      expires_in_seconds: 1,
-    });
-    await waitFor(
-      () => received.some((r) => r.event.type === 'payin.expired' && r.event.data.id === short.body.id),
-      5000,
-    );
-    expect(await (await fetch(short.body.url)).text()).toContain('expired');
+  it('can be declined, without a name', async () => {
+    const l = await link();
+    const declined = await form(`${l.url}/decline`);
+    expect(await declined.text()).toContain('Payment declined');
+    expect((await eventOf(l.idempotency_key, 'payin.declined')).event.data.status).toBe('Declined');
+    expect((await form(`${l.url}/pay`)).status).toBe(409);
+  });
+
+  it('redirect to return_url with the status', async () => {
+    const l = await link({ return_url: 'http://shop.example/done?order=7' });
+    const res = await form(`${l.url}/pay`);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('http://shop.example/done?order=7&status=Completed');
+    const d = await link({ return_url: 'http://shop.example/done' });
+    expect((await form(`${d.url}/decline`)).headers.get('location')).toBe('http://shop.example/done?status=Declined');
+  });
+
+  it('expire at expires_at with an event, and then refuse payment', async () => {
+    const l = await link({ expires_in_seconds: 1 });
+    const ev = await eventOf(l.idempotency_key, 'payin.expired');
+    expect(ev.event.data).toMatchObject({ id: l.id, status: 'Expired' });
+    expect(await (await fetch(l.url)).text()).toContain('This payment link has expired');
+    const pay = await form(`${l.url}/pay`);
+    expect(pay.status).toBe(409);
+    expect(await pay.text()).toContain('This payment link has expired');
+    expect((await call('GET', `/payin-links/${l.id}`)).body.status).toBe('Expired');
+  });
+
+  it('refuse bad input, unknown links, and replay by key', async () => {
+    for (const [over, field] of [
+      [{ amount: 0 }, 'amount'],
+      [{ reference: '' }, 'reference'],
+      [{ expires_in_seconds: 0 }, 'expires_in_seconds'],
+      [{ expires_in_seconds: 1.5 }, 'expires_in_seconds'],
+      [{ return_url: 'javascript:alert(1)' }, 'return_url'],
+      [{ description: 7 }, 'description'],
+    ] as const) {
+      const r = await call('POST', '/payin-links', {
+        ...{ idempotency_key: uniqueKey(), amount: 100, reference: 'r' },
+        ...over,
+      });
+      expect(r.status, field).toBe(400);
+      expect(r.body.fields[field]).toBeTruthy();
+    }
+    expect((await fetch(`${base}/pay/pl_nope`)).status).toBe(404);
+    expect((await form(`${base}/pay/pl_nope/pay`)).status).toBe(404);
+    expect((await call('GET', '/payin-links/pl_nope')).status).toBe(404);
+    const body = { idempotency_key: uniqueKey(), amount: 100, reference: 'r' };
+    const a = await call('POST', '/payin-links', body);
+    expect((await call('POST', '/payin-links', body)).body.id).toBe(a.body.id);
+    expect((await call('POST', '/payin-links', { ...body, amount: 101 })).status).toBe(409);
   });
 });
 
-describe('persistence', () => {
-  it('a payout pending at a restart still settles after it', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'provider-'));
-    try {
-      const a = await buildProvider({ apiKey: KEY, webhookSecret: SECRET, webhookUrl, settleMs: 400, dataDir: dir });
-      const addr = await a.listen(0);
-      const p = payout();
-      const r = await fetch(`${addr}/payouts`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-        body: JSON.stringify(p),
-      });
-      expect(r.status).toBe(202);
-      await a.close();
-      const b = await buildProvider({ apiKey: KEY, webhookSecret: SECRET, webhookUrl, settleMs: 400, dataDir: dir });
-      await b.listen(0);
-      await waitFor(() => eventsFor(p.idempotency_key).length === 1, 5000);
-      await b.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+describe('refunds', () => {
+  const paidLink = async (amount = 2500) => {
+    const r = await call('POST', '/payin-links', { idempotency_key: uniqueKey('pl'), amount, reference: 'order r' });
+    await form(`${r.body.url}/pay`);
+    return r.body.id as string;
+  };
+
+  it('only for a Completed pay-in', async () => {
+    const open = await call('POST', '/payin-links', { idempotency_key: uniqueKey(), amount: 100, reference: 'x' });
+    const r1 = await call('POST', '/refunds', { idempotency_key: uniqueKey(), payin_id: open.body.id, amount: 50 });
+    expect(r1.status).toBe(422);
+    expect(r1.body.error).toEqual(['Only a completed pay-in can be refunded']);
+    await form(`${open.body.url}/decline`);
+    expect(
+      (await call('POST', '/refunds', { idempotency_key: uniqueKey(), payin_id: open.body.id, amount: 50 })).status,
+    ).toBe(422);
+    expect(
+      (await call('POST', '/refunds', { idempotency_key: uniqueKey(), payin_id: 'pl_nope', amount: 50 })).status,
+    ).toBe(404);
+    const missing = await call('POST', '/refunds', { idempotency_key: uniqueKey(), amount: 50 });
+    expect(missing.status).toBe(400);
+    expect(missing.body.fields.payin_id).toBeTruthy();
+    expect(
+      (await call('POST', '/refunds', { idempotency_key: uniqueKey(), payin_id: open.body.id, amount: 0 })).status,
+    ).toBe(400);
   });
 
-  it('signs with a timestamp inside the tolerance only', () => {
-    const old = signWebhook(SECRET, '{}', Math.floor(Date.now() / 1000) - 3600);
-    expect(verifyWebhookSignature(SECRET, old, '{}')).toBe(false);
-    expect(verifyWebhookSignature(SECRET, signWebhook(SECRET, '{}'), '{}')).toBe(true);
+  it('never beyond the pay-in amount, and idempotent', async () => {
+    const payin = await paidLink(2500);
+    const first = { idempotency_key: uniqueKey('rf'), payin_id: payin, amount: 2000 };
+    const a = await call('POST', '/refunds', first);
+    expect(a.status).toBe(202);
+    expect(a.body).toMatchObject({ id: expect.stringMatching(/^rf_/), status: 'Processing', payin_id: payin });
+    // a replay does not count twice
+    expect((await call('POST', '/refunds', first)).body.id).toBe(a.body.id);
+    expect((await call('POST', '/refunds', { ...first, amount: 100 })).status).toBe(409);
+    const over = await call('POST', '/refunds', { idempotency_key: uniqueKey(), payin_id: payin, amount: 501 });
+    expect(over.status).toBe(422);
+    expect(over.body.error[0]).toMatch(/exceeds the pay-in amount/);
+    const rest = { idempotency_key: uniqueKey('rf'), payin_id: payin, amount: 500 };
+    expect((await call('POST', '/refunds', rest)).status).toBe(202);
+    expect((await call('POST', '/refunds', { idempotency_key: uniqueKey(), payin_id: payin, amount: 1 })).status).toBe(
+      422,
+    );
+    const ev = await eventOf(first.idempotency_key, 'refund.completed');
+    expect(ev.event.data).toMatchObject({
+      id: a.body.id,
+      status: 'Completed',
+      amount: 2000,
+      payin_id: payin,
+      reference: 'order r',
+    });
+    await eventOf(rest.idempotency_key, 'refund.completed');
+    expect((await call('GET', `/payin-links/${payin}`)).body.refunded_amount).toBe(2500);
+    expect((await call('GET', `/refunds/${a.body.id}`)).body.status).toBe('Completed');
+  });
+});
+
+describe('statement', () => {
+  it('lists everything settled in the range, ordered by settled_at', async () => {
+    const from = new Date().toISOString();
+    const ok = payoutBody();
+    const failed = payoutBody({ amount: 66_600 });
+    const transfer = transferBody();
+    const pl = await call('POST', '/payin-links', { idempotency_key: uniqueKey('pl'), amount: 900, reference: 'st' });
+    const processing = payoutBody();
+    await call('POST', '/payouts', ok);
+    await call('POST', '/payouts', failed);
+    await call('POST', '/transfers', transfer);
+    await form(`${pl.body.url}/pay`);
+    const refund = { idempotency_key: uniqueKey('rf'), payin_id: pl.body.id, amount: 300 };
+    await call('POST', '/refunds', refund);
+    await eventOf(refund.idempotency_key);
+    await Promise.all([ok, failed, transfer].map((x) => eventOf(x.idempotency_key)));
+    await call('POST', '/_control', { paused_settlement: true });
+    await call('POST', '/payouts', processing);
+    const st = await call('GET', `/statement?from=${encodeURIComponent(from)}`);
+    await call('POST', '/_control/reset');
+    expect(st.status).toBe(200);
+    const items = st.body.items as { settled_at: string; idempotency_key: string }[];
+    expect(items.map((i) => i.settled_at)).toEqual([...items.map((i) => i.settled_at)].sort());
+    const byKey = (k: string) => items.find((i) => i.idempotency_key === k);
+    expect(byKey(ok.idempotency_key)).toEqual({
+      id: expect.any(String),
+      type: 'payout',
+      reference: 'ref',
+      idempotency_key: ok.idempotency_key,
+      amount: 1000,
+      status: 'Completed',
+      settled_at: expect.any(String),
+    });
+    expect(byKey(failed.idempotency_key)).toMatchObject({ status: 'Failed', message: 'Declined by provider' });
+    expect(byKey(transfer.idempotency_key)).toMatchObject({ type: 'transfer', status: 'Completed' });
+    expect(byKey(pl.body.idempotency_key)).toMatchObject({ type: 'payin', status: 'Completed', amount: 900 });
+    expect(byKey(refund.idempotency_key)).toMatchObject({ type: 'refund', status: 'Completed', amount: 300 });
+    expect(byKey(processing.idempotency_key)).toBeUndefined();
+    for (const i of items) expect(Date.parse(i.settled_at)).toBeGreaterThanOrEqual(Date.parse(from));
+
+    const past = await call('GET', `/statement?to=${encodeURIComponent(from)}`);
+    expect(past.body.items.some((i: { idempotency_key: string }) => i.idempotency_key === ok.idempotency_key)).toBe(
+      false,
+    );
+    const future = await call(
+      'GET',
+      `/statement?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+    );
+    expect(future.body.items).toEqual([]);
+    const bad = await call('GET', '/statement?from=yesterday');
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields.from).toBeTruthy();
+    await call('POST', '/_control/settle-now');
   });
 });

@@ -62,10 +62,12 @@ const IBAN_LENGTHS: Record<string, number> = {
 
 export function ibanError(raw: string): string | null {
   const iban = raw.replace(/\s+/g, '').toUpperCase();
+  if (!iban) return 'IBAN is required';
+  if (!/^[A-Z0-9]+$/.test(iban)) return 'IBAN may contain only letters, digits and spaces';
   if (!/^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(iban)) return 'IBAN must start with a country code and two check digits';
   const len = IBAN_LENGTHS[iban.slice(0, 2)];
-  if (len ? iban.length !== len : iban.length < 15 || iban.length > 34)
-    return `IBAN has the wrong length for ${iban.slice(0, 2)}`;
+  if (len && iban.length !== len) return `IBAN length must be ${len} characters for ${iban.slice(0, 2)}`;
+  if (!len && (iban.length < 15 || iban.length > 34)) return 'IBAN length must be 15 to 34 characters';
   const rearranged = iban.slice(4) + iban.slice(0, 4);
   let rem = 0;
   for (const ch of rearranged) {
@@ -82,4 +84,4 @@ export function bicError(raw: string): string | null {
 }
 
 /** A transfer to an IBAN whose account part ends in 0000 fails: the account is closed. */
-export const closedAccount = (iban: string) => iban.replace(/\s+/g, '').endsWith('0000');
+export const closedAccount = (iban: string) => iban.replace(/\s+/g, '').toUpperCase().endsWith('0000');

@@ -1,8 +1,12 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
+import { sessionStore } from './lib/session.ts';
 
 afterEach(() => {
   cleanup();
+  sessionStore.clear();
   localStorage.clear();
   sessionStorage.clear();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
 });

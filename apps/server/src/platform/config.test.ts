@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -26,7 +26,16 @@ describe('configuration', () => {
     });
     expect(c.databaseUrl).toBeUndefined();
     expect(c.smtpUrl).toBeUndefined();
-    expect(loadConfig({}).dataDir).toBe(path.resolve('./data'));
+    // DATA_DIR defaults to ./data (a SECRETS_KEY is given so that nothing is written there)
+    expect(loadConfig({ SECRETS_KEY: 'a'.repeat(64) }).dataDir).toBe(path.resolve('./data'));
+    expect(existsSync(path.join(d, 'secrets.key'))).toBe(true);
+  });
+
+  it('uses a SECRETS_KEY given, writing no file', () => {
+    const d = dir();
+    const c = loadConfig({ DATA_DIR: d, SECRETS_KEY: 'ab'.repeat(32) });
+    expect(c.secretsKey.toString('hex')).toBe('ab'.repeat(32));
+    expect(existsSync(path.join(d, 'secrets.key'))).toBe(false);
   });
 
   it('generates SECRETS_KEY into DATA_DIR outside production and reuses it', () => {
@@ -34,13 +43,17 @@ describe('configuration', () => {
     const a = loadConfig({ DATA_DIR: d });
     expect(existsSync(path.join(d, 'secrets.key'))).toBe(true);
     expect(readFileSync(path.join(d, 'secrets.key'), 'utf8').trim()).toBe(a.secretsKey.toString('hex'));
+    expect(a.secretsKey).toHaveLength(32);
+    if (process.platform !== 'win32') expect(statSync(path.join(d, 'secrets.key')).mode & 0o077).toBe(0);
     expect(loadConfig({ DATA_DIR: d }).secretsKey.equals(a.secretsKey)).toBe(true);
+    // another data folder gets another key
+    expect(loadConfig({ DATA_DIR: dir() }).secretsKey.equals(a.secretsKey)).toBe(false);
   });
 
   it('refuses to start in production without its secrets, naming them', () => {
     const d = dir();
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: d })).toThrow(ConfigError);
-    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: d })).toThrow(/SECRETS_KEY/);
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: d })).toThrow(/SECRETS_KEY is required in production/);
     expect(existsSync(path.join(d, 'secrets.key'))).toBe(false);
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: d, SECRETS_KEY: 'f'.repeat(64) })).toThrow(
       /PROVIDER_API_KEY/,
@@ -63,9 +76,41 @@ describe('configuration', () => {
         SEED_DEMO: '1',
       }).seedDemo,
     ).toBe(true);
+    for (const [SEED_DEMO, seeds] of [
+      ['0', false],
+      ['false', false],
+      ['true', true],
+    ] as const) {
+      expect(
+        loadConfig({
+          NODE_ENV: 'production',
+          DATA_DIR: d,
+          SECRETS_KEY: 'f'.repeat(64),
+          PROVIDER_API_KEY: 'k'.repeat(16),
+          PROVIDER_WEBHOOK_SECRET: 's'.repeat(16),
+          SEED_DEMO,
+        }).seedDemo,
+        SEED_DEMO,
+      ).toBe(seeds);
+    }
+    // outside production the demo is seeded unless turned off
+    expect(loadConfig({ DATA_DIR: d, SEED_DEMO: '0' }).seedDemo).toBe(false);
   });
 
   it('names a bad value', () => {
+    const bad = (env: Record<string, string>) => {
+      try {
+        loadConfig({ DATA_DIR: dir(), ...env });
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        return (e as Error).message;
+      }
+      throw new Error(`${JSON.stringify(env)} was accepted`);
+    };
+    for (const url of ['mysql://x', 'localhost:5432/obol', 'http://db'])
+      expect(bad({ DATABASE_URL: url })).toMatch(/DATABASE_URL: DATABASE_URL must be a postgres:\/\/ URL/);
+    expect(bad({ PORT: '70000' })).toMatch(/PORT/);
+    expect(bad({ NODE_ENV: 'staging' })).toMatch(/NODE_ENV/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ SMTP_URL: 'http://mail' })).toThrow(/SMTP_URL/);

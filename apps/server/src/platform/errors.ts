@@ -29,13 +29,25 @@ export const unprocessable = (message: string, field?: string) =>
   new ApiError(422, [message], field ? { [field]: [message] } : undefined);
 export const tooManyRequests = (message: string = MSG.tooManyAttempts) => new ApiError(429, [message]);
 
-/** A 400 naming every invalid field with its message. */
-export function fromZod(error: z.ZodError): ApiError {
+const valueAt = (input: unknown, path: PropertyKey[]): unknown =>
+  path.reduce<unknown>(
+    (v, k) => (v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined),
+    input,
+  );
+
+/**
+ * A 400 naming every invalid field with its message. A field that is absent (or null) gets 'This field is
+ * required'; a field that is present but of the wrong type or value keeps its own message. `input` is what
+ * was parsed (zod does not report it in its issues).
+ */
+export function fromZod(error: z.ZodError, input: unknown): ApiError {
   const fields: Record<string, string[]> = {};
   const messages: string[] = [];
   for (const issue of error.issues) {
     const field = issue.path.length ? issue.path.join('.') : '_';
-    const msg = issue.code === 'invalid_type' && issue.input === undefined ? MSG.required : issue.message;
+    const absent = issue.path.length > 0 && valueAt(input, issue.path) == null;
+    const msg =
+      (issue.code === 'invalid_type' || issue.code === 'invalid_value') && absent ? MSG.required : issue.message;
     (fields[field] ??= []).push(msg);
     messages.push(msg);
   }

@@ -104,7 +104,7 @@ export function route<S extends z.ZodType | undefined, A extends Access>(
       if (spec.input) {
         const raw = spec.method === 'GET' ? req.query : (req.body ?? {});
         const parsed = spec.input.safeParse(raw);
-        if (!parsed.success) throw fromZod(parsed.error);
+        if (!parsed.success) throw fromZod(parsed.error, raw);
         input = parsed.data;
       }
       const result = await spec.handler({

@@ -1,9 +1,8 @@
-import { MSG, ROUTE_PERMISSIONS, type GuardedPath } from '@obol/contract';
+import { ROUTE_PERMISSIONS, type GuardedPath } from '@obol/contract';
 import { useEffect, type ReactNode } from 'react';
-import { Navigate, Route, Routes, useNavigate } from 'react-router';
+import { Navigate, Route, Routes } from 'react-router';
 import { setSessionExpiredHandler } from '../lib/api.ts';
-import { sessionStore, useSession } from '../lib/session.ts';
-import { useNotify } from '../ui/notifications.tsx';
+import { useSession } from '../lib/session.ts';
 import { AuthenticationPage } from '../features/auth/AuthenticationPage.tsx';
 import { ForgotPasswordPage, NewPasswordPage, PasswordSuccessPage } from '../features/auth/PasswordPages.tsx';
 import { SignInPage } from '../features/auth/SignInPage.tsx';
@@ -15,10 +14,11 @@ import { ReviewPage } from '../features/payments/ReviewPage.tsx';
 import { RecentBatchesPage } from '../features/batches/RecentBatchesPage.tsx';
 import { Guard, RequireAuth } from './guards.tsx';
 import { TITLES } from './paths.ts';
+import { useExpireSession } from './sessionActions.ts';
 import { Shell } from './Shell.tsx';
 
 /** Screens built so far; every other guarded path shows its title and says it is not available yet. */
-const SCREENS: Partial<Record<GuardedPath, ReactNode>> = {
+export const SCREENS: Partial<Record<GuardedPath, ReactNode>> = {
   '/users': <UsersPage />,
   '/user-profile': <ProfilePage />,
   '/payments': <PaymentsPage />,
@@ -34,16 +34,13 @@ function BatchRedirect({ path, children }: { path: GuardedPath; children: ReactN
   return <>{children}</>;
 }
 
+/** What a 401 on an authenticated call does. */
 function SessionExpiry() {
-  const navigate = useNavigate();
-  const { notify } = useNotify();
+  const expire = useExpireSession();
   useEffect(() => {
-    setSessionExpiredHandler(() => {
-      sessionStore.clear();
-      notify('error', MSG.sessionExpired);
-      navigate('/signin', { replace: true });
-    });
-  }, [navigate, notify]);
+    setSessionExpiredHandler(expire);
+    return () => setSessionExpiredHandler(() => undefined);
+  }, [expire]);
   return null;
 }
 

@@ -1,4 +1,6 @@
-import { initials, visibleNavigation, type AuthPermissionResponse, type Menu } from '@obol/contract';
+import { initials, visibleNavigation, type Menu } from '@obol/contract';
+import ExpandLess from '@mui/icons-material/ExpandLess';
+import ExpandMore from '@mui/icons-material/ExpandMore';
 import MenuIcon from '@mui/icons-material/Menu';
 import {
   AppBar,
@@ -20,9 +22,9 @@ import {
 } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { Link as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
-import { api } from '../lib/api.ts';
-import { sessionStore, useSession } from '../lib/session.ts';
+import { useSession } from '../lib/session.ts';
 import { IdleWarning } from './IdleWarning.tsx';
+import { refreshPermissions, useLogout } from './sessionActions.ts';
 
 function DesktopMenu({ menu }: { menu: Menu }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -66,10 +68,13 @@ function MobileDrawer({ menus, open, onClose }: { menus: Menu[]; open: boolean; 
   return (
     <Drawer open={open} onClose={onClose}>
       <Box component="nav" aria-label="Main menu" sx={{ width: 280 }}>
+        <Typography variant="h6" sx={{ px: 2, pt: 2, fontWeight: 700 }} color="primary">
+          Obol
+        </Typography>
         <List>
           {menus.map((m) =>
             m.path ? (
-              <ListItemButton key={m.label} onClick={() => go(m.path!)}>
+              <ListItemButton key={m.label} component={RouterLink} to={m.path} onClick={onClose}>
                 <ListItemText primary={m.label} />
               </ListItemButton>
             ) : (
@@ -77,13 +82,15 @@ function MobileDrawer({ menus, open, onClose }: { menus: Menu[]; open: boolean; 
                 <ListItemButton
                   onClick={() => setExpanded(expanded === m.label ? null : m.label)}
                   aria-expanded={expanded === m.label}
+                  aria-haspopup="menu"
                 >
                   <ListItemText primary={m.label} />
+                  {expanded === m.label ? <ExpandLess /> : <ExpandMore />}
                 </ListItemButton>
-                <Collapse in={expanded === m.label}>
-                  <List disablePadding>
+                <Collapse in={expanded === m.label} unmountOnExit>
+                  <List disablePadding role="menu" aria-label={m.label}>
                     {m.items!.map((i) => (
-                      <ListItemButton key={i.path} sx={{ pl: 4 }} onClick={() => go(i.path)}>
+                      <ListItemButton key={i.path} role="menuitem" sx={{ pl: 4 }} onClick={() => go(i.path)}>
                         <ListItemText primary={i.label} />
                       </ListItemButton>
                     ))}
@@ -105,26 +112,19 @@ export function Shell() {
   const [userMenu, setUserMenu] = useState<HTMLElement | null>(null);
   const [drawer, setDrawer] = useState(false);
 
-  // permissions are re-fetched on every route change
+  const endSession = useLogout();
+
+  // permissions are re-fetched on every route change while a token exists
   useEffect(() => {
-    if (!sessionStore.get()?.token) return;
-    api<AuthPermissionResponse>('/api/auth-permission')
-      .then((r) => sessionStore.update({ permissions: r.data.permission, timing: r.session }))
-      .catch(() => undefined);
+    refreshPermissions();
   }, [location.pathname]);
 
   if (!session) return null;
   const menus = visibleNavigation(session.permissions);
 
-  const logout = async () => {
+  const logout = () => {
     setUserMenu(null);
-    try {
-      await api('/api/logout');
-    } catch {
-      /* the session may have ended already */
-    }
-    sessionStore.clear();
-    navigate('/signin');
+    void endSession();
   };
 
   return (

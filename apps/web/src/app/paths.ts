@@ -13,7 +13,7 @@ export const TITLES: Record<GuardedPath, string> = {
   '/payments': 'Payments',
   '/payments/transactions': 'Uploaded Transactions',
   '/payout-transactions': 'Payout Transactions',
-  '/batch-transactions': 'Completed Transactions',
+  '/batch-transactions': 'Batch Transactions',
   '/recent-batches': 'Recent Batches',
   '/download-transactions': 'Download Transactions',
   '/transactions-history': 'Transaction History',

@@ -1,12 +1,21 @@
-import { DEFAULT_ROLE_PERMISSIONS, ALL_PERMISSIONS, type VerifyCodeResponse, type Permission } from '@obol/contract';
+import {
+  ALL_PERMISSIONS,
+  DEFAULT_ROLE_PERMISSIONS,
+  ROUTE_PERMISSIONS,
+  type GuardedPath,
+  type Permission,
+  type VerifyCodeResponse,
+} from '@obol/contract';
 import { ThemeProvider, createTheme } from '@mui/material';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../lib/session.ts';
 import { NotificationsProvider } from '../ui/notifications.tsx';
-import { App } from './App.tsx';
+import { App, SCREENS } from './App.tsx';
+import { TITLES } from './paths.ts';
 
 function signInAs(permissions: readonly Permission[], name = 'Ada Admin') {
   const r: VerifyCodeResponse = {
@@ -111,6 +120,42 @@ describe('the shell', () => {
     renderAt('/merchants');
     expect(screen.getByRole('heading', { name: 'Merchants' })).toBeTruthy();
     expect(screen.getByText('This screen is not available yet.')).toBeTruthy();
+  });
+
+  it('the no-access button leads to the first permitted screen', async () => {
+    signInAs(DEFAULT_ROLE_PERMISSIONS['2D Admin'], 'Dee Admin');
+    renderAt('/users');
+    await userEvent.click(screen.getByRole('button', { name: 'Back to my start page' }));
+    expect(await screen.findByRole('heading', { name: 'Companies' })).toBeTruthy();
+  });
+
+  it('sends /transactions-history to /batch-transactions without a current batch', async () => {
+    signInAs(ALL_PERMISSIONS);
+    renderAt('/transactions-history');
+    expect(await screen.findByRole('heading', { name: 'Batch Transactions' })).toBeTruthy();
+  });
+
+  it('sends / to /payments and /payments/transactions to /payments without a current batch', async () => {
+    signInAs(ALL_PERMISSIONS);
+    renderAt('/payments/transactions');
+    expect(await screen.findByRole('heading', { name: 'Payments' })).toBeTruthy();
+    cleanup();
+    renderAt('/');
+    expect(await screen.findByRole('heading', { name: 'Payments' })).toBeTruthy();
+  });
+
+  it('gives every screen not built yet its title and the same notice', async () => {
+    signInAs(ALL_PERMISSIONS);
+    const paths = (Object.keys(ROUTE_PERMISSIONS) as GuardedPath[]).filter(
+      (p) => !SCREENS[p] && p !== '/transactions-history',
+    );
+    expect(paths.length).toBeGreaterThan(15);
+    for (const p of paths) {
+      renderAt(p.replace(':role', 'Admin'));
+      expect(screen.getByRole('heading', { level: 1, name: TITLES[p] })).toBeTruthy();
+      expect(screen.getByText('This screen is not available yet.')).toBeTruthy();
+      cleanup();
+    }
   });
 
   it('sends unknown paths to /payments', () => {

@@ -35,8 +35,9 @@ export const activity = {
     return () => activityListeners.delete(l);
   },
 };
-function touch() {
-  lastActivity = Date.now();
+/** Records a successful call (the server restarts its idle timer on each one). */
+export function markActivity(at = Date.now()) {
+  lastActivity = at;
   for (const l of activityListeners) l(lastActivity);
 }
 
@@ -64,7 +65,8 @@ export async function apiFetch(
     body: init.body === undefined ? undefined : isForm ? (init.body as FormData) : JSON.stringify(init.body),
   });
   if (res.status === 401 && !PUBLIC_CALLS.includes(path) && token) {
-    onExpired();
+    // several calls may fail together; only the first one ends the session
+    if (sessionStore.get()?.token === token) onExpired();
     throw new ApiError(401, { error: [MSG.sessionExpired] });
   }
   if (!res.ok) {
@@ -76,13 +78,30 @@ export async function apiFetch(
     }
     throw new ApiError(res.status, body);
   }
-  if (token) touch();
+  markActivity();
   return res;
 }
 
+/** POST a JSON body, read a JSON answer (an empty answer reads as {}). */
 export async function api<T>(path: string, body?: unknown): Promise<T> {
   const res = await apiFetch(path, { body: body ?? {} });
-  return (await res.json()) as T;
+  const text = await res.text();
+  return (text ? JSON.parse(text) : {}) as T;
+}
+
+/**
+ * The message of a failed sign-in step (login, verify-code): the server's first error for
+ * 400/401/403/404/429/500, 'Something went wrong!' otherwise.
+ */
+export function signInErrorMessage(err: unknown): string {
+  if (err instanceof ApiError && [400, 401, 403, 404, 429, 500].includes(err.status) && err.body?.error?.[0])
+    return err.body.error[0];
+  return MSG.somethingWrong;
+}
+
+/** The message to show for any failed call. */
+export function errorMessage(err: unknown): string {
+  return err instanceof ApiError ? err.display : MSG.somethingWrong;
 }
 
 /** Saves a response as a file download. */

@@ -1,8 +1,10 @@
 import { formatCents } from '@obol/contract';
 
-/** cents -> '€1,234.56' */
+/** cents -> '€1,234.56' (negative: '-€25.50'); missing -> '-' */
 export const euro = (cents: number | null | undefined) =>
-  cents === null || cents === undefined ? '-' : `€${formatCents(cents)}`;
+  cents === null || cents === undefined || !Number.isFinite(cents)
+    ? '-'
+    : `${cents < 0 ? '-' : ''}€${formatCents(Math.abs(cents))}`;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

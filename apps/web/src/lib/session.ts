@@ -7,6 +7,7 @@ import type {
   VerifyCodeResponse,
 } from '@obol/contract';
 import { useSyncExternalStore } from 'react';
+import { queryClient } from './queryClient.ts';
 
 /** What the browser keeps of a signed-in user: token, user, role, permissions, account and the current batch. */
 export interface Session {
@@ -20,6 +21,8 @@ export interface Session {
 
 export const TOKEN_KEY = 'obol.token';
 const SESSION_KEY = 'obol.session';
+/** sessionStorage key of the pending sign-in: the challenge token and the chosen second factor */
+export const CHALLENGE_KEY = 'obol.challenge';
 
 let current: Session | null = load();
 const listeners = new Set<() => void>();
@@ -67,6 +70,13 @@ export const sessionStore = {
   update(patch: Partial<Omit<Session, 'token'>>) {
     if (current) save({ ...current, ...patch });
   },
+  setPermissions(permissions: Permission[]) {
+    if (current) save({ ...current, permissions });
+  },
+  setAccount(account: AccountInfo | null) {
+    if (current) save({ ...current, account });
+  },
+  /** the current batch; cleared (null) after execution or deletion */
   setBatch(batch: CurrentBatch | null) {
     if (current) save({ ...current, batch });
   },
@@ -88,6 +98,17 @@ if (typeof window !== 'undefined') {
 
 export function useSession(): Session | null {
   return useSyncExternalStore(sessionStore.subscribe, sessionStore.get, sessionStore.get);
+}
+
+/** Logout and session expiry: token, stored session, pending sign-in and every cached answer go. */
+export function resetSession() {
+  sessionStore.clear();
+  try {
+    sessionStorage.removeItem(CHALLENGE_KEY);
+  } catch {
+    /* storage unavailable */
+  }
+  queryClient.clear();
 }
 
 export function hasPermission(session: Session | null, p: Permission): boolean {

@@ -1,7 +1,8 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { downloadsPath, severityOf, snackbarHeight } from './notifications.tsx';
-import { euro, localDateTime } from '../lib/format.ts';
-import { warnAt } from '../app/IdleWarning.tsx';
+import { pathname, renderWithProviders } from '../test-utils.tsx';
+import { downloadsPath, severityOf, snackbarHeight, useNotify } from './notifications.tsx';
 
 describe('notifications', () => {
   it('map types to severities, unknown types to warning', () => {
@@ -21,21 +22,43 @@ describe('notifications', () => {
   });
 });
 
-describe('formatting', () => {
-  it('shows cents in euro', () => {
-    expect(euro(123456)).toBe('€1,234.56');
-    expect(euro(5)).toBe('€0.05');
-    expect(euro(null)).toBe('-');
-  });
-  it('shows UTC times in the local zone', () => {
-    const iso = '2026-01-02T03:04:05Z';
-    const d = new Date(iso);
-    expect(localDateTime(iso)).toBe(
-      `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')} ${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}:${String(d.getSeconds()).padStart(2, '0')}`,
+describe('the notification components', () => {
+  function Buttons() {
+    const { notify, notifyDownload } = useNotify();
+    return (
+      <>
+        <button onClick={() => notify('success', 'Saved')}>short</button>
+        <button onClick={() => notify('odd', 'y'.repeat(70))}>long</button>
+        <button onClick={() => notifyDownload('accounting-transactions')}>download</button>
+      </>
     );
+  }
+
+  it('shows a snackbar as an alert that closes itself after 2500 ms', async () => {
+    renderWithProviders(<Buttons />);
+    await userEvent.click(screen.getByRole('button', { name: 'short' }));
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain('Saved');
+    expect(alert.className).toContain('Success');
+    expect(getComputedStyle(alert).minHeight).toBe('68px');
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull(), { timeout: 4000 });
   });
-  it('warns a minute before an idle expiry, or at half a short one', () => {
-    expect(warnAt(1800)).toBe(60);
-    expect(warnAt(60)).toBe(30);
+
+  it('is taller for a long text and shows an unknown type as a warning', async () => {
+    renderWithProviders(<Buttons />);
+    await userEvent.click(screen.getByRole('button', { name: 'long' }));
+    const alert = screen.getByRole('alert');
+    expect(alert.className).toContain('Warning');
+    expect(getComputedStyle(alert).minHeight).toBe('88px');
+  });
+
+  it('keeps the download notification open until See Downloads is used', async () => {
+    renderWithProviders(<Buttons />);
+    await userEvent.click(screen.getByRole('button', { name: 'download' }));
+    await new Promise((r) => setTimeout(r, 2700));
+    expect(screen.getByRole('status').textContent).toContain('Process is running in the background. Please wait.');
+    await userEvent.click(screen.getByRole('button', { name: 'See Downloads' }));
+    expect(pathname()).toBe('/download-accounting-transactions');
+    await waitFor(() => expect(screen.queryByRole('status')).toBeNull());
   });
 });

@@ -112,7 +112,7 @@ export function authRoutes(app: FastifyInstance, deps: Deps) {
     handler: async ({ input, auth: ctx, req }) => {
       req.audit.targetType = 'user';
       req.audit.targetId = ctx.user.id;
-      await auth.changePassword(deps, ctx, input);
+      await auth.changePassword(deps, ctx, input, req.ip);
       return { message: [MSG.passwordChanged] };
     },
   });

@@ -22,6 +22,7 @@ import {
   verifyPassword,
   verifyTotp,
 } from '../../platform/crypto.ts';
+import type { Executor } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError, badRequest, tooManyRequests } from '../../platform/errors.ts';
 import type { AuthContext, AuthUser } from '../../platform/http.ts';
@@ -397,6 +398,7 @@ export async function setPassword(deps: Deps, input: { token: string; email: str
       .where(and(eq(oneTimeCodes.id, found.row.id), isNull(oneTimeCodes.usedAt)))
       .returning({ id: oneTimeCodes.id });
     if (!used.length) throw badRequest(MSG.linkExpired, 'token');
+    await voidResetLinks(tx, found.user.id);
     await tx
       .update(users)
       .set({ passwordHash: hash, emailVerifiedAt: found.user.emailVerifiedAt ?? new Date(), updatedAt: new Date() })
@@ -410,13 +412,28 @@ export async function setPassword(deps: Deps, input: { token: string; email: str
   return found.user;
 }
 
+/** A new password voids every reset link of the account still outstanding: an older mail must not undo it. */
+async function voidResetLinks(tx: Executor, userId: number) {
+  await tx
+    .update(oneTimeCodes)
+    .set({ usedAt: new Date() })
+    .where(
+      and(eq(oneTimeCodes.userId, userId), eq(oneTimeCodes.purpose, 'password_reset'), isNull(oneTimeCodes.usedAt)),
+    );
+}
+
 export async function changePassword(
   deps: Deps,
   auth: AuthContext,
   input: { current_password: string; password: string },
+  ip: string,
 ) {
   const user = await userById(deps, auth.user.id);
-  if (!user || !(await verifyPassword(user.passwordHash, input.current_password))) {
+  if (!user) throw badRequest(MSG.incorrectPassword, 'current_password');
+  // a wrong current password counts as a failed sign-in, so a session cannot be used to guess the password
+  await assertNotLimited(deps, user.email, ip);
+  if (!(await verifyPassword(user.passwordHash, input.current_password))) {
+    await recordFailure(deps, user.email, ip);
     throw badRequest(MSG.incorrectPassword, 'current_password');
   }
   if (input.current_password === input.password) {
@@ -425,6 +442,7 @@ export async function changePassword(
   const hash = await hashPassword(input.password);
   await deps.db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash: hash, updatedAt: new Date() }).where(eq(users.id, user.id));
+    await voidResetLinks(tx, user.id);
     // other sessions of the account end; this one stays
     await tx
       .update(sessions)

@@ -30,7 +30,8 @@ export function usersRoutes(app: FastifyInstance, deps: Deps) {
     access: 'User can view users',
     input: z.object({ id: z.coerce.number({ error: 'id must be a number' }).int().positive('id must be positive') }),
     handler: async ({ input, auth }) => {
-      const user = await findUserInScope(deps.db, auth.scope, input.id);
+      // ids are 32-bit in the database: a larger one is a user that does not exist, not a database error
+      const user = input.id <= 2_147_483_647 ? await findUserInScope(deps.db, auth.scope, input.id) : undefined;
       if (!user) throw notFound('User not found');
       return { user };
     },

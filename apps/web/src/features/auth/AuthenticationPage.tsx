@@ -1,19 +1,33 @@
-import { MSG, type VerifyCodeResponse } from '@obol/contract';
+import { AUTH_TYPES, MSG, type VerifyCodeResponse } from '@obol/contract';
 import { Button, Link, Stack, TextField } from '@mui/material';
 import { useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Navigate, Link as RouterLink, useNavigate } from 'react-router';
-import { api, ApiError } from '../../lib/api.ts';
-import { sessionStore, useSession } from '../../lib/session.ts';
-import { useNotify } from '../../ui/notifications.tsx';
 import { firstPermittedPath } from '../../app/paths.ts';
+import { api, signInErrorMessage } from '../../lib/api.ts';
+import { CHALLENGE_KEY, sessionStore, useSession } from '../../lib/session.ts';
+import { useNotify } from '../../ui/notifications.tsx';
 import { AuthLayout } from './AuthLayout.tsx';
-import { CHALLENGE_KEY, signedInHome } from './SignInPage.tsx';
+import { signedInHome, type Challenge } from './SignInPage.tsx';
 
-const HINT: Record<string, string> = {
+const HINT: Record<Challenge['auth_type'], string> = {
   email: 'Enter the 6-digit code we sent to your e-mail.',
   authenticator: 'Enter the 6-digit code from your authenticator app.',
   backup: 'Enter one of your backup codes.',
 };
+
+/** The pending sign-in, or null when none was started (or it is unreadable). */
+export function readChallenge(): Challenge | null {
+  try {
+    const raw = sessionStorage.getItem(CHALLENGE_KEY);
+    if (!raw) return null;
+    const c = JSON.parse(raw) as Partial<Challenge>;
+    if (!c.token || !c.auth_type || !AUTH_TYPES.includes(c.auth_type)) return null;
+    return { token: c.token, auth_type: c.auth_type, merchant: !!c.merchant };
+  } catch {
+    return null;
+  }
+}
 
 export function AuthenticationPage() {
   const session = useSession();
@@ -22,12 +36,12 @@ export function AuthenticationPage() {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  // a user who arrives here signed in goes on; one who just verified is sent to their start page below
+  // set once this page signed the user in: it then navigates itself instead of redirecting
   const [verified, setVerified] = useState(false);
-  const raw = sessionStorage.getItem(CHALLENGE_KEY);
+  const [challenge] = useState(readChallenge);
+
   if (session && !verified) return <Navigate to={signedInHome(session.permissions)} replace />;
-  if (!raw) return verified ? null : <Navigate to="/signin" replace />;
-  const challenge = JSON.parse(raw) as { token: string; auth_type: string };
+  if (!challenge) return verified ? null : <Navigate to="/signin" replace />;
   const numeric = challenge.auth_type !== 'backup';
 
   const submit = async (e: React.FormEvent) => {
@@ -43,31 +57,40 @@ export function AuthenticationPage() {
         challenge_token: challenge.token,
         code: code.trim(),
       });
+      flushSync(() => setVerified(true));
       sessionStorage.removeItem(CHALLENGE_KEY);
-      setVerified(true);
       sessionStore.signIn(r);
       notify('success', MSG.loggedIn);
-      navigate(firstPermittedPath(r.permission));
+      navigate(firstPermittedPath(r.permission), { replace: true });
     } catch (err) {
-      const msg = err instanceof ApiError ? err.display : MSG.somethingWrong;
+      const msg = signInErrorMessage(err);
       setError(msg);
       notify('error', msg);
-    } finally {
       setBusy(false);
     }
   };
 
   return (
-    <AuthLayout title="Verification" subtitle={HINT[challenge.auth_type]}>
+    <AuthLayout
+      title={challenge.merchant ? 'Merchant verification' : 'Verification'}
+      subtitle={HINT[challenge.auth_type]}
+    >
       <form onSubmit={submit} noValidate>
         <Stack spacing={2}>
           <TextField
             label="Code"
             value={code}
-            onChange={(e) =>
-              setCode(numeric ? e.target.value.replace(/\D/g, '').slice(0, 6) : e.target.value.slice(0, 20))
-            }
-            slotProps={{ htmlInput: { inputMode: numeric ? 'numeric' : 'text', autoComplete: 'one-time-code' } }}
+            onChange={(e) => {
+              setError(null);
+              setCode(numeric ? e.target.value.replace(/\D/g, '').slice(0, 6) : e.target.value.slice(0, 20));
+            }}
+            slotProps={{
+              htmlInput: {
+                inputMode: numeric ? 'numeric' : 'text',
+                pattern: numeric ? '[0-9]*' : undefined,
+                autoComplete: 'one-time-code',
+              },
+            }}
             error={!!error}
             helperText={error}
             autoFocus
@@ -77,7 +100,7 @@ export function AuthenticationPage() {
           </Button>
           <Link
             component={RouterLink}
-            to="/signin"
+            to={challenge.merchant ? '/merchant-signin' : '/signin'}
             variant="body2"
             onClick={() => sessionStorage.removeItem(CHALLENGE_KEY)}
           >

@@ -1,12 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { forgotPasswordRequest, MSG, newPassword } from '@obol/contract';
+import { forgotPasswordRequest, MSG, setPasswordRequest } from '@obol/contract';
 import { Alert, Button, CircularProgress, Link, Stack, TextField } from '@mui/material';
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
 import { api, ApiError } from '../../lib/api.ts';
 import { useNotify } from '../../ui/notifications.tsx';
+import { PasswordRules } from '../../ui/PasswordRules.tsx';
 import { AuthLayout } from './AuthLayout.tsx';
 
 export function ForgotPasswordPage() {
@@ -56,23 +57,17 @@ export function ForgotPasswordPage() {
   );
 }
 
-export const passwordPair = z
-  .object({ password: newPassword, password_confirmation: z.string().min(1, MSG.required) })
-  .refine((v) => v.password === v.password_confirmation, {
-    message: MSG.passwordMismatch,
-    path: ['password_confirmation'],
-  });
-
 export function NewPasswordPage() {
   const { token = '', email = '' } = useParams();
   const navigate = useNavigate();
   const { notify } = useNotify();
   const [state, setState] = useState<'checking' | 'valid' | string>('checking');
-  const form = useForm<z.input<typeof passwordPair>>({
-    resolver: zodResolver(passwordPair),
-    mode: 'onChange',
-    defaultValues: { password: '', password_confirmation: '' },
+  const form = useForm<z.input<typeof setPasswordRequest>>({
+    resolver: zodResolver(setPasswordRequest),
+    mode: 'onTouched',
+    defaultValues: { token, email, password: '', password_confirmation: '' },
   });
+  const password = useWatch({ control: form.control, name: 'password' });
 
   useEffect(() => {
     api('/api/check-link-expiry', { token, email })
@@ -82,8 +77,8 @@ export function NewPasswordPage() {
 
   const submit = form.handleSubmit(async (v) => {
     try {
-      await api('/api/set-password', { token, email, ...v });
-      navigate('/password-success');
+      await api('/api/set-password', { ...v, token, email });
+      navigate('/password-success', { replace: true });
     } catch (err) {
       notify('error', err instanceof ApiError ? err.display : MSG.somethingWrong);
     }
@@ -110,6 +105,7 @@ export function NewPasswordPage() {
               error={!!form.formState.errors.password}
               helperText={form.formState.errors.password?.message}
             />
+            <PasswordRules password={password ?? ''} id="password-rules" />
             <TextField
               label="Confirm password"
               type="password"

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { loginRequest, type LoginResponse } from '@obol/contract';
+import { AUTH_TYPES, loginRequest, type AuthType, type LoginResponse } from '@obol/contract';
 import {
   Button,
   FormControl,
@@ -15,14 +15,21 @@ import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Navigate, Link as RouterLink, useNavigate } from 'react-router';
 import { z } from 'zod';
-import { api, ApiError } from '../../lib/api.ts';
-import { useSession } from '../../lib/session.ts';
+import { api, signInErrorMessage } from '../../lib/api.ts';
+import { CHALLENGE_KEY, useSession } from '../../lib/session.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { firstPermittedPath } from '../../app/paths.ts';
 import { AuthLayout } from './AuthLayout.tsx';
 
 type Form = z.input<typeof loginRequest>;
-export const CHALLENGE_KEY = 'obol.challenge';
+export { CHALLENGE_KEY };
+
+/** The pending sign-in kept between the two steps. */
+export interface Challenge {
+  token: string;
+  auth_type: AuthType;
+  merchant: boolean;
+}
 
 /** Where a signed-in user goes from the sign-in pages. */
 export function signedInHome(perms: readonly string[]) {
@@ -44,14 +51,16 @@ export function SignInPage({ merchant = false }: { merchant?: boolean }) {
     setBusy(true);
     try {
       const r = await api<LoginResponse>('/api/login', values);
-      sessionStorage.setItem(
-        CHALLENGE_KEY,
-        JSON.stringify({ token: r.challenge_token, auth_type: r.auth_type, merchant }),
-      );
+      const challenge: Challenge = {
+        token: r.challenge_token,
+        auth_type: AUTH_TYPES.includes(r.auth_type) ? r.auth_type : values.auth_type,
+        merchant,
+      };
+      sessionStorage.setItem(CHALLENGE_KEY, JSON.stringify(challenge));
       notify('info', r.message[0] ?? 'Enter your code');
       navigate('/signin/authentication');
     } catch (err) {
-      notify('error', err instanceof ApiError ? err.display : 'Something went wrong!');
+      notify('error', signInErrorMessage(err));
     } finally {
       setBusy(false);
     }

@@ -1,25 +1,28 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { initials, MSG } from '@obol/contract';
+import { changePasswordRequest, initials, MSG } from '@obol/contract';
 import { Avatar, Box, Button, Grid, Paper, Stack, TextField, Typography } from '@mui/material';
-import { useForm } from 'react-hook-form';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { apiFetch, api, ApiError, saveResponse } from '../../lib/api.ts';
+import { apiFetch, api, ApiError, errorMessage, saveResponse } from '../../lib/api.ts';
 import { euro } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
-import { passwordPair } from '../auth/PasswordPages.tsx';
+import { PasswordRules } from '../../ui/PasswordRules.tsx';
 
-const changeForm = z.intersection(z.object({ current_password: z.string().min(1, MSG.required) }), passwordPair);
-type ChangeForm = z.input<typeof changeForm>;
+type ChangeForm = z.input<typeof changePasswordRequest>;
 
 export function ProfilePage() {
   const session = useSession();
   const { notify } = useNotify();
   const form = useForm<ChangeForm>({
-    resolver: zodResolver(changeForm),
+    resolver: zodResolver(changePasswordRequest),
+    mode: 'onTouched',
     defaultValues: { current_password: '', password: '', password_confirmation: '' },
   });
+  const password = useWatch({ control: form.control, name: 'password' });
+  const [downloading, setDownloading] = useState(false);
   if (!session) return null;
   const { user, account } = session;
   const showBalance =
@@ -28,22 +31,29 @@ export function ProfilePage() {
   const submit = form.handleSubmit(async (v) => {
     try {
       const r = await api<{ message: string[] }>('/api/change-password', v);
-      notify('success', r.message[0]);
+      notify('success', r.message?.[0] ?? MSG.passwordChanged);
       form.reset();
     } catch (err) {
-      if (err instanceof ApiError && err.fieldError('current_password'))
-        form.setError('current_password', { message: err.fieldError('current_password') });
-      notify('error', err instanceof ApiError ? err.display : MSG.somethingWrong);
+      if (err instanceof ApiError) {
+        for (const f of ['current_password', 'password', 'password_confirmation'] as const) {
+          const m = err.fieldError(f);
+          if (m) form.setError(f, { message: m });
+        }
+      }
+      notify('error', errorMessage(err));
     }
   });
 
   const downloadCodes = async () => {
+    setDownloading(true);
     try {
       const res = await apiFetch('/api/export-backup-code', { body: { email: user.email } });
       await saveResponse(res, 'obol-backup-codes.txt');
       notify('success', 'Backup codes downloaded. Keep them safe: each signs you in once.');
     } catch (err) {
-      notify('error', err instanceof ApiError ? err.display : MSG.somethingWrong);
+      notify('error', errorMessage(err));
+    } finally {
+      setDownloading(false);
     }
   };
 
@@ -77,7 +87,7 @@ export function ProfilePage() {
             <Typography variant="body2" sx={{ mb: 2 }}>
               Codes for payouts: {user.two_fa_as_otp ? 'by e-mail' : 'authenticator app'}
             </Typography>
-            <Button variant="outlined" onClick={downloadCodes}>
+            <Button variant="outlined" onClick={downloadCodes} disabled={downloading}>
               Download backup codes
             </Button>
           </Paper>
@@ -103,6 +113,7 @@ export function ProfilePage() {
                   error={!!form.formState.errors.password}
                   helperText={form.formState.errors.password?.message}
                 />
+                <PasswordRules password={password ?? ''} />
                 <TextField
                   label="Confirm new password"
                   type="password"

@@ -19,21 +19,16 @@ import {
   Typography,
 } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api } from '../../lib/api.ts';
 import { localDate, localDateTime } from '../../lib/format.ts';
+import { useDebounced } from '../../lib/useDebounced.ts';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 
 const PER_PAGE = 10;
 
-export function useDebounced<T>(value: T, ms = 1000): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
-}
+/** kept for screens that imported it from here; the hook lives in lib/ */
+export { useDebounced };
 
 function Counter({ label, value }: { label: string; value: number | undefined }) {
   return (

@@ -1,0 +1,362 @@
+import { MSG } from '@obol/contract';
+import { and, count, eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256 } from '../../platform/crypto.ts';
+import { startTestApp, DEMO_PASSWORD, type TestApp } from '../../test/harness.ts';
+import { users } from '../users/tables.ts';
+import { authFailures, oneTimeCodes, sessions } from './tables.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const forgetFailures = () => t.deps.db.delete(authFailures);
+
+/** whether the password signs in (the first step of sign-in) */
+const passwordWorks = async (email: string, password: string) => {
+  await forgetFailures();
+  const r = await t.post('/api/login', { email, password, auth_type: 'email' });
+  expect([200, 401]).toContain(r.status);
+  return r.status === 200;
+};
+
+const passwordHash = async (email: string) =>
+  (await t.deps.db.select({ h: users.passwordHash }).from(users).where(eq(users.email, email)))[0].h;
+
+const openSessions = async (email: string) => {
+  const [u] = await t.deps.db.select().from(users).where(eq(users.email, email));
+  return (
+    await t.deps.db
+      .select({ n: count() })
+      .from(sessions)
+      .where(and(eq(sessions.userId, u.id), isNull(sessions.revokedAt)))
+  )[0].n;
+};
+
+/** asks for a link and returns its token and e-mail as the mail gives them */
+async function resetLink(email: string) {
+  const before = t.mails.length;
+  const r = await t.post('/api/forgot-password', { email });
+  expect(r.status).toBe(200);
+  expect(t.mails.length).toBe(before + 1);
+  const mail = t.lastMailTo(email)!;
+  const m = new RegExp(`${t.config.publicUrl.replace(/[.:/]/g, '\\$&')}/new-password/([^/\\s]+)/([^\\s/]+)`).exec(
+    mail.text,
+  );
+  expect(m, mail.text).toBeTruthy();
+  return { token: decodeURIComponent(m![1]), email: decodeURIComponent(m![2]) };
+}
+
+const RULES: [string, string][] = [
+  ['Ab1!', MSG.passwordMin],
+  ['Abcdefg!', MSG.passwordNumber],
+  ['1234567!', MSG.passwordAlphabet],
+  ['Abcdefg1', MSG.passwordSpecial],
+  ['Abc 123!', MSG.passwordCharset],
+];
+
+describe('POST /api/forgot-password', () => {
+  it('gives the same answer for an unknown, an inactive and a known e-mail, and mails only the known one', async () => {
+    await forgetFailures();
+    const mails = t.mails.length;
+    const unknown = await t.post('/api/forgot-password', { email: 'nobody@obol.example' });
+    await t.deps.db.update(users).set({ isActive: false }).where(eq(users.email, 'reviewer@obol.example'));
+    const inactive = await t.post('/api/forgot-password', { email: 'reviewer@obol.example' });
+    await t.deps.db.update(users).set({ isActive: true }).where(eq(users.email, 'reviewer@obol.example'));
+    expect(t.mails.length).toBe(mails);
+    const known = await t.post('/api/forgot-password', { email: 'supervisor-b@obol.example' });
+    expect(t.mails.length).toBe(mails + 1);
+    for (const r of [unknown, inactive, known]) {
+      expect(r.status).toBe(200);
+      expect(r.text).toBe(known.text);
+    }
+    expect(known.body).toEqual({ message: [MSG.resetMailSent] });
+  });
+
+  it('mails a link /new-password/{token}/{email} whose token is not stored as given', async () => {
+    await forgetFailures();
+    const link = await resetLink('supervisor-b@obol.example');
+    expect(link.email).toBe('supervisor-b@obol.example');
+    expect(link.token).toMatch(/^[\w-]{40,}$/);
+    const rows = await t.deps.db.select().from(oneTimeCodes).where(eq(oneTimeCodes.purpose, 'password_reset'));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(JSON.stringify(rows)).not.toContain(link.token);
+    expect(JSON.stringify(rows)).not.toContain(sha256(link.token));
+  });
+
+  it('refuses an invalid e-mail naming the field', async () => {
+    const r = await t.post('/api/forgot-password', { email: 'nope' });
+    expect(r.status).toBe(400);
+    expect(r.body.fields).toEqual({ email: [MSG.emailInvalid] });
+  });
+});
+
+describe('POST /api/check-link-expiry', () => {
+  it('answers a valid link, and refuses a wrong token, a wrong e-mail, an expired and a used link', async () => {
+    await forgetFailures();
+    const link = await resetLink('manager@obol.example');
+    expect((await t.post('/api/check-link-expiry', link)).status).toBe(200);
+    // checking does not use it up
+    expect((await t.post('/api/check-link-expiry', link)).status).toBe(200);
+
+    const refusals = [
+      { ...link, token: 'not-the-token' },
+      { ...link, email: 'admin@obol.example' },
+      { ...link, email: 'nobody@obol.example' },
+    ];
+    for (const body of refusals) {
+      const r = await t.post('/api/check-link-expiry', body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body).toEqual({ error: [MSG.linkExpired], fields: { token: [MSG.linkExpired] } });
+    }
+
+    const used = await resetLink('manager@obol.example');
+    expect(
+      (await t.post('/api/set-password', { ...used, password: 'Used@pass1', password_confirmation: 'Used@pass1' }))
+        .status,
+    ).toBe(200);
+    const usedCheck = await t.post('/api/check-link-expiry', used);
+    expect(usedCheck.status).toBe(400);
+    expect(usedCheck.body.error).toEqual([MSG.linkExpired]);
+
+    const old = await resetLink('manager@obol.example');
+    await t.deps.db
+      .update(oneTimeCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(and(eq(oneTimeCodes.purpose, 'password_reset'), isNull(oneTimeCodes.usedAt)));
+    const expired = await t.post('/api/check-link-expiry', old);
+    expect(expired.status).toBe(400);
+    expect(expired.body.error).toEqual([MSG.linkExpired]);
+    const hash = await passwordHash('manager@obol.example');
+    const late = await t.post('/api/set-password', {
+      ...old,
+      password: 'Late@pass1',
+      password_confirmation: 'Late@pass1',
+    });
+    expect(late.status).toBe(400);
+    expect(await passwordHash('manager@obol.example')).toBe(hash);
+  });
+});
+
+describe('POST /api/set-password', () => {
+  it.each(RULES)(
+    'refuses %j with its message, leaving the password and the link as they were',
+    async (password, msg) => {
+      await forgetFailures();
+      const link = await resetLink('2d-admin@obol.example');
+      const hash = await passwordHash('2d-admin@obol.example');
+      const r = await t.post('/api/set-password', { ...link, password, password_confirmation: password });
+      expect(r.status).toBe(400);
+      expect(r.body.fields).toEqual({ password: [msg] });
+      expect(await passwordHash('2d-admin@obol.example')).toBe(hash);
+      expect((await t.post('/api/check-link-expiry', link)).status).toBe(200);
+    },
+  );
+
+  it('refuses a confirmation that does not match, and missing fields', async () => {
+    await forgetFailures();
+    const link = await resetLink('2d-admin@obol.example');
+    const hash = await passwordHash('2d-admin@obol.example');
+    const r = await t.post('/api/set-password', {
+      ...link,
+      password: 'Good@pass1',
+      password_confirmation: 'Good@pass2',
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.fields).toEqual({ password_confirmation: [MSG.passwordMismatch] });
+    const empty = await t.post('/api/set-password', {});
+    expect(empty.status).toBe(400);
+    for (const f of ['token', 'email', 'password', 'password_confirmation'])
+      expect(empty.body.fields[f]?.[0], f).toBe(MSG.required);
+    expect(await passwordHash('2d-admin@obol.example')).toBe(hash);
+  });
+
+  it("refuses a link used with another account's e-mail, changing neither", async () => {
+    await forgetFailures();
+    const link = await resetLink('2d-admin@obol.example');
+    const mine = await passwordHash('2d-admin@obol.example');
+    const theirs = await passwordHash('admin@obol.example');
+    const r = await t.post('/api/set-password', {
+      ...link,
+      email: 'admin@obol.example',
+      password: 'Hijack@pass1',
+      password_confirmation: 'Hijack@pass1',
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toEqual([MSG.linkExpired]);
+    expect(await passwordHash('2d-admin@obol.example')).toBe(mine);
+    expect(await passwordHash('admin@obol.example')).toBe(theirs);
+  });
+
+  it('sets the password once: the new one signs in, the old one does not, and open sessions end', async () => {
+    await forgetFailures();
+    const s1 = await t.signIn('supervisor-a@obol.example');
+    const s2 = await t.signIn('supervisor-a@obol.example');
+    expect(await openSessions('supervisor-a@obol.example')).toBe(2);
+    const link = await resetLink('supervisor-a@obol.example');
+    const ok = await t.post('/api/set-password', {
+      ...link,
+      password: 'New@pass99',
+      password_confirmation: 'New@pass99',
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ message: [MSG.passwordSet] });
+
+    const hash = await passwordHash('supervisor-a@obol.example');
+    const again = await t.post('/api/set-password', {
+      ...link,
+      password: 'Other@pass98',
+      password_confirmation: 'Other@pass98',
+    });
+    expect(again.status).toBe(400);
+    expect(again.body.error).toEqual([MSG.linkExpired]);
+    expect(await passwordHash('supervisor-a@obol.example')).toBe(hash);
+
+    for (const s of [s1, s2]) expect((await t.post('/api/auth-permission', {}, s)).status).toBe(401);
+    expect(await openSessions('supervisor-a@obol.example')).toBe(0);
+    expect(await passwordWorks('supervisor-a@obol.example', DEMO_PASSWORD)).toBe(false);
+    expect(await passwordWorks('supervisor-a@obol.example', 'New@pass99')).toBe(true);
+    expect(await t.signIn('supervisor-a@obol.example', 'New@pass99')).toBeTruthy();
+  });
+
+  it('voids the other links of the account once a password is set', async () => {
+    await forgetFailures();
+    const first = await resetLink('accountant@obol.example');
+    const second = await resetLink('accountant@obol.example');
+    expect(
+      (
+        await t.post('/api/set-password', {
+          ...second,
+          password: 'Second@pass1',
+          password_confirmation: 'Second@pass1',
+        })
+      ).status,
+    ).toBe(200);
+    expect((await t.post('/api/check-link-expiry', first)).status).toBe(400);
+    const stale = await t.post('/api/set-password', {
+      ...first,
+      password: 'First@pass1',
+      password_confirmation: 'First@pass1',
+    });
+    expect(stale.status).toBe(400);
+    expect(await passwordWorks('accountant@obol.example', 'Second@pass1')).toBe(true);
+  });
+});
+
+describe('POST /api/change-password', () => {
+  let token: string;
+  let hash: string | null;
+  beforeAll(async () => {
+    await forgetFailures();
+    token = await t.signIn('brand2@obol.example');
+    hash = await passwordHash('brand2@obol.example');
+  });
+  const change = (body: object, tk = token) => t.post('/api/change-password', body, tk);
+
+  it.each(RULES)('refuses the new password %j with %s, changing nothing', async (password, msg) => {
+    const r = await change({ current_password: DEMO_PASSWORD, password, password_confirmation: password });
+    expect(r.status).toBe(400);
+    expect(r.body.fields).toEqual({ password: [msg] });
+    expect(r.body.error).toEqual([msg]);
+    expect(await passwordHash('brand2@obol.example')).toBe(hash);
+  });
+
+  it('refuses empty and missing fields with "This field is required"', async () => {
+    const empty = await change({ current_password: '', password: '', password_confirmation: '' });
+    expect(empty.status).toBe(400);
+    expect(empty.body.fields.current_password).toEqual([MSG.required]);
+    expect(empty.body.fields.password[0]).toBe(MSG.required);
+    expect(empty.body.fields.password_confirmation).toEqual([MSG.required]);
+    const missing = await change({});
+    expect(missing.status).toBe(400);
+    expect(missing.body.fields).toEqual({
+      current_password: [MSG.required],
+      password: [MSG.required],
+      password_confirmation: [MSG.required],
+    });
+    expect(await passwordHash('brand2@obol.example')).toBe(hash);
+  });
+
+  it('refuses a confirmation that does not match', async () => {
+    const r = await change({
+      current_password: DEMO_PASSWORD,
+      password: 'Next@pass1',
+      password_confirmation: 'Next@pass2',
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.fields).toEqual({ password_confirmation: [MSG.passwordMismatch] });
+    expect(await passwordHash('brand2@obol.example')).toBe(hash);
+  });
+
+  it("refuses a wrong current password with 'Incorrect Password.'", async () => {
+    const r = await change({
+      current_password: 'Wrong@pass1',
+      password: 'Next@pass1',
+      password_confirmation: 'Next@pass1',
+    });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ error: [MSG.incorrectPassword], fields: { current_password: ['Incorrect Password.'] } });
+    expect(await passwordHash('brand2@obol.example')).toBe(hash);
+  });
+
+  it('refuses a new password equal to the current one, and a caller without a session', async () => {
+    const same = await change({
+      current_password: DEMO_PASSWORD,
+      password: DEMO_PASSWORD,
+      password_confirmation: DEMO_PASSWORD,
+    });
+    expect(same.status).toBe(400);
+    expect(Object.keys(same.body.fields)).toEqual(['password']);
+    const anonymous = await t.post('/api/change-password', {
+      current_password: DEMO_PASSWORD,
+      password: 'Next@pass1',
+      password_confirmation: 'Next@pass1',
+    });
+    expect(anonymous.status).toBe(401);
+    expect(await passwordHash('brand2@obol.example')).toBe(hash);
+  });
+
+  it('answers 429 after 5 wrong current passwords, so a session cannot be used to guess it', async () => {
+    await forgetFailures();
+    const tk = await t.signIn('merchant2@obol.example');
+    const before = await passwordHash('merchant2@obol.example');
+    for (let i = 0; i < 5; i++) {
+      const r = await change(
+        { current_password: `Guess@pass${i}`, password: 'Next@pass1', password_confirmation: 'Next@pass1' },
+        tk,
+      );
+      expect(r.status).toBe(400);
+    }
+    const sixth = await change(
+      { current_password: DEMO_PASSWORD, password: 'Next@pass1', password_confirmation: 'Next@pass1' },
+      tk,
+    );
+    expect(sixth.status).toBe(429);
+    expect(sixth.body).toEqual({ error: [MSG.tooManyAttempts] });
+    expect(await passwordHash('merchant2@obol.example')).toBe(before);
+    await forgetFailures();
+  });
+
+  it('changes it: this session stays, the others end, the new password signs in and the old does not', async () => {
+    const other = await t.signIn('brand2@obol.example');
+    const link = await resetLink('brand2@obol.example');
+    const r = await change({
+      current_password: DEMO_PASSWORD,
+      password: 'Next@pass1',
+      password_confirmation: 'Next@pass1',
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ message: [MSG.passwordChanged] });
+    expect(await passwordHash('brand2@obol.example')).not.toBe(hash);
+    expect((await t.post('/api/auth-permission', {}, token)).status).toBe(200);
+    expect((await t.post('/api/auth-permission', {}, other)).status).toBe(401);
+    expect(await passwordWorks('brand2@obol.example', DEMO_PASSWORD)).toBe(false);
+    expect(await passwordWorks('brand2@obol.example', 'Next@pass1')).toBe(true);
+    // a reset link asked for before the change no longer works
+    expect((await t.post('/api/check-link-expiry', link)).status).toBe(400);
+  });
+});

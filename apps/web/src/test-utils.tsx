@@ -1,0 +1,108 @@
+/** Helpers for component tests: a signed-in session, the app at a path, and a fake server at the fetch edge. */
+import { ALL_PERMISSIONS, type Permission, type RoleName, type VerifyCodeResponse } from '@obol/contract';
+import { render } from '@testing-library/react';
+import { useEffect, type ReactNode } from 'react';
+import { MemoryRouter, useLocation } from 'react-router';
+import { vi } from 'vitest';
+import { App } from './app/App.tsx';
+import { AppProviders } from './app/providers.tsx';
+import { createQueryClient } from './lib/queryClient.ts';
+import { sessionStore } from './lib/session.ts';
+
+export function verifyResponse(
+  permissions: readonly Permission[] = ALL_PERMISSIONS,
+  opts: { name?: string; role?: RoleName; idle?: number; email?: string } = {},
+): VerifyCodeResponse {
+  return {
+    accessToken: 'token-1',
+    user: {
+      id: 1,
+      name: opts.name ?? 'Ada Admin',
+      email: opts.email ?? 'admin@obol.example',
+      role: opts.role ?? 'Admin',
+      parent: null,
+      two_fa_as_otp: true,
+    },
+    permission: [...permissions],
+    account: null,
+    batch: null,
+    session: {
+      idle_timeout_seconds: opts.idle ?? 1800,
+      expires_at: new Date(Date.now() + 8 * 3600_000).toISOString(),
+    },
+    message: ['Logged In'],
+  };
+}
+
+export function signInAs(
+  permissions: readonly Permission[] = ALL_PERMISSIONS,
+  opts: Parameters<typeof verifyResponse>[1] = {},
+) {
+  sessionStore.signIn(verifyResponse(permissions, opts));
+}
+
+type Reply = { status?: number; body?: unknown; headers?: Record<string, string>; text?: string };
+export type Handler = (body: unknown, init: RequestInit) => Reply | Promise<Reply>;
+
+/**
+ * Stubs fetch with a fake server: path -> handler. Unlisted /api/auth-permission answers with the session's own
+ * permissions; anything else unlisted answers 404. Returns the fetch mock to inspect calls.
+ */
+export function mockApi(handlers: Record<string, Handler> = {}) {
+  const fn = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const path = typeof input === 'string' ? input : input instanceof URL ? input.pathname : input.url;
+    let body: unknown = undefined;
+    if (typeof init.body === 'string') body = JSON.parse(init.body);
+    const h =
+      handlers[path] ??
+      (path === '/api/auth-permission'
+        ? () => ({
+            body: {
+              status: true,
+              data: { permission: sessionStore.get()?.permissions ?? [] },
+              session: sessionStore.get()?.timing,
+            },
+          })
+        : () => ({ status: 404, body: { error: ['Not found'] } }));
+    const r = await h(body, init);
+    return new Response(r.text ?? JSON.stringify(r.body ?? {}), {
+      status: r.status ?? 200,
+      headers: r.headers ?? { 'content-type': 'application/json' },
+    });
+  });
+  vi.stubGlobal('fetch', fn);
+  return fn;
+}
+
+/** The calls made to one path, with their JSON bodies. */
+export function callsTo(fn: ReturnType<typeof mockApi>, path: string): unknown[] {
+  return fn.mock.calls
+    .filter(([input]) => (typeof input === 'string' ? input : String(input)) === path)
+    .map(([, init]) => (typeof init?.body === 'string' ? JSON.parse(init.body) : undefined));
+}
+
+let currentPath = '';
+function PathProbe() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    currentPath = pathname;
+  }, [pathname]);
+  return null;
+}
+/** The router path the rendered app is at. */
+export const pathname = () => currentPath;
+
+export function renderWithProviders(ui: ReactNode, path = '/') {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <AppProviders client={createQueryClient()}>
+        <PathProbe />
+        {ui}
+      </AppProviders>
+    </MemoryRouter>,
+  );
+}
+
+export function renderApp(path: string) {
+  return renderWithProviders(<App />, path);
+}
