@@ -11,6 +11,9 @@ import { ledgerRoutes } from './features/ledger/routes.ts';
 import { providerRoutes } from './features/provider/routes.ts';
 import { paymentsRoutes } from './features/payments/routes.ts';
 import { batchesRoutes, batchListRoutes } from './features/batches/routes.ts';
+import { transactionsRoutes } from './features/transactions/routes.ts';
+import { downloadsRoutes } from './features/downloads/routes.ts';
+import { createFileStore, type FileStore } from './platform/files.ts';
 import { createJobs, type Jobs } from './platform/jobs.ts';
 import { createProviderClient, type ProviderClient } from './platform/provider.ts';
 import { registerAudit } from './platform/audit.ts';
@@ -31,6 +34,7 @@ export interface BuildOptions {
   serveWeb?: boolean;
   jobs?: Jobs;
   provider?: ProviderClient;
+  files?: FileStore;
   /** called for every route as it is declared (the test harness collects the route table with it) */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -60,6 +64,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     provider:
       opts.provider ??
       createProviderClient({ baseUrl: config.providerUrl, apiKey: config.providerApiKey, log: app.log }),
+    files: opts.files ?? createFileStore(config),
   };
   app.addHook('onClose', async () => {
     if (!opts.jobs) await deps.jobs.stop();
@@ -108,6 +113,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   paymentsRoutes(app, deps);
   batchesRoutes(app, deps);
   batchListRoutes(app, deps);
+  transactionsRoutes(app, deps);
+  downloadsRoutes(app, deps);
 
   const serveWeb = opts.serveWeb ?? existsSync(path.join(WEB_DIST, 'index.html'));
   if (serveWeb) {

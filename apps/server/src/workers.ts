@@ -3,6 +3,7 @@ import type { Deps } from './platform/deps.ts';
 import { submitPayout, sweepUnsubmitted } from './features/payouts/service.ts';
 import { reconcile } from './features/provider/service.ts';
 import { executeBatch, stageBatch, submitBatch } from './features/batches/service.ts';
+import { runExport } from './features/downloads/service.ts';
 
 /** Starts this process's job workers and schedules. Every server process may run them; pg-boss shares the work. */
 export async function startWorkers(deps: Deps): Promise<() => void> {
@@ -25,6 +26,7 @@ export async function startWorkers(deps: Deps): Promise<() => void> {
   await deps.jobs.work<{ batchId: string }>('batch.stage', (d) => stageBatch(deps, d.batchId), { batchSize: 1 });
   await deps.jobs.work<{ batchId: string }>('batch.execute', (d) => executeBatch(deps, d.batchId), { batchSize: 1 });
   await deps.jobs.work<{ batchId: string }>('batch.submit', (d) => submitBatch(deps, d.batchId), { batchSize: 1 });
+  await deps.jobs.work<{ fileId: number }>('export.run', (d) => runExport(deps, d.fileId), { batchSize: 1 });
   await deps.jobs.work('provider.reconcile', async () => {
     await reconcile(deps);
   });

@@ -6,3 +6,4 @@ export * from './users.ts';
 export * from './navigation.ts';
 export * from './money.ts';
 export * from './payments.ts';
+export * from './transactions.ts';

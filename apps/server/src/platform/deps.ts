@@ -4,6 +4,7 @@ import type { Database, Db } from './db.ts';
 import type { Mailer } from './mail.ts';
 import type { Jobs } from './jobs.ts';
 import type { ProviderClient } from './provider.ts';
+import type { FileStore } from './files.ts';
 
 /** What features are built from: handed to every feature's routes and services. */
 export interface Deps {
@@ -14,4 +15,6 @@ export interface Deps {
   log: FastifyBaseLogger;
   jobs: Jobs;
   provider: ProviderClient;
+  /** generated files: exports and reports */
+  files: FileStore;
 }

@@ -32,6 +32,7 @@ export const QUEUES = [
   'batch.submit',
   'provider.reconcile',
   'maintenance.vacuum',
+  'export.run',
 ] as const;
 
 // a job whose worker died (no heartbeat) is handed to another worker within about 20 seconds

@@ -6,3 +6,4 @@ export * from '../features/ledger/tables.ts';
 export * from '../features/payouts/tables.ts';
 export * from '../features/provider/tables.ts';
 export * from '../features/batches/tables.ts';
+export * from '../features/downloads/tables.ts';

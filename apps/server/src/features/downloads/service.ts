@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import type { DownloadFile } from '@obol/contract';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { Deps } from '../../platform/deps.ts';
+import { rowsOf, type Executor, type Tx } from '../../platform/db.ts';
+import { ApiError, notFound } from '../../platform/errors.ts';
+import type { AuthContext } from '../../platform/http.ts';
+import type { Scope } from '../../platform/scope.ts';
+import { escapeLike } from '../transactions/query.ts';
+import { downloadFiles } from './tables.ts';
+import { EXPORTS, type ExportKind } from './exports.ts';
+import { csvWriter, xlsxWriter } from './writer.ts';
+
+export type FileRow = typeof downloadFiles.$inferSelect;
+
+/** The files a caller's tenant owns: staff files for staff, a merchant's (and its brands') for its team, a brand's own. */
+export function fileScope(scope: Scope): SQL {
+  switch (scope.kind) {
+    case 'all':
+      return sql`${downloadFiles.merchantId} IS NULL`;
+    case 'merchant':
+      return sql`${downloadFiles.merchantId} = ${scope.merchantId}`;
+    case 'brand':
+      return sql`${downloadFiles.brandId} = ${scope.brandId}`;
+    default:
+      return sql`false`;
+  }
+}
+
+export function toDownloadFile(f: FileRow): DownloadFile {
+  return {
+    id: f.id,
+    file_name: f.fileName,
+    start_date: f.startDate,
+    end_date: f.endDate,
+    is_download: f.status === 'Completed' ? 1 : 0,
+    is_report: f.isReport ? 1 : 0,
+    status: f.status as DownloadFile['status'],
+    rows: f.rows,
+    format: f.format as DownloadFile['format'],
+    created_at: f.createdAt.toISOString(),
+  };
+}
+
+const stamp = (d: Date) => d.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
+
+/**
+ * Starts an export: the file row (Initiated) and its job are written in one transaction, so a file is listed
+ * if and only if its job exists. The caller's scope is kept with it: the job exports what the caller may see.
+ */
+export async function startExport(
+  deps: Deps,
+  auth: AuthContext,
+  kind: ExportKind,
+  params: Record<string, unknown> & { format: 'csv' | 'xlsx'; start_date?: string; end_date?: string },
+  tx?: Tx,
+): Promise<DownloadFile> {
+  const now = new Date();
+  const id = randomUUID();
+  const fileName = `${EXPORTS[kind].fileName}-${stamp(now)}.${params.format}`;
+  const scope = auth.scope;
+  const values = {
+    ownerId: auth.user.id,
+    merchantId: scope.kind === 'merchant' || scope.kind === 'brand' ? scope.merchantId : null,
+    brandId: scope.kind === 'brand' ? scope.brandId : null,
+    kind,
+    fileName,
+    format: params.format,
+    storageKey: `exports/${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}/${id}.${params.format}`,
+    startDate: params.start_date || params.end_date || null,
+    endDate: params.end_date || params.start_date || null,
+    params: { ...params, scope },
+  };
+  if (values.startDate && values.endDate && values.startDate > values.endDate)
+    [values.startDate, values.endDate] = [values.endDate, values.startDate];
+  const run = async (t: Tx) => {
+    const [row] = await t.insert(downloadFiles).values(values).returning();
+    await deps.jobs.send('export.run', { fileId: row.id }, { tx: t, singletonKey: `export:${row.id}` });
+    return row;
+  };
+  const row = tx ? await run(tx) : await deps.db.transaction(run);
+  return toDownloadFile(row);
+}
+
+const CHUNK = 2_000;
+
+/**
+ * The export job: reads the rows in keyset chunks inside one read-only REPEATABLE READ transaction (one
+ * consistent snapshot, however long it takes, while memory holds one chunk), writes them to the file store
+ * and marks the file Completed. A rerun of a finished file does nothing; a failure marks it Failed.
+ */
+export async function runExport(deps: Deps, fileId: number): Promise<void> {
+  const [file] = await deps.db.select().from(downloadFiles).where(eq(downloadFiles.id, fileId));
+  if (!file || file.status !== 'Initiated') return;
+  let out: Awaited<ReturnType<Deps['files']['create']>> | null = null;
+  let rows = 0;
+  try {
+    const spec = EXPORTS[file.kind as ExportKind];
+    if (!spec) throw new Error(`unknown export kind ${file.kind}`);
+    out = await deps.files.create(file.storageKey);
+    const stream = out.stream;
+    const params = file.params as Record<string, unknown> & { scope: Scope };
+    const writer =
+      file.format === 'xlsx' ? await xlsxWriter(stream, spec.header) : await csvWriter(stream, spec.header);
+    await deps.db.transaction(
+      async (tx) => {
+        let cursor: unknown = null;
+        for (;;) {
+          const chunk = rowsOf<Record<string, unknown>>(
+            await tx.execute(spec.chunk(params.scope, params, cursor, CHUNK)),
+          );
+          if (!chunk.length) break;
+          await writer.rows(chunk.map((r) => spec.cells(r, params)));
+          rows += chunk.length;
+          cursor = spec.cursorOf(chunk[chunk.length - 1]);
+          if (chunk.length < CHUNK) break;
+        }
+      },
+      { isolationLevel: 'repeatable read', accessMode: 'read only' },
+    );
+    await writer.end();
+    const bytes = await out.commit();
+    await deps.db
+      .update(downloadFiles)
+      .set({ status: 'Completed', rows, bytes, completedAt: new Date() })
+      .where(and(eq(downloadFiles.id, fileId), eq(downloadFiles.status, 'Initiated')));
+  } catch (err) {
+    await out?.abort().catch(() => undefined);
+    deps.log.error({ err, fileId }, 'export failed');
+    const message = err instanceof ApiError ? err.message : 'The export failed; please try again';
+    await deps.db
+      .update(downloadFiles)
+      .set({ status: 'Failed', error: message, completedAt: new Date() })
+      .where(and(eq(downloadFiles.id, fileId), eq(downloadFiles.status, 'Initiated')));
+  }
+}
+
+export interface FileListQuery {
+  page: number;
+  perPage: number;
+  search: string;
+  isReport: 0 | 1;
+  accounting: boolean;
+}
+
+/** The download list of the caller's tenant, newest first: search by file name, or by a date (YYYY-MM-DD) of creation or range. */
+export async function listFiles(db: Executor, scope: Scope, q: FileListQuery) {
+  const terms: SQL[] = [
+    fileScope(scope),
+    eq(downloadFiles.isReport, q.isReport),
+    eq(downloadFiles.accounting, q.accounting ? 1 : 0),
+  ];
+  if (q.search) {
+    const date = /^\d{4}-\d{2}-\d{2}$/.test(q.search) && !Number.isNaN(Date.parse(q.search)) ? q.search : null;
+    terms.push(
+      date
+        ? sql`(${downloadFiles.fileName} ILIKE ${`%${escapeLike(q.search)}%`} OR ${downloadFiles.createdAt}::date = ${date}::date
+              OR (${downloadFiles.startDate} <= ${date}::date AND ${downloadFiles.endDate} >= ${date}::date))`
+        : sql`${downloadFiles.fileName} ILIKE ${`%${escapeLike(q.search)}%`}`,
+    );
+  }
+  const where = and(...terms);
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select()
+      .from(downloadFiles)
+      .where(where)
+      .orderBy(sql`${downloadFiles.createdAt} DESC, ${downloadFiles.id} DESC`)
+      .limit(q.perPage)
+      .offset((q.page - 1) * q.perPage),
+    db
+      .select({ total: sql<number>`count(*)::int`.mapWith(Number) })
+      .from(downloadFiles)
+      .where(where),
+  ]);
+  return { data: rows.map(toDownloadFile), total };
+}
+
+/** A file of the caller's tenant, or 404 exactly as for a file that does not exist. */
+export async function findFile(db: Executor, scope: Scope, id: number): Promise<FileRow> {
+  const [f] = await db
+    .select()
+    .from(downloadFiles)
+    .where(and(fileScope(scope), eq(downloadFiles.id, id)));
+  if (!f) throw notFound('File not found');
+  return f;
+}
+
+export const CONTENT_TYPES: Record<string, string> = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};

@@ -1,0 +1,180 @@
+import { TRX_MSG } from '@obol/contract';
+import { sql, type SQL } from 'drizzle-orm';
+import { badRequest } from '../../platform/errors.ts';
+import { dayRange, today } from '../../platform/dates.ts';
+import type { Scope } from '../../platform/scope.ts';
+
+/**
+ * The SQL of the payout lists (payout transactions, completed transactions, one batch's history) and their
+ * exports. A list and its export share one filter builder, so an export holds exactly what the list shows.
+ * Paging is by OFFSET for a jump to any page, and by keyset (a cursor of the last row's updated_at and id)
+ * when the client steps to the next page, which stays fast at any depth.
+ */
+
+export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+const contains = (s: string) => `%${escapeLike(s)}%`;
+
+/** Payouts the caller may see: staff all, a merchant (and its team) its own, a brand those made on its behalf. */
+export function payoutScope(scope: Scope): SQL {
+  switch (scope.kind) {
+    case 'all':
+      return sql`true`;
+    case 'merchant':
+      return sql`p.merchant_id = ${scope.merchantId}`;
+    case 'brand':
+      return sql`p.behalf_of_id = ${scope.brandId}`;
+    default:
+      return sql`false`;
+  }
+}
+
+export interface DateFilter {
+  start_date: string;
+  end_date: string;
+  tz: string;
+}
+
+/** The updated_at bounds of a day range in the user's time zone; one date means that day; reversed ranges are reordered. */
+export function dateBounds(f: DateFilter): SQL[] {
+  const now = today(f.tz);
+  for (const field of ['start_date', 'end_date'] as const)
+    if (f[field] && f[field] > now) throw badRequest(TRX_MSG.dateFuture, field);
+  let a = f.start_date || f.end_date;
+  let b = f.end_date || f.start_date;
+  if (!a || !b) return [];
+  if (a > b) [a, b] = [b, a];
+  const { from, to } = dayRange(a, b, f.tz);
+  return [
+    sql`p.updated_at >= ${from.toISOString()}::timestamptz`,
+    sql`p.updated_at < ${to.toISOString()}::timestamptz`,
+  ];
+}
+
+export interface PayoutFilters extends DateFilter {
+  status: string;
+  beneficiary_name: string;
+  brand: string;
+  behalf_of: string;
+  uploaded_by: string;
+  account_used: string;
+  merchant_id: string;
+  intergiro_trx_id: string;
+  reference: string;
+  obol_id: string;
+  amount: number | null;
+}
+
+/**
+ * WHERE terms of the payout list. Identifiers (merchant transaction id, provider id, reference, wallet id)
+ * match exactly; names match a part, case-insensitively; brand matches exactly (it comes from the brand list).
+ * Name filters on the uploader, the holder and the account test joined rows through EXISTS, so the page query
+ * needs no join until it fetches its rows.
+ */
+export function payoutWhere(scope: Scope, f: PayoutFilters): SQL {
+  const terms: SQL[] = [payoutScope(scope)];
+  if (f.status) terms.push(sql`p.status = ${f.status}`);
+  if (f.beneficiary_name) terms.push(sql`p.beneficiary_name ILIKE ${contains(f.beneficiary_name)}`);
+  if (f.brand) terms.push(sql`p.brand = ${f.brand}`);
+  if (f.behalf_of)
+    terms.push(
+      sql`EXISTS (SELECT 1 FROM users x WHERE x.id = p.behalf_of_id AND x.name ILIKE ${contains(f.behalf_of)})`,
+    );
+  if (f.uploaded_by)
+    terms.push(
+      sql`EXISTS (SELECT 1 FROM users x WHERE x.id = p.created_by AND x.name ILIKE ${contains(f.uploaded_by)})`,
+    );
+  if (f.account_used)
+    terms.push(
+      sql`EXISTS (SELECT 1 FROM accounts x WHERE x.id = p.account_id AND (x.name ILIKE ${contains(f.account_used)} OR x.account_id = ${f.account_used}))`,
+    );
+  if (f.merchant_id) terms.push(sql`p.merchant_transaction_id = ${f.merchant_id}`);
+  if (f.intergiro_trx_id) terms.push(sql`p.provider_id = ${f.intergiro_trx_id}`);
+  if (f.reference) terms.push(sql`p.reference = ${f.reference}`);
+  if (f.obol_id) terms.push(sql`p.obol_id = ${f.obol_id}`);
+  if (f.amount !== null) terms.push(sql`p.amount = ${f.amount}`);
+  terms.push(...dateBounds(f));
+  return sql.join(terms, sql` AND `);
+}
+
+export interface CompletedFilters extends DateFilter {
+  brand: string;
+  batch_id: string;
+}
+
+export function completedWhere(scope: Scope, f: CompletedFilters): SQL {
+  const terms: SQL[] = [payoutScope(scope), sql`p.status = 'Completed'`];
+  if (f.brand) terms.push(sql`p.brand = ${f.brand}`);
+  if (f.batch_id) terms.push(sql`p.batch_id = ${f.batch_id}`);
+  terms.push(...dateBounds(f));
+  return sql.join(terms, sql` AND `);
+}
+
+export type Direction = 'DESC' | 'ASC';
+
+/** A position in a list ordered by (updated_at, id): the last row of a page. */
+export interface Cursor {
+  updatedAt: string;
+  id: number;
+}
+export const encodeCursor = (c: Cursor) => Buffer.from(`${c.updatedAt}|${c.id}`).toString('base64url');
+export function decodeCursor(s: string): Cursor | null {
+  const [updatedAt, id] = Buffer.from(s, 'base64url').toString().split('|');
+  if (!updatedAt || !/^\d+$/.test(id ?? '') || Number.isNaN(Date.parse(updatedAt))) return null;
+  return { updatedAt, id: Number(id) };
+}
+export function afterCursor(c: Cursor | null, dir: Direction): SQL {
+  if (!c) return sql`true`;
+  return dir === 'DESC'
+    ? sql`(p.updated_at, p.id) < (${c.updatedAt}::timestamptz, ${c.id})`
+    : sql`(p.updated_at, p.id) > (${c.updatedAt}::timestamptz, ${c.id})`;
+}
+export const orderBy = (dir: Direction) =>
+  dir === 'DESC' ? sql`p.updated_at DESC, p.id DESC` : sql`p.updated_at ASC, p.id ASC`;
+
+/** The columns of a payout row as the lists and exports show them. */
+export const PAYOUT_COLUMNS = sql`p.id, p.beneficiary_name, p.brand, hb.name AS behalf_of, hu.name AS uploaded_by,
+  ha.name AS account_used, p.merchant_transaction_id, p.provider_id, p.reference, p.obol_id, p.batch_id,
+  p.currency, p.amount, p.fee, p.status, p.updated_at, p.updated_at::text AS updated_key, p.failure_message,
+  coalesce(hbt.fee, 0) AS batch_fee, hbt.payout_type AS batch_type`;
+export const PAYOUT_JOINS = sql`JOIN users hb ON hb.id = p.behalf_of_id
+  JOIN users hu ON hu.id = p.created_by
+  JOIN accounts ha ON ha.id = p.account_id
+  LEFT JOIN batches hbt ON hbt.batch_id = p.batch_id`;
+
+export interface PayoutDbRow {
+  id: number | string;
+  beneficiary_name: string;
+  brand: string;
+  behalf_of: string;
+  uploaded_by: string;
+  account_used: string;
+  merchant_transaction_id: string;
+  provider_id: string | null;
+  reference: string;
+  obol_id: string;
+  batch_id: string | null;
+  currency: string;
+  amount: number | string;
+  fee: number | string;
+  status: string;
+  updated_at: Date | string;
+  updated_key: string;
+  failure_message: string | null;
+  batch_fee: number | string;
+  batch_type: string | null;
+}
+
+/**
+ * One page of rows: the ids of the page are found on payouts alone (an index walk), then joined.
+ * With a cursor the page starts after it; otherwise at OFFSET (page - 1) * perPage.
+ */
+export function pageQuery(where: SQL, dir: Direction, limit: number, offset: number, cursor: Cursor | null): SQL {
+  return sql`WITH pg AS (
+      SELECT p.id FROM payouts p WHERE ${where} AND ${afterCursor(cursor, dir)}
+      ORDER BY ${orderBy(dir)} LIMIT ${limit} OFFSET ${cursor ? 0 : offset}
+    )
+    SELECT ${PAYOUT_COLUMNS} FROM pg JOIN payouts p ON p.id = pg.id ${PAYOUT_JOINS}
+    ORDER BY ${orderBy(dir)}`;
+}
+
+export const countQuery = (where: SQL) => sql`SELECT count(*)::int AS total FROM payouts p WHERE ${where}`;
