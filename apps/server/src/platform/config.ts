@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { S3Options } from './files.ts';
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -10,6 +11,18 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   /** where exports and reports are written (default DATA_DIR/files) */
   FILES_DIR: z.string().min(1).optional(),
+  /** an S3-compatible bucket for generated files, instead of the folder */
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ENDPOINT: z
+    .string()
+    .regex(/^https?:\/\//, 'S3_ENDPOINT must be an http(s):// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['0', '1', 'true', 'false']).optional(),
+  S3_PREFIX: z.string().default(''),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
@@ -58,6 +71,8 @@ export interface Config {
   host: string;
   dataDir: string;
   filesDir: string;
+  /** set when generated files go to an S3-compatible bucket */
+  s3?: S3Options;
   databaseUrl?: string;
   smtpUrl?: string;
   mailFrom: string;
@@ -107,6 +122,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir,
     filesDir: e.FILES_DIR ? path.resolve(e.FILES_DIR) : path.join(dataDir, 'files'),
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          region: e.S3_REGION,
+          endpoint: e.S3_ENDPOINT,
+          accessKeyId: e.S3_ACCESS_KEY_ID || undefined,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY || undefined,
+          // an endpoint of one's own is usually path-style; AWS itself is not
+          forcePathStyle:
+            e.S3_FORCE_PATH_STYLE === undefined
+              ? !!e.S3_ENDPOINT
+              : e.S3_FORCE_PATH_STYLE === '1' || e.S3_FORCE_PATH_STYLE === 'true',
+          prefix: e.S3_PREFIX,
+        }
+      : undefined,
     databaseUrl: e.DATABASE_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

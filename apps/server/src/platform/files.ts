@@ -1,7 +1,9 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable, Writable } from 'node:stream';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { DeleteObjectCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 import { finished } from 'node:stream/promises';
 
 /**
@@ -59,7 +61,75 @@ export function localFileStore(root: string): FileStore {
   };
 }
 
-/** The file store the configuration names: a folder under DATA_DIR unless FILES_DIR says otherwise. */
-export function createFileStore(config: { filesDir: string }): FileStore {
-  return localFileStore(config.filesDir);
+export interface S3Options {
+  bucket: string;
+  region: string;
+  /** an S3-compatible endpoint (MinIO, Ceph, R2...); unset for AWS */
+  endpoint?: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** path-style addressing (bucket in the path), which most S3-compatible servers need */
+  forcePathStyle: boolean;
+  /** a key prefix inside the bucket */
+  prefix: string;
+}
+
+/**
+ * An S3-compatible bucket. A file is streamed up as a multipart upload (5 MB parts, so memory stays flat)
+ * and becomes visible only when the upload completes; an aborted upload leaves nothing behind.
+ */
+export function s3FileStore(o: S3Options): FileStore {
+  const client = new S3Client({
+    region: o.region,
+    endpoint: o.endpoint,
+    forcePathStyle: o.forcePathStyle,
+    credentials:
+      o.accessKeyId && o.secretAccessKey
+        ? { accessKeyId: o.accessKeyId, secretAccessKey: o.secretAccessKey }
+        : undefined,
+  });
+  const keyOf = (key: string) => {
+    checkKey(key);
+    return `${o.prefix}${key}`;
+  };
+  return {
+    kind: 's3',
+    async create(key) {
+      const stream = new PassThrough();
+      const upload = new Upload({
+        client,
+        params: { Bucket: o.bucket, Key: keyOf(key), Body: stream },
+        queueSize: 2,
+        partSize: 5 * 1024 * 1024,
+      });
+      let size = 0;
+      stream.on('data', (c: Buffer) => (size += c.length));
+      const done = upload.done();
+      done.catch(() => undefined);
+      return {
+        stream,
+        async commit() {
+          if (!stream.writableEnded) stream.end();
+          await done;
+          return size;
+        },
+        async abort() {
+          stream.destroy();
+          await upload.abort().catch(() => undefined);
+        },
+      };
+    },
+    async open(key) {
+      const r = await client.send(new GetObjectCommand({ Bucket: o.bucket, Key: keyOf(key) }));
+      return r.Body as Readable;
+    },
+    async remove(key) {
+      await client.send(new DeleteObjectCommand({ Bucket: o.bucket, Key: keyOf(key) }));
+    },
+  };
+}
+
+/** The file store the configuration names: an S3 bucket when S3_BUCKET is set, else a folder (DATA_DIR/files or FILES_DIR). */
+export function createFileStore(config: { filesDir: string; s3?: S3Options }): FileStore {
+  return config.s3 ? s3FileStore(config.s3) : localFileStore(config.filesDir);
 }
