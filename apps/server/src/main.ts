@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from './platform/config.ts';
 import { openConfiguredDatabase } from './platform/boot.ts';
 import { buildApp } from './app.ts';
 import { seedDemo, syncReferenceData } from './seed.ts';
+import { seedDemoPayouts } from './demo.ts';
 import { startWorkers } from './workers.ts';
 
 async function main() {
@@ -10,6 +11,8 @@ async function main() {
   await syncReferenceData(database.db);
   const seeded = config.seedDemo ? await seedDemo(database.db, config.demoPassword) : false;
   const { app, deps } = await buildApp({ config, database });
+  // a fresh demo database gets a payout history; the workers send it to the provider simulator
+  if (seeded) await seedDemoPayouts(deps);
   const stopWorkers = config.workers ? await startWorkers(deps) : () => undefined;
   await app.listen({ port: config.port, host: config.host });
   const where = database.kind === 'pglite' ? `PGlite in ${config.dataDir}/pglite` : 'PostgreSQL (DATABASE_URL)';

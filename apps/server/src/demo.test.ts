@@ -1,0 +1,33 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { rowsOf } from './platform/db.ts';
+import { startTestApp, type TestApp } from './test/harness.ts';
+import { seedDemoPayouts } from './demo.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+it('seeds a demo payout history through the ledger, each payout reserved and queued for the provider', async () => {
+  expect(await seedDemoPayouts(t.deps)).toBe(20);
+  const [p] = rowsOf<{ n: number; processing: number; reserved: number }>(
+    await t.deps.db.execute(sql`SELECT count(*)::int AS n,
+        count(*) FILTER (WHERE status = 'Processing')::int AS processing,
+        count(*) FILTER (WHERE EXISTS (SELECT 1 FROM journal_entries j WHERE j.idempotency_key = 'payout:' || payouts.id || ':reserve'))::int AS reserved
+      FROM payouts`),
+  );
+  expect(p).toEqual({ n: 20, processing: 20, reserved: 20 });
+  const [{ total }] = rowsOf<{ total: number }>(
+    await t.deps.db.execute(sql`SELECT sum(balance)::bigint AS total FROM accounts`),
+  );
+  expect(Number(total)).toBe(0);
+  const admin = await t.signIn('admin@obol.example');
+  const list = await t.post('/api/payout-transactions', { per_page: 30 }, admin);
+  expect(list.body.transactions.total).toBe(20);
+  const merchant2 = await t.signIn('merchant2@obol.example');
+  expect((await t.post('/api/payout-transactions', {}, merchant2)).body.transactions.total).toBe(4);
+});

@@ -1,0 +1,128 @@
+import { feeCents } from '@obol/contract';
+import type { Deps } from './platform/deps.ts';
+import { holderAccounts } from './features/ledger/accounts.ts';
+import { batches } from './features/batches/tables.ts';
+import { createPayout } from './features/payouts/service.ts';
+import { newBatchId } from './features/payments/service.ts';
+import { users } from './features/users/tables.ts';
+import { eq } from 'drizzle-orm';
+import { userIdByEmail } from './seed.ts';
+
+const NAMES = [
+  'Ana Novak',
+  'Ben Berg',
+  'Chloe Costa',
+  'David Dubois',
+  'Elena Ionescu',
+  'Farid Haddad',
+  'Greta Lind',
+  'Hugo Martin',
+  'Ines Pereira',
+  'Jonas Weber',
+  'Klara Horvat',
+  'Luca Rossi',
+];
+
+interface DemoPayout {
+  holder: string;
+  by: string;
+  obol: string;
+  brand: string;
+  amount: number;
+}
+
+/**
+ * A payout history for the demo: manual payouts of both merchants and a brand, made through the same path as
+ * the screens (a batch of one, the reserve entry in the ledger, the submission job). The provider simulator
+ * then pays them or declines them (a wallet of another brand, the declined amount of 666.00), so the lists
+ * show Completed and Failed payouts with their reasons once the workers have run.
+ */
+export async function seedDemoPayouts(deps: Deps): Promise<number> {
+  const plan: DemoPayout[] = [];
+  for (let i = 0; i < 10; i++)
+    plan.push({
+      holder: 'merchant@obol.example',
+      by: 'merchant@obol.example',
+      obol: `1000000${String(10 + i)}`,
+      brand: 'Acme Brand',
+      amount: 1_250 + i * 735,
+    });
+  plan.push({
+    holder: 'merchant@obol.example',
+    by: 'manager@obol.example',
+    obol: '100000031',
+    brand: 'Acme Brand',
+    amount: 66_600,
+  });
+  plan.push({
+    holder: 'merchant@obol.example',
+    by: 'merchant@obol.example',
+    obol: '200000032',
+    brand: 'Acme Brand',
+    amount: 4_200,
+  });
+  for (let i = 0; i < 4; i++)
+    plan.push({
+      holder: 'brand@obol.example',
+      by: 'brand@obol.example',
+      obol: `1000000${String(40 + i)}`,
+      brand: 'Acme Brand',
+      amount: 990 + i * 1_010,
+    });
+  for (let i = 0; i < 4; i++)
+    plan.push({
+      holder: 'merchant2@obol.example',
+      by: 'merchant2@obol.example',
+      obol: `2000000${String(50 + i)}`,
+      brand: 'Globex Outlet',
+      amount: 2_000 + i * 500,
+    });
+  let n = 0;
+  for (const [i, p] of plan.entries()) {
+    const holderId = (await userIdByEmail(deps.db, p.holder))!;
+    const by = (await userIdByEmail(deps.db, p.by))!;
+    const [holder] = await deps.db.select().from(users).where(eq(users.id, holderId));
+    const merchantId = holder.parentId ?? holder.id;
+    const account = (await holderAccounts(deps.db, holderId)).payout!;
+    const feeBps = holder.feeBps ?? 0;
+    const batchId = newBatchId();
+    const mtid = `DEMO-${1001 + i}`;
+    await deps.db.transaction(async (tx) => {
+      await tx.insert(batches).values({
+        batchId,
+        merchantId,
+        behalfOfId: holderId,
+        accountId: account.id,
+        uploadedBy: by,
+        payoutType: 'Manual Payout',
+        fileName: `manual-${mtid}`.replace(/\W+/g, '_'),
+        status: 'Completed',
+        totalRows: 1,
+        processedRows: 1,
+        amount: p.amount,
+        fee: feeCents(p.amount, feeBps),
+        feeBps,
+        savedAt: new Date(),
+        executedAt: new Date(),
+      });
+      await createPayout(tx, deps.jobs, {
+        merchantId,
+        behalfOfId: holderId,
+        account,
+        createdBy: by,
+        feeBps,
+        batchId,
+        payoutType: 'manual',
+        merchantTransactionId: mtid,
+        beneficiaryName: NAMES[i % NAMES.length],
+        brand: p.brand,
+        obolId: p.obol,
+        reference: `Invoice ${2026_0 + i}`,
+        amount: p.amount,
+        idempotencyKey: `demo:${mtid}`,
+      });
+    });
+    n++;
+  }
+  return n;
+}
