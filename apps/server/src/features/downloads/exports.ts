@@ -1,11 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Scope } from '../../platform/scope.ts';
 import {
-  afterCursor,
   completedWhere,
-  orderBy,
-  PAYOUT_COLUMNS,
-  PAYOUT_JOINS,
+  pageQuery,
   payoutWhere,
   type CompletedFilters,
   type Cursor,
@@ -33,11 +30,9 @@ const payoutCursor = (r: Record<string, unknown>): Cursor => ({
   id: Number(r.id),
 });
 
-function payoutChunk(where: SQL, dir: Direction, cursor: unknown, limit: number): SQL {
-  return sql`SELECT ${PAYOUT_COLUMNS} FROM payouts p ${PAYOUT_JOINS}
-    WHERE ${where} AND ${afterCursor(cursor as Cursor | null, dir)}
-    ORDER BY ${orderBy(dir)} LIMIT ${limit}`;
-}
+/** The next chunk after the cursor: the same page query as the lists, by keyset. */
+const payoutChunk = (where: SQL, dir: Direction, cursor: unknown, limit: number): SQL =>
+  pageQuery(where, dir, limit, 0, cursor as Cursor | null);
 
 const reason = (status: unknown, message: unknown) =>
   status === 'Failed' ? str(message) || 'Brand does not match' : '';

@@ -82,7 +82,7 @@ export async function startExport(
   return toDownloadFile(row);
 }
 
-const CHUNK = 2_000;
+const CHUNK = 5_000;
 
 /**
  * The export job: reads the rows in keyset chunks inside one read-only REPEATABLE READ transaction (one

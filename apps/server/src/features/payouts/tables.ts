@@ -59,6 +59,11 @@ export const payouts = pgTable(
     index('payouts_obol_idx').on(t.obolId),
     index('payouts_reference_idx').on(t.reference),
     index('payouts_brand_updated_idx').on(t.brand, t.updatedAt.desc(), t.id.desc()),
+    // 'beneficiary name contains' (pg_trgm), and the fee totals of the few payouts that carry their own fee
+    index('payouts_beneficiary_trgm_idx').using('gin', t.beneficiaryName.op('gin_trgm_ops')),
+    index('payouts_own_fee_idx')
+      .on(t.merchantId, t.status, t.updatedAt)
+      .where(sql`${t.fee} > 0`),
     index('payouts_provider_idx').on(t.providerId),
     index('payouts_merchant_trx_idx').on(t.merchantId, t.merchantTransactionId),
     check('payouts_amount_positive', sql`${t.amount} > 0 AND ${t.fee} >= 0`),

@@ -165,16 +165,20 @@ export interface PayoutDbRow {
 }
 
 /**
- * One page of rows: the ids of the page are found on payouts alone (an index walk), then joined.
+ * One page (or export chunk) of rows: the ids are found on payouts alone (an index walk), then each row is
+ * joined by its primary key (LATERAL keeps the planner from hashing the whole table for a big chunk).
  * With a cursor the page starts after it; otherwise at OFFSET (page - 1) * perPage.
  */
 export function pageQuery(where: SQL, dir: Direction, limit: number, offset: number, cursor: Cursor | null): SQL {
-  return sql`WITH pg AS (
+  const outer = dir === 'DESC' ? sql`x.updated_at DESC, x.id DESC` : sql`x.updated_at ASC, x.id ASC`;
+  return sql`WITH pg AS MATERIALIZED (
       SELECT p.id FROM payouts p WHERE ${where} AND ${afterCursor(cursor, dir)}
       ORDER BY ${orderBy(dir)} LIMIT ${limit} OFFSET ${cursor ? 0 : offset}
     )
-    SELECT ${PAYOUT_COLUMNS} FROM pg JOIN payouts p ON p.id = pg.id ${PAYOUT_JOINS}
-    ORDER BY ${orderBy(dir)}`;
+    SELECT x.* FROM pg CROSS JOIN LATERAL (
+      SELECT ${PAYOUT_COLUMNS} FROM payouts p ${PAYOUT_JOINS} WHERE p.id = pg.id
+    ) x
+    ORDER BY ${outer}`;
 }
 
 export const countQuery = (where: SQL) => sql`SELECT count(*)::int AS total FROM payouts p WHERE ${where}`;

@@ -119,10 +119,10 @@ export function toCompletedRow(r: PayoutDbRow): CompletedRow {
  * uploaded batch that has a shown transaction (a batch fee is charged on the batch's summed amount).
  */
 export const feeTotalQuery = (where: SQL) => sql`
-  SELECT (SELECT coalesce(sum(p.fee), 0) FROM payouts p WHERE ${where})
+  SELECT (SELECT coalesce(sum(p.fee), 0) FROM payouts p WHERE ${where} AND p.fee > 0)
        + (SELECT coalesce(sum(b.fee), 0) FROM batches b
-          WHERE b.payout_type = 'Batch Payout'
-            AND b.batch_id IN (SELECT DISTINCT p.batch_id FROM payouts p WHERE ${where} AND p.batch_id IS NOT NULL)) AS total`;
+          WHERE b.payout_type = 'Batch Payout' AND b.fee > 0
+            AND EXISTS (SELECT 1 FROM payouts p WHERE p.batch_id = b.batch_id AND ${where})) AS total`;
 
 export async function transactionDetails(db: Executor, scope: Scope, id: number): Promise<TransactionDetails> {
   const res = await db.execute(
