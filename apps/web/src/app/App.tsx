@@ -12,6 +12,10 @@ import { UsersPage } from '../features/users/UsersPage.tsx';
 import { PaymentsPage } from '../features/payments/PaymentsPage.tsx';
 import { ReviewPage } from '../features/payments/ReviewPage.tsx';
 import { RecentBatchesPage } from '../features/batches/RecentBatchesPage.tsx';
+import { DownloadsPage } from '../features/downloads/DownloadsPage.tsx';
+import { BatchTransactionsPage } from '../features/transactions/BatchTransactionsPage.tsx';
+import { PayoutTransactionsPage } from '../features/transactions/PayoutTransactionsPage.tsx';
+import { TransactionHistoryPage } from '../features/transactions/TransactionHistoryPage.tsx';
 import { Guard, RequireAuth } from './guards.tsx';
 import { TITLES } from './paths.ts';
 import { useExpireSession } from './sessionActions.ts';
@@ -24,6 +28,17 @@ export const SCREENS: Partial<Record<GuardedPath, ReactNode>> = {
   '/payments': <PaymentsPage />,
   '/payments/transactions': <ReviewPage />,
   '/recent-batches': <RecentBatchesPage />,
+  '/payout-transactions': <PayoutTransactionsPage />,
+  '/batch-transactions': <BatchTransactionsPage />,
+  '/transactions-history': <TransactionHistoryPage />,
+  // one component for the three download lists; the key gives each its own state
+  '/download-transactions': (
+    <DownloadsPage key="transactions" type={0} accounting={false} title={TITLES['/download-transactions']} />
+  ),
+  '/download-reports': <DownloadsPage key="reports" type={1} accounting={false} title={TITLES['/download-reports']} />,
+  '/download-accounting-transactions': (
+    <DownloadsPage key="accounting" type={0} accounting title={TITLES['/download-accounting-transactions']} />
+  ),
 };
 
 /** Redirect rules of the route table that depend on the current batch. */

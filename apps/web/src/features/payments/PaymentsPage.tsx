@@ -77,7 +77,8 @@ export function PaymentsPage() {
     enabled: step === 2 && !!sel.holder,
   });
   const processing = session?.batch?.batch_status === 'Processing';
-  if (session?.batch && !processing) return <Navigate to="/payments/transactions" replace />;
+  // a staged batch awaiting review is resumed; a finished batch chosen for its history (Export Batch) is not
+  if (session?.batch?.batch_status === 'Pending') return <Navigate to="/payments/transactions" replace />;
 
   const chooseType = (type: 'manual' | 'batch') => {
     if (processing) return notify('info', PAYMENT_MSG.batchProcessing);

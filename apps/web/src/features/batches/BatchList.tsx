@@ -1,0 +1,203 @@
+import { AUTO_REFRESH_MS, type HistoryResponse } from '@obol/contract';
+import {
+  Button,
+  CircularProgress,
+  MenuItem,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+} from '@mui/material';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { api } from '../../lib/api.ts';
+import { localDateTime } from '../../lib/format.ts';
+import { sessionStore } from '../../lib/session.ts';
+import { useDebounced } from '../../lib/useDebounced.ts';
+import { useNotify } from '../../ui/notifications.tsx';
+import { BodyState, CopyButton, serverMessage } from '../transactions/common.tsx';
+import { pageCount, Pager, usePaging } from '../transactions/Pager.tsx';
+import { StatusChip } from '../transactions/StatusChip.tsx';
+
+export interface BatchRow {
+  batch_id: string;
+  payout_type: string;
+  uploaded_by: { name: string };
+  /** older answers name the uploader user_batch */
+  user_batch?: { name: string } | null;
+  account_used: { name: string; account_reference?: string | null };
+  behalf_of: { name: string } | null;
+  /** older answers name the merchant behalf */
+  behalf?: { name: string } | null;
+  file_name: string;
+  updated_at: string;
+  batch_status: string;
+}
+export interface BatchListResponse {
+  data: BatchRow[];
+  total: number;
+}
+
+export const BATCH_PER_PAGE = 10;
+export const BATCH_STATUS_OPTIONS = [
+  { label: 'All Batches', status: '' },
+  { label: 'Completed', status: 'Completed' },
+  { label: 'Pending', status: 'Pending' },
+  { label: 'Declined', status: 'Declined' },
+] as const;
+
+const COLUMNS = [
+  'Batch ID',
+  'Payout Type',
+  'Uploaded By',
+  'Account Used',
+  'Behalf Of',
+  'File Name',
+  'Timestamp',
+  'Batch Status',
+  'Action',
+];
+
+/**
+ * The batch list. `all`: every batch in scope with a status filter (POST /api/batches); `recent`: the last 24 hours,
+ * no status (POST /api/recent-batches). Both search batch id or file name (debounced 1 s), reload every 5 minutes
+ * and offer Export Batch, which opens the batch's transaction history.
+ */
+export function BatchList({ mode }: { mode: 'all' | 'recent' }) {
+  const { notify } = useNotify();
+  const navigate = useNavigate();
+  const paging = usePaging(BATCH_PER_PAGE);
+  const [status, setStatus] = useState('');
+  const [searchText, setSearchText] = useState('');
+  const search = useDebounced(searchText.trim(), 1000);
+  const [lastSearch, setLastSearch] = useState(search);
+  if (lastSearch !== search) {
+    setLastSearch(search);
+    paging.reset();
+  }
+  const [exporting, setExporting] = useState<string | null>(null);
+  const recent = mode === 'recent';
+  const path = recent ? '/api/recent-batches' : '/api/batches';
+  const body = recent
+    ? { per_page: BATCH_PER_PAGE, page: paging.page, search }
+    : { per_page: BATCH_PER_PAGE, page: paging.page, search, status };
+  const q = useQuery({
+    queryKey: [recent ? 'recent-batches' : 'batches', body],
+    queryFn: () => api<BatchListResponse>(path, body),
+    placeholderData: keepPreviousData,
+    refetchInterval: AUTO_REFRESH_MS,
+  });
+  const total = q.data?.total;
+  paging.clamp(total, !!q.data && !q.isPlaceholderData);
+  const rows = q.data?.data ?? [];
+
+  /** checks the batch can be read (a batch still being processed answers 402), makes it current, opens its history */
+  const exportBatch = async (b: BatchRow) => {
+    setExporting(b.batch_id);
+    try {
+      const r = await api<HistoryResponse>('/api/batch-history', { batch_id: b.batch_id, page: 1, per_page: 1 });
+      sessionStore.setBatch({
+        batch_id: b.batch_id,
+        merchant_name: r.batch?.merchant_name ?? (b.behalf_of ?? b.behalf)?.name ?? '',
+        file_name: r.batch?.file_name ?? b.file_name,
+        account_reference: b.account_used.account_reference ?? '',
+        batch_status: r.batch?.batch_status ?? b.batch_status,
+      });
+      navigate('/transactions-history');
+    } catch (err) {
+      notify('error', serverMessage(err));
+      setExporting(null);
+    }
+  };
+
+  return (
+    <Paper>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ p: 2 }}>
+        {recent ? null : (
+          <TextField
+            select
+            size="small"
+            label="Batch status"
+            value={status}
+            onChange={(e) => {
+              setStatus(e.target.value);
+              paging.reset();
+            }}
+            sx={{ minWidth: 180 }}
+          >
+            {BATCH_STATUS_OPTIONS.map((o) => (
+              <MenuItem key={o.label} value={o.status}>
+                {o.label}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+        <TextField
+          size="small"
+          label="Search"
+          placeholder="Batch ID or file name"
+          value={searchText}
+          onChange={(e) => setSearchText(e.target.value)}
+          sx={{ minWidth: 260 }}
+        />
+      </Stack>
+      <TableContainer sx={{ maxHeight: '70vh' }}>
+        <Table size="small" stickyHeader>
+          <TableHead>
+            <TableRow>
+              {COLUMNS.map((h) => (
+                <TableCell key={h} sx={{ whiteSpace: 'nowrap', fontWeight: 600 }}>
+                  {h}
+                </TableCell>
+              ))}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            <BodyState
+              loading={q.isLoading}
+              empty={!rows.length}
+              colSpan={COLUMNS.length}
+              text={recent ? 'No batch uploaded in last 24 hours' : undefined}
+            />
+            {rows.map((b) => (
+              <TableRow key={b.batch_id} hover>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  {b.batch_id}
+                  <CopyButton text={b.batch_id} label={`Copy batch id ${b.batch_id}`} />
+                </TableCell>
+                <TableCell>{b.payout_type}</TableCell>
+                <TableCell>{(b.user_batch ?? b.uploaded_by)?.name ?? '-'}</TableCell>
+                <TableCell>{b.account_used?.name ?? '-'}</TableCell>
+                <TableCell>{(b.behalf ?? b.behalf_of)?.name ?? '-'}</TableCell>
+                <TableCell>{b.file_name}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{localDateTime(b.updated_at)}</TableCell>
+                <TableCell>
+                  <StatusChip status={b.batch_status} />
+                </TableCell>
+                <TableCell>
+                  <Button
+                    size="small"
+                    variant="outlined"
+                    disabled={exporting !== null}
+                    onClick={() => exportBatch(b)}
+                    startIcon={exporting === b.batch_id ? <CircularProgress size={14} color="inherit" /> : undefined}
+                    sx={{ whiteSpace: 'nowrap' }}
+                  >
+                    Export Batch
+                  </Button>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      <Pager page={paging.page} pages={pageCount(total, BATCH_PER_PAGE)} onPage={paging.setPage} />
+    </Paper>
+  );
+}

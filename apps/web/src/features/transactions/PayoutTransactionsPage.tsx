@@ -1,0 +1,249 @@
+import {
+  AUTO_REFRESH_MS,
+  DATE_SORT_OPTIONS,
+  PAYOUT_STATUS_OPTIONS,
+  type ExportResponse,
+  type PayoutListResponse,
+} from '@obol/contract';
+import {
+  MenuItem,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+} from '@mui/material';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api } from '../../lib/api.ts';
+import { euro, localDateTime } from '../../lib/format.ts';
+import { hasPermission, useSession } from '../../lib/session.ts';
+import { PageTitle } from '../../ui/PageTitle.tsx';
+import { BodyState, browserTimeZone } from './common.tsx';
+import { useTransactionDetails, ViewDetailsButton } from './DetailsDialog.tsx';
+import { ExportButton } from './ExportButton.tsx';
+import {
+  BrandSelect,
+  centsError,
+  DateRangeFields,
+  dateErrors,
+  filterBody,
+  FilterPanel,
+  FilterToggle,
+  useFilters,
+  type ApplyResult,
+  type FilterValues,
+} from './filters.tsx';
+import { pageCount, Pager, usePaging } from './Pager.tsx';
+import { StatusChip } from './StatusChip.tsx';
+
+const EMPTY = {
+  beneficiary_name: '',
+  brand: '',
+  behalf_of: '',
+  uploaded_by: '',
+  account_used: '',
+  merchant_id: '',
+  intergiro_trx_id: '',
+  reference: '',
+  obol_id: '',
+  amount: '',
+  start_date: '',
+  end_date: '',
+};
+type Key = keyof typeof EMPTY;
+
+const validate = (v: FilterValues<Key>) => ({ amount: centsError(v.amount), ...dateErrors(v) });
+
+const COLUMNS = [
+  'Beneficiary Name',
+  'Brand',
+  'Behalf Of',
+  'Uploaded By',
+  'Account Used',
+  'Merchant Transaction ID',
+  'Intergiro Trx ID',
+  'Reference',
+  'Obol ID',
+  'Amount',
+  'Status',
+  'Updated At',
+  'Action',
+];
+
+/** Payout transactions: sort, status, filters, export, details; reloads itself every 5 minutes. */
+export function PayoutTransactionsPage() {
+  const session = useSession();
+  const canSearch = hasPermission(session, 'User can search');
+  const canExport = hasPermission(session, 'User can export transactions');
+  const paging = usePaging();
+  const [sort, setSort] = useState<number>(DATE_SORT_OPTIONS[0].value);
+  const [status, setStatus] = useState<number>(PAYOUT_STATUS_OPTIONS[0].value);
+  const f = useFilters(EMPTY, validate);
+  const details = useTransactionDetails();
+
+  const statusName = PAYOUT_STATUS_OPTIONS.find((o) => o.value === status)?.status ?? '';
+  const sortKey = DATE_SORT_OPTIONS.find((o) => o.value === sort)?.sort ?? 'DESC';
+  const filters = filterBody(f.applied);
+  const tz = browserTimeZone();
+  const body = {
+    status: statusName,
+    'sort-by': sortKey,
+    per_page: paging.perPage,
+    page: paging.page,
+    ...filters,
+    tz,
+  };
+  const q = useQuery({
+    queryKey: ['payout-transactions', body],
+    queryFn: () => api<PayoutListResponse>('/api/payout-transactions', body),
+    placeholderData: keepPreviousData,
+    refetchInterval: AUTO_REFRESH_MS,
+  });
+  const total = q.data?.transactions.total;
+  paging.clamp(total, !!q.data && !q.isPlaceholderData);
+  const rows = q.data?.transactions.data ?? [];
+
+  /** a new search goes to page 1; the same one reloads */
+  const reload = (r: ApplyResult) => {
+    if (r === 'invalid') return;
+    if (r === 'same' && paging.page === 1) void q.refetch();
+    paging.reset();
+  };
+  const exportList = (format: 'csv' | 'xlsx') =>
+    api<ExportResponse>('/api/export-payout-transactions', {
+      status: statusName,
+      'sort-buy': sortKey,
+      ...filters,
+      tz,
+      format,
+    });
+
+  return (
+    <>
+      <Stack
+        direction={{ xs: 'column', md: 'row' }}
+        spacing={2}
+        sx={{ alignItems: { md: 'center' }, justifyContent: 'space-between', mb: 2 }}
+      >
+        <PageTitle>Payout Transactions</PageTitle>
+        <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
+          {canSearch ? (
+            <FilterToggle open={f.open} onToggle={() => (f.open ? reload(f.close()) : f.setOpen(true))} />
+          ) : null}
+          <TextField
+            select
+            size="small"
+            label="Sort by date"
+            value={sort}
+            onChange={(e) => {
+              setSort(Number(e.target.value));
+              paging.reset();
+            }}
+            sx={{ minWidth: 160 }}
+          >
+            {DATE_SORT_OPTIONS.map((o) => (
+              <MenuItem key={o.value} value={o.value}>
+                {o.label}
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField
+            select
+            size="small"
+            label="Status"
+            value={status}
+            onChange={(e) => {
+              setStatus(Number(e.target.value));
+              paging.reset();
+            }}
+            sx={{ minWidth: 180 }}
+          >
+            {PAYOUT_STATUS_OPTIONS.map((o) => (
+              <MenuItem key={o.value} value={o.value}>
+                {o.label}
+              </MenuItem>
+            ))}
+          </TextField>
+          {canExport ? <ExportButton disabled={!total} onExport={exportList} /> : null}
+        </Stack>
+      </Stack>
+      {canSearch && f.open ? (
+        <FilterPanel onSearch={() => reload(f.apply())} onClose={() => reload(f.close())}>
+          <TextField size="small" label="Beneficiary Name" {...f.field('beneficiary_name')} />
+          <BrandSelect value={f.draft.brand} onChange={(v) => f.set('brand', v)} />
+          <TextField size="small" label="Behalf Of" {...f.field('behalf_of')} />
+          <TextField size="small" label="Uploaded By" {...f.field('uploaded_by')} />
+          <TextField size="small" label="Account Used" {...f.field('account_used')} />
+          <TextField size="small" label="Merchant ID" {...f.field('merchant_id')} />
+          <TextField size="small" label="Intergiro Trx ID" {...f.field('intergiro_trx_id')} />
+          <TextField size="small" label="Reference" {...f.field('reference')} />
+          <TextField size="small" label="Obol ID" {...f.field('obol_id')} />
+          <TextField
+            size="small"
+            type="number"
+            label="Amount (in cents)"
+            {...f.field('amount')}
+            slotProps={{ htmlInput: { min: 0, step: 1 } }}
+          />
+          <DateRangeFields start={f.field('start_date')} end={f.field('end_date')} />
+        </FilterPanel>
+      ) : null}
+      <Paper>
+        <TableContainer sx={{ height: '65vh' }}>
+          <Table size="small" stickyHeader>
+            <TableHead>
+              <TableRow>
+                {COLUMNS.map((c) => (
+                  <TableCell key={c} sx={{ whiteSpace: 'nowrap', fontWeight: 600 }}>
+                    {c}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              <BodyState loading={q.isLoading} empty={!rows.length} colSpan={COLUMNS.length} />
+              {rows.map((t) => (
+                <TableRow key={t.id} hover>
+                  <TableCell>{t.beneficiary_name}</TableCell>
+                  <TableCell>{t.brand}</TableCell>
+                  <TableCell>{t.behalf_of || '-'}</TableCell>
+                  <TableCell>{t.uploaded_by || '-'}</TableCell>
+                  <TableCell>{t.account_used || '-'}</TableCell>
+                  <TableCell>{t.merchant_transaction_id}</TableCell>
+                  <TableCell>{t.intergiro_trx_id || '-'}</TableCell>
+                  <TableCell>{t.reference}</TableCell>
+                  <TableCell>{t.account_id}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{euro(t.amount)}</TableCell>
+                  <TableCell>
+                    <StatusChip status={t.status} />
+                  </TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{localDateTime(t.updated_at)}</TableCell>
+                  <TableCell>
+                    <ViewDetailsButton
+                      disabled={details.busy}
+                      loading={details.loadingId === t.id}
+                      onClick={() => details.show(t.id)}
+                    />
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        <Pager
+          page={paging.page}
+          pages={pageCount(total, paging.perPage)}
+          onPage={paging.setPage}
+          perPage={paging.perPage}
+          onPerPage={paging.setPerPage}
+        />
+      </Paper>
+      {details.dialog}
+    </>
+  );
+}

@@ -1,0 +1,252 @@
+import {
+  HISTORY_STATUS_OPTIONS,
+  MSG,
+  failureReason,
+  type ExportResponse,
+  type HistoryResponse,
+  type HistoryRow,
+} from '@obol/contract';
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import SearchIcon from '@mui/icons-material/Search';
+import {
+  Alert,
+  Box,
+  Button,
+  MenuItem,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { api, ApiError } from '../../lib/api.ts';
+import { euro, localDateTime } from '../../lib/format.ts';
+import { hasPermission, useSession } from '../../lib/session.ts';
+import { PageTitle } from '../../ui/PageTitle.tsx';
+import { BodyState, CopyButton, serverMessage } from './common.tsx';
+import { TransactionDialog, ViewDetailsButton } from './DetailsDialog.tsx';
+import { ExportButton } from './ExportButton.tsx';
+import { centsError } from './filters.tsx';
+import { pageCount, Pager, usePaging } from './Pager.tsx';
+import { StatusChip } from './StatusChip.tsx';
+
+const PER_PAGE = 10;
+const COLUMNS = [
+  'Beneficiary Name',
+  'Obol ID',
+  'Transaction ID',
+  'Currency',
+  'Amount',
+  'Timestamp',
+  'Status',
+  'Reason',
+  'Action',
+];
+
+type Range = { min: string; max: string };
+const NO_RANGE: Range = { min: '', max: '' };
+const rangeError = (v: string) => (v.trim() ? centsError(v) : MSG.required);
+
+/** The transactions of the current batch: amount range, status, export and details. */
+export function TransactionHistoryPage() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const batch = session?.batch;
+  const canSearch = hasPermission(session, 'User can search');
+  const canExport = hasPermission(session, 'User can export transactions');
+  const paging = usePaging(PER_PAGE);
+  const [status, setStatus] = useState('');
+  const [draft, setDraft] = useState<Range>(NO_RANGE);
+  const [applied, setApplied] = useState<Range | null>(null);
+  const [errors, setErrors] = useState<Partial<Range>>({});
+  const [shown, setShown] = useState<HistoryRow | null>(null);
+  const batchId = batch?.batch_id ?? '';
+  const body = {
+    batch_id: batchId,
+    status,
+    per_page: PER_PAGE,
+    page: paging.page,
+    ...(applied ? { min_amount: Number(applied.min), max_amount: Number(applied.max) } : {}),
+  };
+  const q = useQuery({
+    queryKey: ['batch-history', body],
+    queryFn: () => api<HistoryResponse>('/api/batch-history', body),
+    enabled: !!batchId,
+    // a refusal (a batch still processing, a bad range) is not worth repeating
+    retry: (n, err) => n < 2 && !(err instanceof ApiError && err.status < 500),
+    placeholderData: keepPreviousData,
+  });
+  const total = q.data?.total;
+  paging.clamp(total, !!q.data && !q.isPlaceholderData);
+  const rows = q.data?.data ?? [];
+  if (!batch) return null; // the route sends the user to /batch-transactions
+
+  const apiErr = q.error instanceof ApiError ? q.error : null;
+  const fieldErrs = apiErr?.body?.fields ? apiErr : null;
+  // a server refusal of the range shows under its field until the value changes
+  const serverField = (key: 'min' | 'max') =>
+    applied && draft[key] === applied[key] ? fieldErrs?.fieldError(`${key}_amount`) : undefined;
+  const minHelp = errors.min ?? serverField('min');
+  const maxHelp = errors.max ?? serverField('max');
+
+  const setRange = (key: keyof Range, v: string) => {
+    setDraft((d) => ({ ...d, [key]: v }));
+    setErrors((e) => ({ ...e, [key]: undefined }));
+  };
+  const applyRange = () => {
+    const errs = { min: rangeError(draft.min), max: rangeError(draft.max) };
+    if (errs.min || errs.max) return setErrors(errs);
+    const next = { min: draft.min.trim(), max: draft.max.trim() };
+    if (applied && applied.min === next.min && applied.max === next.max && paging.page === 1) void q.refetch();
+    setApplied(next);
+    paging.reset();
+  };
+  const clearRange = () => {
+    setDraft(NO_RANGE);
+    setErrors({});
+    if (!applied && paging.page === 1) void q.refetch();
+    setApplied(null);
+    paging.reset();
+  };
+  const exportHistory = (format: 'csv' | 'xlsx') =>
+    api<ExportResponse>('/api/export-batch-history', { batch_id: batchId, status, format });
+
+  return (
+    <>
+      <Button startIcon={<ArrowBackIcon />} onClick={() => navigate('/batch-transactions')} sx={{ mb: 1 }}>
+        Back
+      </Button>
+      <PageTitle>Transaction History</PageTitle>
+      <Typography component="h2" variant="subtitle1" sx={{ mb: 2, fontWeight: 500 }}>
+        Batch {batch.batch_id}
+        <CopyButton text={batch.batch_id} label={`Copy batch id ${batch.batch_id}`} /> · {batch.file_name}
+      </Typography>
+      <Paper sx={{ p: 2, mb: 2 }}>
+        <Stack
+          direction={{ xs: 'column', md: 'row' }}
+          spacing={2}
+          sx={{ alignItems: { md: 'flex-start' }, justifyContent: 'space-between' }}
+        >
+          {canSearch ? (
+            <Box
+              component="form"
+              aria-label="Amount filter"
+              noValidate
+              onSubmit={(e) => {
+                e.preventDefault();
+                applyRange();
+              }}
+              sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'flex-start' }}
+            >
+              <TextField
+                size="small"
+                type="number"
+                label="Min Amount (in cents)"
+                value={draft.min}
+                onChange={(e) => setRange('min', e.target.value)}
+                error={!!minHelp}
+                helperText={minHelp}
+                slotProps={{ htmlInput: { min: 0, step: 1 } }}
+              />
+              <TextField
+                size="small"
+                type="number"
+                label="Max Amount (in cents)"
+                value={draft.max}
+                onChange={(e) => setRange('max', e.target.value)}
+                error={!!maxHelp}
+                helperText={maxHelp}
+                slotProps={{ htmlInput: { min: 0, step: 1 } }}
+              />
+              <Button type="submit" variant="contained" startIcon={<SearchIcon />}>
+                Search
+              </Button>
+              <Button onClick={clearRange}>Clear</Button>
+            </Box>
+          ) : (
+            <Box />
+          )}
+          <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+            <TextField
+              select
+              size="small"
+              label="Status"
+              value={status}
+              onChange={(e) => {
+                setStatus(e.target.value);
+                paging.reset();
+              }}
+              sx={{ minWidth: 180 }}
+            >
+              {HISTORY_STATUS_OPTIONS.map((o) => (
+                <MenuItem key={o.label} value={o.status}>
+                  {o.label}
+                </MenuItem>
+              ))}
+            </TextField>
+            {canExport ? <ExportButton disabled={!total} onExport={exportHistory} /> : null}
+          </Stack>
+        </Stack>
+      </Paper>
+      {apiErr && !fieldErrs ? (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {serverMessage(apiErr)}
+        </Alert>
+      ) : null}
+      <Paper>
+        <TableContainer sx={{ maxHeight: '70vh' }}>
+          <Table size="small" stickyHeader>
+            <TableHead>
+              <TableRow>
+                {COLUMNS.map((c) => (
+                  <TableCell key={c} sx={{ whiteSpace: 'nowrap', fontWeight: 600 }}>
+                    {c}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              <BodyState loading={q.isLoading} empty={!rows.length} colSpan={COLUMNS.length} />
+              {rows.map((t) => (
+                <TableRow key={t.id} hover>
+                  <TableCell>{t.beneficiary_name}</TableCell>
+                  <TableCell>{t.account_id}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                    {t.intergiro_trx_id ? (
+                      <>
+                        {t.intergiro_trx_id}
+                        <CopyButton text={t.intergiro_trx_id} label={`Copy transaction id ${t.intergiro_trx_id}`} />
+                      </>
+                    ) : (
+                      '-'
+                    )}
+                  </TableCell>
+                  <TableCell>{t.currency}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{euro(t.amount)}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{localDateTime(t.updated_at)}</TableCell>
+                  <TableCell>
+                    <StatusChip status={t.status} />
+                  </TableCell>
+                  <TableCell>{failureReason(t) || '-'}</TableCell>
+                  <TableCell>
+                    <ViewDetailsButton onClick={() => setShown(t)} />
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
+      </Paper>
+      <TransactionDialog details={shown} variant="reason" onClose={() => setShown(null)} />
+    </>
+  );
+}
