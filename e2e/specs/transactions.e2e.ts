@@ -1,0 +1,110 @@
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch, newPage, signIn } from '../lib/browser.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** The first cell of every row of the table body (the beneficiary name on the payout list). */
+const firstCells = (page: Page) =>
+  page.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.querySelector('td')?.textContent ?? ''));
+
+describe('transactions', () => {
+  it('a merchant filters payouts, is told about a bad amount, and opens the details of one', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'merchant@obol.example');
+    await page.goto('/payout-transactions');
+    await page.getByRole('heading', { name: 'Payout Transactions' }).waitFor();
+    // the demo history: this merchant's payouts, never another merchant's
+    await page.getByRole('cell', { name: 'Ben Berg' }).first().waitFor();
+    await expect(page.getByRole('cell', { name: 'Globex Outlet' }).count()).resolves.toBe(0);
+
+    await page.getByRole('button', { name: 'Toggle search filters' }).click();
+    const amount = page.getByLabel('Amount (in cents)');
+    await amount.fill('-5');
+    await amount.press('Enter');
+    await page.getByText('Amount must be 0 or more').waitFor();
+    await amount.fill('');
+    const name = page.getByLabel('Beneficiary Name');
+    await name.fill('Ana');
+    await name.press('Enter');
+    await expect.poll(() => firstCells(page)).not.toContain('Ben Berg');
+    const names = await firstCells(page);
+    expect(names.length).toBeGreaterThan(0);
+    for (const n of names) expect(n).toContain('Ana');
+
+    await page.getByRole('button', { name: 'View Details' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Transaction Details' });
+    await dialog.waitFor();
+    await dialog.getByText('Ana Novak', { exact: true }).waitFor();
+    await dialog.getByText('Acme Brand', { exact: true }).waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    // closing the panel clears the filters and shows every row again
+    await page.getByRole('button', { name: 'Toggle search filters' }).click();
+    await page.getByRole('cell', { name: 'Ben Berg' }).first().waitFor();
+    await context.close();
+  });
+
+  it('exports the payouts in the background and downloads the file from the download list', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'merchant@obol.example');
+    await page.goto('/payout-transactions');
+    await page.getByRole('cell', { name: 'Ben Berg' }).first().waitFor();
+    const exportButton = page.getByRole('button', { name: 'Export', exact: true });
+    await expect.poll(() => exportButton.isEnabled()).toBe(true);
+    await exportButton.click();
+    await page.getByRole('menuitem', { name: 'Export as CSV' }).click();
+    const note = page.getByRole('status').filter({ hasText: 'Process is running in the background. Please wait.' });
+    await note.waitFor();
+    await note.getByRole('button', { name: 'See Downloads' }).click();
+    await page.waitForURL('**/download-transactions');
+
+    // the newest file comes first; it turns Completed by itself and then downloads
+    const row = page.locator('tbody tr').first();
+    await row.getByText('Completed').waitFor({ timeout: 30_000 });
+    const button = row.getByRole('button', { name: /^Download / });
+    await expect.poll(() => button.isEnabled()).toBe(true);
+    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    expect(download.suggestedFilename()).toMatch(/\.csv$/);
+    const file = await download.path();
+    const csv = readFileSync(file, 'utf8');
+    const [header, ...lines] = csv.trim().split(/\r?\n/);
+    expect(header).toContain('Beneficiary Name');
+    expect(lines.length).toBeGreaterThanOrEqual(10);
+    expect(csv).toContain('Ana Novak');
+    // another merchant's payouts are not in it
+    expect(csv).not.toContain('Globex Outlet');
+    await context.close();
+  });
+
+  it('follows a batch from the batch list into its history', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'merchant@obol.example');
+    await page.goto('/batch-transactions');
+    await page.getByRole('tab', { name: 'Batches' }).waitFor();
+    await page.getByLabel('Search', { exact: true }).fill('DEMO_1002');
+    const row = page.locator('tbody tr').filter({ hasText: 'manual_DEMO_1002' });
+    await row.waitFor();
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+    await row.getByRole('button', { name: 'Export Batch' }).click();
+    await page.waitForURL('**/transactions-history');
+    await page.getByRole('heading', { name: 'Transaction History' }).waitFor();
+    await page.getByText('manual_DEMO_1002').first().waitFor();
+    // the one payout of that batch (the second demo payout: Ben Berg, €19.85)
+    await page.getByRole('cell', { name: 'Ben Berg' }).waitFor();
+    await page.getByRole('cell', { name: '€19.85' }).waitFor();
+    await page.getByRole('button', { name: 'View Details' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Transaction Details' });
+    await dialog.getByText('DEMO-1002', { exact: true }).waitFor();
+    await dialog.getByText('Reason', { exact: true }).waitFor();
+    await context.close();
+  });
+});
