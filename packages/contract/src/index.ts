@@ -7,3 +7,4 @@ export * from './navigation.ts';
 export * from './money.ts';
 export * from './payments.ts';
 export * from './transactions.ts';
+export * from './params.ts';

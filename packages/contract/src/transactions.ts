@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageField, perPageField, wholeNumber } from './params.ts';
 import { MSG } from './messages.ts';
 
 /** Messages of the transaction screens and their calls. */
@@ -60,20 +61,8 @@ const text = (name: string, max = 100) =>
     .optional()
     .default('');
 
-const page = z.coerce
-  .number({ error: 'page must be a number' })
-  .int('page must be a whole number')
-  .min(1, 'page must be at least 1')
-  .max(1_000_000, 'page must be at most 1000000')
-  .default(1);
-
-const perPage = (max = 100, def = 10) =>
-  z.coerce
-    .number({ error: 'per_page must be a number' })
-    .int('per_page must be a whole number')
-    .min(1, 'per_page must be at least 1')
-    .max(max, `per_page must be at most ${max}`)
-    .default(def);
+const page = pageField();
+const perPage = perPageField;
 
 const date = z
   .string({ error: TRX_MSG.dateInvalid })
@@ -158,11 +147,7 @@ export const exportFormat = z.enum(['csv', 'xlsx'], { error: 'format must be csv
 export const payoutExportRequest = z.object({ ...payoutFilters, 'sort-buy': sortKey, format: exportFormat });
 
 export const transactionDetailsRequest = z.object({
-  id: z.coerce
-    .number({ error: 'id must be a number' })
-    .int('id must be a whole number')
-    .min(1, 'id must be at least 1')
-    .max(Number.MAX_SAFE_INTEGER, 'id is too large'),
+  id: wholeNumber('id', 1, Number.MAX_SAFE_INTEGER),
 });
 
 const batchIdFilter = text('batch_id', 64);
@@ -217,10 +202,9 @@ export const downloadFilesRequest = z.object({
   page,
   search: text('search'),
   /** 0 transaction files, 1 reports */
-  type: z.coerce
-    .number({ error: 'type must be 0 or 1' })
-    .int()
-    .refine((n) => n === 0 || n === 1, 'type must be 0 or 1')
+  type: z
+    .union([z.literal(0), z.literal(1), z.literal('0'), z.literal('1')], { error: 'type must be 0 or 1' })
+    .transform(Number)
     .optional()
     .default(0),
   /** accounting (2D) transaction files */

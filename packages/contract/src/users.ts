@@ -1,20 +1,8 @@
 import { z } from 'zod';
+import { pageField, perPageField } from './params.ts';
 import { ROLES, type RoleName } from './roles.ts';
 
-export const pageParams = {
-  per_page: z.coerce
-    .number({ error: 'per_page must be a number' })
-    .int('per_page must be a whole number')
-    .min(1, 'per_page must be at least 1')
-    .max(100, 'per_page must be at most 100')
-    .default(10),
-  page: z.coerce
-    .number({ error: 'page must be a number' })
-    .int('page must be a whole number')
-    .min(1, 'page must be at least 1')
-    .max(1_000_000, 'page is too large')
-    .default(1),
-};
+export const pageParams = { per_page: perPageField(), page: pageField() };
 
 export const usersListRequest = z.object({
   ...pageParams,

@@ -47,7 +47,9 @@ export function fromZod(error: z.ZodError, input: unknown): ApiError {
     const field = issue.path.length ? issue.path.join('.') : '_';
     const absent = issue.path.length > 0 && valueAt(input, issue.path) == null;
     const msg =
-      (issue.code === 'invalid_type' || issue.code === 'invalid_value') && absent ? MSG.required : issue.message;
+      (issue.code === 'invalid_type' || issue.code === 'invalid_value' || issue.code === 'invalid_union') && absent
+        ? MSG.required
+        : issue.message;
     (fields[field] ??= []).push(msg);
     messages.push(msg);
   }

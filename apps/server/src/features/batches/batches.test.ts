@@ -378,6 +378,17 @@ describe('batch lists', () => {
     expect(byName.body.data.map((b: { file_name: string }) => b.file_name)).toEqual(['aprilrun2.csv']);
     expect((await t.post('/api/batches', { status: 'Lost' }, merchant)).status).toBe(400);
     expect((await t.post('/api/batches', { page: 0 }, merchant)).status).toBe(400);
+    // an id beyond what the database holds is a 400 naming the field, not a database error
+    const huge = await t.post('/api/delete-transaction', { id: 1e20 }, merchant);
+    expect(huge.status).toBe(400);
+    expect(huge.body.fields.id).toEqual([`id must be at most ${Number.MAX_SAFE_INTEGER}`]);
+    // a boolean or an array is not read as page 1 or 2
+    const truthy = await t.post('/api/recent-batches', { page: true }, merchant);
+    expect(truthy.status).toBe(400);
+    expect(truthy.body.fields.page).toEqual(['page must be a number']);
+    expect((await t.post('/api/batches', { per_page: [50] }, merchant)).body.fields.per_page).toEqual([
+      'per_page must be a number',
+    ]);
     expect((await t.post('/api/recent-batches', {}, await t.signIn('2d-admin@obol.example'))).status).toBe(403);
   });
 });

@@ -3,7 +3,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
-import { MSG, PAYMENT_MSG } from '@obol/contract';
+import { MSG, PAYMENT_MSG, pageField, perPageField, wholeNumber } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
@@ -19,7 +19,7 @@ import { BATCH_STATUSES, listBatches } from './list.ts';
 
 const MASS = 'User can able to issue mass payout on behalf of merchant';
 const batchIdField = z.string({ error: MSG.required }).trim().min(1, MSG.required).max(64);
-const idField = z.coerce.number({ error: 'id must be a number' }).int().positive('id must be positive');
+const idField = wholeNumber('id', 1, Number.MAX_SAFE_INTEGER);
 /** the batch's own names are kept by the server; the client's merchant_name is accepted and ignored */
 const merchantName = z.string().max(200).optional();
 const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
@@ -154,13 +154,8 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
     access: 'User can view payments',
     input: z.object({
       batch_id: batchIdField,
-      per_page: z.coerce
-        .number()
-        .int()
-        .min(1, 'per_page must be at least 1')
-        .max(100, 'per_page must be at most 100')
-        .default(10),
-      page: z.coerce.number().int().min(1, 'page must be at least 1').default(1),
+      per_page: perPageField(),
+      page: pageField(),
       search: z.string().trim().max(100).optional().default(''),
       status: z.enum(['', 'Pending', 'Failed'], { error: 'status must be Pending or Failed' }).optional().default(''),
     }),
@@ -294,7 +289,7 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
     audit: 'batch.request-execution',
     input: z.object({
       batch_id: batchIdField,
-      amount: z.coerce.number().int().min(0).optional(),
+      amount: wholeNumber('amount', 0, Number.MAX_SAFE_INTEGER).optional(),
       merchant_name: merchantName,
     }),
     handler: async ({ input, auth, req }) => {
@@ -325,18 +320,8 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
 }
 
 const batchListInput = {
-  per_page: z.coerce
-    .number({ error: 'per_page must be a number' })
-    .int()
-    .min(1, 'per_page must be at least 1')
-    .max(100, 'per_page must be at most 100')
-    .default(10),
-  page: z.coerce
-    .number({ error: 'page must be a number' })
-    .int()
-    .min(1, 'page must be at least 1')
-    .max(1_000_000)
-    .default(1),
+  per_page: perPageField(),
+  page: pageField(),
   search: z.string().trim().max(100, 'search must be at most 100 characters').optional().default(''),
 };
 

@@ -1,6 +1,5 @@
-import { downloadFilesRequest, TRX_MSG, type Permission } from '@obol/contract';
+import { downloadFilesRequest, INT4_MAX, TRX_MSG, wholeNumber, type Permission } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { Deps } from '../../platform/deps.ts';
 import { forbidden, conflict } from '../../platform/errors.ts';
 import { route, type AuthContext } from '../../platform/http.ts';
@@ -44,12 +43,7 @@ export function downloadsRoutes(app: FastifyInstance, deps: Deps) {
     access: [TRANSACTIONS, REPORTS, ACCOUNTING],
     audit: 'download.file',
     handler: async ({ auth, req, reply }) => {
-      const parsed = z.coerce
-        .number()
-        .int()
-        .min(1)
-        .max(2_147_483_647)
-        .safeParse((req.params as { id: string }).id);
+      const parsed = wholeNumber('id', 1, INT4_MAX).safeParse((req.params as { id: string }).id);
       const file = await findFile(deps.db, auth.scope, parsed.success ? parsed.data : 0);
       assertMay(auth, needed(file.isReport, file.accounting === 1));
       req.audit.targetType = 'download_file';

@@ -1,4 +1,4 @@
-import { createPayoutRequest, requestCodeRequest } from '@obol/contract';
+import { createPayoutRequest, INT4_MAX, requestCodeRequest, wholeNumber } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
@@ -25,8 +25,8 @@ export function paymentsRoutes(app: FastifyInstance, deps: Deps) {
     url: '/api/merchant-accounts',
     access: 'User can view payments',
     input: z.object({
-      id: z.coerce.number({ error: 'id must be a number' }).int().min(0),
-      parent_id: z.coerce.number().int().min(0).nullable().optional(),
+      id: wholeNumber('id', 0, INT4_MAX),
+      parent_id: wholeNumber('parent_id', 0, INT4_MAX).nullable().optional(),
     }),
     handler: async ({ input, auth }) => {
       const data: { merchant_name: string; account_id: string; account_reference: string; balance: number }[] = [];

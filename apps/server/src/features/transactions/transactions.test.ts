@@ -314,6 +314,8 @@ describe('POST /api/payout-transactions', () => {
       [{ start_date: tomorrow }, 'start_date', 'Date must not be after today'],
       [{ status: 'Lost' }, 'status', 'status must be Completed, Pending, Failed or Processing'],
       [{ page: 0 }, 'page', 'page must be at least 1'],
+      [{ page: true }, 'page', 'page must be a number'],
+      [{ page: [2] }, 'page', 'page must be a number'],
       [{ per_page: 100000 }, 'per_page', 'per_page must be at most 100'],
       [{ 'sort-by': 'sideways' }, 'sort-by', 'sort must be DESC or ASC'],
       [{ tz: 'Mars/Olympus' }, 'tz', 'tz must be a valid IANA time zone'],

@@ -1,4 +1,4 @@
-import { usersListRequest, type UsersListResponse } from '@obol/contract';
+import { usersListRequest, wholeNumber, type UsersListResponse } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Deps } from '../../platform/deps.ts';
@@ -28,7 +28,7 @@ export function usersRoutes(app: FastifyInstance, deps: Deps) {
     method: 'POST',
     url: '/api/get-user-detail',
     access: 'User can view users',
-    input: z.object({ id: z.coerce.number({ error: 'id must be a number' }).int().positive('id must be positive') }),
+    input: z.object({ id: wholeNumber('id', 1, Number.MAX_SAFE_INTEGER) }),
     handler: async ({ input, auth }) => {
       // ids are 32-bit in the database: a larger one is a user that does not exist, not a database error
       const user = input.id <= 2_147_483_647 ? await findUserInScope(deps.db, auth.scope, input.id) : undefined;
