@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../apps/server/src/platform/config.ts';
 import { openDatabase, runMigrations, rowsOf, type Database } from '../apps/server/src/platform/db.ts';
+import { scratchPostgres } from './scratch.ts';
 import type { Deps } from '../apps/server/src/platform/deps.ts';
 import { createJobs } from '../apps/server/src/platform/jobs.ts';
 import { createProviderClient } from '../apps/server/src/platform/provider.ts';
@@ -37,27 +37,6 @@ async function writeCsv(file: string) {
     if (!out.write(line)) await new Promise((r) => out.once('drain', r));
   }
   await new Promise((r) => out.end(r));
-}
-
-async function scratchPostgres(url: string) {
-  const name = `obol_bench_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  const database = await openDatabase({ url: u.toString(), poolSize: 8 });
-  return {
-    database,
-    drop: async () => {
-      await database.close();
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
 }
 
 async function bench(label: string, database: Database, csv: string) {
@@ -193,7 +172,7 @@ const pglite = await openDatabase({});
 await bench('PGlite (in memory)', pglite, csv);
 await pglite.close();
 if (process.env.DATABASE_URL) {
-  const { database, drop } = await scratchPostgres(process.env.DATABASE_URL);
+  const { database, drop } = await scratchPostgres(process.env.DATABASE_URL, 8);
   try {
     await bench('PostgreSQL', database, csv);
   } finally {

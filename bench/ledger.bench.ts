@@ -7,34 +7,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { openDatabase, runMigrations, type Database } from '../apps/server/src/platform/db.ts';
+import { scratchPostgres } from './scratch.ts';
 import { postEntry } from '../apps/server/src/features/ledger/service.ts';
 import { accounts } from '../apps/server/src/features/ledger/tables.ts';
 
 const N = Number(process.argv[2] ?? 3000);
 const CONCURRENCY = 16;
-
-async function scratchPostgres(url: string) {
-  const name = `obol_bench_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  const database = await openDatabase({ url: u.toString(), poolSize: CONCURRENCY });
-  return {
-    database,
-    drop: async () => {
-      await database.close();
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
 
 async function bench(label: string, database: Database) {
   await runMigrations(database);
@@ -134,7 +113,7 @@ const pglite = await openDatabase({});
 await bench('PGlite (in memory)', pglite);
 await pglite.close();
 if (process.env.DATABASE_URL) {
-  const { database, drop } = await scratchPostgres(process.env.DATABASE_URL);
+  const { database, drop } = await scratchPostgres(process.env.DATABASE_URL, CONCURRENCY);
   try {
     await bench('PostgreSQL', database);
   } finally {

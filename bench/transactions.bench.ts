@@ -18,6 +18,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import pino from 'pino';
 import { loadConfig } from '../apps/server/src/platform/config.ts';
 import { openDatabase, runMigrations, rowsOf, type Database } from '../apps/server/src/platform/db.ts';
+import { scratchPostgres } from './scratch.ts';
 import type { Deps } from '../apps/server/src/platform/deps.ts';
 import type { AuthContext } from '../apps/server/src/platform/http.ts';
 import { createFileStore } from '../apps/server/src/platform/files.ts';
@@ -36,28 +37,6 @@ let peakRss = 0;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 25);
 const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
 const ms = (x: number) => `${x.toFixed(1).padStart(8)} ms`;
-
-async function scratchPostgres(url: string) {
-  const name = `obol_bench_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  const database = await openDatabase({ url: u.toString(), poolSize: 8 });
-  return {
-    database,
-    url: u.toString(),
-    drop: async () => {
-      await database.close();
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
 
 const noFilters: PayoutFilters = {
   status: '',
@@ -333,7 +312,7 @@ if (process.env.BENCH_SKIP_PGLITE !== '1') {
   rmSync(pgliteDir, { recursive: true, force: true });
 }
 if (process.env.DATABASE_URL) {
-  const { database, url, drop } = await scratchPostgres(process.env.DATABASE_URL);
+  const { database, url, drop } = await scratchPostgres(process.env.DATABASE_URL, 8);
   try {
     await bench('PostgreSQL', database, url);
   } finally {
