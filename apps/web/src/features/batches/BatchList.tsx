@@ -1,18 +1,5 @@
 import { AUTO_REFRESH_MS, type HistoryResponse } from '@obol/contract';
-import {
-  Button,
-  CircularProgress,
-  MenuItem,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  TextField,
-} from '@mui/material';
+import { Button, CircularProgress, Paper, Stack, TableCell, TableRow, TextField } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -21,7 +8,7 @@ import { localDateTime } from '../../lib/format.ts';
 import { sessionStore } from '../../lib/session.ts';
 import { useDebounced } from '../../lib/useDebounced.ts';
 import { useNotify } from '../../ui/notifications.tsx';
-import { BodyState, CopyButton, serverMessage } from '../transactions/common.tsx';
+import { ListTable, OptionSelect, CopyButton, serverMessage } from '../transactions/common.tsx';
 import { pageCount, Pager, usePaging } from '../transactions/Pager.tsx';
 import { StatusChip } from '../transactions/StatusChip.tsx';
 
@@ -51,6 +38,10 @@ export const BATCH_STATUS_OPTIONS = [
   { label: 'Pending', status: 'Pending' },
   { label: 'Declined', status: 'Declined' },
 ] as const;
+const STATUS_CHOICES = BATCH_STATUS_OPTIONS.map((o): { label: string; value: string } => ({
+  label: o.label,
+  value: o.status,
+}));
 
 const COLUMNS = [
   'Batch ID',
@@ -120,23 +111,15 @@ export function BatchList({ mode }: { mode: 'all' | 'recent' }) {
     <Paper>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ p: 2 }}>
         {recent ? null : (
-          <TextField
-            select
-            size="small"
+          <OptionSelect
             label="Batch status"
             value={status}
-            onChange={(e) => {
-              setStatus(e.target.value);
+            options={STATUS_CHOICES}
+            onChange={(v) => {
+              setStatus(v);
               paging.reset();
             }}
-            sx={{ minWidth: 180 }}
-          >
-            {BATCH_STATUS_OPTIONS.map((o) => (
-              <MenuItem key={o.label} value={o.status}>
-                {o.label}
-              </MenuItem>
-            ))}
-          </TextField>
+          />
         )}
         <TextField
           size="small"
@@ -147,56 +130,43 @@ export function BatchList({ mode }: { mode: 'all' | 'recent' }) {
           sx={{ minWidth: 260 }}
         />
       </Stack>
-      <TableContainer sx={{ maxHeight: '70vh' }}>
-        <Table size="small" stickyHeader>
-          <TableHead>
-            <TableRow>
-              {COLUMNS.map((h) => (
-                <TableCell key={h} sx={{ whiteSpace: 'nowrap', fontWeight: 600 }}>
-                  {h}
-                </TableCell>
-              ))}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            <BodyState
-              loading={q.isLoading}
-              empty={!rows.length}
-              colSpan={COLUMNS.length}
-              text={recent ? 'No batch uploaded in last 24 hours' : undefined}
-            />
-            {rows.map((b) => (
-              <TableRow key={b.batch_id} hover>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  {b.batch_id}
-                  <CopyButton text={b.batch_id} label={`Copy batch id ${b.batch_id}`} />
-                </TableCell>
-                <TableCell>{b.payout_type}</TableCell>
-                <TableCell>{(b.user_batch ?? b.uploaded_by)?.name ?? '-'}</TableCell>
-                <TableCell>{b.account_used?.name ?? '-'}</TableCell>
-                <TableCell>{(b.behalf ?? b.behalf_of)?.name ?? '-'}</TableCell>
-                <TableCell>{b.file_name}</TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{localDateTime(b.updated_at)}</TableCell>
-                <TableCell>
-                  <StatusChip status={b.batch_status} />
-                </TableCell>
-                <TableCell>
-                  <Button
-                    size="small"
-                    variant="outlined"
-                    disabled={exporting !== null}
-                    onClick={() => exportBatch(b)}
-                    startIcon={exporting === b.batch_id ? <CircularProgress size={14} color="inherit" /> : undefined}
-                    sx={{ whiteSpace: 'nowrap' }}
-                  >
-                    Export Batch
-                  </Button>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      <ListTable
+        columns={COLUMNS}
+        sx={{ maxHeight: '70vh' }}
+        loading={q.isLoading}
+        empty={!rows.length}
+        emptyText={recent ? 'No batch uploaded in last 24 hours' : undefined}
+      >
+        {rows.map((b) => (
+          <TableRow key={b.batch_id} hover>
+            <TableCell sx={{ whiteSpace: 'nowrap' }}>
+              {b.batch_id}
+              <CopyButton text={b.batch_id} label={`Copy batch id ${b.batch_id}`} />
+            </TableCell>
+            <TableCell>{b.payout_type}</TableCell>
+            <TableCell>{(b.user_batch ?? b.uploaded_by)?.name ?? '-'}</TableCell>
+            <TableCell>{b.account_used?.name ?? '-'}</TableCell>
+            <TableCell>{(b.behalf ?? b.behalf_of)?.name ?? '-'}</TableCell>
+            <TableCell>{b.file_name}</TableCell>
+            <TableCell sx={{ whiteSpace: 'nowrap' }}>{localDateTime(b.updated_at)}</TableCell>
+            <TableCell>
+              <StatusChip status={b.batch_status} />
+            </TableCell>
+            <TableCell>
+              <Button
+                size="small"
+                variant="outlined"
+                disabled={exporting !== null}
+                onClick={() => exportBatch(b)}
+                startIcon={exporting === b.batch_id ? <CircularProgress size={14} color="inherit" /> : undefined}
+                sx={{ whiteSpace: 'nowrap' }}
+              >
+                Export Batch
+              </Button>
+            </TableCell>
+          </TableRow>
+        ))}
+      </ListTable>
       <Pager page={paging.page} pages={pageCount(total, BATCH_PER_PAGE)} onPage={paging.setPage} />
     </Paper>
   );

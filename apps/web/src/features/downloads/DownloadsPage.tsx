@@ -1,18 +1,6 @@
 import { DOWNLOADS_PER_PAGE, type DownloadFile, type DownloadFilesResponse } from '@obol/contract';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
-import {
-  Button,
-  CircularProgress,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  TextField,
-} from '@mui/material';
+import { Button, CircularProgress, Paper, Stack, TableCell, TableRow, TextField } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiFetch, api, errorMessage, saveResponse } from '../../lib/api.ts';
@@ -20,7 +8,7 @@ import { localDateTime } from '../../lib/format.ts';
 import { useDebounced } from '../../lib/useDebounced.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
-import { BodyState } from '../transactions/common.tsx';
+import { ListTable } from '../transactions/common.tsx';
 import { pageCount, Pager, usePaging } from '../transactions/Pager.tsx';
 import { StatusChip } from '../transactions/StatusChip.tsx';
 
@@ -87,46 +75,32 @@ export function DownloadsPage({ type, accounting, title }: { type: 0 | 1; accoun
             sx={{ minWidth: 300 }}
           />
         </Stack>
-        <TableContainer sx={{ maxHeight: '70vh' }}>
-          <Table size="small" stickyHeader>
-            <TableHead>
-              <TableRow>
-                {COLUMNS.map((c) => (
-                  <TableCell key={c} sx={{ whiteSpace: 'nowrap', fontWeight: 600 }}>
-                    {c}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              <BodyState loading={q.isLoading} empty={!rows.length} colSpan={COLUMNS.length} />
-              {rows.map((f) => (
-                <TableRow key={f.id} hover>
-                  <TableCell sx={{ wordBreak: 'break-all' }}>{f.file_name}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{dateRange(f)}</TableCell>
-                  <TableCell>
-                    <StatusChip status={f.status} />
-                  </TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{localDateTime(f.created_at)}</TableCell>
-                  <TableCell>
-                    <Button
-                      size="small"
-                      variant="outlined"
-                      aria-label={`Download ${f.file_name}`}
-                      disabled={f.is_download !== 1 || downloading !== null}
-                      onClick={() => download(f)}
-                      startIcon={
-                        downloading === f.id ? <CircularProgress size={14} color="inherit" /> : <FileDownloadIcon />
-                      }
-                    >
-                      Download
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <ListTable columns={COLUMNS} sx={{ maxHeight: '70vh' }} loading={q.isLoading} empty={!rows.length}>
+          {rows.map((f) => (
+            <TableRow key={f.id} hover>
+              <TableCell sx={{ wordBreak: 'break-all' }}>{f.file_name}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{dateRange(f)}</TableCell>
+              <TableCell>
+                <StatusChip status={f.status} />
+              </TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{localDateTime(f.created_at)}</TableCell>
+              <TableCell>
+                <Button
+                  size="small"
+                  variant="outlined"
+                  aria-label={`Download ${f.file_name}`}
+                  disabled={f.is_download !== 1 || downloading !== null}
+                  onClick={() => download(f)}
+                  startIcon={
+                    downloading === f.id ? <CircularProgress size={14} color="inherit" /> : <FileDownloadIcon />
+                  }
+                >
+                  Download
+                </Button>
+              </TableCell>
+            </TableRow>
+          ))}
+        </ListTable>
         <Pager page={paging.page} pages={pageCount(total, DOWNLOADS_PER_PAGE)} onPage={paging.setPage} />
       </Paper>
     </>

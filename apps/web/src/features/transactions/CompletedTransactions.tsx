@@ -1,24 +1,11 @@
 import { AUTO_REFRESH_MS, type CompletedListResponse, type ExportResponse } from '@obol/contract';
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
-import {
-  Box,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  TextField,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Box, Paper, Stack, TableCell, TableRow, TextField, Tooltip, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api.ts';
 import { euro, localDateTime } from '../../lib/format.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
-import { BodyState, browserTimeZone } from './common.tsx';
+import { ListTable, browserTimeZone } from './common.tsx';
 import { useTransactionDetails, ViewDetailsButton } from './DetailsDialog.tsx';
 import { ExportButton } from './ExportButton.tsx';
 import {
@@ -97,59 +84,52 @@ export function CompletedTransactions() {
         </FilterPanel>
       ) : null}
       <Paper>
-        <TableContainer sx={{ height: '70vh' }}>
-          <Table size="small" stickyHeader>
-            <TableHead>
-              <TableRow>
-                {COLUMNS.map((c) => (
-                  <TableCell key={c} sx={{ whiteSpace: 'nowrap', fontWeight: 600 }}>
-                    {c}
-                    {c === 'Batch Fee / Fee' ? (
-                      <Tooltip title={BATCH_FEE_TIP}>
-                        <Box
-                          component="span"
-                          tabIndex={0}
-                          sx={{ display: 'inline-flex', ml: 0.5, verticalAlign: 'middle', color: 'text.secondary' }}
-                        >
-                          <InfoOutlinedIcon fontSize="small" />
-                        </Box>
-                      </Tooltip>
-                    ) : null}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              <BodyState loading={q.isLoading} empty={!rows.length} colSpan={COLUMNS.length} />
-              {rows.map((t) => (
-                <TableRow key={t.id} hover>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{t.batch_id || '-'}</TableCell>
-                  <TableCell>{t.beneficiary_name}</TableCell>
-                  <TableCell>{t.brand}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                    {euro(t.batch_fee ?? 0)} / {euro(t.fee ?? 0)}
-                  </TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{euro(t.amount)}</TableCell>
-                  <TableCell>{t.reference}</TableCell>
-                  <TableCell>{t.behalf_of || '-'}</TableCell>
-                  <TableCell>{t.uploaded_by || '-'}</TableCell>
-                  <TableCell>{t.account_used || '-'}</TableCell>
-                  <TableCell>
-                    <StatusChip status={t.status} />
-                  </TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{localDateTime(t.updated_at)}</TableCell>
-                  <TableCell>
-                    <ViewDetailsButton
-                      disabled={details.busy}
-                      loading={details.loadingId === t.id}
-                      onClick={() => details.show(t.id)}
-                    />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <ListTable
+          columns={COLUMNS}
+          sx={{ height: '70vh' }}
+          loading={q.isLoading}
+          empty={!rows.length}
+          headerExtra={(c) =>
+            c === 'Batch Fee / Fee' ? (
+              <Tooltip title={BATCH_FEE_TIP}>
+                <Box
+                  component="span"
+                  tabIndex={0}
+                  sx={{ display: 'inline-flex', ml: 0.5, verticalAlign: 'middle', color: 'text.secondary' }}
+                >
+                  <InfoOutlinedIcon fontSize="small" />
+                </Box>
+              </Tooltip>
+            ) : null
+          }
+        >
+          {rows.map((t) => (
+            <TableRow key={t.id} hover>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{t.batch_id || '-'}</TableCell>
+              <TableCell>{t.beneficiary_name}</TableCell>
+              <TableCell>{t.brand}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                {euro(t.batch_fee ?? 0)} / {euro(t.fee ?? 0)}
+              </TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{euro(t.amount)}</TableCell>
+              <TableCell>{t.reference}</TableCell>
+              <TableCell>{t.behalf_of || '-'}</TableCell>
+              <TableCell>{t.uploaded_by || '-'}</TableCell>
+              <TableCell>{t.account_used || '-'}</TableCell>
+              <TableCell>
+                <StatusChip status={t.status} />
+              </TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{localDateTime(t.updated_at)}</TableCell>
+              <TableCell>
+                <ViewDetailsButton
+                  disabled={details.busy}
+                  loading={details.loadingId === t.id}
+                  onClick={() => details.show(t.id)}
+                />
+              </TableCell>
+            </TableRow>
+          ))}
+        </ListTable>
         <Box
           sx={{ display: 'flex', gap: 4, flexWrap: 'wrap', px: 2, pt: 2, borderTop: 1, borderColor: 'divider' }}
           aria-label="Fee totals"

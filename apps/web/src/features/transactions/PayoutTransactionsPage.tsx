@@ -5,25 +5,14 @@ import {
   type ExportResponse,
   type PayoutListResponse,
 } from '@obol/contract';
-import {
-  MenuItem,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  TextField,
-} from '@mui/material';
+import { Paper, Stack, TableCell, TableRow, TextField } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../lib/api.ts';
 import { euro, localDateTime } from '../../lib/format.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { PageTitle } from '../../ui/PageTitle.tsx';
-import { BodyState, browserTimeZone } from './common.tsx';
+import { ListTable, OptionSelect, browserTimeZone } from './common.tsx';
 import { useTransactionDetails, ViewDetailsButton } from './DetailsDialog.tsx';
 import { ExportButton } from './ExportButton.tsx';
 import {
@@ -135,40 +124,25 @@ export function PayoutTransactionsPage() {
           {canSearch ? (
             <FilterToggle open={f.open} onToggle={() => (f.open ? reload(f.close()) : f.setOpen(true))} />
           ) : null}
-          <TextField
-            select
-            size="small"
+          <OptionSelect
             label="Sort by date"
             value={sort}
-            onChange={(e) => {
-              setSort(Number(e.target.value));
+            options={DATE_SORT_OPTIONS}
+            onChange={(v) => {
+              setSort(v);
               paging.reset();
             }}
-            sx={{ minWidth: 160 }}
-          >
-            {DATE_SORT_OPTIONS.map((o) => (
-              <MenuItem key={o.value} value={o.value}>
-                {o.label}
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField
-            select
-            size="small"
+            minWidth={160}
+          />
+          <OptionSelect
             label="Status"
             value={status}
-            onChange={(e) => {
-              setStatus(Number(e.target.value));
+            options={PAYOUT_STATUS_OPTIONS}
+            onChange={(v) => {
+              setStatus(v);
               paging.reset();
             }}
-            sx={{ minWidth: 180 }}
-          >
-            {PAYOUT_STATUS_OPTIONS.map((o) => (
-              <MenuItem key={o.value} value={o.value}>
-                {o.label}
-              </MenuItem>
-            ))}
-          </TextField>
+          />
           {canExport ? <ExportButton disabled={!total} onExport={exportList} /> : null}
         </Stack>
       </Stack>
@@ -194,47 +168,33 @@ export function PayoutTransactionsPage() {
         </FilterPanel>
       ) : null}
       <Paper>
-        <TableContainer sx={{ height: '65vh' }}>
-          <Table size="small" stickyHeader>
-            <TableHead>
-              <TableRow>
-                {COLUMNS.map((c) => (
-                  <TableCell key={c} sx={{ whiteSpace: 'nowrap', fontWeight: 600 }}>
-                    {c}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              <BodyState loading={q.isLoading} empty={!rows.length} colSpan={COLUMNS.length} />
-              {rows.map((t) => (
-                <TableRow key={t.id} hover>
-                  <TableCell>{t.beneficiary_name}</TableCell>
-                  <TableCell>{t.brand}</TableCell>
-                  <TableCell>{t.behalf_of || '-'}</TableCell>
-                  <TableCell>{t.uploaded_by || '-'}</TableCell>
-                  <TableCell>{t.account_used || '-'}</TableCell>
-                  <TableCell>{t.merchant_transaction_id}</TableCell>
-                  <TableCell>{t.intergiro_trx_id || '-'}</TableCell>
-                  <TableCell>{t.reference}</TableCell>
-                  <TableCell>{t.account_id}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{euro(t.amount)}</TableCell>
-                  <TableCell>
-                    <StatusChip status={t.status} />
-                  </TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{localDateTime(t.updated_at)}</TableCell>
-                  <TableCell>
-                    <ViewDetailsButton
-                      disabled={details.busy}
-                      loading={details.loadingId === t.id}
-                      onClick={() => details.show(t.id)}
-                    />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <ListTable columns={COLUMNS} sx={{ height: '65vh' }} loading={q.isLoading} empty={!rows.length}>
+          {rows.map((t) => (
+            <TableRow key={t.id} hover>
+              <TableCell>{t.beneficiary_name}</TableCell>
+              <TableCell>{t.brand}</TableCell>
+              <TableCell>{t.behalf_of || '-'}</TableCell>
+              <TableCell>{t.uploaded_by || '-'}</TableCell>
+              <TableCell>{t.account_used || '-'}</TableCell>
+              <TableCell>{t.merchant_transaction_id}</TableCell>
+              <TableCell>{t.intergiro_trx_id || '-'}</TableCell>
+              <TableCell>{t.reference}</TableCell>
+              <TableCell>{t.account_id}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{euro(t.amount)}</TableCell>
+              <TableCell>
+                <StatusChip status={t.status} />
+              </TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{localDateTime(t.updated_at)}</TableCell>
+              <TableCell>
+                <ViewDetailsButton
+                  disabled={details.busy}
+                  loading={details.loadingId === t.id}
+                  onClick={() => details.show(t.id)}
+                />
+              </TableCell>
+            </TableRow>
+          ))}
+        </ListTable>
         <Pager
           page={paging.page}
           pages={pageCount(total, paging.perPage)}

@@ -8,22 +8,7 @@ import {
 } from '@obol/contract';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import SearchIcon from '@mui/icons-material/Search';
-import {
-  Alert,
-  Box,
-  Button,
-  MenuItem,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Button, Paper, Stack, TableCell, TableRow, TextField, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -31,7 +16,7 @@ import { api, ApiError } from '../../lib/api.ts';
 import { euro, localDateTime } from '../../lib/format.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { PageTitle } from '../../ui/PageTitle.tsx';
-import { BodyState, CopyButton, serverMessage } from './common.tsx';
+import { ListTable, OptionSelect, CopyButton, serverMessage } from './common.tsx';
 import { TransactionDialog, ViewDetailsButton } from './DetailsDialog.tsx';
 import { ExportButton } from './ExportButton.tsx';
 import { centsError } from './filters.tsx';
@@ -39,6 +24,11 @@ import { pageCount, Pager, usePaging } from './Pager.tsx';
 import { StatusChip } from './StatusChip.tsx';
 
 const PER_PAGE = 10;
+const STATUS_CHOICES = HISTORY_STATUS_OPTIONS.map((o): { label: string; value: string } => ({
+  label: o.label,
+  value: o.status,
+}));
+
 const COLUMNS = [
   'Beneficiary Name',
   'Obol ID',
@@ -175,23 +165,15 @@ export function TransactionHistoryPage() {
             <Box />
           )}
           <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-            <TextField
-              select
-              size="small"
+            <OptionSelect
               label="Status"
               value={status}
-              onChange={(e) => {
-                setStatus(e.target.value);
+              options={STATUS_CHOICES}
+              onChange={(v) => {
+                setStatus(v);
                 paging.reset();
               }}
-              sx={{ minWidth: 180 }}
-            >
-              {HISTORY_STATUS_OPTIONS.map((o) => (
-                <MenuItem key={o.label} value={o.status}>
-                  {o.label}
-                </MenuItem>
-              ))}
-            </TextField>
+            />
             {canExport ? <ExportButton disabled={!total} onExport={exportHistory} /> : null}
           </Stack>
         </Stack>
@@ -202,48 +184,34 @@ export function TransactionHistoryPage() {
         </Alert>
       ) : null}
       <Paper>
-        <TableContainer sx={{ maxHeight: '70vh' }}>
-          <Table size="small" stickyHeader>
-            <TableHead>
-              <TableRow>
-                {COLUMNS.map((c) => (
-                  <TableCell key={c} sx={{ whiteSpace: 'nowrap', fontWeight: 600 }}>
-                    {c}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              <BodyState loading={q.isLoading} empty={!rows.length} colSpan={COLUMNS.length} />
-              {rows.map((t) => (
-                <TableRow key={t.id} hover>
-                  <TableCell>{t.beneficiary_name}</TableCell>
-                  <TableCell>{t.account_id}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                    {t.intergiro_trx_id ? (
-                      <>
-                        {t.intergiro_trx_id}
-                        <CopyButton text={t.intergiro_trx_id} label={`Copy transaction id ${t.intergiro_trx_id}`} />
-                      </>
-                    ) : (
-                      '-'
-                    )}
-                  </TableCell>
-                  <TableCell>{t.currency}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{euro(t.amount)}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{localDateTime(t.updated_at)}</TableCell>
-                  <TableCell>
-                    <StatusChip status={t.status} />
-                  </TableCell>
-                  <TableCell>{failureReason(t) || '-'}</TableCell>
-                  <TableCell>
-                    <ViewDetailsButton onClick={() => setShown(t)} />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <ListTable columns={COLUMNS} sx={{ maxHeight: '70vh' }} loading={q.isLoading} empty={!rows.length}>
+          {rows.map((t) => (
+            <TableRow key={t.id} hover>
+              <TableCell>{t.beneficiary_name}</TableCell>
+              <TableCell>{t.account_id}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                {t.intergiro_trx_id ? (
+                  <>
+                    {t.intergiro_trx_id}
+                    <CopyButton text={t.intergiro_trx_id} label={`Copy transaction id ${t.intergiro_trx_id}`} />
+                  </>
+                ) : (
+                  '-'
+                )}
+              </TableCell>
+              <TableCell>{t.currency}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{euro(t.amount)}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{localDateTime(t.updated_at)}</TableCell>
+              <TableCell>
+                <StatusChip status={t.status} />
+              </TableCell>
+              <TableCell>{failureReason(t) || '-'}</TableCell>
+              <TableCell>
+                <ViewDetailsButton onClick={() => setShown(t)} />
+              </TableCell>
+            </TableRow>
+          ))}
+        </ListTable>
         <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
       </Paper>
       <TransactionDialog details={shown} variant="reason" onClose={() => setShown(null)} />

@@ -1,6 +1,19 @@
 import { MSG, TRX_MSG } from '@obol/contract';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
-import { CircularProgress, IconButton, TableCell, TableRow } from '@mui/material';
+import {
+  CircularProgress,
+  IconButton,
+  MenuItem,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+  type SxProps,
+} from '@mui/material';
+import type { ReactNode } from 'react';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 
@@ -62,5 +75,83 @@ export function BodyState({
         {loading ? <CircularProgress size={24} aria-label="Loading" /> : text}
       </TableCell>
     </TableRow>
+  );
+}
+
+/**
+ * The table of a list: a sticky header of the column names (`headerExtra` adds to a column's name, such as a
+ * tooltip), the loading or empty row, then the rows given as children.
+ */
+export function ListTable({
+  columns,
+  sx,
+  loading,
+  empty,
+  emptyText,
+  headerExtra,
+  children,
+}: {
+  columns: readonly string[];
+  sx?: SxProps;
+  loading: boolean;
+  empty: boolean;
+  emptyText?: string;
+  headerExtra?: (column: string) => ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <TableContainer sx={sx}>
+      <Table size="small" stickyHeader>
+        <TableHead>
+          <TableRow>
+            {columns.map((c) => (
+              <TableCell key={c} sx={{ whiteSpace: 'nowrap', fontWeight: 600 }}>
+                {c}
+                {headerExtra?.(c)}
+              </TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          <BodyState loading={loading} empty={empty} colSpan={columns.length} text={emptyText} />
+          {children}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+/** A dropdown of a list's header (status, sort): the chosen option's value, of the options' own type. */
+export function OptionSelect<T extends string | number>({
+  label,
+  value,
+  options,
+  onChange,
+  minWidth = 180,
+}: {
+  label: string;
+  value: T;
+  options: readonly { label: string; value: T }[];
+  onChange: (value: T) => void;
+  minWidth?: number;
+}) {
+  return (
+    <TextField
+      select
+      size="small"
+      label={label}
+      value={value}
+      onChange={(e) => {
+        const chosen = options.find((o) => String(o.value) === String(e.target.value));
+        if (chosen) onChange(chosen.value);
+      }}
+      sx={{ minWidth }}
+    >
+      {options.map((o) => (
+        <MenuItem key={o.label} value={o.value}>
+          {o.label}
+        </MenuItem>
+      ))}
+    </TextField>
   );
 }
