@@ -77,13 +77,34 @@ export const authFailures = pgTable(
   (t) => [index('auth_failures_email_idx').on(t.email, t.at), index('auth_failures_ip_idx').on(t.ip, t.at)],
 );
 
+/**
+ * Sign-in attempts per account, counted in one statement before the password is checked, so parallel
+ * guesses cannot exceed the limit: past the free attempts each next one waits longer (progressive delay).
+ */
+export const loginThrottle = pgTable('login_throttle', {
+  email: text('email').primaryKey(),
+  /** attempts since the last successful sign-in */
+  attempts: integer('attempts').notNull().default(0),
+  /** no attempt is checked before this time */
+  nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Fixed-window counters (per address, per user and action), incremented and checked in one statement. */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  count: integer('count').notNull().default(0),
+});
+
+/** A record of every mail: recipient, subject and template, never the body (it may hold a code or a link). */
 export const mailOutbox = pgTable(
   'mail_outbox',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     to: text('to').notNull(),
     subject: text('subject').notNull(),
-    text: text('text').notNull(),
+    template: text('template').notNull().default('message'),
     status: text('status').notNull().default('pending'),
     error: text('error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

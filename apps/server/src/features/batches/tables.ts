@@ -42,6 +42,14 @@ export const batches = pgTable(
       .notNull()
       .default(sql`0`),
     feeBps: integer('fee_bps').notNull().default(0),
+    /** the amount of the batch's failed payouts, returned to the account */
+    amountReturned: bigint('amount_returned', { mode: 'number' })
+      .notNull()
+      .default(sql`0`),
+    /** the part of the batch fee returned with them: the fee always equals the fee on what was paid */
+    feeReturned: bigint('fee_returned', { mode: 'number' })
+      .notNull()
+      .default(sql`0`),
     savedAt: timestamp('saved_at', { withTimezone: true }),
     executedAt: timestamp('executed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -82,5 +90,7 @@ export const stagedTransactions = pgTable(
     index('staged_batch_row_idx').on(t.batchId, t.rowNumber),
     index('staged_batch_status_idx').on(t.batchId, t.status),
     index('staged_batch_mtid_idx').on(t.batchId, t.merchantTransactionId),
+    // duplicates across the merchant's other staged batches
+    index('staged_mtid_idx').on(t.merchantTransactionId),
   ],
 );

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, index, integer, pgTable, text, timestamp, uniqueIndex, check } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, check } from 'drizzle-orm/pg-core';
 import { accounts } from '../ledger/tables.ts';
 import { users } from '../users/tables.ts';
 
@@ -39,6 +39,11 @@ export const payouts = pgTable(
     /** Processing, Pending, Completed, Failed */
     status: text('status').notNull().default('Processing'),
     idempotencyKey: text('idempotency_key').notNull(),
+    /**
+     * A batch row whose merchant transaction id an earlier payout of the merchant already holds: recorded as a
+     * Failed payout (its money returned) and left out of the uniqueness of (merchant_id, merchant_transaction_id).
+     */
+    duplicateMtid: boolean('duplicate_mtid').notNull().default(false),
     providerId: text('provider_id'),
     failureMessage: text('failure_message'),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
@@ -65,7 +70,14 @@ export const payouts = pgTable(
       .on(t.merchantId, t.status, t.updatedAt)
       .where(sql`${t.fee} > 0`),
     index('payouts_provider_idx').on(t.providerId),
-    index('payouts_merchant_trx_idx').on(t.merchantId, t.merchantTransactionId),
+    // one payout per merchant transaction id, in the database itself (a SELECT first would be a race)
+    uniqueIndex('payouts_merchant_mtid_key')
+      .on(t.merchantId, t.merchantTransactionId)
+      .where(sql`NOT ${t.duplicateMtid}`),
+    // the recovery of payouts in flight: Processing payouts by age
+    index('payouts_inflight_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`${t.status} = 'Processing'`),
     check('payouts_amount_positive', sql`${t.amount} > 0 AND ${t.fee} >= 0`),
   ],
 );
