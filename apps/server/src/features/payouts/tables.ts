@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, check } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  check,
+} from 'drizzle-orm/pg-core';
 import { accounts } from '../ledger/tables.ts';
 import { users } from '../users/tables.ts';
 
