@@ -14,8 +14,12 @@ export interface ProviderOptions {
   webhookSecret?: string;
   /** delay from acceptance to settlement (default 1500 ms) */
   settleMs?: number;
-  /** folder of the JSON store; unset keeps everything in memory */
+  /** folder of the store (snapshot + journal); unset keeps everything in memory */
   dataDir?: string;
+  /** fsync every journal write (survives a power loss, not only a process kill); default off */
+  fsync?: boolean;
+  /** journal size (bytes) from which it is folded into a new snapshot (default 4 MiB, or the snapshot's size if bigger) */
+  compactBytes?: number;
   /** base of the hosted pay-page links (default: the address it listens on) */
   publicUrl?: string;
   logger?: boolean;
@@ -70,6 +74,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ProviderOp
     dataDir: env.PROVIDER_DATA_DIR || `${env.DATA_DIR || './data'}/provider`,
     publicUrl: env.PROVIDER_PUBLIC_URL || undefined,
     logger: env.PROVIDER_LOG === '1' || env.PROVIDER_LOG === 'true',
+    fsync: env.PROVIDER_FSYNC === '1' || env.PROVIDER_FSYNC === 'true',
   };
 }
 
@@ -113,7 +118,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
   const webhookUrl = opts.webhookUrl ?? 'http://127.0.0.1:3000/api/provider/webhook';
   const baseSettleMs = opts.settleMs ?? 1500;
   const webhookTimeoutMs = opts.webhookTimeoutMs ?? 5_000;
-  const store = new Store(opts.dataDir);
+  const store = new Store(opts.dataDir, { fsync: opts.fsync, compactBytes: opts.compactBytes });
   let controls = defaultControls();
   let publicUrl = (opts.publicUrl ?? '').replace(/\/+$/, '');
   let closed = false;
@@ -125,6 +130,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
   // ---- timers and sleeps that close() must end ----
   const timers = new Set<NodeJS.Timeout>();
   const later = (ms: number, fn: () => void) => {
+    if (closed) return;
     const t = setTimeout(() => {
       timers.delete(t);
       fn();
@@ -166,9 +172,10 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
       },
     });
     const copies = controls.duplicate_webhooks ? 2 : 1;
-    for (let i = 0; i < copies; i++)
-      store.data.deliveries.push({ id: randomUUID(), event_id, type, body, attempts: 0, next_at: Date.now() });
-    store.changed();
+    store.atomic(() => {
+      for (let i = 0; i < copies; i++)
+        store.addDelivery({ id: randomUUID(), event_id, type, body, attempts: 0, next_at: Date.now() });
+    });
     void pump();
   }
 
@@ -177,10 +184,15 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     held = [];
     if (heldTimer) clearTimeout(heldTimer);
     heldTimer = undefined;
-    for (const g of group) enqueueEvent(g.type, g.item);
+    store.atomic(() => {
+      for (const g of group) enqueueEvent(g.type, g.item);
+    });
   }
 
-  /** out_of_order_webhooks holds events and releases them reversed, in groups of three (or after 300 ms) */
+  /**
+   * out_of_order_webhooks holds events and releases them reversed, in groups of three (or after 300 ms).
+   * Held events are in memory only: a crash while one is held loses that webhook (a test switch).
+   */
   function emit(type: string, item: Item) {
     if (!controls.out_of_order_webhooks) return enqueueEvent(type, item);
     held.push({ type, item });
@@ -204,23 +216,21 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     } catch (e) {
       failure = { error: String((e as Error)?.message ?? e) };
     }
-    if (!failure) {
-      const i = store.data.deliveries.indexOf(d);
-      if (i >= 0) store.data.deliveries.splice(i, 1);
-    } else {
+    if (!failure) store.removeDelivery(d);
+    else {
       d.attempts += 1;
       d.next_at = Date.now() + retryDelayMs(d.attempts);
       d.last_status = failure.status;
       d.last_error = failure.error;
+      store.updateDelivery(d);
     }
-    store.changed();
   }
   /** sends due deliveries one at a time, oldest first, so the receiver sees events in the order they happened */
   function pump(): Promise<void> {
     pumping ??= (async () => {
       await Promise.resolve(); // so `pumping` is set before the finally below clears it
       try {
-        while (!closed) {
+        while (!closed && !store.broken) {
           const now = Date.now();
           const due = store.data.deliveries.find((d) => d.next_at <= now);
           if (!due) break;
@@ -237,13 +247,17 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
   // ---- settlement ----
   const settleDelay = () => controls.settle_ms ?? baseSettleMs;
 
-  function schedule(item: Item, delay = settleDelay()) {
+  /** settles an item at its `settle_at` (at once when overdue) */
+  const watchSettlement = (item: Item) =>
+    later(Math.max(0, (item.settle_at ?? Date.now()) - Date.now()), () => settle(item));
+  /** a held settlement tries again later (the new time is not recorded: after a restart it is due at once) */
+  function schedule(item: Item, delay: number) {
     item.settle_at = Date.now() + delay;
     later(delay, () => settle(item));
   }
 
   function settle(item: Item, force = false) {
-    if (item.status !== 'Processing' || closed) return;
+    if (item.status !== 'Processing' || closed || store.broken) return;
     if (controls.paused_settlement && !force) return schedule(item, 200);
     let status: 'Completed' | 'Failed' = 'Completed';
     let message: string | undefined;
@@ -257,12 +271,15 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
       status = 'Failed';
       message = 'Account closed';
     }
-    item.status = status;
-    item.message = message;
-    item.settled_at = new Date().toISOString();
-    delete item.settle_at;
-    store.changed();
-    emit(`${item.kind}.${status === 'Completed' ? 'completed' : 'failed'}`, item);
+    // the new state and its webhook in one journal line: a crash keeps both or neither
+    store.atomic(() => {
+      item.status = status;
+      item.message = message;
+      item.settled_at = new Date().toISOString();
+      delete item.settle_at;
+      store.putItem(item);
+      emit(`${item.kind}.${status === 'Completed' ? 'completed' : 'failed'}`, item);
+    });
   }
 
   function settleNow() {
@@ -277,11 +294,13 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
 
   const expiresAt = (item: Item) => Date.parse(String(item.data.expires_at));
   function expireLink(item: Item) {
-    if (item.kind !== 'payin' || item.status !== 'Initiated' || closed) return;
-    item.status = 'Expired';
-    item.settled_at = new Date().toISOString();
-    store.changed();
-    emit('payin.expired', item);
+    if (item.kind !== 'payin' || item.status !== 'Initiated' || closed || store.broken) return;
+    store.atomic(() => {
+      item.status = 'Expired';
+      item.settled_at = new Date().toISOString();
+      store.putItem(item);
+      emit('payin.expired', item);
+    });
   }
   /** the link's state, expiring it first when its time has passed (the timer may not have fired yet) */
   const linkState = (item: Item) => {
@@ -292,7 +311,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
 
   // resume what was pending before a restart
   for (const item of Object.values(store.data.items)) {
-    if (item.status === 'Processing') schedule(item, Math.max(0, (item.settle_at ?? Date.now()) - Date.now()));
+    if (item.status === 'Processing') watchSettlement(item);
     if (item.kind === 'payin' && item.status === 'Initiated') watchExpiry(item);
   }
 
@@ -326,6 +345,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     if (!isApi(p)) return;
     if (needsKey(req, p) && req.headers.authorization !== `Bearer ${apiKey}`)
       return err(reply, 401, 'Missing or invalid API key');
+    if (store.broken) return err(reply, 503, 'The provider store failed; restart the simulator');
     if (controls.latency_ms > 0) await sleep(controls.latency_ms);
     if (controls.timeout_next > 0) {
       controls.timeout_next -= 1;
@@ -378,9 +398,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
       created_at: new Date().toISOString(),
     };
     item.response = view(item);
-    store.data.items[item.id] = item;
-    store.data.keys[`${kind}:${key}`] = item.id;
-    store.changed();
+    store.putItem(item, `${kind}:${key}`); // on disk before the answer
     return item;
   }
   const CONFLICT = 'idempotency_key was already used with a different request';
@@ -424,9 +442,10 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
       reference: payload.reference,
       amount: payload.amount,
       status: 'Processing',
+      settle_at: Date.now() + settleDelay(),
       data: { obol_id: payload.obol_id, brand: payload.brand, beneficiary_name: payload.beneficiary_name },
     });
-    schedule(item);
+    watchSettlement(item);
     return reply.status(202).send(item.response);
   });
 
@@ -462,9 +481,10 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
       reference: payload.reference,
       amount: payload.amount,
       status: 'Processing',
+      settle_at: Date.now() + settleDelay(),
       data: { iban: payload.iban, bic: payload.bic, beneficiary_name: payload.beneficiary_name },
     });
-    schedule(item);
+    watchSettlement(item);
     return reply.status(202).send(item.response);
   });
 
@@ -542,15 +562,20 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     const refunded = Number(payin.data.refunded ?? 0);
     if (refunded + payload.amount > payin.amount)
       return err(reply, 422, `The refund exceeds the pay-in amount (${payin.amount - refunded} cents left to refund)`);
-    payin.data.refunded = refunded + payload.amount;
-    const item = insert('refund', key, h, {
-      id: store.nextId('rf'),
-      reference: payin.reference,
-      amount: payload.amount,
-      status: 'Processing',
-      data: { payin_id: payin.id },
+    // the pay-in's refunded amount and the refund in one journal line
+    const item = store.atomic(() => {
+      payin.data.refunded = refunded + payload.amount;
+      store.putItem(payin);
+      return insert('refund', key, h, {
+        id: store.nextId('rf'),
+        reference: payin.reference,
+        amount: payload.amount,
+        status: 'Processing',
+        settle_at: Date.now() + settleDelay(),
+        data: { payin_id: payin.id },
+      });
     });
-    schedule(item);
+    watchSettlement(item);
     return reply.status(202).send(item.response);
   });
 
@@ -629,16 +654,18 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
       const field = (name: string, max: number) =>
         typeof form[name] === 'string' ? (form[name] as string).trim().slice(0, max) : '';
       const dob = field('date_of_birth', 10);
-      item.status = action === 'pay' ? 'Completed' : 'Declined';
-      item.settled_at = new Date().toISOString();
-      item.data = {
-        ...item.data,
-        first_name: field('first_name', 100),
-        last_name: field('last_name', 100),
-        date_of_birth: /^\d{4}-\d{2}-\d{2}$/.test(dob) ? dob : '',
-      };
-      store.changed();
-      emit(action === 'pay' ? 'payin.completed' : 'payin.declined', item);
+      store.atomic(() => {
+        item.status = action === 'pay' ? 'Completed' : 'Declined';
+        item.settled_at = new Date().toISOString();
+        item.data = {
+          ...item.data,
+          first_name: field('first_name', 100),
+          last_name: field('last_name', 100),
+          date_of_birth: /^\d{4}-\d{2}-\d{2}$/.test(dob) ? dob : '',
+        };
+        store.putItem(item);
+        emit(action === 'pay' ? 'payin.completed' : 'payin.declined', item);
+      });
       const ret = String(item.data.return_url ?? '');
       if (ret) return reply.redirect(`${ret}${ret.includes('?') ? '&' : '?'}status=${item.status}`, 303);
       return reply.send(resultPage(stateText[item.status]));
@@ -692,7 +719,10 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
       if (!publicUrl) publicUrl = base;
       // links made before the address was known
       for (const i of Object.values(store.data.items))
-        if (i.kind === 'payin' && !String(i.data.url).startsWith('http')) i.data.url = `${publicUrl}/pay/${i.id}`;
+        if (i.kind === 'payin' && !String(i.data.url).startsWith('http')) {
+          i.data.url = `${publicUrl}/pay/${i.id}`;
+          store.putItem(i);
+        }
       return base;
     },
     async close() {
@@ -705,8 +735,8 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
       for (const wake of [...sleepers]) wake();
       inflight.abort();
       await pumping;
-      store.flush();
-      await app.close();
+      await app.close(); // requests still running may record changes
+      store.close();
     },
   };
 }
