@@ -106,6 +106,8 @@ function refuse(reply: FastifyReply, rules: Rule[]) {
   return reply.status(400).send({ error: [bad[2]], fields: { [bad[0]]: [bad[2]] } });
 }
 const AMOUNT_MESSAGE = 'amount must be a whole number of cents above 0';
+/** most idempotency keys one `POST /<kind>/lookup` takes */
+export const LOOKUP_MAX = 1000;
 const KEY_RULE = (b: Record<string, unknown>): Rule => [
   'idempotency_key',
   text(b.idempotency_key, 100),
@@ -591,6 +593,40 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
       if (!item || item.kind !== kind) return err(reply, 404, `No ${kind} with this id`);
       if (kind === 'payin') linkState(item);
       return view(item);
+    });
+  }
+
+  // look-up by idempotency key: what became of a create request whose answer was lost
+  const byKey = (kind: Kind, key: string) => {
+    const id = store.data.keys[`${kind}:${key}`];
+    return id ? store.data.items[id] : undefined;
+  };
+  for (const [route, kind] of [
+    ['/payouts', 'payout'],
+    ['/transfers', 'transfer'],
+    ['/refunds', 'refund'],
+  ] as const) {
+    app.get(route, async (req, reply) => {
+      const key = (req.query as Record<string, unknown>).idempotency_key;
+      if (refuse(reply, [['idempotency_key', text(key, 100), 'idempotency_key is required (at most 100 characters)']]))
+        return reply;
+      const item = byKey(kind, key as string);
+      return item ? view(item) : err(reply, 404, `No ${kind} with this idempotency_key`);
+    });
+    app.post(`${route}/lookup`, async (req, reply) => {
+      const keys = ((req.body ?? {}) as Record<string, unknown>).idempotency_keys;
+      if (
+        refuse(reply, [
+          [
+            'idempotency_keys',
+            Array.isArray(keys) && keys.length <= LOOKUP_MAX && keys.every((k) => text(k, 100)),
+            `idempotency_keys must be a list of at most ${LOOKUP_MAX} idempotency keys (1 to 100 characters each)`,
+          ],
+        ])
+      )
+        return reply;
+      const items = [...new Set(keys as string[])].map((k) => byKey(kind, k)).filter((i) => i !== undefined);
+      return { items: items.map(view) };
     });
   }
 

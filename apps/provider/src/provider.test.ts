@@ -50,6 +50,12 @@ describe('health, keys and errors', () => {
       ['GET', '/statement'],
       ['GET', '/payin-links/pl_x'],
       ['GET', '/payouts/po_x'],
+      ['GET', '/payouts?idempotency_key=k'],
+      ['POST', '/payouts/lookup'],
+      ['GET', '/transfers?idempotency_key=k'],
+      ['POST', '/transfers/lookup'],
+      ['GET', '/refunds?idempotency_key=k'],
+      ['POST', '/refunds/lookup'],
     ]) {
       const none = await call(method, path, method === 'POST' ? {} : undefined, null);
       expect(none.status, `${method} ${path}`).toBe(401);
@@ -459,5 +465,103 @@ describe('statement', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.fields.from).toBeTruthy();
     await call('POST', '/_control/settle-now');
+  });
+});
+
+describe('look-up by idempotency key', () => {
+  const q = (key: string) => `?idempotency_key=${encodeURIComponent(key)}`;
+
+  it('GET /payouts?idempotency_key= answers the payout as GET /payouts/:id does, or 404', async () => {
+    await call('POST', '/_control', { paused_settlement: true });
+    const p = payoutBody({ idempotency_key: uniqueKey('po lookup/ü&=') });
+    const created = await call('POST', '/payouts', p);
+    const found = await call('GET', `/payouts${q(p.idempotency_key)}`);
+    expect(found.status).toBe(200);
+    expect(found.body).toEqual((await call('GET', `/payouts/${created.body.id}`)).body);
+    expect(found.body).toMatchObject({ id: created.body.id, status: 'Processing', idempotency_key: p.idempotency_key });
+    await call('POST', '/_control/reset');
+    await eventOf(p.idempotency_key);
+    expect((await call('GET', `/payouts${q(p.idempotency_key)}`)).body).toMatchObject({
+      id: created.body.id,
+      status: 'Completed',
+      settled_at: expect.any(String),
+    });
+    const declined = payoutBody({ amount: 66_600 });
+    await call('POST', '/payouts', declined);
+    await eventOf(declined.idempotency_key);
+    expect((await call('GET', `/payouts${q(declined.idempotency_key)}`)).body).toMatchObject({
+      status: 'Failed',
+      message: 'Declined by provider',
+    });
+
+    const missing = await call('GET', `/payouts${q(uniqueKey('never'))}`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toEqual(['No payout with this idempotency_key']);
+    // the key is per kind
+    const t = transferBody();
+    await call('POST', '/transfers', t);
+    expect((await call('GET', `/payouts${q(t.idempotency_key)}`)).status).toBe(404);
+    expect((await call('GET', `/transfers${q(t.idempotency_key)}`)).body.idempotency_key).toBe(t.idempotency_key);
+  });
+
+  it('refuses a missing, empty, repeated or too long key, naming the field', async () => {
+    for (const query of [
+      '',
+      '?idempotency_key=',
+      `?idempotency_key=${'x'.repeat(101)}`,
+      '?idempotency_key=a&idempotency_key=b',
+    ]) {
+      const r = await call('GET', `/payouts${query}`);
+      expect(r.status, query).toBe(400);
+      expect(r.body.fields.idempotency_key, query).toHaveLength(1);
+    }
+  });
+
+  it('POST /payouts/lookup answers those found, each once, in the order asked', async () => {
+    const ps = [payoutBody(), payoutBody(), payoutBody()];
+    const ids = [];
+    for (const p of ps) ids.push((await call('POST', '/payouts', p)).body.id);
+    const r = await call('POST', '/payouts/lookup', {
+      idempotency_keys: [ps[2].idempotency_key, uniqueKey('never'), ps[0].idempotency_key, ps[2].idempotency_key],
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.items.map((i: { id: string }) => i.id)).toEqual([ids[2], ids[0]]);
+    expect(r.body.items[1]).toEqual((await call('GET', `/payouts/${ids[0]}`)).body);
+    expect((await call('POST', '/payouts/lookup', { idempotency_keys: [] })).body).toEqual({ items: [] });
+    // up to 1000 keys
+    const many = Array.from({ length: 1000 }, (_, i) => (i === 999 ? ps[1].idempotency_key : `missing-${i}`));
+    expect((await call('POST', '/payouts/lookup', { idempotency_keys: many })).body.items).toHaveLength(1);
+  });
+
+  it('POST /payouts/lookup refuses bad input, naming the field', async () => {
+    for (const body of [
+      {},
+      { idempotency_keys: 'k' },
+      { idempotency_keys: [1] },
+      { idempotency_keys: [''] },
+      { idempotency_keys: ['x'.repeat(101)] },
+      { idempotency_keys: Array.from({ length: 1001 }, (_, i) => `k${i}`) },
+    ]) {
+      const r = await call('POST', '/payouts/lookup', body);
+      expect(r.status, JSON.stringify(body).slice(0, 50)).toBe(400);
+      expect(r.body.fields.idempotency_keys).toHaveLength(1);
+    }
+  });
+
+  it('the same for transfers and refunds', async () => {
+    const t = transferBody();
+    const tr = await call('POST', '/transfers', t);
+    expect((await call('GET', `/transfers${q(t.idempotency_key)}`)).body.id).toBe(tr.body.id);
+    expect(
+      (await call('POST', '/transfers/lookup', { idempotency_keys: [t.idempotency_key, 'nope'] })).body.items,
+    ).toMatchObject([{ id: tr.body.id, iban: t.iban }]);
+    const link = await call('POST', '/payin-links', { idempotency_key: uniqueKey('pl'), amount: 800, reference: 'lk' });
+    await form(`${link.body.url}/pay`);
+    const rk = uniqueKey('rf');
+    const rf = await call('POST', '/refunds', { idempotency_key: rk, payin_id: link.body.id, amount: 100 });
+    expect((await call('GET', `/refunds${q(rk)}`)).body).toMatchObject({ id: rf.body.id, payin_id: link.body.id });
+    expect((await call('POST', '/refunds/lookup', { idempotency_keys: [rk] })).body.items).toHaveLength(1);
+    expect((await call('GET', `/refunds${q(uniqueKey())}`)).status).toBe(404);
+    expect((await call('GET', `/transfers${q(uniqueKey())}`)).status).toBe(404);
   });
 });
