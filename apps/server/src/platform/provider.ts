@@ -16,6 +16,34 @@ export interface ProviderClient {
     return_url?: string;
   }): Promise<{ id: string; url: string; status: string; expires_at: string }>;
   refund(body: { idempotency_key: string; payin_id: string; amount: number }): Promise<{ id: string; status: string }>;
+  /** The payout created with this idempotency key, as the provider has it now; null when it has none. */
+  payoutByKey(idempotencyKey: string): Promise<ProviderItem | null>;
+  /**
+   * The payouts created with these idempotency keys, each once (those the provider does not have are left
+   * out); asked in chunks of {@link PROVIDER_LOOKUP_MAX} keys.
+   */
+  lookupPayouts(idempotencyKeys: string[]): Promise<ProviderItem[]>;
+}
+
+/** Most idempotency keys the provider takes in one look-up. */
+export const PROVIDER_LOOKUP_MAX = 1000;
+
+/** A payout (transfer, refund) as the provider shows it now: `GET /payouts/:id` and the look-ups by key. */
+export interface ProviderItem {
+  id: string;
+  status: 'Processing' | 'Completed' | 'Failed';
+  idempotency_key: string;
+  reference: string;
+  /** cents */
+  amount: number;
+  currency: string;
+  /** why it failed */
+  message?: string;
+  created_at: string;
+  /** set once Completed or Failed */
+  settled_at?: string;
+  /** the kind's own fields (a payout's obol_id, brand, beneficiary_name) */
+  [field: string]: unknown;
 }
 
 export interface WalletInfo {
@@ -64,6 +92,24 @@ export class ProviderRejected extends Error {
 }
 /** The provider could not be reached or failed (timeouts, 5xx) after every retry. */
 export class ProviderUnavailable extends Error {}
+
+const ITEM_STATUSES = new Set(['Processing', 'Completed', 'Failed']);
+/** the provider's item, checked: money decisions are made on it */
+function providerItem(v: unknown, path: string): ProviderItem {
+  const i = v as Partial<ProviderItem> | null;
+  if (
+    !i ||
+    typeof i !== 'object' ||
+    typeof i.id !== 'string' ||
+    typeof i.idempotency_key !== 'string' ||
+    typeof i.reference !== 'string' ||
+    !Number.isSafeInteger(i.amount) ||
+    !ITEM_STATUSES.has(i.status as string) ||
+    (i.status !== 'Processing' && typeof i.settled_at !== 'string')
+  )
+    throw new ProviderUnavailable(`provider answered a malformed item on ${path}: ${JSON.stringify(v).slice(0, 200)}`);
+  return i as ProviderItem;
+}
 
 export interface ProviderClientOptions {
   baseUrl: string;
@@ -130,6 +176,31 @@ export function createProviderClient(opts: ProviderClientOptions): ProviderClien
     createPayinLink: async (body) =>
       (await call<{ id: string; url: string; status: string; expires_at: string }>('POST', '/payin-links', body))!,
     refund: async (body) => (await call<{ id: string; status: string }>('POST', '/refunds', body))!,
+    payoutByKey: async (key) => {
+      const path = `/payouts?idempotency_key=${encodeURIComponent(key)}`;
+      const found = await call<unknown>('GET', path, undefined, true);
+      if (found === null) return null;
+      const item = providerItem(found, path);
+      if (item.idempotency_key !== key) throw new ProviderUnavailable(`provider answered another payout on ${path}`);
+      return item;
+    },
+    lookupPayouts: async (keys) => {
+      const unique = [...new Set(keys)];
+      const items: ProviderItem[] = [];
+      for (let i = 0; i < unique.length; i += PROVIDER_LOOKUP_MAX) {
+        const chunk = unique.slice(i, i + PROVIDER_LOOKUP_MAX);
+        const asked = new Set(chunk);
+        const r = await call<{ items?: unknown }>('POST', '/payouts/lookup', { idempotency_keys: chunk });
+        if (!Array.isArray(r?.items)) throw new ProviderUnavailable('provider answered no items on /payouts/lookup');
+        for (const v of r.items) {
+          const item = providerItem(v, '/payouts/lookup');
+          if (!asked.has(item.idempotency_key))
+            throw new ProviderUnavailable(`provider answered a payout not asked for on /payouts/lookup: ${item.id}`);
+          items.push(item);
+        }
+      }
+      return items;
+    },
   };
 }
 
