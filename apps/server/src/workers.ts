@@ -1,21 +1,26 @@
 import { sql } from 'drizzle-orm';
 import type { Deps } from './platform/deps.ts';
-import { submitPayout, sweepUnsubmitted } from './features/payouts/service.ts';
+import { submitPayout } from './features/payouts/service.ts';
+import { recoverInFlight, RECOVER_EVERY_MS } from './features/payouts/recovery.ts';
 import { reconcile } from './features/provider/service.ts';
-import { executeBatch, stageBatch, submitBatch } from './features/batches/service.ts';
+import { stageBatch } from './features/batches/stage.ts';
+import { executeBatch, submitBatch } from './features/batches/execute.ts';
 import { runExport } from './features/downloads/service.ts';
 
 /** Starts this process's job workers and schedules. Every server process may run them; pg-boss shares the work. */
 export async function startWorkers(deps: Deps): Promise<() => void> {
-  let sweeping = false;
-  const sweeper = setInterval(() => {
-    if (sweeping) return;
-    sweeping = true;
-    sweepUnsubmitted(deps)
-      .catch((err) => deps.log.warn({ err }, 'payout sweep failed; it runs again shortly'))
-      .finally(() => (sweeping = false));
-  }, 15_000);
+  // payouts a dead process, a lost answer or a lost webhook left in flight: at start, then every 15 s
+  let recovering = false;
+  const recover = () => {
+    if (recovering) return;
+    recovering = true;
+    recoverInFlight(deps)
+      .catch((err: unknown) => deps.log.warn({ err }, 'payout recovery failed; it runs again shortly'))
+      .finally(() => (recovering = false));
+  };
+  const sweeper = setInterval(recover, RECOVER_EVERY_MS);
   sweeper.unref();
+  recover();
   await deps.jobs.work<{ payoutId: number }>(
     'payout.submit',
     (data) => submitPayout(deps, deps.provider, data.payoutId),

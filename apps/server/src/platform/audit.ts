@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Db } from './db.ts';
+import type { Db, Executor } from './db.ts';
 import { activityLog } from './schema.ts';
 
 const json = (v: unknown) => (v === undefined ? null : (JSON.parse(JSON.stringify(v)) as unknown));
@@ -14,12 +14,26 @@ export function registerAudit(app: FastifyInstance, db: Db) {
     const action = req.routeOptions.config?.audit;
     const status = reply.statusCode;
     if (!action && status !== 403) return payload;
+    // recorded in the command's transaction; a failure after it (or of its commit) is still recorded here
+    if (req.audit.recorded && status < 400) return payload;
     await writeAudit(db, req, action ?? `denied ${req.method} ${req.url.split('?')[0]}`, status);
     return payload;
   });
 }
 
-async function writeAudit(db: Db, req: FastifyRequest, action: string, status: number) {
+/**
+ * Writes the request's activity record now, inside the caller's transaction: a money command records itself
+ * in the transaction that moves the money, so a process that dies right after the commit leaves both or
+ * neither. The answer then adds no second record.
+ */
+export async function auditInTx(tx: Executor, req: FastifyRequest, status: number) {
+  const action = req.routeOptions.config?.audit;
+  if (!action) throw new Error(`${req.url} declares no audit action`);
+  await writeAudit(tx, req, action, status);
+  req.audit.recorded = true;
+}
+
+async function writeAudit(db: Executor, req: FastifyRequest, action: string, status: number) {
   const a = req.audit;
   const actor = req.auth?.user ?? a.actor;
   const outcome = status < 400 ? 'success' : status === 403 ? 'denied' : 'failure';

@@ -52,6 +52,7 @@ const envSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   WORKERS: z.enum(['0', '1', 'true', 'false']).optional(),
+  PAYOUT_RECOVERY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
   SECRETS_KEY: z
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'SECRETS_KEY must be 64 hexadecimal characters (32 bytes)')
@@ -83,6 +84,8 @@ export interface Config {
   providerWebhookSecret: string;
   /** run the job workers in this process (default yes) */
   workers: boolean;
+  /** a payout in flight this long is looked up at the provider and settled from its answer */
+  payoutRecoverySeconds: number;
   secretsKey: Buffer;
   demoPassword: string;
   /** seed demo data when the database has none */
@@ -146,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     providerApiKey: e.PROVIDER_API_KEY ?? 'dev-provider-key',
     providerWebhookSecret: e.PROVIDER_WEBHOOK_SECRET ?? 'dev-webhook-secret',
     workers: e.WORKERS === undefined ? true : e.WORKERS === '1' || e.WORKERS === 'true',
+    payoutRecoverySeconds: e.PAYOUT_RECOVERY_SECONDS,
     secretsKey,
     demoPassword: e.DEMO_PASSWORD,
     seedDemo,

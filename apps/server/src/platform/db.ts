@@ -95,3 +95,11 @@ export function rowsOf<T>(result: unknown): T[] {
   const r = result as { rows?: T[] } | T[];
   return Array.isArray(r) ? r : (r.rows ?? []);
 }
+
+/** A unique violation (SQLSTATE 23505), of the named constraint or index when given, on either driver. */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  for (let e = err as { code?: string; constraint?: string; cause?: unknown } | undefined; e; e = e.cause as never) {
+    if (e.code === '23505') return !constraint || e.constraint === constraint || String(e).includes(constraint);
+  }
+  return false;
+}

@@ -28,6 +28,8 @@ export interface AuditDraft {
   before?: unknown;
   after?: unknown;
   detail?: string;
+  /** already written inside the command's transaction (auditInTx) */
+  recorded?: boolean;
 }
 
 /**

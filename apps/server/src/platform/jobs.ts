@@ -38,6 +38,21 @@ export const QUEUES = [
 // a job whose worker died (no heartbeat) is handed to another worker within about 20 seconds
 const supervision = { superviseIntervalSeconds: 10, monitorIntervalSeconds: 10, maintenanceIntervalSeconds: 60 };
 
+/**
+ * Every queue's jobs carry a heartbeat: a worker refreshes it every 10 s while it works, and a job whose
+ * heartbeat is 20 s old (its process died) is failed by the monitor and retried, so work a killed process
+ * left half done resumes within about half a minute. Expiry is then only a backstop for a live worker
+ * stuck for hours, never what decides that a long staging or export has died.
+ */
+export const QUEUE_OPTIONS = {
+  retryLimit: 10,
+  retryDelay: 2,
+  retryBackoff: true,
+  retryDelayMax: 60,
+  heartbeatSeconds: 20,
+  expireInSeconds: 4 * 3600,
+};
+
 export async function createJobs(database: Database, log: FastifyBaseLogger): Promise<Jobs> {
   const boss =
     database.kind === 'pglite'
@@ -46,9 +61,8 @@ export async function createJobs(database: Database, log: FastifyBaseLogger): Pr
   boss.on('error', (err) => log.error({ err }, 'job queue error'));
   await boss.start();
   for (const q of QUEUES) {
-    await boss
-      .createQueue(q, { retryLimit: 10, retryDelay: 2, retryBackoff: true, expireInSeconds: 300 })
-      .catch(() => undefined);
+    if (await boss.getQueue(q)) await boss.updateQueue(q, QUEUE_OPTIONS);
+    else await boss.createQueue(q, QUEUE_OPTIONS).catch(() => boss.updateQueue(q, QUEUE_OPTIONS));
   }
   const workers: string[] = [];
   return {

@@ -96,6 +96,8 @@ export interface TestAppOptions {
   beforeReady?: (app: FastifyInstance) => void;
   /** listen on a free port (for webhooks from the provider simulator) */
   listen?: boolean;
+  /** an existing, seeded database (shared with server processes); kept open and not dropped on close */
+  database?: Database;
 }
 
 export async function startTestApp(env: Record<string, string> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
@@ -108,9 +110,13 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
     ...(opts.providerUrl ? { PROVIDER_URL: opts.providerUrl } : {}),
     ...env,
   });
-  const { database, drop } = await createTestDatabase();
-  await syncReferenceData(database.db);
-  await seedDemo(database.db, DEMO_PASSWORD);
+  const { database, drop } = opts.database
+    ? { database: opts.database, drop: async () => undefined }
+    : await createTestDatabase();
+  if (!opts.database) {
+    await syncReferenceData(database.db);
+    await seedDemo(database.db, DEMO_PASSWORD);
+  }
   const mails: MailMessage[] = [];
   const routes: RouteInfo[] = [];
   const { app, deps } = await buildApp({

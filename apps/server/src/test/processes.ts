@@ -66,8 +66,13 @@ export const WEBHOOK_SECRET = 'test-webhook-secret';
 export const PROVIDER_KEY = 'test-provider-key';
 
 /** The provider simulator as its own process. */
-export async function startProviderProcess(opts: { webhookUrl: string; settleMs?: number }): Promise<Proc> {
-  const port = await freePort();
+export async function startProviderProcess(opts: {
+  webhookUrl: string;
+  settleMs?: number;
+  port?: number;
+  dataDir?: string;
+}): Promise<Proc> {
+  const port = opts.port ?? (await freePort());
   return start(
     'apps/provider/src/main.ts',
     {
@@ -77,7 +82,7 @@ export async function startProviderProcess(opts: { webhookUrl: string; settleMs?
       PROVIDER_WEBHOOK_SECRET: WEBHOOK_SECRET,
       PROVIDER_WEBHOOK_URL: opts.webhookUrl,
       PROVIDER_SETTLE_MS: String(opts.settleMs ?? 200),
-      PROVIDER_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'obol-provider-')),
+      PROVIDER_DATA_DIR: opts.dataDir ?? mkdtempSync(path.join(tmpdir(), 'obol-provider-')),
     },
     `http://127.0.0.1:${port}/health`,
   );
@@ -89,6 +94,7 @@ export async function startServerProcess(opts: {
   providerUrl: string;
   port?: number;
   workers?: boolean;
+  env?: Record<string, string>;
 }): Promise<Proc> {
   const port = opts.port ?? (await freePort());
   return start(
@@ -105,6 +111,7 @@ export async function startServerProcess(opts: {
       SEED_DEMO: '0',
       WORKERS: opts.workers === false ? '0' : '1',
       LOG_LEVEL: 'warn',
+      ...opts.env,
     },
     `http://127.0.0.1:${port}/api/health`,
   );

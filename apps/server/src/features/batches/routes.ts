@@ -1,4 +1,4 @@
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -14,6 +14,9 @@ import { randomToken } from '../../platform/crypto.ts';
 import { newBatchId, payingAccount } from '../payments/service.ts';
 import { CSV_TEMPLATE, detectFormat, FileRefused, inspectFile } from './parse.ts';
 import * as svc from './service.ts';
+import * as review from './review.ts';
+import * as execute from './execute.ts';
+import { auditInTx } from '../../platform/audit.ts';
 import { batches } from './tables.ts';
 import { BATCH_STATUSES, listBatches } from './list.ts';
 
@@ -68,24 +71,38 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
             throw badRequest('The account does not belong to the chosen merchant or brand', 'account_reference');
           const batchId = newBatchId();
           const fileName = svc.cleanFileName(fields.file_name || originalName) || 'upload';
-          const { rename } = await import('node:fs/promises');
-          await rename(tmp, svc.uploadPath(deps, batchId, format));
-          await deps.db.transaction(async (tx) => {
-            await tx.insert(batches).values({
-              batchId,
-              merchantId,
-              behalfOfId: holder?.id ?? auth.user.id,
-              accountId: account.id,
-              uploadedBy: auth.user.id,
-              payoutType: 'Batch Payout',
-              fileName: `${fileName}.csv`,
-              fileFormat: format,
-              status: 'Processing',
-              totalRows: rows,
-              feeBps,
+          // the file store (a folder or a bucket), so whichever process runs the staging job can read it
+          const key = svc.uploadKey(batchId, format);
+          const stored = await deps.files.create(key);
+          try {
+            await pipeline(createReadStream(tmp), stored.stream);
+            await stored.commit();
+          } catch (err) {
+            await stored.abort();
+            throw err;
+          }
+          await rm(tmp, { force: true });
+          await deps.db
+            .transaction(async (tx) => {
+              await tx.insert(batches).values({
+                batchId,
+                merchantId,
+                behalfOfId: holder?.id ?? auth.user.id,
+                accountId: account.id,
+                uploadedBy: auth.user.id,
+                payoutType: 'Batch Payout',
+                fileName: `${fileName}.csv`,
+                fileFormat: format,
+                status: 'Processing',
+                totalRows: rows,
+                feeBps,
+              });
+              await deps.jobs.send('batch.stage', { batchId }, { tx });
+            })
+            .catch(async (err) => {
+              await deps.files.remove(key).catch(() => undefined);
+              throw err;
             });
-            await deps.jobs.send('batch.stage', { batchId }, { tx });
-          });
           req.audit.targetType = 'batch';
           req.audit.targetId = batchId;
           req.audit.after = { file_name: `${fileName}.csv`, rows, format };
@@ -162,7 +179,7 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
     handler: async ({ input, auth }) => {
       const b = await svc.findBatchInScope(deps.db, auth.scope, input.batch_id);
       return {
-        ...(await svc.stagedPage(deps.db, b.batchId, {
+        ...(await review.stagedPage(deps.db, b.batchId, {
           page: input.page,
           perPage: input.per_page,
           search: input.search,
@@ -203,7 +220,7 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
     audit: 'batch.update-transaction',
     input: rowEdit,
     handler: async ({ input, auth, req }) => {
-      const r = await svc.updateStagedRow(deps, auth, input.batch_id, input);
+      const r = await review.updateStagedRow(deps, auth, input.batch_id, input);
       req.audit.targetType = 'staged_transaction';
       req.audit.targetId = input.id;
       req.audit.before = r.before;
@@ -224,7 +241,7 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
     handler: async ({ input, auth, req }) => {
       req.audit.targetType = 'staged_transaction';
       req.audit.targetId = input.id;
-      await svc.deleteStagedRows(deps, auth, input.batch_id ?? null, [input.id]);
+      await review.deleteStagedRows(deps, auth, input.batch_id ?? null, [input.id]);
       return { message: ['Transaction deleted'] };
     },
   });
@@ -243,7 +260,7 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
       req.audit.targetType = 'batch';
       req.audit.targetId = input.batch_id;
       req.audit.before = { ids: input.id };
-      const n = await svc.deleteStagedRows(deps, auth, input.batch_id, input.id);
+      const n = await review.deleteStagedRows(deps, auth, input.batch_id, input.id);
       return { message: [`${n} transaction${n === 1 ? '' : 's'} deleted`] };
     },
   });
@@ -259,7 +276,7 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
       merchant_name: merchantName,
     }),
     handler: async ({ input, auth, req }) => {
-      const r = await svc.renameBatch(deps, auth, input.batch_id, input.file_name);
+      const r = await review.renameBatch(deps, auth, input.batch_id, input.file_name);
       req.audit.targetType = 'batch';
       req.audit.targetId = input.batch_id;
       req.audit.before = { file_name: r.before };
@@ -277,7 +294,7 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
     handler: async ({ input, auth, req }) => {
       req.audit.targetType = 'batch';
       req.audit.targetId = input.batch_id;
-      await svc.clearBatch(deps, auth, input.batch_id);
+      await review.clearBatch(deps, auth, input.batch_id);
       return { message: ['Batch cleared'] };
     },
   });
@@ -295,7 +312,7 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
     handler: async ({ input, auth, req }) => {
       req.audit.targetType = 'batch';
       req.audit.targetId = input.batch_id;
-      return svc.requestExecution(deps, auth, input.batch_id, input.amount);
+      return execute.requestExecution(deps, auth, input.batch_id, input.amount);
     },
   });
 
@@ -312,8 +329,10 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
     handler: async ({ input, auth, req }) => {
       req.audit.targetType = 'batch';
       req.audit.targetId = input.batch_id;
-      const r = await svc.confirmExecution(deps, auth, input.batch_id, input.code);
-      req.audit.after = r;
+      const r = await execute.confirmExecution(deps, auth, input.batch_id, input.code, async (tx, after) => {
+        req.audit.after = after;
+        await auditInTx(tx, req, 200);
+      });
       return { message: ['Batch is being executed'], batch_id: input.batch_id, ...r };
     },
   });

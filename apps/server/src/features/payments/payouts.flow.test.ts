@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { feeCents } from '@obol/contract';
 import { buildProvider } from '../../../../provider/src/app.ts';
@@ -8,6 +8,9 @@ import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { freePort } from '../../test/processes.ts';
 import { holderReference } from '../ledger/accounts.ts';
 import { payouts } from '../payouts/tables.ts';
+import { activityLog } from '../activity/tables.ts';
+import { idempotencyKeys } from '../ledger/tables.ts';
+import { users } from '../users/tables.ts';
 import { userIdByEmail } from '../../seed.ts';
 
 const KEY = 'flow-provider-key';
@@ -296,6 +299,94 @@ describe('the provider edge', () => {
       });
     expect((await good()).json().message).toEqual(['ignored']);
     expect((await good()).json().message).toEqual(['duplicate']);
+  });
+
+  it('moves nothing on a forged webhook, even one signed with the (well-known) secret', async () => {
+    await control({ paused_settlement: true });
+    try {
+      const before = await balance();
+      const body = payoutBody({ obol_id: '100000021', amount: 2_500 });
+      const code = await requestCode(2_500, '100000021');
+      const r = await t.post('/api/create-payout', { ...body, code }, merchantToken);
+      expect(r.status).toBe(201);
+      let [p] = await t.deps.db.select().from(payouts).where(eq(payouts.id, r.body.payout.id));
+      for (let i = 0; i < 100 && !p.providerId; i++) {
+        await new Promise((res) => setTimeout(res, 50));
+        [p] = await t.deps.db.select().from(payouts).where(eq(payouts.id, r.body.payout.id));
+      }
+      const forged = JSON.stringify({
+        event_id: `evt_forged_${randomUUID()}`,
+        type: 'payout.failed',
+        data: { id: p.providerId, idempotency_key: p.idempotencyKey, status: 'Failed', message: 'Declined' },
+      });
+      const answer = await t.app.inject({
+        method: 'POST',
+        url: '/api/provider/webhook',
+        headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook(SECRET, forged) },
+        payload: forged,
+      });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json().message).toEqual(['ignored']);
+      [p] = await t.deps.db.select().from(payouts).where(eq(payouts.id, r.body.payout.id));
+      expect(p.status).toBe('Processing');
+      expect(await balance()).toBe(before - 2_500 - feeCents(2_500, 150));
+      await control({ paused_settlement: false });
+      expect((await waitStatus(p.id)).status).toBe('Completed');
+      expect(await balance()).toBe(before - 2_500 - feeCents(2_500, 150));
+    } finally {
+      await control({ paused_settlement: false });
+    }
+  });
+
+  it('records a payout in the transaction that moves its money: one activity record, with the payout', async () => {
+    const code = await requestCode(610, '100000022');
+    const r = await t.post(
+      '/api/create-payout',
+      { ...payoutBody({ obol_id: '100000022', amount: 610 }), code },
+      merchantToken,
+    );
+    expect(r.status).toBe(201);
+    const rows = await t.deps.db
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.action, 'payout.create'), eq(activityLog.targetId, String(r.body.payout.id))));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ outcome: 'success', statusCode: 201, targetType: 'payout' });
+  });
+
+  it('answers a replay from the stored answer, and lets a claim its dead process left be taken over', async () => {
+    const body = payoutBody({ obol_id: '100000023', amount: 620 });
+    const [user] = await t.deps.db.select().from(users).where(eq(users.email, 'merchant@obol.example'));
+    // a claim of a process that died before its transaction committed: nothing of it exists but the claim
+    await t.deps.db.insert(idempotencyKeys).values({
+      userId: user.id,
+      key: body.idempotency_key,
+      command: 'create-payout',
+      requestHash: 'x',
+    });
+    const code = await requestCode(620, '100000023');
+    // a fresh claim (of another request hash) is a conflict, never a second run
+    expect((await t.post('/api/create-payout', { ...body, code }, merchantToken)).status).toBe(409);
+    const { hashPayload } = await import('../ledger/service.ts');
+    const { code: _c, ...payload } = { ...body, code, amount: 620, currency: 'EUR' };
+    void _c;
+    await t.deps.db
+      .update(idempotencyKeys)
+      .set({ requestHash: hashPayload({ command: 'create-payout', payload }) })
+      .where(eq(idempotencyKeys.key, body.idempotency_key));
+    expect((await t.post('/api/create-payout', { ...body, code }, merchantToken)).body.error).toEqual([
+      'This request is still being processed',
+    ]);
+    await t.deps.db.execute(
+      sql`UPDATE idempotency_keys SET created_at = now() - interval '3 minutes' WHERE key = ${body.idempotency_key}`,
+    );
+    const r = await t.post('/api/create-payout', { ...body, code }, merchantToken);
+    expect(r.status).toBe(201);
+    const [stored] = await t.deps.db
+      .select()
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.key, body.idempotency_key));
+    expect(stored.response).toEqual(r.body);
   });
 
   it('settles once whatever duplicate and out-of-order webhooks arrive', async () => {

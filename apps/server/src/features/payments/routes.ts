@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Deps } from '../../platform/deps.ts';
 import { notFound } from '../../platform/errors.ts';
 import { route } from '../../platform/http.ts';
+import { auditInTx } from '../../platform/audit.ts';
 import { issueApprovalCode } from '../auth/approval.ts';
 import { FEE_ACCOUNT_REFERENCE, platformAccountId } from '../ledger/accounts.ts';
 import { accounts } from '../ledger/tables.ts';
@@ -85,10 +86,12 @@ export function paymentsRoutes(app: FastifyInstance, deps: Deps) {
     input: createPayoutRequest,
     audit: 'payout.create',
     handler: async ({ input, auth, req, reply }) => {
-      const result = await createManualPayout(deps, auth, { ...input, amount: input.amount });
-      req.audit.targetType = 'payout';
-      req.audit.targetId = result.payout.id;
-      req.audit.after = result.payout;
+      const result = await createManualPayout(deps, auth, { ...input, amount: input.amount }, async (tx, payout) => {
+        req.audit.targetType = 'payout';
+        req.audit.targetId = payout.id;
+        req.audit.after = payout;
+        await auditInTx(tx, req, 201);
+      });
       return reply.status(201).send(result);
     },
   });

@@ -2,7 +2,7 @@ import { feeCents, PAYMENT_MSG, type CreatePayoutRequest } from '@obol/contract'
 import { and, eq } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../../platform/deps.ts';
-import type { Executor } from '../../platform/db.ts';
+import { isUniqueViolation, type Executor, type Tx } from '../../platform/db.ts';
 import { ApiError, badRequest, conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import { ProviderUnavailable } from '../../platform/provider.ts';
@@ -59,16 +59,28 @@ export const manualPayoutBinding = (amount: number, obolId: string) => ({
 type ParsedCreate = Omit<CreatePayoutRequest, 'amount'> & { amount: number; idempotency_key: string; code: string };
 
 /** A manual payout approved by its one-time code: a batch of one, its payout reserved and queued. */
-export async function createManualPayout(deps: Deps, auth: AuthContext, input: ParsedCreate) {
+export async function createManualPayout(
+  deps: Deps,
+  auth: AuthContext,
+  input: ParsedCreate,
+  record?: (tx: Tx, payout: { id: number; status: string; amount: number; fee: number }) => Promise<void>,
+) {
   const { code, ...payload } = input;
-  return withIdempotency(deps.db, auth.user.id, input.idempotency_key, 'create-payout', payload, async () => {
+  return withIdempotency(deps.db, auth.user.id, input.idempotency_key, 'create-payout', payload, async (complete) => {
     const { account, holder, merchantId, feeBps } = await payingAccount(deps, auth, input.account_reference);
     const brands = await brandNamesOf(deps.db, merchantId, holder);
     if (!brands.has(input.brand.trim().toLowerCase())) throw unprocessable(PAYMENT_MSG.brandMissing, 'brand');
+    // an early answer for the common case; the unique index on payouts decides when two race
     const [dup] = await deps.db
       .select({ id: payouts.id })
       .from(payouts)
-      .where(and(eq(payouts.merchantId, merchantId), eq(payouts.merchantTransactionId, input.merchant_transaction_id)))
+      .where(
+        and(
+          eq(payouts.merchantId, merchantId),
+          eq(payouts.merchantTransactionId, input.merchant_transaction_id),
+          eq(payouts.duplicateMtid, false),
+        ),
+      )
       .limit(1);
     if (dup) throw unprocessable(PAYMENT_MSG.duplicateMtid, 'merchant_transaction_id');
     const fee = feeCents(input.amount, feeBps);
@@ -88,7 +100,7 @@ export async function createManualPayout(deps: Deps, auth: AuthContext, input: P
     await consumeApprovalCode(deps, auth.user, 'manual_payout', manualPayoutBinding(input.amount, input.obol_id), code);
     const batchId = newBatchId();
     try {
-      const payout = await deps.db.transaction(async (tx) => {
+      return await deps.db.transaction(async (tx) => {
         await tx.insert(batches).values({
           batchId,
           merchantId,
@@ -106,7 +118,7 @@ export async function createManualPayout(deps: Deps, auth: AuthContext, input: P
           savedAt: new Date(),
           executedAt: new Date(),
         });
-        return createPayout(tx, deps.jobs, {
+        const payout = await createPayout(tx, deps.jobs, {
           merchantId,
           behalfOfId: holder?.id ?? auth.user.id,
           account,
@@ -122,14 +134,20 @@ export async function createManualPayout(deps: Deps, auth: AuthContext, input: P
           amount: input.amount,
           idempotencyKey: `manual:${auth.user.id}:${input.idempotency_key}`,
         });
+        const result = {
+          message: [PAYMENT_MSG.payoutCreated],
+          batch_id: batchId,
+          payout: { id: payout.id, status: payout.status, amount: payout.amount, fee: payout.fee },
+        };
+        // the answer and the activity record commit with the money, or not at all
+        await complete(tx, result);
+        await record?.(tx, result.payout);
+        return result;
       });
-      return {
-        message: [PAYMENT_MSG.payoutCreated],
-        batch_id: batchId,
-        payout: { id: payout.id, status: payout.status, amount: payout.amount, fee: payout.fee },
-      };
     } catch (err) {
       if (err instanceof InsufficientFunds) throw unprocessable(PAYMENT_MSG.amountExceeds, 'amount');
+      if (isUniqueViolation(err, 'payouts_merchant_mtid_key'))
+        throw unprocessable(PAYMENT_MSG.duplicateMtid, 'merchant_transaction_id');
       throw err;
     }
   });

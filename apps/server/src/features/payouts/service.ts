@@ -8,6 +8,7 @@ import type { Jobs } from '../../platform/jobs.ts';
 import { platformAccountId, type AccountRow } from '../ledger/accounts.ts';
 import { journalEntries } from '../ledger/tables.ts';
 import { postEntry, reverseEntry } from '../ledger/service.ts';
+import { batches } from '../batches/tables.ts';
 import { payouts } from './tables.ts';
 
 export type PayoutRow = typeof payouts.$inferSelect;
@@ -152,28 +153,16 @@ export async function settlePayout(
           { accountId: provider, amount: row.amount },
         ],
       });
+    } else if (row.payoutType === 'batch') {
+      await returnBatchPayout(t, row);
     } else {
+      // a manual payout was reserved on its own: the exact opposite of that entry returns amount and fee
       const [reserve] = await t
         .select({ id: journalEntries.id })
         .from(journalEntries)
         .where(eq(journalEntries.idempotencyKey, `payout:${row.id}:reserve`));
-      if (reserve)
-        await reverseEntry(t, reserve.id, { kind: 'payout.reversal', memo: row.failureMessage ?? undefined });
-      else {
-        // a batch payout was reserved with its batch: its amount returns from payouts in flight
-        const clearing = await platformAccountId(t, 'payout_clearing');
-        await postEntry(t, {
-          idempotencyKey: `payout:${row.id}:refund`,
-          kind: 'payout.reversal',
-          memo: row.failureMessage ?? undefined,
-          businessType: 'payout',
-          businessId: row.id,
-          postings: [
-            { accountId: clearing, amount: -row.amount },
-            { accountId: row.accountId, amount: row.amount },
-          ],
-        });
-      }
+      if (!reserve) throw new Error(`payout ${row.id} has no reserve entry`);
+      await reverseEntry(t, reserve.id, { kind: 'payout.reversal', memo: row.failureMessage ?? undefined });
     }
     return 'applied' as const;
   };
@@ -181,22 +170,45 @@ export async function settlePayout(
 }
 
 /**
- * Safety net for work a dead process left behind: payouts still Processing and never accepted by the
- * provider after `olderThanMs` are sent again. Sending is idempotent (the provider sees the same key), so a
- * payout that is also being sent elsewhere is still paid once.
+ * Returns a failed payout of an executed batch: its amount from payouts in flight, and its share of the batch
+ * fee from the Fee Account, to the account it was paid from, in the caller's transaction. The batch row is
+ * locked while its returned totals move, so the fee kept always equals the fee on the amount still paid
+ * (fee(total - returned)): the shares of any set of failures, in any order, add up to exactly the difference.
  */
-export async function sweepUnsubmitted(deps: Deps, olderThanMs = 30_000, limit = 500): Promise<number> {
-  const stale = await deps.db
-    .select({ id: payouts.id })
-    .from(payouts)
-    .where(
-      and(
-        eq(payouts.status, 'Processing'),
-        isNull(payouts.providerId),
-        sql`${payouts.createdAt} < now() - make_interval(secs => ${olderThanMs / 1000})`,
-      ),
-    )
-    .limit(limit);
-  for (const p of stale) await submitPayout(deps, deps.provider, p.id);
-  return stale.length;
+export async function returnBatchPayout(tx: Tx, row: PayoutRow) {
+  if (!row.batchId) throw new Error(`payout ${row.id} belongs to no batch`);
+  const [b] = await tx
+    .select({
+      amount: batches.amount,
+      fee: batches.fee,
+      feeBps: batches.feeBps,
+      amountReturned: batches.amountReturned,
+      feeReturned: batches.feeReturned,
+    })
+    .from(batches)
+    .where(eq(batches.batchId, row.batchId))
+    .for('update');
+  const amountReturned = b.amountReturned + row.amount;
+  if (amountReturned > b.amount) throw new Error(`batch ${row.batchId} would return more than it reserved`);
+  const feeKept = b.fee - b.feeReturned;
+  const share = feeKept - Math.min(feeKept, feeCents(b.amount - amountReturned, b.feeBps));
+  await tx
+    .update(batches)
+    .set({ amountReturned, feeReturned: b.feeReturned + share })
+    .where(eq(batches.batchId, row.batchId));
+  const clearing = await platformAccountId(tx, 'payout_clearing');
+  const lines = [
+    { accountId: clearing, amount: -row.amount },
+    { accountId: row.accountId, amount: row.amount + share },
+  ];
+  if (share > 0) lines.push({ accountId: await platformAccountId(tx, 'fee'), amount: -share });
+  await postEntry(tx, {
+    idempotencyKey: `payout:${row.id}:refund`,
+    kind: 'payout.reversal',
+    memo: row.failureMessage ?? undefined,
+    businessType: 'payout',
+    businessId: row.id,
+    postings: lines,
+  });
+  return { amount: row.amount, fee: share };
 }

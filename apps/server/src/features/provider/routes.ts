@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import { route } from '../../platform/http.ts';
+import { auditInTx } from '../../platform/audit.ts';
 import { verifyWebhookSignature } from '../../platform/provider.ts';
 import { applyProviderEvent, reconcile, type ProviderEvent } from './service.ts';
 import { reconciliationReports } from './tables.ts';
@@ -56,7 +57,10 @@ export function providerRoutes(app: FastifyInstance, deps: Deps) {
         req.audit.actor = { id: null, name: 'Provider', email: null };
         req.audit.targetType = ev.data.type;
         req.audit.targetId = ev.data.data.id;
-        const outcome = await applyProviderEvent(deps, ev.data as ProviderEvent);
+        const outcome = await applyProviderEvent(deps, ev.data as ProviderEvent, async (tx, applied) => {
+          req.audit.detail = applied;
+          await auditInTx(tx, req, 200);
+        });
         req.audit.detail = outcome;
         return reply.send({ message: [outcome] });
       },

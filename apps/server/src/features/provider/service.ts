@@ -1,4 +1,6 @@
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import type { Tx } from '../../platform/db.ts';
+import type { ProviderItem } from '../../platform/provider.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { settlePayout } from '../payouts/service.ts';
 import { payouts } from '../payouts/tables.ts';
@@ -19,11 +21,32 @@ export interface ProviderEvent {
 }
 
 /**
- * Applies one webhook event exactly once: the event id is recorded in the same transaction as its effect,
- * so a duplicate delivery changes nothing; settlement itself only moves a Processing payout, so an
- * out-of-order older event cannot undo a newer state.
+ * Applies one webhook event exactly once. A webhook only says "look": for a payout event the provider is
+ * asked for the payout under its idempotency key (outside any transaction), and the provider's answer, not
+ * the webhook's body, settles it; a forged or stale event moves nothing. The event id is recorded in the
+ * same transaction as the effect (and as the activity record), so a duplicate delivery changes nothing;
+ * settlement itself only moves a Processing payout, so an out-of-order older event cannot undo a newer state.
  */
-export async function applyProviderEvent(deps: Deps, ev: ProviderEvent): Promise<'applied' | 'ignored' | 'duplicate'> {
+export async function applyProviderEvent(
+  deps: Deps,
+  ev: ProviderEvent,
+  record?: (tx: Tx, outcome: string) => Promise<void>,
+): Promise<'applied' | 'ignored' | 'duplicate'> {
+  const [known] = await deps.db
+    .select({ id: providerEvents.id })
+    .from(providerEvents)
+    .where(eq(providerEvents.eventId, ev.event_id));
+  if (known) return 'duplicate';
+  let verified: ProviderItem | null = null;
+  const key = ev.data.idempotency_key;
+  if ((ev.type === 'payout.completed' || ev.type === 'payout.failed') && key) {
+    const [ours] = await deps.db
+      .select({ status: payouts.status })
+      .from(payouts)
+      .where(eq(payouts.idempotencyKey, key));
+    // only a payout still in flight needs the provider's word (ProviderUnavailable: the provider retries)
+    if (ours?.status === 'Processing') verified = await deps.provider.payoutByKey(key);
+  }
   return deps.db.transaction(async (tx) => {
     const [seen] = await tx
       .insert(providerEvents)
@@ -32,33 +55,30 @@ export async function applyProviderEvent(deps: Deps, ev: ProviderEvent): Promise
       .returning({ id: providerEvents.id });
     if (!seen) return 'duplicate' as const;
     let outcome: 'applied' | 'ignored' = 'ignored';
-    if (ev.type === 'payout.completed' || ev.type === 'payout.failed') {
+    if (
+      verified &&
+      verified.idempotency_key === key &&
+      (verified.status === 'Completed' || verified.status === 'Failed')
+    ) {
       outcome = await settlePayout(
         deps,
-        {
-          idempotencyKey: ev.data.idempotency_key,
-          providerId: ev.data.idempotency_key ? undefined : ev.data.id,
-          status: ev.type === 'payout.completed' ? 'Completed' : 'Failed',
-          message: ev.data.message,
-        },
+        { idempotencyKey: key, providerId: verified.id, status: verified.status, message: verified.message },
         tx,
       );
-      if (outcome === 'applied' && ev.data.idempotency_key) {
-        await tx
-          .update(payouts)
-          .set({ providerId: ev.data.id })
-          .where(and(eq(payouts.idempotencyKey, ev.data.idempotency_key)));
-      }
     }
     await tx.update(providerEvents).set({ outcome }).where(eq(providerEvents.id, seen.id));
+    await record?.(tx, outcome);
     return outcome;
   });
 }
 
-/** Compares the provider's statement with our payouts and records every difference. */
+/**
+ * Compares the provider's statement with our payouts: a payout still in flight here that the statement shows
+ * settled (same amount) is settled from it; every difference that cannot be proven is recorded.
+ */
 export async function reconcile(
   deps: Deps,
-): Promise<{ id: number; checked: number; differences: ReconciliationDifference[] }> {
+): Promise<{ id: number; checked: number; settled: number; differences: ReconciliationDifference[] }> {
   const startedAt = new Date();
   const items = await deps.provider.statement();
   const payoutItems = items.filter((i) => i.type === 'payout');
@@ -66,6 +86,7 @@ export async function reconcile(
   const ours = keys.length ? await deps.db.select().from(payouts).where(inArray(payouts.idempotencyKey, keys)) : [];
   const byKey = new Map(ours.map((p) => [p.idempotencyKey, p]));
   const differences: ReconciliationDifference[] = [];
+  let settled = 0;
   for (const item of payoutItems) {
     const p = byKey.get(item.idempotency_key);
     if (!p) {
@@ -81,7 +102,20 @@ export async function reconcile(
         theirs: item.amount,
       });
     }
-    if (p.status === 'Processing') {
+    if (
+      p.status === 'Processing' &&
+      p.amount === item.amount &&
+      (item.status === 'Completed' || item.status === 'Failed')
+    ) {
+      // proven by the provider's statement: settle it now (once; a webhook racing this changes nothing)
+      const done = await settlePayout(deps, {
+        idempotencyKey: p.idempotencyKey,
+        providerId: item.id,
+        status: item.status,
+        message: item.message,
+      });
+      if (done === 'applied') settled += 1;
+    } else if (p.status === 'Processing') {
       differences.push({
         kind: 'unsettled_in_ledger',
         provider_id: item.id,
@@ -125,7 +159,7 @@ export async function reconcile(
     .values({ startedAt, checked: payoutItems.length, differences })
     .returning({ id: reconciliationReports.id });
   if (differences.length)
-    deps.log.warn({ differences: differences.length, report: row.id }, 'reconciliation found differences');
-  else deps.log.info({ checked: payoutItems.length, report: row.id }, 'reconciliation clean');
-  return { id: row.id, checked: payoutItems.length, differences };
+    deps.log.warn({ differences: differences.length, settled, report: row.id }, 'reconciliation found differences');
+  else deps.log.info({ checked: payoutItems.length, settled, report: row.id }, 'reconciliation clean');
+  return { id: row.id, checked: payoutItems.length, settled, differences };
 }

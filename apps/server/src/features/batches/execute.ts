@@ -1,0 +1,207 @@
+import { PAYMENT_MSG } from '@obol/contract';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { Deps } from '../../platform/deps.ts';
+import { rowsOf, type Tx } from '../../platform/db.ts';
+import { conflict, unprocessable } from '../../platform/errors.ts';
+import type { AuthContext } from '../../platform/http.ts';
+import { consumeApprovalCode, issueApprovalCode } from '../auth/approval.ts';
+import { platformAccountId } from '../ledger/accounts.ts';
+import { InsufficientFunds, postEntry } from '../ledger/service.ts';
+import { accounts } from '../ledger/tables.ts';
+import { returnBatchPayout, submitPayout, type PayoutRow } from '../payouts/service.ts';
+import { payouts } from '../payouts/tables.ts';
+import { assertPending, batchAmount, batchScopeFilter, findBatchInScope, STAGE_CHUNK } from './service.ts';
+import { batches } from './tables.ts';
+
+const executeBinding = (batchId: string, amount: number) => ({ op: 'execute_batch', batch_id: batchId, amount });
+
+/** The checks that give a clear answer before a code is sent or used; the transaction repeats what matters. */
+async function executable(deps: Deps, auth: AuthContext, batchId: string) {
+  const b = await findBatchInScope(deps.db, auth.scope, batchId);
+  assertPending(b);
+  const { amount, fee, counts } = await batchAmount(deps.db, b);
+  assertRunnable(counts);
+  const [acct] = await deps.db.select().from(accounts).where(eq(accounts.id, b.accountId));
+  if (acct.balance < amount + fee) throw unprocessable('Insufficient balance');
+  return { b, amount, fee };
+}
+
+function assertRunnable(counts: { pending: number; missing: number }) {
+  if (counts.pending === 0) throw unprocessable('The batch has no executable transactions');
+  if (counts.missing > 0) throw unprocessable('Some transactions miss required fields: fix or delete them first');
+}
+
+/** Checks the batch can run and sends the code that approves exactly this batch and total. */
+export async function requestExecution(deps: Deps, auth: AuthContext, batchId: string, clientAmount?: number) {
+  const { b, amount, fee } = await executable(deps, auth, batchId);
+  if (clientAmount !== undefined && clientAmount !== amount) {
+    throw conflict(`The batch total is now ${amount} cents; review the batch again`);
+  }
+  return issueApprovalCode(
+    deps,
+    auth.user,
+    'execute_batch',
+    executeBinding(b.batchId, amount),
+    `batch ${b.batchId} of ${(amount / 100).toFixed(2)} EUR plus ${(fee / 100).toFixed(2)} EUR fee`,
+  );
+}
+
+/** Written in the transaction of the command, so a committed reserve always has its activity record. */
+export type RecordInTx = (tx: Tx, after: Record<string, unknown>) => Promise<void>;
+
+/**
+ * Confirms with the code: in one transaction the batch moves Pending -> Processing (once), its total is
+ * summed again after that flip and must be the total the code approved (an edit that committed first is
+ * seen here; one that comes later finds the batch no longer Pending), and total plus fee is reserved from
+ * the payout account in one ledger entry. The payouts are then created and sent by jobs.
+ */
+export async function confirmExecution(
+  deps: Deps,
+  auth: AuthContext,
+  batchId: string,
+  code: string,
+  record?: RecordInTx,
+) {
+  const { b, amount: approved } = await executable(deps, auth, batchId);
+  await consumeApprovalCode(deps, auth.user, 'execute_batch', executeBinding(b.batchId, approved), code);
+  try {
+    return await deps.db.transaction(async (tx) => {
+      const [moved] = await tx
+        .update(batches)
+        .set({ status: 'Processing', executedAt: new Date(), updatedAt: new Date() })
+        .where(and(batchScopeFilter(auth.scope), eq(batches.batchId, b.batchId), eq(batches.status, 'Pending')))
+        .returning();
+      if (!moved) throw conflict('The batch has already been executed');
+      const { amount, fee, feeBps, counts } = await batchAmount(tx, moved);
+      if (amount !== approved)
+        throw conflict(
+          `The batch total changed to ${amount} cents after the code was sent; review the batch and request a new code`,
+        );
+      assertRunnable(counts);
+      await tx.update(batches).set({ amount, fee, feeBps }).where(eq(batches.batchId, b.batchId));
+      const clearing = await platformAccountId(tx, 'payout_clearing');
+      const feeAccount = await platformAccountId(tx, 'fee');
+      const lines = [
+        { accountId: b.accountId, amount: -(amount + fee) },
+        { accountId: clearing, amount },
+      ];
+      if (fee > 0) lines.push({ accountId: feeAccount, amount: fee });
+      await postEntry(tx, {
+        idempotencyKey: `batch:${b.batchId}:reserve`,
+        kind: 'batch.reserve',
+        businessType: 'batch',
+        businessId: b.batchId,
+        createdBy: auth.user.id,
+        postings: lines,
+      });
+      await deps.jobs.send('batch.execute', { batchId: b.batchId }, { tx });
+      await record?.(tx, { amount, fee });
+      return { amount, fee };
+    });
+  } catch (err) {
+    if (err instanceof InsufficientFunds) throw unprocessable('Insufficient balance');
+    throw err;
+  }
+}
+
+const PAYOUT_COLUMNS = sql.raw(`merchant_id, behalf_of_id, account_id, created_by, batch_id, payout_type,
+  merchant_transaction_id, beneficiary_name, brand, obol_id, reference, amount, fee, fee_bps, status, idempotency_key`);
+
+/**
+ * The execution job: creates the batch's payouts from its executable rows, a chunk per transaction, each
+ * with its own idempotency key (a rerun creates nothing twice). A row whose merchant transaction id an
+ * earlier payout of the merchant holds (the database's unique index says so, whatever raced) becomes a
+ * Failed payout whose money returns in the same transaction. The payouts must sum to the reserve before
+ * anything is sent; then the batch is Completed and its submission queued.
+ */
+export async function executeBatch(deps: Deps, batchId: string): Promise<void> {
+  const [b] = await deps.db.select().from(batches).where(eq(batches.batchId, batchId));
+  if (!b || b.status !== 'Processing' || !b.executedAt) return;
+  const values = (status: 'Processing' | 'Failed') => sql`
+    ${b.merchantId}, ${b.behalfOfId}, ${b.accountId}, ${b.uploadedBy}, ${batchId}, 'batch',
+    c.merchant_transaction_id, c.beneficiary_name, c.brand, c.obol_id, c.reference, c.amount, 0, ${b.feeBps},
+    ${status}, 'batch:' || ${batchId} || ':row:' || c.row_number`;
+  let after = 0;
+  for (;;) {
+    const last = await deps.db.transaction(async (tx) => {
+      const [range] = rowsOf<{ last: number | string | null }>(
+        await tx.execute(sql`
+          WITH chunk AS (
+            SELECT * FROM staged_transactions
+            WHERE batch_id = ${batchId} AND status = 'Pending' AND row_number > ${after}
+            ORDER BY row_number LIMIT ${STAGE_CHUNK}
+          ), ins AS (
+            INSERT INTO payouts (${PAYOUT_COLUMNS}) SELECT ${values('Processing')} FROM chunk c
+            ON CONFLICT DO NOTHING
+          )
+          SELECT max(row_number) AS last FROM chunk`),
+      );
+      if (range?.last === null || range?.last === undefined) return null;
+      const upTo = Number(range.last);
+      // the rows the unique index refused: recorded as Failed duplicates, their money returned now
+      const dups = rowsOf<{ id: number | string }>(
+        await tx.execute(sql`
+          INSERT INTO payouts (${PAYOUT_COLUMNS}, duplicate_mtid, failure_message, settled_at)
+          SELECT ${values('Failed')}, true, ${PAYMENT_MSG.duplicateMtid}, now()
+          FROM staged_transactions c
+          WHERE c.batch_id = ${batchId} AND c.status = 'Pending' AND c.row_number > ${after} AND c.row_number <= ${upTo}
+            AND NOT EXISTS (SELECT 1 FROM payouts p WHERE p.idempotency_key = 'batch:' || ${batchId} || ':row:' || c.row_number)
+          ON CONFLICT (idempotency_key) DO NOTHING
+          RETURNING id`),
+      );
+      for (const d of dups) {
+        const [row] = await tx
+          .select()
+          .from(payouts)
+          .where(eq(payouts.id, Number(d.id)));
+        await returnBatchPayout(tx, row as PayoutRow);
+      }
+      return upTo;
+    });
+    if (last === null) break;
+    after = last;
+    await new Promise((r) => setImmediate(r));
+  }
+  const [sum] = rowsOf<{ total: number | string }>(
+    await deps.db.execute(sql`SELECT coalesce(sum(amount), 0) AS total FROM payouts WHERE batch_id = ${batchId}`),
+  );
+  if (Number(sum.total) !== b.amount) {
+    // never happens while edits are guarded; if it does, nothing is sent and the batch says why
+    const error = `Its payouts sum to ${sum.total} cents but ${b.amount} cents were reserved: held, nothing sent`;
+    deps.log.error(
+      { batchId, reserved: b.amount, payouts: Number(sum.total) },
+      'batch payouts do not match its reserve',
+    );
+    await deps.db.update(batches).set({ error }).where(eq(batches.batchId, batchId));
+    return;
+  }
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(batches)
+      .set({ status: 'Completed', updatedAt: new Date() })
+      .where(and(eq(batches.batchId, batchId), eq(batches.status, 'Processing')));
+    await deps.jobs.send('batch.submit', { batchId }, { tx, singletonKey: batchId });
+  });
+}
+
+/** Sends the batch's unsent payouts to the provider, a few at a time; safe to rerun. */
+export async function submitBatch(deps: Deps, batchId: string, concurrency = 8): Promise<void> {
+  for (;;) {
+    const todo = await deps.db
+      .select({ id: payouts.id })
+      .from(payouts)
+      .where(and(eq(payouts.batchId, batchId), eq(payouts.status, 'Processing'), isNull(payouts.providerId)))
+      .orderBy(asc(payouts.id))
+      .limit(200);
+    if (!todo.length) return;
+    let i = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (i < todo.length) {
+          const id = todo[i++].id;
+          await submitPayout(deps, deps.provider, id);
+        }
+      }),
+    );
+  }
+}

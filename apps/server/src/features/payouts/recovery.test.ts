@@ -1,0 +1,148 @@
+import { eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProvider } from '../../../../provider/src/app.ts';
+import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { freePort } from '../../test/processes.ts';
+import { userIdByEmail } from '../../seed.ts';
+import { holderAccounts } from '../ledger/accounts.ts';
+import { trialBalance } from '../ledger/service.ts';
+import { journalEntries } from '../ledger/tables.ts';
+import { reconcile } from '../provider/service.ts';
+import { recoverInFlight } from './recovery.ts';
+import { createPayout, submitPayout } from './service.ts';
+import { payouts } from './tables.ts';
+
+// Webhooks never arrive here: the simulator posts them to a port nobody listens on. Every payout must still
+// settle, exactly once, from what the provider answers when asked.
+const KEY = 'recovery-provider-key';
+let t: TestApp;
+let provider: Awaited<ReturnType<typeof buildProvider>>;
+let merchantId: number;
+let seq = 0;
+
+beforeAll(async () => {
+  const port = await freePort();
+  const nowhere = await freePort();
+  t = await startTestApp(
+    { PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: 'recovery-secret', LOG_LEVEL: 'error' },
+    { providerUrl: `http://127.0.0.1:${port}` },
+  );
+  provider = await buildProvider({
+    apiKey: KEY,
+    webhookSecret: 'recovery-secret',
+    webhookUrl: `http://127.0.0.1:${nowhere}/api/provider/webhook`,
+    settleMs: 20,
+  });
+  await provider.listen(port);
+  merchantId = (await userIdByEmail(t.deps.db, 'merchant@obol.example'))!;
+});
+afterAll(async () => {
+  await provider?.close();
+  await t?.close();
+});
+
+async function make(n: number, amount = (i: number) => 100 + i) {
+  const account = (await holderAccounts(t.deps.db, merchantId)).payout!;
+  const ids: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const k = `REC-${Date.now()}-${seq++}`;
+    const row = await t.deps.db.transaction((tx) =>
+      createPayout(tx, t.deps.jobs, {
+        merchantId,
+        behalfOfId: merchantId,
+        account,
+        createdBy: merchantId,
+        feeBps: 150,
+        merchantTransactionId: k,
+        beneficiaryName: 'Ana Novak',
+        // every third to another brand's wallet: the provider fails it
+        brand: 'Acme Brand',
+        obolId: i % 3 === 2 ? '200000001' : '100000001',
+        reference: k,
+        amount: amount(i),
+        idempotencyKey: k,
+      }),
+    );
+    ids.push(row.id);
+  }
+  return ids;
+}
+
+const rowsOf = (ids: number[]) => t.deps.db.select().from(payouts).where(inArray(payouts.id, ids));
+const settledAtProvider = async (n: number) => {
+  for (let i = 0; i < 100 && provider.settleNow() < n; i++) await new Promise((r) => setTimeout(r, 20));
+};
+
+describe('payouts in flight, with every webhook lost', () => {
+  it('are settled from the provider’s answer, once, including one the provider never received', async () => {
+    const balanceBefore = (await holderAccounts(t.deps.db, merchantId)).payout!.balance;
+    const ids = await make(9);
+    // the provider receives eight of them; the last one was never sent (its process died first)
+    for (const id of ids.slice(0, 8)) await submitPayout(t.deps, t.deps.provider, id);
+    await settledAtProvider(0);
+    await new Promise((r) => setTimeout(r, 100));
+    const first = await recoverInFlight(t.deps, { olderThanMs: 0 });
+    expect(first).toMatchObject({ asked: 9, settled: 8, resent: 1 });
+    await new Promise((r) => setTimeout(r, 100));
+    const second = await recoverInFlight(t.deps, { olderThanMs: 0 });
+    expect(second).toMatchObject({ asked: 1, settled: 1 });
+    const rows = await rowsOf(ids);
+    expect(rows.map((r) => r.status)).toEqual(ids.map((_, i) => (i % 3 === 2 ? 'Failed' : 'Completed')));
+    expect(rows.every((r) => r.providerId)).toBe(true);
+    // nothing moves twice: a third run finds nothing, and each payout has its two entries
+    expect(await recoverInFlight(t.deps, { olderThanMs: 0 })).toMatchObject({ asked: 0 });
+    for (const r of rows) {
+      const kinds = (
+        await t.deps.db
+          .select({ kind: journalEntries.kind })
+          .from(journalEntries)
+          .where(eq(journalEntries.businessId, String(r.id)))
+      )
+        .map((e) => e.kind)
+        .sort();
+      expect(kinds).toEqual(
+        r.status === 'Completed' ? ['payout.complete', 'payout.reserve'] : ['payout.reserve', 'payout.reversal'],
+      );
+    }
+    const spent = rows.filter((r) => r.status === 'Completed').reduce((s, r) => s + r.amount + r.fee, 0);
+    expect((await holderAccounts(t.deps.db, merchantId)).payout!.balance).toBe(balanceBefore - spent);
+    expect((await trialBalance(t.deps.db)).balanced).toBe(true);
+  });
+
+  it('leaves a payout the provider is still working on in flight', async () => {
+    await fetch(`${t.config.providerUrl}/_control`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ paused_settlement: true }),
+    });
+    try {
+      const [id] = await make(1);
+      await submitPayout(t.deps, t.deps.provider, id);
+      await t.deps.db.update(payouts).set({ providerId: null }).where(eq(payouts.id, id));
+      const r = await recoverInFlight(t.deps, { olderThanMs: 0 });
+      expect(r).toMatchObject({ asked: 1, settled: 0, accepted: 1 });
+      const [p] = await rowsOf([id]);
+      expect(p.status).toBe('Processing');
+      expect(p.providerId).toBeTruthy();
+    } finally {
+      await fetch(`${t.config.providerUrl}/_control`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ paused_settlement: false }),
+      });
+    }
+  });
+
+  it('are settled by reconciliation when its statement proves them, and reported otherwise', async () => {
+    const ids = await make(4);
+    for (const id of ids) await submitPayout(t.deps, t.deps.provider, id);
+    await settledAtProvider(0);
+    await new Promise((r) => setTimeout(r, 100));
+    const report = await reconcile(t.deps);
+    expect(report.settled).toBeGreaterThanOrEqual(4);
+    expect(report.differences.filter((d) => d.kind === 'unsettled_in_ledger')).toEqual([]);
+    const rows = await rowsOf(ids);
+    expect(rows.every((r) => r.status !== 'Processing')).toBe(true);
+    expect((await trialBalance(t.deps.db)).balanced).toBe(true);
+  });
+});
