@@ -1,6 +1,9 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { feeCents } from '@obol/contract';
 import { and, count, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../platform/db.ts';
 import { createProviderClient } from '../../platform/provider.ts';
 import { seedDemo, syncReferenceData, userIdByEmail } from '../../seed.ts';
@@ -25,6 +28,8 @@ describe.runIf(engine === 'postgres')('work a killed server left half done', () 
   let merchantId: number;
   let ref: string;
   const procs: Proc[] = [];
+  // uploads wait in the file store: with a folder, every process must see the same one (FILES_DIR)
+  const filesDir = mkdtempSync(path.join(tmpdir(), 'obol-files-'));
 
   beforeAll(async () => {
     const t = await createTestDatabase();
@@ -34,6 +39,10 @@ describe.runIf(engine === 'postgres')('work a killed server left half done', () 
     await syncReferenceData(database.db);
     await seedDemo(database.db, DEMO_PASSWORD);
   }, 120_000);
+  async function killAll() {
+    for (const p of procs.splice(0)) await p.kill('SIGKILL');
+  }
+  afterEach(killAll);
   afterAll(async () => {
     for (const p of procs) await p.kill('SIGKILL');
     await driver?.close();
@@ -44,14 +53,11 @@ describe.runIf(engine === 'postgres')('work a killed server left half done', () 
     const server = await startServerProcess({
       databaseUrl: url,
       providerUrl,
-      env: { PAYOUT_RECOVERY_SECONDS: '5' },
+      env: { PAYOUT_RECOVERY_SECONDS: '5', FILES_DIR: filesDir },
     });
     procs.push(server);
     return server;
   }
-  const killAll = async () => {
-    for (const p of procs.splice(0)) await p.kill('SIGKILL');
-  };
 
   async function until<T>(what: string, ms: number, probe: () => Promise<T | null | undefined | false>) {
     const end = Date.now() + ms;
@@ -72,7 +78,7 @@ describe.runIf(engine === 'postgres')('work a killed server left half done', () 
     });
     procs.push(provider);
     driver = await startTestApp(
-      { LOG_LEVEL: 'error', PROVIDER_API_KEY: PROVIDER_KEY },
+      { LOG_LEVEL: 'error', PROVIDER_API_KEY: PROVIDER_KEY, FILES_DIR: filesDir },
       {
         database,
         providerUrl: provider.url,
@@ -98,6 +104,7 @@ describe.runIf(engine === 'postgres')('work a killed server left half done', () 
     const batchId = up.body.batch_id as string;
     await until('staged', 60_000, async () => {
       const p = await driver.post('/api/batch-progress', { id: batchId }, merchant);
+      if (p.status !== 200) throw new Error(`staging: ${p.status} ${p.text}`);
       return p.body.status === 'Pending';
     });
     const before = (await driver.post('/api/account-balance', { account_reference: ref }, merchant)).body

@@ -1,6 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createJobs, type Jobs } from '../../platform/jobs.ts';
 import { createProviderClient } from '../../platform/provider.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -35,6 +35,10 @@ describe.runIf(engine === 'postgres')('payouts worked by real server processes o
     jobs = await createJobs(database, pino({ level: 'silent' }));
     merchantId = (await userIdByEmail(database.db, 'merchant@obol.example'))!;
     createdBy = (await userIdByEmail(database.db, 'payment-ops@obol.example'))!;
+  });
+  // a test that fails must not leave its processes working on the next test's payouts
+  afterEach(async () => {
+    for (const p of procs.splice(0)) await p.kill('SIGKILL');
   });
   afterAll(async () => {
     for (const p of procs) await p.kill('SIGKILL');
@@ -132,7 +136,7 @@ describe.runIf(engine === 'postgres')('payouts worked by real server processes o
     const spent = rows.filter((r) => r.status === 'Completed').reduce((s, r) => s + r.amount + r.fee, 0);
     expect((await holderAccounts(database.db, merchantId)).payout!.balance).toBe(before - spent);
     for (const p of procs.splice(0)) await p.kill();
-  });
+  }, 120_000);
 
   it('a server killed in the middle of settling payouts, once restarted, settles each exactly once', async () => {
     const port = await freePort();
