@@ -114,6 +114,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (production && (!e.PROVIDER_API_KEY || !e.PROVIDER_WEBHOOK_SECRET)) {
     throw new ConfigError('PROVIDER_API_KEY and PROVIDER_WEBHOOK_SECRET are required in production.');
   }
+  if (production && !e.SMTP_URL) {
+    throw new ConfigError(
+      'SMTP_URL is required in production: without it mail is written as .eml files under DATA_DIR/mail, ' +
+        'and those files hold sign-in codes and password links. Set SMTP_URL=smtp://user:password@host:port.',
+    );
+  }
   const seedDemo = e.SEED_DEMO === undefined ? !production : e.SEED_DEMO === '1' || e.SEED_DEMO === 'true';
   return {
     env: e.NODE_ENV,
