@@ -51,7 +51,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    trustProxy: config.trustProxy,
   });
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   const deps: Deps = {

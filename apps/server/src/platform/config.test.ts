@@ -100,6 +100,32 @@ describe('configuration', () => {
     expect(() => createMailer(config, undefined as never, pino({ level: 'silent' }))).toThrow(/SMTP_URL is required/);
   });
 
+  it('reads TRUST_PROXY: off unless the proxies are named', () => {
+    const d = dir();
+    const trust = (TRUST_PROXY?: string) => loadConfig({ DATA_DIR: d, TRUST_PROXY }).trustProxy;
+    expect(trust()).toBe(false);
+    for (const off of ['', '0', 'false', ' 0 ']) expect(trust(off), off).toBe(false);
+    expect(trust('127.0.0.1')).toEqual(['127.0.0.1']);
+    expect(trust('10.0.0.0/8, 192.168.1.7,::1 ,fd00::/8,loopback,uniquelocal')).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.7',
+      '::1',
+      'fd00::/8',
+      'loopback',
+      'uniquelocal',
+    ]);
+    // a hop count or `true` would trust a client that reaches the server directly: refused, saying what to give
+    for (const bad of ['1', '2', 'true']) {
+      expect(() => trust(bad), bad).toThrow(ConfigError);
+      expect(() => trust(bad), bad).toThrow(
+        /TRUST_PROXY: \w+ would let a client .* forge its address; give the proxies' addresses or CIDRs/,
+      );
+    }
+    for (const bad of ['10.0.0.0/33', '::1/129', '10.0.0.0/x', 'proxy.internal', '10.0.0.1,', '300.1.1.1', 'yes']) {
+      expect(() => trust(bad), bad).toThrow(/TRUST_PROXY: ".*" is not an address/);
+    }
+  });
+
   it('names a bad value', () => {
     const bad = (env: Record<string, string>) => {
       try {
