@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { MSG } from '@obol/contract';
-import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
 import { authRoutes } from './features/auth/routes.ts';
 import { authenticate } from './features/auth/service.ts';
 import { usersRoutes } from './features/users/routes.ts';
@@ -22,6 +22,7 @@ import { ping, type Database } from './platform/db.ts';
 import type { Deps } from './platform/deps.ts';
 import { ApiError } from './platform/errors.ts';
 import { createMailer, type Mailer } from './platform/mail.ts';
+import { registerSecurityHeaders, setSecurityHeaders } from './platform/headers.ts';
 import { randomUUID } from 'node:crypto';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -35,6 +36,8 @@ export interface BuildOptions {
   jobs?: Jobs;
   provider?: ProviderClient;
   files?: FileStore;
+  /** the built web app's folder (default apps/web/dist) */
+  webDist?: string;
   /** called for every route as it is declared (the test harness collects the route table with it) */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -52,7 +55,16 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     },
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
+    // a malformed URL (FST_ERR_BAD_URL) is answered before any hook: give it the same headers and error shape
+    frameworkErrors: (err, _req, reply) => {
+      setSecurityHeaders(reply, config);
+      const status = err.statusCode ?? 400;
+      (reply as FastifyReply)
+        .status(status)
+        .send({ error: [status === 400 ? 'The address is not valid' : MSG.somethingWrong] });
+    },
   });
+  registerSecurityHeaders(app, config);
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   const deps: Deps = {
     config,
@@ -116,9 +128,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   transactionsRoutes(app, deps);
   downloadsRoutes(app, deps);
 
-  const serveWeb = opts.serveWeb ?? existsSync(path.join(WEB_DIST, 'index.html'));
+  const webDist = opts.webDist ?? WEB_DIST;
+  const serveWeb = opts.serveWeb ?? existsSync(path.join(webDist, 'index.html'));
   if (serveWeb) {
-    await app.register(fastifyStatic, { root: WEB_DIST, wildcard: false, index: ['index.html'] });
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: ['index.html'] });
   }
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/') || req.url === '/api' || !serveWeb || req.method !== 'GET') {

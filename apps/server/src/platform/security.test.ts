@@ -1,17 +1,154 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/harness.ts';
+import { CONTENT_SECURITY_POLICY, STRICT_TRANSPORT_SECURITY } from './headers.ts';
 import { activityLog } from './schema.ts';
 
-let t: TestApp; // defaults: no trusted proxy
-let p: TestApp; // behind a proxy in 10.0.0.0/8
+/** a web app folder like apps/web/dist: an index.html loading one script file */
+const webDist = mkdtempSync(path.join(tmpdir(), 'obol-web-'));
+mkdirSync(path.join(webDist, 'assets'));
+writeFileSync(
+  path.join(webDist, 'index.html'),
+  '<!doctype html><html><head><script type="module" src="/assets/app.js"></script></head><body><div id="root"></div></body></html>',
+);
+writeFileSync(path.join(webDist, 'assets/app.js'), 'console.log("obol")\n');
+
+let t: TestApp; // defaults: plain http, no trusted proxy
+let p: TestApp; // PUBLIC_URL https, behind a proxy in 10.0.0.0/8
 beforeAll(async () => {
-  t = await startTestApp();
-  p = await startTestApp({ TRUST_PROXY: '10.0.0.0/8, ::1' });
+  t = await startTestApp(
+    {},
+    {
+      webDist,
+      listen: true,
+      beforeReady: (app) => {
+        app.post('/api/test-boom', async () => {
+          throw new Error('boom');
+        });
+      },
+    },
+  );
+  p = await startTestApp({ TRUST_PROXY: '10.0.0.0/8, ::1', PUBLIC_URL: 'https://obol.example' }, { webDist });
 });
 afterAll(async () => {
   await t?.close();
   await p?.close();
+  rmSync(webDist, { recursive: true, force: true });
+});
+
+const EXPECTED = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+};
+const accessControl = (headers: Record<string, unknown>) =>
+  Object.keys(headers).filter((h) => h.toLowerCase().startsWith('access-control-'));
+
+describe('security headers', () => {
+  const samples = [
+    { what: 'API', method: 'GET', url: '/api/health', status: 200 },
+    { what: 'API with a query', method: 'GET', url: '/api/health?x=1', status: 200 },
+    { what: 'invalid input', method: 'POST', url: '/api/login', payload: {}, status: 400 },
+    { what: 'body not JSON', method: 'POST', url: '/api/login', payload: '{', json: true, status: 400 },
+    { what: 'unauthenticated', method: 'POST', url: '/api/auth-permission', payload: {}, status: 401 },
+    { what: 'unexpected error', method: 'POST', url: '/api/test-boom', payload: {}, status: 500 },
+    { what: 'API 404', method: 'GET', url: '/api/no-such-route', status: 404 },
+    { what: 'non-GET 404', method: 'DELETE', url: '/signin', status: 404 },
+    { what: 'malformed path parameter', method: 'GET', url: '/api/download-file/%zz', status: 400 },
+    { what: 'index.html', method: 'GET', url: '/', status: 200, type: /text\/html/ },
+    { what: 'web app file', method: 'GET', url: '/assets/app.js', status: 200, type: /javascript/ },
+    { what: 'index.html fallback', method: 'GET', url: '/payments/batches', status: 200, type: /text\/html/ },
+    { what: 'password link', method: 'GET', url: '/new-password/tok/a%40b.c', status: 200, type: /text\/html/ },
+  ] as const;
+
+  for (const s of samples) {
+    it(`are on every answer: ${s.what} (${s.method} ${s.url} -> ${s.status})`, async () => {
+      const res = await t.app.inject({
+        method: s.method,
+        url: s.url,
+        ...('payload' in s ? { payload: s.payload } : {}),
+        ...('json' in s ? { headers: { 'content-type': 'application/json' } } : {}),
+      });
+      expect(res.statusCode).toBe(s.status);
+      expect(res.headers).toMatchObject(EXPECTED);
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+      if ('type' in s) expect(String(res.headers['content-type'])).toMatch(s.type);
+    });
+  }
+
+  it('are on every declared route, whatever it answers', async () => {
+    const routes = t.routes.filter((r) => r.method !== 'HEAD' && !r.url.includes('*'));
+    expect(routes.length).toBeGreaterThan(20);
+    for (const r of routes) {
+      const res = await t.app.inject({
+        method: r.method as 'GET' | 'POST',
+        url: r.url.replace(/:\w+/g, '1'),
+        ...(r.method === 'GET' ? {} : { payload: {} }),
+        headers: { origin: 'https://evil.example' },
+      });
+      expect(res.headers, `${r.method} ${r.url}`).toMatchObject(EXPECTED);
+      expect(accessControl(res.headers), `${r.method} ${r.url}`).toEqual([]);
+    }
+  });
+
+  it('reach a browser over a real connection, for the page and its script', async () => {
+    for (const url of ['/', '/assets/app.js', '/signin', '/api/health']) {
+      const res = await fetch(`${t.address}${url}`);
+      expect(res.status, url).toBe(200);
+      for (const [name, value] of Object.entries(EXPECTED)) expect(res.headers.get(name), `${url} ${name}`).toBe(value);
+      expect(res.headers.get('strict-transport-security')).toBeNull();
+    }
+  });
+
+  it('include Strict-Transport-Security only when PUBLIC_URL is https', async () => {
+    for (const url of ['/api/health', '/', '/api/no-such-route']) {
+      const res = await p.app.inject({ method: 'GET', url });
+      expect(res.headers).toMatchObject(EXPECTED);
+      expect(res.headers['strict-transport-security'], url).toBe(STRICT_TRANSPORT_SECURITY);
+    }
+  });
+});
+
+describe('cross-origin requests', () => {
+  it('get no permission from a preflight', async () => {
+    for (const url of ['/api/login', '/api/auth-permission', '/api/health', '/']) {
+      const res = await t.app.inject({
+        method: 'OPTIONS',
+        url,
+        headers: {
+          origin: 'https://evil.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type',
+        },
+      });
+      expect(res.statusCode, url).toBe(404);
+      expect(accessControl(res.headers), url).toEqual([]);
+      expect(res.headers).toMatchObject(EXPECTED);
+    }
+  });
+
+  it('get no Access-Control-Allow-* headers on an answer', async () => {
+    const token = await t.signIn('admin@obol.example');
+    for (const [method, url, auth] of [
+      ['GET', '/api/health', undefined],
+      ['POST', '/api/auth-permission', token],
+      ['POST', '/api/login', undefined],
+    ] as const) {
+      const res = await t.app.inject({
+        method,
+        url,
+        ...(method === 'POST' ? { payload: {} } : {}),
+        headers: { origin: 'https://evil.example', ...(auth ? { authorization: `Bearer ${auth}` } : {}) },
+      });
+      expect(accessControl(res.headers), url).toEqual([]);
+    }
+  });
 });
 
 describe('TRUST_PROXY', () => {

@@ -96,6 +96,8 @@ export interface TestAppOptions {
   beforeReady?: (app: FastifyInstance) => void;
   /** listen on a free port (for webhooks from the provider simulator) */
   listen?: boolean;
+  /** serve a web app from this folder (default: none) */
+  webDist?: string;
 }
 
 export async function startTestApp(env: Record<string, string> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
@@ -116,7 +118,8 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
   const { app, deps } = await buildApp({
     config,
     database,
-    serveWeb: false,
+    serveWeb: !!opts.webDist,
+    webDist: opts.webDist,
     onRoute: (r) => {
       for (const method of [r.method].flat())
         routes.push({ method, url: r.url, access: (r.config as { access?: Access } | undefined)?.access });
