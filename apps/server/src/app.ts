@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { MSG } from '@obol/contract';
 import Fastify, { type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { authRoutes } from './features/auth/routes.ts';
 import { authenticate } from './features/auth/service.ts';
 import { usersRoutes } from './features/users/routes.ts';
@@ -23,6 +24,7 @@ import type { Deps } from './platform/deps.ts';
 import { ApiError } from './platform/errors.ts';
 import { createMailer, type Mailer } from './platform/mail.ts';
 import { registerSecurityHeaders, setSecurityHeaders } from './platform/headers.ts';
+import { loggerOptions } from './platform/logging.ts';
 import { randomUUID } from 'node:crypto';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -36,6 +38,8 @@ export interface BuildOptions {
   jobs?: Jobs;
   provider?: ProviderClient;
   files?: FileStore;
+  /** where the log goes (default stdout; the tests capture it) */
+  logStream?: DestinationStream;
   /** the built web app's folder (default apps/web/dist) */
   webDist?: string;
   /** called for every route as it is declared (the test harness collects the route table with it) */
@@ -45,10 +49,7 @@ export interface BuildOptions {
 export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; deps: Deps }> {
   const { config, database } = opts;
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
-    },
+    logger: loggerOptions(config, opts.logStream),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();

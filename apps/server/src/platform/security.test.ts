@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { CONTENT_SECURITY_POLICY, STRICT_TRANSPORT_SECURITY } from './headers.ts';
+import { redactUrl } from './logging.ts';
 import { activityLog } from './schema.ts';
 
 /** a web app folder like apps/web/dist: an index.html loading one script file */
@@ -16,22 +17,42 @@ writeFileSync(
 );
 writeFileSync(path.join(webDist, 'assets/app.js'), 'console.log("obol")\n');
 
+/** every log line of an app, parsed */
+function capture() {
+  const lines: Record<string, any>[] = [];
+  return {
+    lines,
+    text: () => lines.map((l) => JSON.stringify(l)).join('\n'),
+    stream: { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, any>) },
+  };
+}
+
+const plain = capture();
+const proxied = capture();
 let t: TestApp; // defaults: plain http, no trusted proxy
 let p: TestApp; // PUBLIC_URL https, behind a proxy in 10.0.0.0/8
 beforeAll(async () => {
   t = await startTestApp(
-    {},
+    { LOG_LEVEL: 'info' },
     {
       webDist,
+      logStream: plain.stream,
       listen: true,
       beforeReady: (app) => {
         app.post('/api/test-boom', async () => {
           throw new Error('boom');
         });
+        app.get('/api/test-log-headers', async (req) => {
+          req.log.info({ headers: req.headers }, 'headers as received');
+          return {};
+        });
       },
     },
   );
-  p = await startTestApp({ TRUST_PROXY: '10.0.0.0/8, ::1', PUBLIC_URL: 'https://obol.example' }, { webDist });
+  p = await startTestApp(
+    { LOG_LEVEL: 'info', TRUST_PROXY: '10.0.0.0/8, ::1', PUBLIC_URL: 'https://obol.example' },
+    { webDist, logStream: proxied.stream },
+  );
 });
 afterAll(async () => {
   await t?.close();
@@ -152,8 +173,8 @@ describe('cross-origin requests', () => {
 });
 
 describe('TRUST_PROXY', () => {
-  /** a failed sign-in through a proxy: the address the activity log records for it */
-  async function addressOf(app: TestApp, remoteAddress: string) {
+  /** a failed sign-in through a proxy: the address the activity log and the request log record for it */
+  async function addressOf(app: TestApp, log: ReturnType<typeof capture>, remoteAddress: string) {
     const requestId = `trust-${Math.random().toString(36).slice(2, 12)}`;
     const res = await app.app.inject({
       method: 'POST',
@@ -164,16 +185,95 @@ describe('TRUST_PROXY', () => {
     });
     expect(res.statusCode).toBeGreaterThanOrEqual(400);
     const [row] = await app.deps.db.select().from(activityLog).where(eq(activityLog.requestId, requestId));
-    return row.ip;
+    const logged = log.lines.find((l) => l.reqId === requestId && l.req)?.req.remoteAddress;
+    return { audited: row.ip, logged };
   }
 
   it('unset: X-Forwarded-For is ignored, the connecting address counts', async () => {
     expect(t.config.trustProxy).toBe(false);
-    expect(await addressOf(t, '10.1.2.3')).toBe('10.1.2.3');
+    expect(await addressOf(t, plain, '10.1.2.3')).toEqual({ audited: '10.1.2.3', logged: '10.1.2.3' });
   });
 
   it('set: X-Forwarded-For is honoured from a trusted proxy, and only from one', async () => {
-    expect(await addressOf(p, '10.1.2.3')).toBe('203.0.113.9');
-    expect(await addressOf(p, '192.0.2.50')).toBe('192.0.2.50');
+    expect(await addressOf(p, proxied, '10.1.2.3')).toEqual({ audited: '203.0.113.9', logged: '203.0.113.9' });
+    expect(await addressOf(p, proxied, '192.0.2.50')).toEqual({ audited: '192.0.2.50', logged: '192.0.2.50' });
+  });
+});
+
+describe('the request log', () => {
+  it('records method, redacted url, request id and remote address', async () => {
+    await t.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-request-id': 'log-shape-0001' } });
+    const line = plain.lines.find((l) => l.reqId === 'log-shape-0001' && l.req);
+    // (and its remote port, which an injected request has none of)
+    expect(line?.req).toEqual({ id: 'log-shape-0001', method: 'GET', url: '/api/health', remoteAddress: '127.0.0.1' });
+    expect(plain.lines.find((l) => l.reqId === 'log-shape-0001' && l.res)?.res).toEqual({ statusCode: 200 });
+  });
+
+  it('never holds the token of a password link opened in the browser', async () => {
+    const email = 'accountant@obol.example';
+    expect((await t.post('/api/forgot-password', { email })).status).toBe(200);
+    const link = new URL(/https?:\/\/\S+/.exec(t.lastMailTo(email)!.text)![0]);
+    const [, , token] = link.pathname.split('/');
+    expect(token.length).toBeGreaterThan(16);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: link.pathname,
+      headers: { 'x-request-id': 'reset-link-0001' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    const lines = plain.lines.filter((l) => l.reqId === 'reset-link-0001');
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.find((l) => l.req)?.req.url).toBe('/new-password/[redacted]');
+    for (const l of lines) expect(JSON.stringify(l)).not.toContain(encodeURIComponent(email));
+    expect(plain.text()).not.toContain(token);
+    expect(plain.text()).not.toContain(decodeURIComponent(token));
+  });
+
+  it('never holds a query string value', async () => {
+    await t.app.inject({
+      method: 'GET',
+      url: '/api/health?token=s3cr3t-query-value&code=918273&flag',
+      headers: { 'x-request-id': 'query-0000001' },
+    });
+    expect(plain.lines.find((l) => l.reqId === 'query-0000001' && l.req)?.req.url).toBe(
+      '/api/health?token=[redacted]&code=[redacted]&[redacted]',
+    );
+    expect(plain.text()).not.toContain('s3cr3t-query-value');
+    expect(plain.text()).not.toContain('918273');
+  });
+
+  it('never holds an authorization header or a cookie', async () => {
+    const token = await t.signIn('admin@obol.example');
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/test-log-headers',
+      headers: {
+        authorization: `Bearer ${token}`,
+        cookie: 'session=cookie-secret-value',
+        'x-request-id': 'headers-0000001',
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    const line = plain.lines.find((l) => l.reqId === 'headers-0000001' && l.msg === 'headers as received');
+    expect(line?.headers).toMatchObject({ authorization: '[redacted]', cookie: '[redacted]' });
+    await t.post('/api/auth-permission', {}, token);
+    expect(plain.text()).not.toContain(token);
+    expect(plain.text()).not.toContain('cookie-secret-value');
+  });
+});
+
+describe('redactUrl', () => {
+  it('keeps ordinary paths and hides secret ones and query values', () => {
+    expect(redactUrl('/api/payments')).toBe('/api/payments');
+    expect(redactUrl('/new-password')).toBe('/new-password');
+    expect(redactUrl('/new-password/abc/me%40x.io')).toBe('/new-password/[redacted]');
+    expect(redactUrl('/NEW-PASSWORD/abc/me%40x.io')).toBe('/NEW-PASSWORD/[redacted]');
+    expect(redactUrl('//new-password//abc/x')).toBe('//new-password/[redacted]');
+    expect(redactUrl('/new%2Dpassword/abc/x')).toBe('/new%2Dpassword/[redacted]');
+    expect(redactUrl('/new-password/abc/x?next=/y')).toBe('/new-password/[redacted]?next=[redacted]');
+    expect(redactUrl('/x?a=1&&b')).toBe('/x?a=[redacted]&[redacted]');
+    expect(redactUrl('/x?')).toBe('/x?');
   });
 });

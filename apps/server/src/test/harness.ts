@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import type { DestinationStream } from 'pino';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../platform/config.ts';
 import { openDatabase, runMigrations, type Database } from '../platform/db.ts';
@@ -96,6 +97,8 @@ export interface TestAppOptions {
   beforeReady?: (app: FastifyInstance) => void;
   /** listen on a free port (for webhooks from the provider simulator) */
   listen?: boolean;
+  /** capture the log (give LOG_LEVEL too: the harness's default is silent) */
+  logStream?: DestinationStream;
   /** serve a web app from this folder (default: none) */
   webDist?: string;
 }
@@ -120,6 +123,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
     database,
     serveWeb: !!opts.webDist,
     webDist: opts.webDist,
+    logStream: opts.logStream,
     onRoute: (r) => {
       for (const method of [r.method].flat())
         routes.push({ method, url: r.url, access: (r.config as { access?: Access } | undefined)?.access });
