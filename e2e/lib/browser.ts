@@ -39,8 +39,8 @@ function decodeMail(raw: string): string {
   return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
 }
 
-/** The one-time code of the newest mail written for this recipient after `since`. */
-export async function codeFromMail(email: string, since: number, timeoutMs = 10_000): Promise<string> {
+/** The first match of `pattern` in the newest mail written for this recipient after `since`. */
+async function fromMail(email: string, since: number, pattern: RegExp, timeoutMs: number): Promise<string> {
   const dir = path.join(inject('dataDir'), 'mail');
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
@@ -51,7 +51,7 @@ export async function codeFromMail(email: string, since: number, timeoutMs = 10_
         .filter((f) => statSync(f).mtimeMs >= since - 5)
         .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
       for (const f of files) {
-        const m = / is (\d{6})\./.exec(decodeMail(readFileSync(f, 'utf8')));
+        const m = pattern.exec(decodeMail(readFileSync(f, 'utf8')));
         if (m) return m[1];
       }
     } catch {
@@ -59,8 +59,16 @@ export async function codeFromMail(email: string, since: number, timeoutMs = 10_
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`no code mailed to ${email}`);
+  throw new Error(`no mail to ${email} matching ${pattern}`);
 }
+
+/** The one-time code of the newest mail written for this recipient after `since`. */
+export const codeFromMail = (email: string, since: number, timeoutMs = 10_000) =>
+  fromMail(email, since, / is (\d{6})\./, timeoutMs);
+
+/** The password link of the newest mail written for this recipient after `since`. */
+export const linkFromMail = (email: string, since: number, timeoutMs = 10_000) =>
+  fromMail(email, since, /(https?:\/\/\S+\/new-password\/\S+)/, timeoutMs);
 
 /** Signs in through the sign-in pages with the e-mailed code. */
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { MSG } from '@obol/contract';
-import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { authRoutes } from './features/auth/routes.ts';
 import { authenticate } from './features/auth/service.ts';
 import { usersRoutes } from './features/users/routes.ts';
@@ -22,6 +23,8 @@ import { ping, type Database } from './platform/db.ts';
 import type { Deps } from './platform/deps.ts';
 import { ApiError } from './platform/errors.ts';
 import { createMailer, type Mailer } from './platform/mail.ts';
+import { registerSecurityHeaders, setSecurityHeaders } from './platform/headers.ts';
+import { loggerOptions } from './platform/logging.ts';
 import { randomUUID } from 'node:crypto';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -35,6 +38,10 @@ export interface BuildOptions {
   jobs?: Jobs;
   provider?: ProviderClient;
   files?: FileStore;
+  /** where the log goes (default stdout; the tests capture it) */
+  logStream?: DestinationStream;
+  /** the built web app's folder (default apps/web/dist) */
+  webDist?: string;
   /** called for every route as it is declared (the test harness collects the route table with it) */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -42,17 +49,23 @@ export interface BuildOptions {
 export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; deps: Deps }> {
   const { config, database } = opts;
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
-    },
+    logger: loggerOptions(config, opts.logStream),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    trustProxy: config.trustProxy,
+    // a malformed URL (FST_ERR_BAD_URL) is answered before any hook: give it the same headers and error shape
+    frameworkErrors: (err, _req, reply) => {
+      setSecurityHeaders(reply, config);
+      const status = err.statusCode ?? 400;
+      (reply as FastifyReply)
+        .status(status)
+        .send({ error: [status === 400 ? 'The address is not valid' : MSG.somethingWrong] });
+    },
   });
+  registerSecurityHeaders(app, config);
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   const deps: Deps = {
     config,
@@ -116,9 +129,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   transactionsRoutes(app, deps);
   downloadsRoutes(app, deps);
 
-  const serveWeb = opts.serveWeb ?? existsSync(path.join(WEB_DIST, 'index.html'));
+  const webDist = opts.webDist ?? WEB_DIST;
+  const serveWeb = opts.serveWeb ?? existsSync(path.join(webDist, 'index.html'));
   if (serveWeb) {
-    await app.register(fastifyStatic, { root: WEB_DIST, wildcard: false, index: ['index.html'] });
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: ['index.html'] });
   }
   app.setNotFoundHandler((req, reply) => {
     if (req.url.startsWith('/api/') || req.url === '/api' || !serveWeb || req.method !== 'GET') {

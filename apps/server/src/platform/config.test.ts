@@ -2,7 +2,18 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
+import { createMailer } from './mail.ts';
+
+/** the least a production start needs */
+const production = {
+  NODE_ENV: 'production',
+  SECRETS_KEY: 'f'.repeat(64),
+  PROVIDER_API_KEY: 'k'.repeat(16),
+  PROVIDER_WEBHOOK_SECRET: 's'.repeat(16),
+  SMTP_URL: 'smtp://mail.example:587',
+};
 
 const dirs: string[] = [];
 const dir = () => {
@@ -58,43 +69,61 @@ describe('configuration', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: d, SECRETS_KEY: 'f'.repeat(64) })).toThrow(
       /PROVIDER_API_KEY/,
     );
-    const ok = loadConfig({
-      NODE_ENV: 'production',
-      DATA_DIR: d,
-      SECRETS_KEY: 'f'.repeat(64),
-      PROVIDER_API_KEY: 'k'.repeat(16),
-      PROVIDER_WEBHOOK_SECRET: 's'.repeat(16),
-    });
+    const prod = { ...production, DATA_DIR: d };
+    const ok = loadConfig(prod);
     expect(ok.seedDemo).toBe(false);
-    expect(
-      loadConfig({
-        NODE_ENV: 'production',
-        DATA_DIR: d,
-        SECRETS_KEY: 'f'.repeat(64),
-        PROVIDER_API_KEY: 'k'.repeat(16),
-        PROVIDER_WEBHOOK_SECRET: 's'.repeat(16),
-        SEED_DEMO: '1',
-      }).seedDemo,
-    ).toBe(true);
+    expect(ok.smtpUrl).toBe('smtp://mail.example:587');
+    expect(loadConfig({ ...prod, SEED_DEMO: '1' }).seedDemo).toBe(true);
     for (const [SEED_DEMO, seeds] of [
       ['0', false],
       ['false', false],
       ['true', true],
     ] as const) {
-      expect(
-        loadConfig({
-          NODE_ENV: 'production',
-          DATA_DIR: d,
-          SECRETS_KEY: 'f'.repeat(64),
-          PROVIDER_API_KEY: 'k'.repeat(16),
-          PROVIDER_WEBHOOK_SECRET: 's'.repeat(16),
-          SEED_DEMO,
-        }).seedDemo,
-        SEED_DEMO,
-      ).toBe(seeds);
+      expect(loadConfig({ ...prod, SEED_DEMO }).seedDemo, SEED_DEMO).toBe(seeds);
     }
     // outside production the demo is seeded unless turned off
     expect(loadConfig({ DATA_DIR: d, SEED_DEMO: '0' }).seedDemo).toBe(false);
+  });
+
+  it('refuses to start in production without SMTP_URL, so that no codes or links are written to files', async () => {
+    const d = dir();
+    for (const SMTP_URL of [undefined, '']) {
+      const env = { ...production, DATA_DIR: d, SMTP_URL };
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(/SMTP_URL is required in production.*\.eml files/s);
+    }
+    // outside production mail without SMTP goes to .eml files, as the README says
+    for (const NODE_ENV of ['development', 'test'])
+      expect(loadConfig({ NODE_ENV, DATA_DIR: d }).smtpUrl).toBeUndefined();
+    // and the mailer itself refuses a production configuration without SMTP, however it was made
+    const config = { ...loadConfig({ ...production, DATA_DIR: d }), smtpUrl: undefined };
+    expect(() => createMailer(config, undefined as never, pino({ level: 'silent' }))).toThrow(/SMTP_URL is required/);
+  });
+
+  it('reads TRUST_PROXY: off unless the proxies are named', () => {
+    const d = dir();
+    const trust = (TRUST_PROXY?: string) => loadConfig({ DATA_DIR: d, TRUST_PROXY }).trustProxy;
+    expect(trust()).toBe(false);
+    for (const off of ['', '0', 'false', ' 0 ']) expect(trust(off), off).toBe(false);
+    expect(trust('127.0.0.1')).toEqual(['127.0.0.1']);
+    expect(trust('10.0.0.0/8, 192.168.1.7,::1 ,fd00::/8,loopback,uniquelocal')).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.7',
+      '::1',
+      'fd00::/8',
+      'loopback',
+      'uniquelocal',
+    ]);
+    // a hop count or `true` would trust a client that reaches the server directly: refused, saying what to give
+    for (const bad of ['1', '2', 'true']) {
+      expect(() => trust(bad), bad).toThrow(ConfigError);
+      expect(() => trust(bad), bad).toThrow(
+        /TRUST_PROXY: \w+ would let a client .* forge its address; give the proxies' addresses or CIDRs/,
+      );
+    }
+    for (const bad of ['10.0.0.0/33', '::1/129', '10.0.0.0/x', 'proxy.internal', '10.0.0.1,', '300.1.1.1', 'yes']) {
+      expect(() => trust(bad), bad).toThrow(/TRUST_PROXY: ".*" is not an address/);
+    }
   });
 
   it('names a bad value', () => {

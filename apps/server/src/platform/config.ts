@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import type { S3Options } from './files.ts';
@@ -62,6 +63,18 @@ const envSchema = z.object({
   SEED_DEMO: z.enum(['0', '1', 'true', 'false']).optional(),
   SESSION_IDLE_SECONDS: z.coerce.number().int().min(10).default(1800),
   SESSION_MAX_HOURS: z.coerce.number().min(1).default(12),
+  /** unset or 0: req.ip is the connecting address; else the proxies' addresses or CIDRs, comma-separated */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const trust = parseTrustProxy(v);
+      if (typeof trust === 'string') {
+        ctx.addIssue({ code: 'custom', message: trust });
+        return z.NEVER;
+      }
+      return trust;
+    }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -93,6 +106,11 @@ export interface Config {
   sessionIdleSeconds: number;
   sessionMaxHours: number;
   logLevel: string;
+  /**
+   * Fastify's trustProxy: false (default) ignores X-Forwarded-For; the proxies' addresses make req.ip (the activity
+   * log, sign-in limits) the client's address as those proxies report it.
+   */
+  trustProxy: false | string[];
 }
 
 export class ConfigError extends Error {}
@@ -116,6 +134,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } else secretsKey = devSecretsKey(dataDir);
   if (production && (!e.PROVIDER_API_KEY || !e.PROVIDER_WEBHOOK_SECRET)) {
     throw new ConfigError('PROVIDER_API_KEY and PROVIDER_WEBHOOK_SECRET are required in production.');
+  }
+  if (production && !e.SMTP_URL) {
+    throw new ConfigError(
+      'SMTP_URL is required in production: without it mail is written as .eml files under DATA_DIR/mail, ' +
+        'and those files hold sign-in codes and password links. Set SMTP_URL=smtp://user:password@host:port.',
+    );
   }
   const seedDemo = e.SEED_DEMO === undefined ? !production : e.SEED_DEMO === '1' || e.SEED_DEMO === 'true';
   return {
@@ -156,7 +180,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleSeconds: e.SESSION_IDLE_SECONDS,
     sessionMaxHours: e.SESSION_MAX_HOURS,
     logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
   };
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY as Fastify takes it, or a message saying why it is refused. Refused on purpose: `true` (anyone may
+ * set X-Forwarded-For) and a hop count, which Fastify 5 ignores because it cannot tell a proxy from a client that
+ * reaches the server directly and forges the header.
+ */
+export function parseTrustProxy(value: string | undefined): false | string[] | string {
+  const v = value?.trim() ?? '';
+  if (v === '' || v === '0' || v === 'false') return false;
+  const hint = "give the proxies' addresses or CIDRs, comma-separated (for example 10.0.0.0/8 or loopback)";
+  if (/^\d+$/.test(v) || v === 'true') {
+    return `${v} would let a client that reaches the server directly forge its address; ${hint}`;
+  }
+  const list = v.split(',').map((a) => a.trim());
+  const bad = list.find((a) => !isProxyAddress(a));
+  return bad === undefined ? list : `"${bad}" is not an address, a CIDR, loopback, linklocal or uniquelocal; ${hint}`;
+}
+
+function isProxyAddress(a: string): boolean {
+  if (PROXY_NAMES.has(a)) return true;
+  const slash = a.indexOf('/');
+  if (slash === -1) return isIP(a) !== 0;
+  const version = isIP(a.slice(0, slash));
+  const bits = a.slice(slash + 1);
+  if (version === 0 || !/^\d{1,3}$/.test(bits)) return false;
+  return Number(bits) <= (version === 4 ? 32 : 128);
 }
 
 /** Outside production a missing SECRETS_KEY is generated once into DATA_DIR and reused. */

@@ -23,10 +23,13 @@ export interface Mailer {
 
 /**
  * Mail goes through the outbox table (a record of every mail: recipient, subject and template, never the body) and then out: over SMTP with nodemailer when
- * SMTP_URL is set, otherwise as an .eml file under DATA_DIR/mail. Never call it inside a transaction.
+ * SMTP_URL is set, otherwise (never in production) as an .eml file under DATA_DIR/mail. Never call it inside a transaction.
  */
 export function createMailer(config: Config, db: Db, log: FastifyBaseLogger): Mailer {
   const smtp: Transporter | undefined = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : undefined;
+  // loadConfig already refuses this; files of codes and links must never be how production sends mail
+  if (!smtp && config.production)
+    throw new Error('SMTP_URL is required in production: mail is never written to files there');
   const files = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   const mailDir = path.join(config.dataDir, 'mail');
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import type { DestinationStream } from 'pino';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../platform/config.ts';
 import { openDatabase, runMigrations, type Database } from '../platform/db.ts';
@@ -98,6 +99,10 @@ export interface TestAppOptions {
   listen?: boolean;
   /** an existing, seeded database (shared with server processes); kept open and not dropped on close */
   database?: Database;
+  /** capture the log (give LOG_LEVEL too: the harness's default is silent) */
+  logStream?: DestinationStream;
+  /** serve a web app from this folder (default: none) */
+  webDist?: string;
 }
 
 export async function startTestApp(env: Record<string, string> = {}, opts: TestAppOptions = {}): Promise<TestApp> {
@@ -122,7 +127,9 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
   const { app, deps } = await buildApp({
     config,
     database,
-    serveWeb: false,
+    serveWeb: !!opts.webDist,
+    webDist: opts.webDist,
+    logStream: opts.logStream,
     onRoute: (r) => {
       for (const method of [r.method].flat())
         routes.push({ method, url: r.url, access: (r.config as { access?: Access } | undefined)?.access });
