@@ -27,6 +27,8 @@ export const FILE_LIMITS = {
   sharedStringChars: 30_000_000,
   /** characters the XML parser may hold for one token (text, attribute value, name) before it ends */
   xmlTokenChars: 64 * 1024,
+  /** XML elements in one part of an .xlsx (a 100,000-row sheet of inline strings has about 2,000,000) */
+  xmlElements: 5_000_000,
   /** attributes on one XML element */
   xmlAttributes: 256,
   /** nesting depth of XML elements */

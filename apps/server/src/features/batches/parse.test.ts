@@ -480,7 +480,7 @@ describe('hostile files are refused while they are read', () => {
     );
   });
 
-  it('the other caps: cells per row, shared strings, parts, XML depth', async () => {
+  it('the other caps: cells per row, shared strings, parts, XML elements and depth', async () => {
     const wideRow = `<row r="1">${'<c/>'.repeat(1001)}</row>`;
     expect(await refusal(file(await zipOf(xlsxParts(worksheetXml([wideRow]))), 'xlsx'), 'xlsx')).toBe(
       'Row 1 of the spreadsheet has more than 1,000 cells',
@@ -495,6 +495,10 @@ describe('hostile files are refused while they are read', () => {
     );
     expect(await refusal(withStrings, 'xlsx', { limits: { zipEntries: 3 } })).toBe(
       'The spreadsheet cannot be read: it has more than 3 parts',
+    );
+    const many = file(await zipOf(xlsxParts(worksheetXml(['<x/>'.repeat(2000)]))), 'xlsx');
+    expect(await refusal(many, 'xlsx', { limits: { xmlElements: 1000 } })).toBe(
+      'The spreadsheet is too large (more than 1,000 XML elements in one part)',
     );
     const deep = `<worksheet>${'<a>'.repeat(100)}${'</a>'.repeat(100)}<sheetData/></worksheet>`;
     expect(await refusal(file(await zipOf(xlsxParts(deep)), 'xlsx'), 'xlsx')).toBe('The spreadsheet cannot be read');

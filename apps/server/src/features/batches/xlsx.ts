@@ -187,8 +187,13 @@ async function* parseXml<T>(
     throw new FileRefused(CANNOT); // no DTD in an .xlsx part
   });
   const buf = buffersOf(parser);
+  let elements = 0;
   parser.on('opentag', (tag) => {
     if (buf.tags.length > limits.xmlDepth) throw new FileRefused(CANNOT);
+    if (++elements > limits.xmlElements)
+      throw new FileRefused(
+        `The spreadsheet is too large (more than ${num(limits.xmlElements)} XML elements in one part)`,
+      );
     h.open(tag, localName(tag.name));
   });
   parser.on('closetag', (tag) => h.close(localName(tag.name)));
