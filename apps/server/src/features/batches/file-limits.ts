@@ -67,20 +67,28 @@ export class ReadClock {
   private spent = 0;
   private since = performance.now();
   private lastTurn = this.since;
+  private running = true;
   constructor(private readonly deadlineMs: number) {}
 
   pause() {
+    if (!this.running) return;
     this.spent += performance.now() - this.since;
+    this.running = false;
   }
 
   resume() {
     this.since = performance.now();
     this.lastTurn = this.since;
+    this.running = true;
+  }
+
+  /** reading time so far; a read-ahead while the caller holds a row does not add to it */
+  elapsed() {
+    return this.spent + (this.running ? performance.now() - this.since : 0);
   }
 
   check() {
-    if (this.spent + performance.now() - this.since > this.deadlineMs)
-      throw new FileRefused('The file took too long to read');
+    if (this.elapsed() > this.deadlineMs) throw new FileRefused('The file took too long to read');
   }
 
   async tick() {
