@@ -1,6 +1,7 @@
 // `npm start`: builds the web app if it is not built, then runs the provider simulator and the server
 // (which applies migrations and seeds the demo data on first start). Ctrl-C stops both.
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,9 @@ if (!existsSync(webIndex)) {
 
 // the simulator posts its webhooks to this server unless told otherwise
 process.env.PROVIDER_WEBHOOK_URL ??= `http://127.0.0.1:${process.env.PORT ?? 3000}/api/provider/webhook`;
+// the simulator and the server share a key and a webhook secret of this run: never the well-known defaults
+process.env.PROVIDER_API_KEY ||= randomBytes(24).toString('hex');
+process.env.PROVIDER_WEBHOOK_SECRET ||= randomBytes(32).toString('hex');
 
 const children = [];
 function run(name, entry) {

@@ -135,7 +135,7 @@ export const orderBy = (dir: Direction) =>
 export const PAYOUT_COLUMNS = sql`p.id, p.beneficiary_name, p.brand, hb.name AS behalf_of, hu.name AS uploaded_by,
   ha.name AS account_used, p.merchant_transaction_id, p.provider_id, p.reference, p.obol_id, p.batch_id,
   p.currency, p.amount, p.fee, p.status, p.updated_at, p.updated_at::text AS updated_key, p.failure_message,
-  coalesce(hbt.fee, 0) AS batch_fee, hbt.payout_type AS batch_type`;
+  coalesce(hbt.fee - hbt.fee_returned, 0) AS batch_fee, hbt.payout_type AS batch_type`;
 export const PAYOUT_JOINS = sql`JOIN users hb ON hb.id = p.behalf_of_id
   JOIN users hu ON hu.id = p.created_by
   JOIN accounts ha ON ha.id = p.account_id

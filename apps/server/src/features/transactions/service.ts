@@ -116,12 +116,13 @@ export function toCompletedRow(r: PayoutDbRow): CompletedRow {
 
 /**
  * The fees of the shown transactions: each payout's own fee (manual payouts), plus once the fee of every
- * uploaded batch that has a shown transaction (a batch fee is charged on the batch's summed amount).
+ * uploaded batch that has a shown transaction (a batch fee is charged on the batch's summed amount; what its
+ * failed payouts returned of it is not counted: the fee kept is the fee on what was paid).
  */
 export const feeTotalQuery = (where: SQL) => sql`
   SELECT (SELECT coalesce(sum(p.fee), 0) FROM payouts p WHERE ${where} AND p.fee > 0)
-       + (SELECT coalesce(sum(b.fee), 0) FROM batches b
-          WHERE b.payout_type = 'Batch Payout' AND b.fee > 0
+       + (SELECT coalesce(sum(b.fee - b.fee_returned), 0) FROM batches b
+          WHERE b.payout_type = 'Batch Payout' AND b.fee > b.fee_returned
             AND EXISTS (SELECT 1 FROM payouts p WHERE p.batch_id = b.batch_id AND ${where})) AS total`;
 
 export async function transactionDetails(db: Executor, scope: Scope, id: number): Promise<TransactionDetails> {
