@@ -1,0 +1,74 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../test/harness.ts';
+import { giveBack, hit } from './limits.ts';
+import { rateLimits } from './schema.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const row = async (key: string) => (await t.deps.db.select().from(rateLimits).where(eq(rateLimits.key, key)))[0];
+/** moves a window's start back, as if that much time had passed */
+const age = (key: string, seconds: number) =>
+  t.deps.db
+    .update(rateLimits)
+    .set({ windowStart: sql`${rateLimits.windowStart} - make_interval(secs => ${seconds}::int)` })
+    .where(eq(rateLimits.key, key));
+
+describe('hit: a fixed-window counter', () => {
+  it('allows up to the limit, refuses after without counting, and says when the window ends', async () => {
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await hit(t.deps.db, 'unit:a', 3, 600));
+    expect(answers.map((a) => a.allowed)).toEqual([true, true, true, false, false]);
+    expect(answers.map((a) => a.count)).toEqual([1, 2, 3, 3, 3]);
+    expect(answers[2].retryAfter).toBe(0);
+    expect(answers[3].retryAfter).toBeGreaterThan(590);
+    expect(answers[3].retryAfter).toBeLessThanOrEqual(600);
+    expect((await row('unit:a')).count).toBe(3);
+    // another key has its own window
+    expect((await hit(t.deps.db, 'unit:b', 3, 600)).allowed).toBe(true);
+  });
+
+  it('starts a new window once the last one ended', async () => {
+    for (let i = 0; i < 2; i++) await hit(t.deps.db, 'unit:c', 2, 60);
+    expect((await hit(t.deps.db, 'unit:c', 2, 60)).allowed).toBe(false);
+    await age('unit:c', 50);
+    const later = await hit(t.deps.db, 'unit:c', 2, 60);
+    expect(later.allowed).toBe(false);
+    expect(later.retryAfter).toBeLessThanOrEqual(10);
+    await age('unit:c', 11);
+    const fresh = await hit(t.deps.db, 'unit:c', 2, 60);
+    expect(fresh).toMatchObject({ allowed: true, count: 1 });
+    expect(Date.now() - (await row('unit:c')).windowStart.getTime()).toBeLessThan(5_000);
+  });
+
+  it('takes an event back within its window only', async () => {
+    const first = await hit(t.deps.db, 'unit:d', 2, 60);
+    const second = await hit(t.deps.db, 'unit:d', 2, 60);
+    expect((await hit(t.deps.db, 'unit:d', 2, 60)).allowed).toBe(false);
+    await giveBack(t.deps.db, 'unit:d', second);
+    expect((await row('unit:d')).count).toBe(1);
+    const third = await hit(t.deps.db, 'unit:d', 2, 60);
+    expect(third).toMatchObject({ allowed: true, count: 2 });
+    // a refused event has nothing to give back
+    await giveBack(t.deps.db, 'unit:d', await hit(t.deps.db, 'unit:d', 2, 60));
+    expect((await row('unit:d')).count).toBe(2);
+    // once a new window started, an event of the old one is not taken from it
+    await age('unit:d', 61);
+    expect((await hit(t.deps.db, 'unit:d', 2, 60)).count).toBe(1);
+    await giveBack(t.deps.db, 'unit:d', first);
+    expect((await row('unit:d')).count).toBe(1);
+  });
+
+  it('never allows more than the limit, however many requests race on one key', async () => {
+    const answers = await Promise.all(Array.from({ length: 60 }, () => hit(t.deps.db, 'unit:race', 25, 600)));
+    expect(answers.filter((a) => a.allowed)).toHaveLength(25);
+    expect(new Set(answers.filter((a) => a.allowed).map((a) => a.count)).size).toBe(25);
+    expect((await row('unit:race')).count).toBe(25);
+  });
+});
