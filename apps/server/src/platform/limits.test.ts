@@ -1,8 +1,11 @@
+import { tryAgainIn } from '@obol/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/harness.ts';
+import { userIdByEmail } from '../seed.ts';
+import { holderReference } from '../features/ledger/accounts.ts';
 import { giveBack, hit } from './limits.ts';
-import { rateLimits } from './schema.ts';
+import { mailOutbox, rateLimits } from './schema.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -70,5 +73,66 @@ describe('hit: a fixed-window counter', () => {
     expect(answers.filter((a) => a.allowed)).toHaveLength(25);
     expect(new Set(answers.filter((a) => a.allowed).map((a) => a.count)).size).toBe(25);
     expect((await row('unit:race')).count).toBe(25);
+  });
+});
+
+describe('per-user limits through the API', () => {
+  let merchant: string;
+  let merchant2: string;
+  let merchantId: number;
+  beforeAll(async () => {
+    merchant = await t.signIn('merchant@obol.example');
+    merchant2 = await t.signIn('merchant2@obol.example');
+    merchantId = (await userIdByEmail(t.deps.db, 'merchant@obol.example'))!;
+  });
+
+  const expect429 = (
+    r: { status: number; body: { error: string[] }; headers: Record<string, unknown> },
+    what: string,
+  ) => {
+    expect(r.status).toBe(429);
+    const wait = Number(r.headers['retry-after']);
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(600);
+    expect(r.body).toEqual({ error: [tryAgainIn(wait, what)] });
+  };
+
+  it('approval codes: 10 per 10 minutes per user, then 429 sending nothing', async () => {
+    const ask = (token: string) => t.post('/api/request-code', { amount: 1000, obol_id: '100000001' }, token);
+    for (let i = 0; i < 10; i++) expect((await ask(merchant)).status).toBe(200);
+    const mails = t.mails.length;
+    const outbox = (await t.deps.db.select().from(mailOutbox)).length;
+    expect429(await ask(merchant), 'code requests');
+    expect(t.mails.length).toBe(mails);
+    expect(await t.deps.db.select().from(mailOutbox)).toHaveLength(outbox);
+    // another user is not affected
+    expect((await ask(merchant2)).status).toBe(200);
+  });
+
+  it('uploads: 30 per 10 minutes per user, counted before the file is read', async () => {
+    const upload = (token: string) =>
+      t.upload(
+        '/api/upload-transactions',
+        { file_name: 'notes.txt', behalf_of_id: String(merchantId), account_reference: holderReference(merchantId) },
+        { name: 'notes.txt', content: 'hello' },
+        token,
+      );
+    for (let i = 0; i < 30; i++) expect((await upload(merchant)).status).toBe(400);
+    expect429(await upload(merchant), 'uploads');
+    // a window that ended starts over
+    await age(`upload:${merchantId}`, 601);
+    expect((await upload(merchant)).status).toBe(400);
+  });
+
+  it('exports: 20 per 10 minutes per user, all kinds together', async () => {
+    const before = (await t.post('/api/download-files', { type: 0 }, merchant)).body.total;
+    for (let i = 0; i < 10; i++)
+      expect((await t.post('/api/export-payout-transactions', {}, merchant)).status).toBe(200);
+    for (let i = 0; i < 10; i++)
+      expect((await t.post('/api/export-completed-transactions', {}, merchant)).status).toBe(200);
+    expect429(await t.post('/api/export-payout-transactions', {}, merchant), 'exports');
+    expect429(await t.post('/api/export-batch-history', { batch_id: 'B-ANY' }, merchant), 'exports');
+    expect((await t.post('/api/download-files', { type: 0 }, merchant)).body.total).toBe(before + 20);
+    expect((await t.post('/api/export-payout-transactions', {}, merchant2)).status).toBe(200);
   });
 });
