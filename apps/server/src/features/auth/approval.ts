@@ -45,6 +45,7 @@ export async function issueApprovalCode(
     await deps.mailer.send({
       to: user.email,
       subject: 'Your Obol approval code',
+      template: 'approval-code',
       text: `Hello ${user.name},\n\nYour code to approve ${describe} is ${code}.\nIt is valid for 10 minutes, can be used once, and approves nothing else.\n`,
       code,
     });

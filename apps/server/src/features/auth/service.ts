@@ -106,6 +106,7 @@ export async function login(
     await deps.mailer.send({
       to: user.email,
       subject: 'Your Obol sign-in code',
+      template: 'login-code',
       text: `Hello ${user.name},\n\nYour Obol sign-in code is ${code}.\nIt is valid for 10 minutes and can be used once.\n\nIf you did not try to sign in, change your password.\n`,
       code,
     });
@@ -337,6 +338,7 @@ export async function forgotPassword(deps: Deps, email: string, ip: string): Pro
   await deps.mailer.send({
     to: user.email,
     subject: 'Set a new Obol password',
+    template: 'password-reset',
     text: `Hello ${user.name},\n\nSet a new password for Obol here (valid for 60 minutes, usable once):\n${link}\n\nIf you did not ask for this, ignore this mail.\n`,
   });
   return 'sent';
