@@ -41,6 +41,7 @@ export interface BuildOptions {
 
 export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; deps: Deps }> {
   const { config, database } = opts;
+  const trust = config.trustProxy;
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -51,7 +52,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    // the client address (sign-in limits count per address): the peer's, or what trusted proxies forward
+    trustProxy: typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust,
   });
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   const deps: Deps = {

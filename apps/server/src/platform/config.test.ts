@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, DEFAULT_LIMITS, loadConfig } from './config.ts';
 
 const dirs: string[] = [];
 const dir = () => {
@@ -118,6 +118,35 @@ describe('configuration', () => {
     expect(loadConfig({ DATA_DIR: dir(), DATABASE_URL: 'postgres://u@h/db', SMTP_URL: 'smtp://h:25' })).toMatchObject({
       databaseUrl: 'postgres://u@h/db',
       smtpUrl: 'smtp://h:25',
+    });
+  });
+
+  it('reads TRUST_PROXY as proxy hops or proxy addresses, and refuses to trust anyone', () => {
+    const d = dir();
+    expect(loadConfig({ DATA_DIR: d }).trustProxy).toBe(false);
+    expect(loadConfig({ DATA_DIR: d, TRUST_PROXY: '' }).trustProxy).toBe(false);
+    expect(loadConfig({ DATA_DIR: d, TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ DATA_DIR: d, TRUST_PROXY: 'loopback, 10.0.0.0/8 ,fd00::/8' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      'fd00::/8',
+    ]);
+    expect(() => loadConfig({ DATA_DIR: d, TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY must be the number/);
+    expect(() => loadConfig({ DATA_DIR: d, TRUST_PROXY: 'proxy.example' })).toThrow(/'proxy.example' is not/);
+  });
+
+  it('has the documented limits', () => {
+    const c = loadConfig({ DATA_DIR: dir() });
+    expect(c.limits).toEqual(DEFAULT_LIMITS);
+    expect(c.limits).not.toBe(DEFAULT_LIMITS);
+    expect(DEFAULT_LIMITS).toEqual({
+      account: { freeAttempts: 5, firstDelaySeconds: 1, maxDelaySeconds: 60, quietSeconds: 900 },
+      signInAddress: { limit: 20, seconds: 900 },
+      resetAccount: { limit: 3, seconds: 3600 },
+      resetAddress: { limit: 10, seconds: 3600 },
+      approvalCode: { limit: 10, seconds: 600 },
+      upload: { limit: 30, seconds: 600 },
+      export: { limit: 20, seconds: 600 },
     });
   });
 });

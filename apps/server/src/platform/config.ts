@@ -59,6 +59,8 @@ const envSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
   DEMO_PASSWORD: z.string().min(7).default('Obol@2026'),
   SEED_DEMO: z.enum(['0', '1', 'true', 'false']).optional(),
+  /** which proxies in front of the server to believe about the client address (X-Forwarded-For) */
+  TRUST_PROXY: z.string().trim().optional(),
   SESSION_IDLE_SECONDS: z.coerce.number().int().min(10).default(1800),
   SESSION_MAX_HOURS: z.coerce.number().min(1).default(12),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -126,6 +128,11 @@ export interface Config {
   sessionIdleSeconds: number;
   sessionMaxHours: number;
   logLevel: string;
+  /**
+   * Fastify's trustProxy: false (the address is the peer's), a number of proxy hops, or the proxies'
+   * addresses and ranges. The client address is what sign-in limits per address count.
+   */
+  trustProxy: false | number | string[];
   limits: Limits;
 }
 
@@ -151,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (production && (!e.PROVIDER_API_KEY || !e.PROVIDER_WEBHOOK_SECRET)) {
     throw new ConfigError('PROVIDER_API_KEY and PROVIDER_WEBHOOK_SECRET are required in production.');
   }
+  const trustProxy = parseTrustProxy(e.TRUST_PROXY);
   const seedDemo = e.SEED_DEMO === undefined ? !production : e.SEED_DEMO === '1' || e.SEED_DEMO === 'true';
   return {
     env: e.NODE_ENV,
@@ -189,8 +197,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleSeconds: e.SESSION_IDLE_SECONDS,
     sessionMaxHours: e.SESSION_MAX_HOURS,
     logLevel: e.LOG_LEVEL,
+    trustProxy,
     limits: structuredClone(DEFAULT_LIMITS),
   };
+}
+
+/**
+ * TRUST_PROXY: unset or empty, none; a number, that many proxy hops; otherwise a comma-separated list of the
+ * proxies' addresses or ranges (10.0.0.0/8, or loopback, linklocal, uniquelocal). Trusting any sender
+ * ('true') is refused: a client could then name any address and escape the limits per address.
+ */
+function parseTrustProxy(value: string | undefined): false | number | string[] {
+  if (!value) return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  if (/^(true|false|yes|no)$/i.test(value)) {
+    throw new ConfigError(
+      'TRUST_PROXY must be the number of proxies in front of the server or their addresses (e.g. 10.0.0.0/8, loopback), not true or false.',
+    );
+  }
+  const list = value
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  const bad = list.find((v) => !/^([0-9a-fA-F.:]+(\/\d{1,3})?|loopback|linklocal|uniquelocal)$/.test(v));
+  if (bad) throw new ConfigError(`TRUST_PROXY: '${bad}' is not an address, a range or loopback/linklocal/uniquelocal.`);
+  return list;
 }
 
 /** Outside production a missing SECRETS_KEY is generated once into DATA_DIR and reused. */

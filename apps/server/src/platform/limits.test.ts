@@ -9,7 +9,8 @@ import { mailOutbox, rateLimits } from './schema.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  // behind a proxy on the loopback address, as a deployment behind a reverse proxy is
+  t = await startTestApp({ TRUST_PROXY: 'loopback' });
 });
 afterAll(async () => {
   await t?.close();
@@ -73,6 +74,29 @@ describe('hit: a fixed-window counter', () => {
     expect(answers.filter((a) => a.allowed)).toHaveLength(25);
     expect(new Set(answers.filter((a) => a.allowed).map((a) => a.count)).size).toBe(25);
     expect((await row('unit:race')).count).toBe(25);
+  });
+});
+
+describe('the client address the limits per address count', () => {
+  it('is what a trusted proxy forwards, and the peer itself otherwise', async () => {
+    const fail = (headers: Record<string, string>, remoteAddress?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { email: 'nobody@obol.example', password: 'Wrong@pass1', auth_type: 'email' },
+        headers,
+        remoteAddress,
+      });
+    // through the proxy (loopback): the address it forwards
+    expect((await fail({ 'x-forwarded-for': '203.0.113.7' })).statusCode).toBe(401);
+    // straight from a client: its own address, whatever header it sends
+    expect((await fail({ 'x-forwarded-for': '203.0.113.8' }, '192.0.2.9')).statusCode).toBe(401);
+    const keys = await t.deps.db
+      .select({ key: rateLimits.key })
+      .from(rateLimits)
+      .where(sql`${rateLimits.key} LIKE 'signInAddress:%'`)
+      .orderBy(rateLimits.key);
+    expect(keys.map((k) => k.key)).toEqual(['signInAddress:192.0.2.9', 'signInAddress:203.0.113.7']);
   });
 });
 
