@@ -144,7 +144,7 @@ describe('configuration', () => {
       signInAddress: { limit: 20, seconds: 900 },
       resetAccount: { limit: 3, seconds: 3600 },
       resetAddress: { limit: 10, seconds: 3600 },
-      approvalCode: { limit: 10, seconds: 600 },
+      approvalCode: { limit: 20, seconds: 600 },
       upload: { limit: 30, seconds: 600 },
       export: { limit: 20, seconds: 600 },
     });

@@ -84,7 +84,10 @@ export interface Limits {
   /** password-reset mails per e-mail address asked for, and requests per client address */
   resetAccount: RateWindow;
   resetAddress: RateWindow;
-  /** approval codes asked for, per user */
+  /**
+   * approval codes asked for, per user: one per money movement, so an operator paying one payout after
+   * another is not stopped; each code goes to the user's own mailbox, voids the previous one and has 5 tries
+   */
   approvalCode: RateWindow;
   /** CSV/XLSX batch uploads, per user */
   upload: RateWindow;
@@ -97,7 +100,7 @@ export const DEFAULT_LIMITS: Limits = {
   signInAddress: { limit: 20, seconds: 15 * 60 },
   resetAccount: { limit: 3, seconds: 60 * 60 },
   resetAddress: { limit: 10, seconds: 60 * 60 },
-  approvalCode: { limit: 10, seconds: 10 * 60 },
+  approvalCode: { limit: 20, seconds: 10 * 60 },
   upload: { limit: 30, seconds: 10 * 60 },
   export: { limit: 20, seconds: 10 * 60 },
 };
