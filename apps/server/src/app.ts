@@ -94,7 +94,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   registerAudit(app, database.db);
 
   app.setErrorHandler((err, req, reply) => {
-    if (err instanceof ApiError) return reply.status(err.status).send(err.body());
+    if (err instanceof ApiError) {
+      if (err.headers) reply.headers(err.headers);
+      return reply.status(err.status).send(err.body());
+    }
     const e = err as { statusCode?: number; code?: string; message?: string };
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
       const message =

@@ -122,7 +122,12 @@ export const changePasswordRequest = z
     message: MSG.passwordMismatch,
     path: ['password_confirmation'],
   });
-export const exportBackupCodeRequest = z.object({ email });
+/** New backup codes need the account's password as well as a session. */
+export const exportBackupCodeRequest = z.object({
+  email,
+  password: z.string({ error: MSG.required }).min(1, MSG.required).max(128),
+});
+export type ExportBackupCodeRequest = z.input<typeof exportBackupCodeRequest>;
 
 /** Error envelope of every failed call. */
 export interface ApiErrorBody {

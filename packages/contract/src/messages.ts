@@ -27,3 +27,15 @@ export const MSG = {
   processingBackground: 'Process is running in the background. Please wait.',
   copied: 'Copied To Clipboard',
 } as const;
+
+/** How long to wait, in words: '1 second', '45 seconds', '2 minutes' (rounded up). */
+export function durationInWords(seconds: number): string {
+  const s = Math.max(1, Math.ceil(seconds));
+  if (s < 60) return s === 1 ? '1 second' : `${s} seconds`;
+  const m = Math.ceil(s / 60);
+  return m === 1 ? '1 minute' : `${m} minutes`;
+}
+
+/** The answer of a 429 that says when to retry: 'Too many attempts. Please try again in 45 seconds.' */
+export const tryAgainIn = (seconds: number, what = 'attempts') =>
+  `Too many ${what}. Please try again in ${durationInWords(seconds)}.`;

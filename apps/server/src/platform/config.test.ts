@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, DEFAULT_LIMITS, loadConfig } from './config.ts';
 import { createMailer } from './mail.ts';
 
 /** the least a production start needs */
@@ -147,6 +147,21 @@ describe('configuration', () => {
     expect(loadConfig({ DATA_DIR: dir(), DATABASE_URL: 'postgres://u@h/db', SMTP_URL: 'smtp://h:25' })).toMatchObject({
       databaseUrl: 'postgres://u@h/db',
       smtpUrl: 'smtp://h:25',
+    });
+  });
+
+  it('has the documented limits', () => {
+    const c = loadConfig({ DATA_DIR: dir() });
+    expect(c.limits).toEqual(DEFAULT_LIMITS);
+    expect(c.limits).not.toBe(DEFAULT_LIMITS);
+    expect(DEFAULT_LIMITS).toEqual({
+      account: { freeAttempts: 5, firstDelaySeconds: 1, maxDelaySeconds: 60, quietSeconds: 900 },
+      signInAddress: { limit: 20, seconds: 900 },
+      resetAccount: { limit: 3, seconds: 3600 },
+      resetAddress: { limit: 10, seconds: 3600 },
+      approvalCode: { limit: 20, seconds: 600 },
+      upload: { limit: 30, seconds: 600 },
+      export: { limit: 20, seconds: 600 },
     });
   });
 });

@@ -8,6 +8,8 @@ export class ApiError extends Error {
     public readonly status: number,
     public readonly messages: string[],
     public readonly fields?: Record<string, string[]>,
+    /** response headers that go with the error (Retry-After on a 429) */
+    public readonly headers?: Record<string, string>,
   ) {
     super(messages[0] ?? `HTTP ${status}`);
   }
@@ -27,7 +29,14 @@ export const notFound = (message: string = MSG.notFound) => new ApiError(404, [m
 export const conflict = (message: string) => new ApiError(409, [message]);
 export const unprocessable = (message: string, field?: string) =>
   new ApiError(422, [message], field ? { [field]: [message] } : undefined);
-export const tooManyRequests = (message: string = MSG.tooManyAttempts) => new ApiError(429, [message]);
+/** 429; with `retryAfterSeconds` the answer carries a Retry-After header. */
+export const tooManyRequests = (message: string = MSG.tooManyAttempts, retryAfterSeconds?: number) =>
+  new ApiError(
+    429,
+    [message],
+    undefined,
+    retryAfterSeconds === undefined ? undefined : { 'retry-after': String(retryAfterSeconds) },
+  );
 
 const valueAt = (input: unknown, path: PropertyKey[]): unknown =>
   path.reduce<unknown>(

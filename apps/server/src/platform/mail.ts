@@ -11,8 +11,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
-  /** which mail this is (sign-in code, approval code, password link...): what the outbox records of it */
-  template?: string;
+  /** which mail this is (login-code, approval-code, password-reset...): what the outbox records of it */
+  template: string;
   /** a one-time code in the mail: logged outside production so a developer can sign in without SMTP */
   code?: string;
 }
@@ -22,8 +22,9 @@ export interface Mailer {
 }
 
 /**
- * Mail goes through the outbox table (a record of every mail: recipient, subject and template, never the body) and then out: over SMTP with nodemailer when
- * SMTP_URL is set, otherwise (never in production) as an .eml file under DATA_DIR/mail. Never call it inside a transaction.
+ * Mail goes through the outbox table (a record of every mail: recipient, subject and template, never the body,
+ * which may hold a code or a link) and then out: over SMTP with nodemailer when SMTP_URL is set, otherwise (never
+ * in production) as an .eml file under DATA_DIR/mail. Never call it inside a transaction.
  */
 export function createMailer(config: Config, db: Db, log: FastifyBaseLogger): Mailer {
   const smtp: Transporter | undefined = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : undefined;
@@ -37,7 +38,7 @@ export function createMailer(config: Config, db: Db, log: FastifyBaseLogger): Ma
     async send(message) {
       const [row] = await db
         .insert(mailOutbox)
-        .values({ to: message.to, subject: message.subject, template: message.template ?? 'message' })
+        .values({ to: message.to, subject: message.subject, template: message.template })
         .returning({ id: mailOutbox.id });
       const mail = { from: config.mailFrom, to: message.to, subject: message.subject, text: message.text };
       try {

@@ -3,6 +3,7 @@ import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { decryptSecret, keyedHash, safeEqualHex, sixDigitCode, verifyTotp } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError, tooManyRequests } from '../../platform/errors.ts';
+import { throttle } from '../../platform/limits.ts';
 import type { AuthUser } from '../../platform/http.ts';
 import { hashPayload } from '../ledger/service.ts';
 import { users } from '../users/tables.ts';
@@ -22,6 +23,7 @@ export async function issueApprovalCode(
   binding: Record<string, unknown>,
   describe: string,
 ): Promise<{ message: string[] }> {
+  await throttle(deps, 'approvalCode', user.id); // per user: 429 past the limit (config.ts DEFAULT_LIMITS)
   const email = user.twoFaAsOtp;
   const code = email ? sixDigitCode() : null;
   await deps.db.transaction(async (tx) => {
@@ -43,6 +45,7 @@ export async function issueApprovalCode(
     await deps.mailer.send({
       to: user.email,
       subject: 'Your Obol approval code',
+      template: 'approval-code',
       text: `Hello ${user.name},\n\nYour code to approve ${describe} is ${code}.\nIt is valid for 10 minutes, can be used once, and approves nothing else.\n`,
       code,
     });

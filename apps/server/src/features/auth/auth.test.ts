@@ -1,10 +1,12 @@
-import { DEFAULT_ROLE_PERMISSIONS, MSG } from '@obol/contract';
-import { and, count, eq, isNull } from 'drizzle-orm';
+import { DEFAULT_ROLE_PERMISSIONS, MSG, tryAgainIn } from '@obol/contract';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encryptSecret, newTotpSecret, sha256, totpAt, totpStep } from '../../platform/crypto.ts';
 import { startTestApp, DEMO_PASSWORD, type TestApp } from '../../test/harness.ts';
 import { users } from '../users/tables.ts';
-import { authFailures, backupCodes, oneTimeCodes, sessions } from './tables.ts';
+import { rowsOf } from '../../platform/db.ts';
+import { backupCodes, loginThrottle, oneTimeCodes, rateLimits, sessions } from './tables.ts';
+import { delayAfter } from './throttle.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -17,9 +19,12 @@ afterAll(async () => {
 const login = (email: string, password = DEMO_PASSWORD, auth_type = 'email', remoteAddress?: string) =>
   t.app
     .inject({ method: 'POST', url: '/api/login', payload: { email, password, auth_type }, remoteAddress })
-    .then((r) => ({ status: r.statusCode, body: r.json(), text: r.body }));
+    .then((r) => ({ status: r.statusCode, body: r.json(), text: r.body, headers: r.headers }));
 
-const verify = (challenge_token: string, code: string) => t.post('/api/verify-code', { challenge_token, code });
+const verify = (challenge_token: string, code: string, remoteAddress?: string) =>
+  t.app
+    .inject({ method: 'POST', url: '/api/verify-code', payload: { challenge_token, code }, remoteAddress })
+    .then((r) => ({ status: r.statusCode, body: r.json(), text: r.body, headers: r.headers }));
 
 async function challengeFor(email: string) {
   const r = await login(email);
@@ -56,8 +61,35 @@ const challengeRow = async (token: string) =>
       .where(eq(oneTimeCodes.challengeHash, sha256(token)))
   )[0];
 
-/** clears rate-limit history so one test's failures do not lock the next */
-const forgetFailures = () => t.deps.db.delete(authFailures);
+/** clears every sign-in counter so one test's attempts do not delay the next */
+const forgetFailures = async () => {
+  await t.deps.db.delete(loginThrottle);
+  await t.deps.db.delete(rateLimits);
+};
+
+/** lets the account's current delay pass, as if the caller had waited */
+const waitOut = (email: string) =>
+  t.deps.db
+    .update(loginThrottle)
+    .set({ nextAttemptAt: sql`now() - interval '1 second'` })
+    .where(eq(loginThrottle.email, email));
+
+const throttleOf = async (email: string) =>
+  rowsOf<{ attempts: number; delay: number }>(
+    await t.deps.db.execute(
+      sql`SELECT attempts, extract(epoch FROM next_attempt_at - updated_at)::float8 AS delay FROM login_throttle WHERE email = ${email}`,
+    ),
+  )[0];
+
+/** a 429 that says when to retry, in its message and its Retry-After header */
+function expectRetryLater(r: { status: number; body: unknown; headers: Record<string, unknown> }, atMost: number) {
+  expect(r.status).toBe(429);
+  const wait = Number(r.headers['retry-after']);
+  expect(wait).toBeGreaterThanOrEqual(1);
+  expect(wait).toBeLessThanOrEqual(atMost);
+  expect(r.body).toEqual({ error: [tryAgainIn(wait)] });
+  return wait;
+}
 
 describe('POST /api/login', () => {
   it('answers a challenge and nothing about the account, and mails a 6-digit code valid 10 minutes, hashed at rest', async () => {
@@ -147,27 +179,125 @@ describe('POST /api/login', () => {
     }
   });
 
-  it('answers 429 after 5 failures on one account within 15 minutes, whatever the password, sending nothing', async () => {
+  it('lets 5 attempts through on an account, then makes each next one wait 1 s, 2 s, 4 s ... up to 60 s', async () => {
     await forgetFailures();
-    for (let i = 0; i < 5; i++) expect((await login('supervisor-a@obol.example', 'Wrong@pass1')).status).toBe(401);
+    const email = 'supervisor-a@obol.example';
+    for (let i = 0; i < 5; i++) expect((await login(email, 'Wrong@pass1')).status).toBe(401);
+    expect(await throttleOf(email)).toMatchObject({ attempts: 5 });
+    const delays = [Math.round((await throttleOf(email)).delay)];
+    // each attempt once the delay has passed doubles the next delay, up to a minute
+    for (let attempts = 6; attempts <= 12; attempts++) {
+      await waitOut(email);
+      expect((await login(email, 'Wrong@pass1')).status).toBe(401);
+      const row = await throttleOf(email);
+      expect(row.attempts).toBe(attempts);
+      delays.push(Math.round(row.delay));
+      // (only where the delay is long enough that a slow machine cannot outlast it)
+      if (row.delay >= 8) expectRetryLater(await login(email, 'Wrong@pass1'), Math.round(row.delay));
+    }
+    expect(delays).toEqual([1, 2, 4, 8, 16, 32, 60, 60]);
+    expect(delays).toEqual([5, 6, 7, 8, 9, 10, 11, 12].map((n) => delayAfter(n, t.config.limits.account)));
+    expect((await throttleOf(email)).attempts).toBe(12);
+
+    // too early, even with the right password: 429 saying when, and nothing is checked, counted or sent
     const mails = t.mails.length;
-    const codes = await codeRows('supervisor-a@obol.example');
-    const locked = await login('supervisor-a@obol.example');
-    expect(locked.status).toBe(429);
-    expect(locked.body).toEqual({ error: [MSG.tooManyAttempts] });
+    const codes = await codeRows(email);
+    expectRetryLater(await login(email), 60);
     expect(t.mails.length).toBe(mails);
-    expect(await codeRows('supervisor-a@obol.example')).toBe(codes);
+    expect(await codeRows(email)).toBe(codes);
+    expect((await throttleOf(email)).attempts).toBe(12);
     // another account from the same address is not affected
     expect((await login('supervisor-b@obol.example')).status).toBe(200);
-    // failures older than 15 minutes no longer count
-    await t.deps.db
-      .update(authFailures)
-      .set({ at: new Date(Date.now() - 16 * 60_000) })
-      .where(eq(authFailures.email, 'supervisor-a@obol.example'));
-    expect((await login('supervisor-a@obol.example')).status).toBe(200);
+    // once the delay has passed, the right password is taken, and a completed sign-in starts the account over
+    await waitOut(email);
+    const ok = await login(email);
+    expect(ok.status).toBe(200);
+    expect((await verify(ok.body.challenge_token, t.lastMailTo(email)!.code!)).status).toBe(200);
+    expect(await throttleOf(email)).toBeUndefined();
   });
 
-  it('answers 429 after 20 failures from one address, whichever accounts they tried', async () => {
+  it('forgets the attempts of an account after 15 quiet minutes', async () => {
+    await forgetFailures();
+    const email = 'supervisor-a@obol.example';
+    for (let i = 0; i < 7; i++) {
+      await waitOut(email);
+      expect((await login(email, 'Wrong@pass1')).status).toBe(401);
+    }
+    await t.deps.db
+      .update(loginThrottle)
+      .set({ updatedAt: sql`now() - interval '16 minutes'`, nextAttemptAt: sql`now() - interval '15 minutes'` })
+      .where(eq(loginThrottle.email, email));
+    expect((await login(email, 'Wrong@pass1')).status).toBe(401);
+    const row = await throttleOf(email);
+    expect(row.attempts).toBe(1);
+    expect(row.delay).toBeLessThan(0.5);
+  });
+
+  it('answers an unknown e-mail and a known one alike when delayed, so the delay tells nothing', async () => {
+    await forgetFailures();
+    const emails = ['nobody@obol.example', 'reviewer@obol.example'];
+    for (const email of emails)
+      for (let i = 0; i < 5; i++) expect((await login(email, 'Wrong@pass1')).status).toBe(401);
+    expect((await throttleOf(emails[0])).attempts).toBe((await throttleOf(emails[1])).attempts);
+    // the same delay for both (a slow machine may have let the first second pass)
+    await t.deps.db
+      .update(loginThrottle)
+      .set({ nextAttemptAt: sql`now() + interval '30 seconds'` })
+      .where(sql`${loginThrottle.email} IN ('nobody@obol.example', 'reviewer@obol.example')`);
+    const unknown = await login(emails[0], 'Wrong@pass1');
+    const known = await login(emails[1], 'Wrong@pass1');
+    expectRetryLater(unknown, 30);
+    expectRetryLater(known, 30);
+    const digitless = (text: string) => text.replace(/\d+/g, 'N');
+    expect(digitless(known.text)).toBe(digitless(unknown.text));
+  });
+
+  it('checks at most the free attempts of 40 guesses sent at once, the right password among them', async () => {
+    await forgetFailures();
+    const email = 'finance@obol.example';
+    const rule = t.config.limits.account;
+    const { firstDelaySeconds, maxDelaySeconds } = rule;
+    // a long first delay, so that however slowly the guesses arrive none of them comes after it
+    Object.assign(rule, { firstDelaySeconds: 600, maxDelaySeconds: 600 });
+    try {
+      const guesses = Array.from({ length: 40 }, (_, i) => (i === 39 ? DEMO_PASSWORD : `Wrong@pass${i}`));
+      // from 40 addresses, so that only the account's counter is in play
+      const answers = await Promise.all(guesses.map((p, i) => login(email, p, 'email', `10.40.0.${i + 1}`)));
+      const checked = answers.filter((a) => a.status !== 429);
+      expect(checked).toHaveLength(rule.freeAttempts);
+      for (const a of checked) expect([200, 401]).toContain(a.status);
+      for (const a of answers.filter((x) => x.status === 429)) expectRetryLater(a, 600);
+      expect((await throttleOf(email)).attempts).toBe(rule.freeAttempts);
+      // the right password, sent after the free attempts, waits like any other guess...
+      expect(expectRetryLater(await login(email), 600)).toBeGreaterThan(590);
+      // ...and is taken once the delay has passed
+      await waitOut(email);
+      expect((await login(email)).status).toBe(200);
+    } finally {
+      Object.assign(rule, { firstDelaySeconds, maxDelaySeconds });
+    }
+  });
+
+  it('does not let wrong passwords from one address stop the account from another once the delay has passed', async () => {
+    await forgetFailures();
+    const email = 'payment-ops@obol.example';
+    for (let i = 0; i < 10; i++) {
+      await waitOut(email);
+      expect((await login(email, 'Wrong@pass1', 'email', '10.6.6.6')).status).toBe(401);
+    }
+    // the owner, elsewhere, waits at most a minute: there is no lock anyone can set
+    expectRetryLater(await login(email, DEMO_PASSWORD, 'email', '10.7.7.7'), 60);
+    await waitOut(email);
+    const ok = await login(email, DEMO_PASSWORD, 'email', '10.7.7.7');
+    expect(ok.status).toBe(200);
+    // and types the code at once: the first code of a challenge does not wait out the delay its password set
+    expect((await throttleOf(email)).delay).toBeGreaterThan(30);
+    const v = await verify(ok.body.challenge_token, t.lastMailTo(email)!.code!, '10.7.7.7');
+    expect(v.status).toBe(200);
+    expect(v.body.accessToken).toBeTruthy();
+  });
+
+  it('answers 429 after 20 failures from one address, whichever accounts they tried, to that address only', async () => {
     await forgetFailures();
     for (let i = 0; i < 20; i++) {
       const r = await login(`nobody${i}@obol.example`, 'Wrong@pass1', 'email', '10.9.9.9');
@@ -175,10 +305,53 @@ describe('POST /api/login', () => {
     }
     const mails = t.mails.length;
     const blocked = await login('admin@obol.example', DEMO_PASSWORD, 'email', '10.9.9.9');
-    expect(blocked.status).toBe(429);
-    expect(blocked.body).toEqual({ error: [MSG.tooManyAttempts] });
+    expect(expectRetryLater(blocked, 15 * 60)).toBeGreaterThan(14 * 60);
     expect(t.mails.length).toBe(mails);
+    // nor did the refused attempt count against the account
+    expect(await throttleOf('admin@obol.example')).toBeUndefined();
     expect((await login('admin@obol.example', DEMO_PASSWORD, 'email', '10.9.9.8')).status).toBe(200);
+    // a window that ended starts over
+    await t.deps.db
+      .update(rateLimits)
+      .set({ windowStart: sql`now() - interval '16 minutes'` })
+      .where(eq(rateLimits.key, 'signInAddress:10.9.9.9'));
+    expect((await login('admin@obol.example', DEMO_PASSWORD, 'email', '10.9.9.9')).status).toBe(200);
+    await forgetFailures();
+  }, 120_000);
+
+  it('checks no more failures than the address limit when they are sent at once', async () => {
+    await forgetFailures();
+    const window = t.config.limits.signInAddress;
+    const limit = window.limit;
+    window.limit = 5; // the rule of the last test, with fewer password checks for a shared machine
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => login(`racer${i}@obol.example`, 'Wrong@pass1', 'email', '10.8.8.8')),
+      );
+      expect(answers.filter((a) => a.status === 401)).toHaveLength(5);
+      for (const a of answers.filter((x) => x.status !== 401)) expectRetryLater(a, 15 * 60);
+      expect((await login('admin@obol.example', DEMO_PASSWORD, 'email', '10.8.8.7')).status).toBe(200);
+    } finally {
+      window.limit = limit;
+    }
+    await forgetFailures();
+  });
+
+  it('counts only failures against an address: right passwords give their slot back', async () => {
+    await forgetFailures();
+    const window = t.config.limits.signInAddress;
+    const limit = window.limit;
+    window.limit = 5;
+    try {
+      for (let i = 0; i < 4; i++)
+        expect((await login(`nobody${i}@obol.example`, 'Wrong@pass1', 'email', '10.5.5.5')).status).toBe(401);
+      for (const email of ['admin@obol.example', 'manager@obol.example', 'brand@obol.example'])
+        expect((await login(email, DEMO_PASSWORD, 'email', '10.5.5.5')).status).toBe(200);
+      expect((await login('nobody4@obol.example', 'Wrong@pass1', 'email', '10.5.5.5')).status).toBe(401);
+      expectRetryLater(await login('admin@obol.example', DEMO_PASSWORD, 'email', '10.5.5.5'), 15 * 60);
+    } finally {
+      window.limit = limit;
+    }
     await forgetFailures();
   });
 });
@@ -257,31 +430,73 @@ describe('POST /api/verify-code', () => {
 
   it('allows 5 tries on one challenge, then answers 429 even for the right code', async () => {
     await forgetFailures();
-    const c = await challengeFor('payment-ops@obol.example');
-    const before = await sessionCount('payment-ops@obol.example');
-    for (let i = 0; i < 4; i++) expect((await verify(c.token, otherCode(c.code))).status).toBe(401);
-    await forgetFailures(); // so that the account's lockout (tested apart) is not what answers 429 below
-    expect((await verify(c.token, otherCode(c.code))).status).toBe(401);
+    const email = 'payment-ops@obol.example';
+    const c = await challengeFor(email);
+    const before = await sessionCount(email);
+    for (let i = 0; i < 5; i++) {
+      await waitOut(email); // so that the account's delay (tested apart) is not what answers below
+      expect((await verify(c.token, otherCode(c.code))).status).toBe(401);
+    }
+    await waitOut(email);
     const sixth = await verify(c.token, c.code);
     expect(sixth.status).toBe(429);
     expect(sixth.body).toEqual({ error: [MSG.tooManyAttempts] });
     const row = await challengeRow(c.token);
     expect(row.attempts).toBe(5);
     expect(row.usedAt).toBeNull();
-    expect(await sessionCount('payment-ops@obol.example')).toBe(before);
+    expect(await sessionCount(email)).toBe(before);
     await forgetFailures();
   });
 
-  it('refuses even the right code while the account is locked out', async () => {
+  it('counts wrong codes as attempts of the account: past the free ones even the right code waits', async () => {
     await forgetFailures();
-    const c = await challengeFor('accountant@obol.example');
-    for (let i = 0; i < 5; i++) expect((await login('accountant@obol.example', 'Wrong@pass1')).status).toBe(401);
-    const before = await sessionCount('accountant@obol.example');
+    const email = 'accountant@obol.example';
+    const c = await challengeFor(email); // attempt 1: the password
+    for (let i = 0; i < 4; i++) expect((await verify(c.token, otherCode(c.code))).status).toBe(401);
+    expect((await throttleOf(email)).attempts).toBe(5);
+    // a long delay, so that a slow machine cannot outlast it
+    await t.deps.db
+      .update(loginThrottle)
+      .set({ nextAttemptAt: sql`now() + interval '20 seconds'` })
+      .where(eq(loginThrottle.email, email));
+    const before = await sessionCount(email);
     const r = await verify(c.token, c.code);
-    expect(r.status).toBe(429);
+    expectRetryLater(r, 20);
+    expect(await sessionCount(email)).toBe(before);
+    // nothing was checked: the challenge keeps its last try and is not used
+    expect(await challengeRow(c.token)).toMatchObject({ attempts: 4, usedAt: null });
+    await waitOut(email);
+    expect((await verify(c.token, c.code)).status).toBe(200);
+    expect(await sessionCount(email)).toBe(before + 1);
+    expect(await throttleOf(email)).toBeUndefined();
+  });
+
+  it('refuses even the right code while wrong passwords keep the account waiting', async () => {
+    await forgetFailures();
+    const email = 'accountant@obol.example';
+    const c = await challengeFor(email);
+    for (let i = 0; i < 4; i++) expect((await login(email, 'Wrong@pass1')).status).toBe(401);
+    await t.deps.db
+      .update(loginThrottle)
+      .set({ nextAttemptAt: sql`now() + interval '20 seconds'` })
+      .where(eq(loginThrottle.email, email));
+    const before = await sessionCount(email);
+    const r = await verify(c.token, c.code);
+    expectRetryLater(r, 20);
     expect(r.body.accessToken).toBeUndefined();
-    expect(await sessionCount('accountant@obol.example')).toBe(before);
+    expect(await sessionCount(email)).toBe(before);
     expect((await challengeRow(c.token)).usedAt).toBeNull();
+    await forgetFailures();
+  });
+
+  it('blocks second-factor failures per address too, that address only', async () => {
+    await forgetFailures();
+    const email = 'risk-ops@obol.example';
+    const c = await challengeFor(email);
+    await t.deps.db.insert(rateLimits).values({ key: 'signInAddress:10.11.11.11', windowStart: sql`now()`, count: 20 });
+    expectRetryLater(await verify(c.token, c.code, '10.11.11.11'), 15 * 60);
+    expect((await challengeRow(c.token)).attempts).toBe(0);
+    expect((await verify(c.token, c.code, '10.11.11.12')).status).toBe(200);
     await forgetFailures();
   });
 });
@@ -293,20 +508,50 @@ describe('verify-code under concurrent requests', () => {
     const before = await sessionCount('supervisor-b@obol.example');
     const answers = await Promise.all(Array.from({ length: 6 }, () => verify(c.token, c.code)));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
-    // the others are refused: the code is used (401), or the challenge's 5 tries are spent (429)
+    // the others are refused: the code is used (401), or the account's attempts are spent (429)
     for (const a of answers.filter((x) => x.status !== 200)) expect([401, 429]).toContain(a.status);
     expect(await sessionCount('supervisor-b@obol.example')).toBe(before + 1);
   });
 
   it('counts racing wrong guesses: never more than 5 on one challenge', async () => {
     await forgetFailures();
-    const c = await challengeFor('supervisor-b@obol.example');
-    const answers = await Promise.all(Array.from({ length: 12 }, () => verify(c.token, otherCode(c.code))));
-    expect(answers.filter((a) => a.status === 401).length).toBeLessThanOrEqual(5);
-    for (const a of answers) expect([401, 429]).toContain(a.status);
-    expect((await challengeRow(c.token)).attempts).toBeLessThanOrEqual(5);
+    const rule = t.config.limits.account;
+    const free = rule.freeAttempts;
+    // the account's own counter is taken out of play, to see the challenge's
+    rule.freeAttempts = 1000;
+    try {
+      const c = await challengeFor('supervisor-b@obol.example');
+      const answers = await Promise.all(Array.from({ length: 12 }, () => verify(c.token, otherCode(c.code))));
+      expect(answers.filter((a) => a.status === 401)).toHaveLength(5);
+      for (const a of answers) expect([401, 429]).toContain(a.status);
+      expect((await challengeRow(c.token)).attempts).toBe(5);
+      expect((await verify(c.token, c.code)).status).toBe(429);
+    } finally {
+      rule.freeAttempts = free;
+    }
     await forgetFailures();
-    expect((await verify(c.token, c.code)).status).toBe(429);
+  });
+
+  it('counts racing wrong guesses against the account: at most its free attempts are checked', async () => {
+    await forgetFailures();
+    const rule = t.config.limits.account;
+    const { firstDelaySeconds, maxDelaySeconds } = rule;
+    Object.assign(rule, { firstDelaySeconds: 600, maxDelaySeconds: 600 });
+    try {
+      const email = 'supervisor-b@obol.example';
+      const challenges = [await challengeFor(email), await challengeFor(email)]; // attempts 1 and 2
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => {
+          const c = challenges[i % 2];
+          return verify(c.token, otherCode(c.code), `10.12.0.${i + 1}`);
+        }),
+      );
+      expect(answers.filter((a) => a.status === 401)).toHaveLength(rule.freeAttempts - 2);
+      for (const a of answers.filter((x) => x.status !== 401)) expectRetryLater(a, 600);
+      expect((await throttleOf(email)).attempts).toBe(rule.freeAttempts);
+    } finally {
+      Object.assign(rule, { firstDelaySeconds, maxDelaySeconds });
+    }
     await forgetFailures();
   });
 });
@@ -427,7 +672,7 @@ describe('the authenticator app', () => {
 
 describe('backup codes', () => {
   const exportCodes = async (authToken: string, email: string) => {
-    const file = await t.post('/api/export-backup-code', { email }, authToken);
+    const file = await t.post('/api/export-backup-code', { email, password: DEMO_PASSWORD }, authToken);
     expect(file.status).toBe(200);
     return file;
   };
@@ -514,15 +759,55 @@ describe('backup codes', () => {
     const token = await t.signIn('reviewer@obol.example');
     const snapshot = async () => (await t.deps.db.select().from(backupCodes).orderBy(backupCodes.id)).map((r) => r.id);
     const before = await snapshot();
-    const other = await t.post('/api/export-backup-code', { email: 'admin@obol.example' }, token);
+    const other = await t.post(
+      '/api/export-backup-code',
+      { email: 'admin@obol.example', password: DEMO_PASSWORD },
+      token,
+    );
     expect(other.status).toBe(403);
     expect(other.body).toEqual({ error: [expect.any(String)] });
     expect(other.text).not.toMatch(/[A-Z0-9]{5}-[A-Z0-9]{5}/);
-    const anonymous = await t.post('/api/export-backup-code', { email: 'reviewer@obol.example' });
+    const anonymous = await t.post('/api/export-backup-code', {
+      email: 'reviewer@obol.example',
+      password: DEMO_PASSWORD,
+    });
     expect(anonymous.status).toBe(401);
-    const invalid = await t.post('/api/export-backup-code', { email: 'not-an-email' }, token);
+    const invalid = await t.post('/api/export-backup-code', { email: 'not-an-email', password: DEMO_PASSWORD }, token);
     expect(invalid.status).toBe(400);
     expect(invalid.body.fields.email).toEqual([MSG.emailInvalid]);
     expect(await snapshot()).toEqual(before);
+  });
+
+  it('needs the password as well as the session: missing or wrong, nothing is made, and wrong ones count', async () => {
+    await forgetFailures();
+    const email = 'reviewer@obol.example';
+    const token = await t.signIn(email);
+    const snapshot = async () => (await t.deps.db.select().from(backupCodes).orderBy(backupCodes.id)).map((r) => r.id);
+    const before = await snapshot();
+    const missing = await t.post('/api/export-backup-code', { email }, token);
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ error: [MSG.required], fields: { password: [MSG.required] } });
+    const wrong = await t.post('/api/export-backup-code', { email, password: 'Wrong@pass1' }, token);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toEqual({ error: [MSG.incorrectPassword], fields: { password: [MSG.incorrectPassword] } });
+    expect(wrong.text).not.toMatch(/[A-Z0-9]{5}-[A-Z0-9]{5}/);
+    expect(await snapshot()).toEqual(before);
+    // wrong passwords here are sign-in attempts of the account: a session cannot be used to guess it
+    expect((await throttleOf(email)).attempts).toBe(1);
+    for (let i = 0; i < 4; i++)
+      expect((await t.post('/api/export-backup-code', { email, password: `Wrong@pass${i}` }, token)).status).toBe(400);
+    await t.deps.db
+      .update(loginThrottle)
+      .set({ nextAttemptAt: sql`now() + interval '20 seconds'` })
+      .where(eq(loginThrottle.email, email));
+    const early = await t.post('/api/export-backup-code', { email, password: DEMO_PASSWORD }, token);
+    expectRetryLater(early, 20);
+    expect(await snapshot()).toEqual(before);
+    // once the delay has passed, the right password gets the codes and starts the account over
+    await waitOut(email);
+    const ok = await t.post('/api/export-backup-code', { email, password: DEMO_PASSWORD }, token);
+    expect(ok.status).toBe(200);
+    expect(codesIn(ok.text)).toHaveLength(10);
+    expect(await throttleOf(email)).toBeUndefined();
   });
 });

@@ -1,10 +1,10 @@
-import { MSG } from '@obol/contract';
-import { and, count, eq, isNull } from 'drizzle-orm';
+import { MSG, tryAgainIn } from '@obol/contract';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../platform/crypto.ts';
 import { startTestApp, DEMO_PASSWORD, type TestApp } from '../../test/harness.ts';
 import { users } from '../users/tables.ts';
-import { authFailures, oneTimeCodes, sessions } from './tables.ts';
+import { loginThrottle, oneTimeCodes, rateLimits, sessions } from './tables.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,7 +14,18 @@ afterAll(async () => {
   await t?.close();
 });
 
-const forgetFailures = () => t.deps.db.delete(authFailures);
+/** clears every counter (sign-in attempts, reset mails) so one test's requests do not limit the next */
+const forgetFailures = async () => {
+  await t.deps.db.delete(loginThrottle);
+  await t.deps.db.delete(rateLimits);
+};
+
+const forgot = (email: string, remoteAddress?: string) =>
+  t.app
+    .inject({ method: 'POST', url: '/api/forgot-password', payload: { email }, remoteAddress })
+    .then((r) => ({ status: r.statusCode, text: r.body, headers: r.headers }));
+
+const mailsTo = (email: string) => t.mails.filter((m) => m.to === email).length;
 
 /** whether the password signs in (the first step of sign-in) */
 const passwordWorks = async (email: string, password: string) => {
@@ -86,6 +97,62 @@ describe('POST /api/forgot-password', () => {
     expect(rows.length).toBeGreaterThan(0);
     expect(JSON.stringify(rows)).not.toContain(link.token);
     expect(JSON.stringify(rows)).not.toContain(sha256(link.token));
+  });
+
+  it('mails an account at most 3 links an hour, answering every request alike', async () => {
+    await forgetFailures();
+    const email = 'supervisor-b@obol.example';
+    const before = mailsTo(email);
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push(await forgot(email, `10.30.0.${i + 1}`));
+    expect(mailsTo(email)).toBe(before + 3);
+    // a request over the limit sends nothing and answers as any other: nothing to learn from it
+    for (const a of answers) {
+      expect(a.status).toBe(200);
+      expect(a.text).toBe(answers[0].text);
+      expect(a.headers['retry-after']).toBeUndefined();
+    }
+    expect(JSON.parse(answers[5].text)).toEqual({ message: [MSG.resetMailSent] });
+    // the hour over, a new one may be asked for
+    await t.deps.db
+      .update(rateLimits)
+      .set({ windowStart: sql`now() - interval '61 minutes'` })
+      .where(eq(rateLimits.key, `resetAccount:${email}`));
+    expect((await forgot(email)).status).toBe(200);
+    expect(mailsTo(email)).toBe(before + 4);
+  });
+
+  it('sends no more than 3 links when the requests race', async () => {
+    await forgetFailures();
+    const email = 'manager@obol.example';
+    const [u] = await t.deps.db.select().from(users).where(eq(users.email, email));
+    const links = async () =>
+      (
+        await t.deps.db
+          .select({ n: count() })
+          .from(oneTimeCodes)
+          .where(and(eq(oneTimeCodes.userId, u.id), eq(oneTimeCodes.purpose, 'password_reset')))
+      )[0].n;
+    const before = { mails: mailsTo(email), links: await links() };
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => forgot(email, `10.31.0.${i + 1}`)));
+    for (const a of answers) expect(a.text).toBe(answers[0].text);
+    expect(mailsTo(email)).toBe(before.mails + 3);
+    expect(await links()).toBe(before.links + 3);
+  });
+
+  it('takes at most 10 requests an hour from one address, whichever e-mails they name', async () => {
+    await forgetFailures();
+    for (let i = 0; i < 10; i++) expect((await forgot(`nobody${i}@obol.example`, '10.32.0.1')).status).toBe(200);
+    const email = 'accountant@obol.example';
+    const before = mailsTo(email);
+    const refused = await forgot(email, '10.32.0.1');
+    expect(refused.status).toBe(200);
+    expect(JSON.parse(refused.text)).toEqual({ message: [MSG.resetMailSent] });
+    expect(mailsTo(email)).toBe(before);
+    // another address is not affected
+    expect((await forgot(email, '10.32.0.2')).status).toBe(200);
+    expect(mailsTo(email)).toBe(before + 1);
+    await forgetFailures();
   });
 
   it('refuses an invalid e-mail naming the field', async () => {
@@ -320,10 +387,11 @@ describe('POST /api/change-password', () => {
     expect(await passwordHash('brand2@obol.example')).toBe(hash);
   });
 
-  it('answers 429 after 5 wrong current passwords, so a session cannot be used to guess it', async () => {
+  it('counts wrong current passwords as sign-in attempts, so a session cannot be used to guess it', async () => {
     await forgetFailures();
-    const tk = await t.signIn('merchant2@obol.example');
-    const before = await passwordHash('merchant2@obol.example');
+    const email = 'merchant2@obol.example';
+    const tk = await t.signIn(email);
+    const before = await passwordHash(email);
     for (let i = 0; i < 5; i++) {
       const r = await change(
         { current_password: `Guess@pass${i}`, password: 'Next@pass1', password_confirmation: 'Next@pass1' },
@@ -331,13 +399,36 @@ describe('POST /api/change-password', () => {
       );
       expect(r.status).toBe(400);
     }
+    const [row] = await t.deps.db.select().from(loginThrottle).where(eq(loginThrottle.email, email));
+    expect(row.attempts).toBe(5);
+    // past the free attempts each next one waits (made long here, so that a slow machine cannot outlast it)
+    await t.deps.db
+      .update(loginThrottle)
+      .set({ nextAttemptAt: sql`now() + interval '20 seconds'` })
+      .where(eq(loginThrottle.email, email));
     const sixth = await change(
       { current_password: DEMO_PASSWORD, password: 'Next@pass1', password_confirmation: 'Next@pass1' },
       tk,
     );
     expect(sixth.status).toBe(429);
-    expect(sixth.body).toEqual({ error: [MSG.tooManyAttempts] });
-    expect(await passwordHash('merchant2@obol.example')).toBe(before);
+    const wait = Number(sixth.headers['retry-after']);
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(20);
+    expect(sixth.body).toEqual({ error: [tryAgainIn(wait)] });
+    expect(await passwordHash(email)).toBe(before);
+    // the same counter as the sign-in: the account's password is refused there too
+    expect((await t.post('/api/login', { email, password: DEMO_PASSWORD, auth_type: 'email' })).status).toBe(429);
+    // once the delay has passed, the right password is taken: there is no lock
+    await t.deps.db
+      .update(loginThrottle)
+      .set({ nextAttemptAt: sql`now() - interval '1 second'` })
+      .where(eq(loginThrottle.email, email));
+    const ok = await change(
+      { current_password: DEMO_PASSWORD, password: 'Next@pass1', password_confirmation: 'Next@pass1' },
+      tk,
+    );
+    expect(ok.status).toBe(200);
+    expect(await passwordHash(email)).not.toBe(before);
     await forgetFailures();
   });
 

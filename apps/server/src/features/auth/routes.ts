@@ -71,7 +71,9 @@ export function authRoutes(app: FastifyInstance, deps: Deps) {
     audit: 'auth.forgot-password',
     handler: async ({ input, req }) => {
       req.audit.actor = { id: null, email: input.email };
-      await auth.forgotPassword(deps, input.email, req.ip);
+      // the same answer whatever happened: no account, an inactive one, or over the limits (nothing sent)
+      const outcome = await auth.forgotPassword(deps, input.email, req.ip);
+      if (outcome === 'throttled') req.audit.detail = 'over the limit: no mail sent';
       return { message: [MSG.resetMailSent] };
     },
   });
@@ -127,6 +129,8 @@ export function authRoutes(app: FastifyInstance, deps: Deps) {
       req.audit.targetType = 'user';
       req.audit.targetId = ctx.user.id;
       if (input.email !== ctx.user.email) throw forbidden('Backup codes can only be exported for your own account');
+      // new codes sign in without the password's second factor: a session alone is not enough
+      await auth.confirmPassword(deps, ctx, input.password, req.ip, 'password');
       const codes = await auth.newBackupCodes(deps, ctx.user.id);
       const body =
         `Obol backup codes for ${ctx.user.email}\n` +

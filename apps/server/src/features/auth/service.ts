@@ -8,7 +8,7 @@ import {
   type SessionUser,
   type VerifyCodeResponse,
 } from '@obol/contract';
-import { and, count, desc, eq, gt, gte, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { batches } from '../batches/tables.ts';
 import { accounts } from '../ledger/tables.ts';
 import {
@@ -31,15 +31,13 @@ import { permissionsOfRole } from '../roles/repo.ts';
 import { accountInfoFor } from '../ledger/info.ts';
 import { roles } from '../roles/tables.ts';
 import { users } from '../users/tables.ts';
-import { authFailures, backupCodes, oneTimeCodes, sessions } from './tables.ts';
+import { tally } from '../../platform/limits.ts';
+import { backupCodes, oneTimeCodes, sessions } from './tables.ts';
+import { beginAttempt } from './throttle.ts';
 
 export const LOGIN_CODE_TTL_MS = 10 * 60_000;
 export const RESET_LINK_TTL_MS = 60 * 60_000;
 export const CODE_MAX_ATTEMPTS = 5;
-/** failures per account, and per address, within the window before sign-in answers 429 */
-export const ACCOUNT_FAILURE_LIMIT = 5;
-export const ADDRESS_FAILURE_LIMIT = 20;
-export const FAILURE_WINDOW_MS = 15 * 60_000;
 export const BACKUP_CODE_COUNT = 10;
 
 type UserRow = typeof users.$inferSelect & { roleName: string };
@@ -69,25 +67,6 @@ function toAuthUser(u: UserRow): AuthUser {
   return { id: u.id, name: u.name, email: u.email, role: u.roleName, parentId: u.parentId, twoFaAsOtp: u.twoFaAsOtp };
 }
 
-// ---------- rate limiting ----------
-
-async function assertNotLimited(deps: Deps, email: string, ip: string) {
-  const since = new Date(Date.now() - FAILURE_WINDOW_MS);
-  const [byAccount] = await deps.db
-    .select({ n: count() })
-    .from(authFailures)
-    .where(and(eq(authFailures.email, email), gte(authFailures.at, since)));
-  const [byAddress] = await deps.db
-    .select({ n: count() })
-    .from(authFailures)
-    .where(and(eq(authFailures.ip, ip), gte(authFailures.at, since)));
-  if (byAccount.n >= ACCOUNT_FAILURE_LIMIT || byAddress.n >= ADDRESS_FAILURE_LIMIT) throw tooManyRequests();
-}
-
-async function recordFailure(deps: Deps, email: string | null, ip: string) {
-  await deps.db.insert(authFailures).values({ email, ip });
-}
-
 // ---------- sign-in ----------
 
 export interface LoginInput {
@@ -103,18 +82,15 @@ export async function login(
   audit: (a: { id: number | null; name?: string; email: string }) => void,
 ) {
   audit({ id: null, email: input.email });
-  await assertNotLimited(deps, input.email, ip);
+  // counted before the password is checked, so racing guesses cannot exceed the limits
+  const attempt = await beginAttempt(deps, input.email, ip);
   const user = await userByEmail(deps, input.email);
   const ok = await verifyPassword(user?.passwordHash, input.password);
-  if (!user || !ok) {
-    await recordFailure(deps, input.email, ip);
-    throw new ApiError(401, [MSG.invalidCredentials]);
-  }
+  if (!user || !ok) throw new ApiError(401, [MSG.invalidCredentials]);
   audit({ id: user.id, name: user.name, email: user.email });
-  if (!user.isActive) {
-    await recordFailure(deps, input.email, ip);
-    throw new ApiError(403, ['Your account is inactive. Please contact your administrator.']);
-  }
+  if (!user.isActive) throw new ApiError(403, ['Your account is inactive. Please contact your administrator.']);
+  // the account's attempt stays counted until the second factor completes the sign-in
+  await attempt.passed();
   const challenge = randomToken();
   const code = input.auth_type === 'email' ? sixDigitCode() : null;
   await deps.db.insert(oneTimeCodes).values({
@@ -130,6 +106,7 @@ export async function login(
     await deps.mailer.send({
       to: user.email,
       subject: 'Your Obol sign-in code',
+      template: 'login-code',
       text: `Hello ${user.name},\n\nYour Obol sign-in code is ${code}.\nIt is valid for 10 minutes and can be used once.\n\nIf you did not try to sign in, change your password.\n`,
       code,
     });
@@ -193,10 +170,11 @@ export async function verifyCode(
   const user = await userById(deps, challenge.userId);
   if (!user) throw new ApiError(401, [MSG.invalidCode]);
   audit({ id: user.id, name: user.name, email: user.email });
-  await assertNotLimited(deps, user.email, meta.ip);
   if (challenge.usedAt || challenge.expiresAt.getTime() <= Date.now()) throw new ApiError(401, [MSG.invalidCode]);
-  // count the attempt first, atomically, so parallel guesses cannot exceed the limit
-  const [attempt] = await deps.db
+  // a code counts as a sign-in attempt of the account and the address, before it is checked
+  const attempt = await beginAttempt(deps, user.email, meta.ip, challenge.id);
+  // and a try of this challenge (5 per code), counted first, atomically, so parallel guesses cannot exceed it
+  const [tried] = await deps.db
     .update(oneTimeCodes)
     .set({ attempts: sql`${oneTimeCodes.attempts} + 1` })
     .where(
@@ -207,12 +185,9 @@ export async function verifyCode(
       ),
     )
     .returning({ attempts: oneTimeCodes.attempts });
-  if (!attempt) throw tooManyRequests();
+  if (!tried) throw tooManyRequests();
   const ok = await checkSecondFactor(deps, user, challenge.method, challenge.codeHash, input.code);
-  if (!ok) {
-    await recordFailure(deps, user.email, meta.ip);
-    throw new ApiError(401, [MSG.invalidCode]);
-  }
+  if (!ok) throw new ApiError(401, [MSG.invalidCode]);
   const consumed = await deps.db
     .update(oneTimeCodes)
     .set({ usedAt: new Date() })
@@ -220,6 +195,7 @@ export async function verifyCode(
     .returning({ id: oneTimeCodes.id });
   if (!consumed.length) throw new ApiError(401, [MSG.invalidCode]);
   if (!user.isActive) throw new ApiError(403, ['Your account is inactive. Please contact your administrator.']);
+  await attempt.completed();
 
   const token = randomToken();
   const now = Date.now();
@@ -339,14 +315,16 @@ export async function logout(deps: Deps, sessionId: number) {
 
 // ---------- passwords ----------
 
-export async function forgotPassword(deps: Deps, email: string, ip: string) {
-  await assertNotLimited(deps, email, ip);
+/**
+ * Mails a link to set a new password. The caller answers the same whatever happens here: no account, an
+ * inactive one, or a request over the limits (per address, then per e-mail asked for), which sends nothing.
+ * Returns what happened, for the activity log.
+ */
+export async function forgotPassword(deps: Deps, email: string, ip: string): Promise<'sent' | 'throttled' | 'none'> {
+  if (!(await tally(deps, 'resetAddress', ip)).allowed) return 'throttled';
+  if (!(await tally(deps, 'resetAccount', email)).allowed) return 'throttled';
   const user = await userByEmail(deps, email);
-  // the answer is the same whether or not the account exists
-  if (!user || !user.isActive) {
-    await recordFailure(deps, email, ip);
-    return;
-  }
+  if (!user || !user.isActive) return 'none';
   const token = randomToken();
   await deps.db.insert(oneTimeCodes).values({
     userId: user.id,
@@ -360,8 +338,10 @@ export async function forgotPassword(deps: Deps, email: string, ip: string) {
   await deps.mailer.send({
     to: user.email,
     subject: 'Set a new Obol password',
+    template: 'password-reset',
     text: `Hello ${user.name},\n\nSet a new password for Obol here (valid for 60 minutes, usable once):\n${link}\n\nIf you did not ask for this, ignore this mail.\n`,
   });
+  return 'sent';
 }
 
 async function findResetLink(deps: Deps, token: string, email: string) {
@@ -428,14 +408,7 @@ export async function changePassword(
   input: { current_password: string; password: string },
   ip: string,
 ) {
-  const user = await userById(deps, auth.user.id);
-  if (!user) throw badRequest(MSG.incorrectPassword, 'current_password');
-  // a wrong current password counts as a failed sign-in, so a session cannot be used to guess the password
-  await assertNotLimited(deps, user.email, ip);
-  if (!(await verifyPassword(user.passwordHash, input.current_password))) {
-    await recordFailure(deps, user.email, ip);
-    throw badRequest(MSG.incorrectPassword, 'current_password');
-  }
+  const user = await confirmPassword(deps, auth, input.current_password, ip, 'current_password');
   if (input.current_password === input.password) {
     throw badRequest('The new password must differ from the current one', 'password');
   }
@@ -449,6 +422,20 @@ export async function changePassword(
       .set({ revokedAt: new Date() })
       .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt), sql`${sessions.id} <> ${auth.sessionId}`));
   });
+}
+
+/**
+ * Checks the signed-in user's own password (to change it, or to get new backup codes). It goes through the
+ * account's and the address's sign-in counters, so a session cannot be used to guess the password: wrong is
+ * 400 'Incorrect Password.' on `field`, too many tries 429.
+ */
+export async function confirmPassword(deps: Deps, auth: AuthContext, password: string, ip: string, field: string) {
+  const user = await userById(deps, auth.user.id);
+  if (!user) throw badRequest(MSG.incorrectPassword, field);
+  const attempt = await beginAttempt(deps, user.email, ip);
+  if (!(await verifyPassword(user.passwordHash, password))) throw badRequest(MSG.incorrectPassword, field);
+  await attempt.completed();
+  return user;
 }
 
 /** Replaces the caller's backup codes with a new set and returns them once, in plain text. */

@@ -65,7 +65,10 @@ export const backupCodes = pgTable(
   (t) => [uniqueIndex('backup_codes_hash_key').on(t.userId, t.codeHash)],
 );
 
-/** Failed sign-in attempts, counted per account and per address for rate limiting. */
+/**
+ * Failed sign-in attempts as rows, as counted before login_throttle and rate_limits (a SELECT before, an INSERT
+ * after: parallel guesses got past it). No longer written or read; left for a later migration to drop.
+ */
 export const authFailures = pgTable(
   'auth_failures',
   {

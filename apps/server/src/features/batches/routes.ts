@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError, badRequest, notFound } from '../../platform/errors.ts';
 import { route } from '../../platform/http.ts';
+import { throttle } from '../../platform/limits.ts';
 import { randomToken } from '../../platform/crypto.ts';
 import { newBatchId, payingAccount } from '../payments/service.ts';
 import { CSV_TEMPLATE, detectFormat, FileRefused, inspectFile } from './parse.ts';
@@ -36,6 +37,7 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
       access: MASS,
       audit: 'batch.upload',
       handler: async ({ auth, req }) => {
+        await throttle(deps, 'upload', auth.user.id); // per user: 429 past the limit (config.ts DEFAULT_LIMITS)
         if (!req.isMultipart()) throw badRequest('Send the file as multipart/form-data', 'file');
         const tmpDir = path.join(deps.config.dataDir, 'uploads');
         await mkdir(tmpDir, { recursive: true });

@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Deps } from '../../platform/deps.ts';
 import { route } from '../../platform/http.ts';
+import { throttle } from '../../platform/limits.ts';
 import { startExport } from '../downloads/service.ts';
 import { completedWhere, payoutWhere } from './query.ts';
 import { batchHistory, brandList, historyBatch, listCompleted, listPayouts, transactionDetails } from './service.ts';
@@ -42,6 +43,7 @@ export function transactionsRoutes(app: FastifyInstance, deps: Deps) {
     audit: 'transactions.export',
     input: payoutExportRequest,
     handler: async ({ input, auth, req }) => {
+      await throttle(deps, 'export', auth.user.id); // per user, all export kinds together: 429 past the limit
       // bad filters are refused now, not in the job
       payoutWhere(auth.scope, input);
       const file = await startExport(deps, auth, 'payouts', input);
@@ -82,6 +84,7 @@ export function transactionsRoutes(app: FastifyInstance, deps: Deps) {
     audit: 'transactions.export',
     input: completedExportRequest,
     handler: async ({ input, auth, req }) => {
+      await throttle(deps, 'export', auth.user.id); // per user, all export kinds together: 429 past the limit
       completedWhere(auth.scope, input);
       const file = await startExport(deps, auth, 'completed', input);
       req.audit.targetType = 'download_file';
@@ -106,6 +109,7 @@ export function transactionsRoutes(app: FastifyInstance, deps: Deps) {
     audit: 'transactions.export',
     input: batchHistoryExportRequest,
     handler: async ({ input, auth, req }) => {
+      await throttle(deps, 'export', auth.user.id); // per user, all export kinds together: 429 past the limit
       const { executed } = await historyBatch(deps.db, auth.scope, input.batch_id);
       const file = await startExport(deps, auth, 'batch_history', { ...input, executed });
       req.audit.targetType = 'download_file';

@@ -1,6 +1,20 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { changePasswordRequest, initials, MSG } from '@obol/contract';
-import { Avatar, Box, Button, Grid, Paper, Stack, TextField, Typography } from '@mui/material';
+import {
+  Avatar,
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  Grid,
+  Paper,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
@@ -22,7 +36,7 @@ export function ProfilePage() {
     defaultValues: { current_password: '', password: '', password_confirmation: '' },
   });
   const password = useWatch({ control: form.control, name: 'password' });
-  const [downloading, setDownloading] = useState(false);
+  const [askingPassword, setAskingPassword] = useState(false);
   if (!session) return null;
   const { user, account } = session;
   const showBalance =
@@ -43,19 +57,6 @@ export function ProfilePage() {
       notify('error', errorMessage(err));
     }
   });
-
-  const downloadCodes = async () => {
-    setDownloading(true);
-    try {
-      const res = await apiFetch('/api/export-backup-code', { body: { email: user.email } });
-      await saveResponse(res, 'obol-backup-codes.txt');
-      notify('success', 'Backup codes downloaded. Keep them safe: each signs you in once.');
-    } catch (err) {
-      notify('error', errorMessage(err));
-    } finally {
-      setDownloading(false);
-    }
-  };
 
   return (
     <>
@@ -87,9 +88,18 @@ export function ProfilePage() {
             <Typography variant="body2" sx={{ mb: 2 }}>
               Codes for payouts: {user.two_fa_as_otp ? 'by e-mail' : 'authenticator app'}
             </Typography>
-            <Button variant="outlined" onClick={downloadCodes} disabled={downloading}>
+            <Button variant="outlined" onClick={() => setAskingPassword(true)}>
               Download backup codes
             </Button>
+            <BackupCodesDialog
+              open={askingPassword}
+              email={user.email}
+              onClose={() => setAskingPassword(false)}
+              onDownloaded={() => {
+                setAskingPassword(false);
+                notify('success', 'Backup codes downloaded. Keep them safe: each signs you in once.');
+              }}
+            />
           </Paper>
         </Grid>
         <Grid size={{ xs: 12, md: 7 }}>
@@ -130,5 +140,79 @@ export function ProfilePage() {
         </Grid>
       </Grid>
     </>
+  );
+}
+
+/**
+ * New backup codes sign in without the second factor the user set up, so the server wants the password as well
+ * as the session: this asks for it, shows the server's refusal under the field, and saves the file.
+ */
+function BackupCodesDialog({
+  open,
+  email,
+  onClose,
+  onDownloaded,
+}: {
+  open: boolean;
+  email: string;
+  onClose: () => void;
+  onDownloaded: () => void;
+}) {
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const close = () => {
+    setPassword('');
+    setError(null);
+    onClose();
+  };
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    // the dialog renders in a portal, but React still bubbles its submit to an enclosing form
+    e.stopPropagation();
+    if (!password) return setError(MSG.required);
+    setBusy(true);
+    try {
+      const res = await apiFetch('/api/export-backup-code', { body: { email, password } });
+      await saveResponse(res, 'obol-backup-codes.txt');
+      setPassword('');
+      setError(null);
+      onDownloaded();
+    } catch (err) {
+      setError((err instanceof ApiError && err.fieldError('password')) || errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open={open} onClose={busy ? undefined : close} aria-labelledby="backup-codes-title" fullWidth maxWidth="xs">
+      <form onSubmit={submit} noValidate>
+        <DialogTitle id="backup-codes-title">Download backup codes</DialogTitle>
+        <DialogContent>
+          <DialogContentText sx={{ mb: 2 }}>
+            Enter your password to get 10 new backup codes. They replace the codes you had; each signs you in once.
+          </DialogContentText>
+          <TextField
+            label="Password"
+            type="password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            slotProps={{ htmlInput: { autoComplete: 'current-password' } }}
+            error={!!error}
+            helperText={error}
+            autoFocus
+            fullWidth
+          />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={close} disabled={busy}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="contained" disabled={busy}>
+            Download
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
   );
 }
