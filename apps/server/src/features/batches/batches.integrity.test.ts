@@ -39,6 +39,9 @@ beforeAll(async () => {
     settleMs: 50,
   });
   await provider.listen(port);
+  // these trials ask for many codes and upload many files on purpose: the per-user limits are not under test
+  t.config.limits.approvalCode.limit = 1000;
+  t.config.limits.upload.limit = 1000;
   merchant = await t.signIn('merchant@obol.example');
   admin = await t.signIn('admin@obol.example');
   merchantId = (await userIdByEmail(t.deps.db, 'merchant@obol.example'))!;
