@@ -59,6 +59,8 @@ declare module 'fastify' {
     access?: Access;
     /** the action name written to the activity log; set on every mutating route */
     audit?: string;
+    /** the zod schema of the route's input, for tools that walk the route table (the fuzz test) */
+    input?: z.ZodType;
   }
 }
 
@@ -90,7 +92,7 @@ export function route<S extends z.ZodType | undefined, A extends Access>(
   app.route({
     method: spec.method,
     url: spec.url,
-    config: { access: spec.access, audit: spec.audit },
+    config: { access: spec.access, audit: spec.audit, input: spec.input },
     preHandler: async (req) => {
       if (spec.access === 'public') return;
       if (!req.auth) throw unauthorized();
