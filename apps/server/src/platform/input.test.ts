@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { TEXT_MSG } from '@obol/contract';
+import { TEXT_MSG, TRX_MSG } from '@obol/contract';
 import { count, desc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batches } from '../features/batches/tables.ts';
@@ -150,5 +150,40 @@ describe('the text rule, on every route', () => {
       left = [];
     }
     expect(left).toEqual([]);
+  });
+});
+
+describe('the date rule', () => {
+  it.each(['2026-02-30', '2026-13-01', '0000-00-00', '2026-04-31', '0000-01-01', '2026-1-1'])(
+    'refuses %s in every date filter with the date message and the field named',
+    async (bad) => {
+      for (const url of [
+        '/api/payout-transactions',
+        '/api/completed-transactions',
+        '/api/export-payout-transactions',
+      ]) {
+        for (const field of ['start_date', 'end_date']) {
+          const res = await t.post(url, { [field]: bad }, admin);
+          expect(res.status, `${url} ${field}`).toBe(400);
+          expect(res.body.fields, `${url} ${field}`).toEqual({ [field]: [TRX_MSG.dateInvalid] });
+        }
+      }
+    },
+  );
+
+  it('takes the earliest real dates in any time zone (year 1 east of Greenwich starts in year 0)', async () => {
+    for (const tz of ['Asia/Kathmandu', 'Pacific/Kiritimati', 'America/Los_Angeles', 'UTC'])
+      for (const url of ['/api/payout-transactions', '/api/completed-transactions']) {
+        const res = await t.post(url, { start_date: '0001-01-01', end_date: '0099-12-31', tz }, admin);
+        expect(res.status, `${url} ${tz}`).toBe(200);
+      }
+  });
+
+  it('refuses an unknown time zone naming tz', async () => {
+    for (const tz of ['Mars/Olympus_Mons', 'UTC+25', '', 5, '../../etc/localtime']) {
+      const res = await t.post('/api/payout-transactions', { start_date: '2025-01-01', tz }, admin);
+      expect(res.status, JSON.stringify(tz)).toBe(400);
+      expect(res.body.fields, JSON.stringify(tz)).toEqual({ tz: [TRX_MSG.timeZone] });
+    }
   });
 });
