@@ -186,4 +186,15 @@ describe('the date rule', () => {
       expect(res.body.fields, JSON.stringify(tz)).toEqual({ tz: [TRX_MSG.timeZone] });
     }
   });
+
+  // a search that looked like a date was cast to a date in SQL when Date.parse took it: 2026-02-30 gave a 500
+  it('reads a download search as a date only when it is a real one', async () => {
+    for (const search of ['2026-02-30', '2026-13-01', '0000-01-01', '2024-02-29', '0001-01-01']) {
+      for (const type of [0, 1]) {
+        const res = await t.post('/api/download-files', { search, type }, admin);
+        expect(res.status, `${search} ${type}`).toBe(200);
+        expect(res.body.data, search).toEqual([]);
+      }
+    }
+  });
 });
