@@ -1,12 +1,14 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { TEXT_MSG, TRX_MSG } from '@obol/contract';
-import { count, desc } from 'drizzle-orm';
+import { count, desc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batches } from '../features/batches/tables.ts';
 import { holderReference } from '../features/ledger/accounts.ts';
+import { decodeCursor, encodeCursor } from '../features/transactions/query.ts';
 import { userIdByEmail } from '../seed.ts';
 import { inputShape, startTestApp, type TestApp } from '../test/harness.ts';
+import { rowsOf } from './db.ts';
 import { activityLog } from './schema.ts';
 
 /** The input rules (decisions.md, "Input"), and a regression test for each 5xx the fuzz test found. */
@@ -195,6 +197,37 @@ describe('the date rule', () => {
         expect(res.status, `${search} ${type}`).toBe(200);
         expect(res.body.data, search).toEqual([]);
       }
+    }
+  });
+});
+
+describe('the list cursor', () => {
+  // the cursor's time was checked with Date.parse, which takes 2026-02-30, 0000-01-01 and '1' (as 2001)
+  it('refuses a cursor whose time or id PostgreSQL would refuse, with the field named', async () => {
+    const cursorOf = (s: string) => Buffer.from(s).toString('base64url');
+    for (const bad of [
+      '2026-02-30|1',
+      '0000-01-01|1',
+      '1|1',
+      '2026-02-29 00:00:00+00|1',
+      '2026-03-01 24:00:00+00|1',
+      '99999-01-01|1',
+      '2026-03-01 10:00:00+00|99999999999999999999',
+      '2026-03-01 10:00:00+00|1|2',
+    ]) {
+      for (const url of ['/api/payout-transactions', '/api/completed-transactions']) {
+        const res = await t.post(url, { cursor: cursorOf(bad), page: 2 }, admin);
+        expect(res.status, `${url} ${bad}`).toBe(400);
+        expect(res.body.fields, bad).toEqual({ cursor: ['cursor is not valid'] });
+      }
+    }
+    // what the lists write: updated_at as the database spells it
+    const [{ now }] = rowsOf<{ now: string }>(await t.deps.db.execute(sql`SELECT now()::text AS now`));
+    const written = encodeCursor({ updatedAt: now, id: 42 });
+    expect(decodeCursor(written)).toEqual({ updatedAt: now, id: 42 });
+    for (const good of ['2026-03-01 10:00:00.123456+00|5', '2024-02-29 23:59:59+05:30|1', '2026-03-01T10:00:00Z|7']) {
+      const res = await t.post('/api/payout-transactions', { cursor: cursorOf(good), page: 2 }, admin);
+      expect(res.status, good).toBe(200);
     }
   });
 });
