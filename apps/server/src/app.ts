@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { MSG } from '@obol/contract';
-import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
 import { authRoutes } from './features/auth/routes.ts';
 import { authenticate } from './features/auth/service.ts';
 import { usersRoutes } from './features/users/routes.ts';
@@ -52,6 +52,15 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     },
     bodyLimit: 1024 * 1024,
     trustProxy: false,
+    // the router's refusals (a malformed percent-escape, an over-long parameter) in the error envelope
+    frameworkErrors: (err, req, reply) => {
+      const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+      const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'The address is too long' : 'The address is not valid';
+      return (reply as FastifyReply)
+        .status(status)
+        .header('x-request-id', req.id)
+        .send({ error: [message] });
+    },
   });
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   const deps: Deps = {

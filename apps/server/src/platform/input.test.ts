@@ -231,3 +231,18 @@ describe('the list cursor', () => {
     }
   });
 });
+
+describe('the router', () => {
+  it('answers a malformed address or an over-long parameter in the error envelope', async () => {
+    for (const [url, status, message] of [
+      ['/api/download-file/%zz', 400, 'The address is not valid'],
+      ['/api/download-file/%E0%A4%A', 400, 'The address is not valid'],
+      [`/api/download-file/${'1'.repeat(101)}`, 414, 'The address is too long'],
+    ] as const) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${admin}` } });
+      expect(res.statusCode, url).toBe(status);
+      expect(res.json(), url).toEqual({ error: [message] });
+      expect(res.headers['x-request-id'], url).toMatch(/^[\w-]{8,64}$/);
+    }
+  });
+});
