@@ -56,13 +56,16 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     },
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
-    // a malformed URL (FST_ERR_BAD_URL) is answered before any hook: give it the same headers and error shape
-    frameworkErrors: (err, _req, reply) => {
+    // the router's refusals (a malformed URL or percent-escape, an over-long parameter) are answered before any
+    // hook: give them the same headers and the error envelope
+    frameworkErrors: (err, req, reply) => {
       setSecurityHeaders(reply, config);
-      const status = err.statusCode ?? 400;
-      (reply as FastifyReply)
+      const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+      const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'The address is too long' : 'The address is not valid';
+      return (reply as FastifyReply)
         .status(status)
-        .send({ error: [status === 400 ? 'The address is not valid' : MSG.somethingWrong] });
+        .header('x-request-id', req.id)
+        .send({ error: [message] });
     },
   });
   registerSecurityHeaders(app, config);

@@ -8,3 +8,4 @@ export * from './money.ts';
 export * from './payments.ts';
 export * from './transactions.ts';
 export * from './params.ts';
+export * from './text.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MSG } from './messages.ts';
 import { MAX_AMOUNT_CENTS } from './money.ts';
+import { isSafeText, TEXT_MSG } from './text.ts';
 
 export const PAYMENT_MSG = {
   amountPositive: 'Must be greater than 0',
@@ -22,12 +23,14 @@ export const PAYMENT_MSG = {
 /** Wallet ids are 9 digits. */
 export const OBOL_ID_PATTERN = /^\d{9}$/;
 
+/** A required text field of a form: trimmed, 1 to `max` characters, no control character or lone surrogate. */
 export const requiredText = (max = 50) =>
   z
     .string({ error: MSG.required })
     .trim()
     .min(1, MSG.required)
-    .max(max, max === 50 ? PAYMENT_MSG.max50 : `Max ${max} characters allowed`);
+    .max(max, max === 50 ? PAYMENT_MSG.max50 : `Max ${max} characters allowed`)
+    .refine(isSafeText, TEXT_MSG.notAllowedHere);
 
 export const obolIdField = z
   .string({ error: MSG.required })

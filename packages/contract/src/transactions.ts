@@ -37,12 +37,21 @@ export const PAGE_SIZES = [10, 20, 30] as const;
 export const DOWNLOADS_PER_PAGE = 20;
 export const AUTO_REFRESH_MS = 300_000;
 
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-/** true for a real calendar date written YYYY-MM-DD */
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * true for a real calendar date written YYYY-MM-DD, in years 0001 to 9999 of the Gregorian calendar:
+ * not 2026-02-30, 2026-13-01 or 0000-00-00 (PostgreSQL refuses those, and Date.parse rolls 2026-02-30 over to
+ * March). Plain arithmetic, so no Date quirk (two-digit years read as 19xx) can let one through.
+ */
 export function isCalendarDate(s: string): boolean {
-  if (!DATE_RE.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  const m = DATE_RE.exec(s);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (y < 1 || mo < 1 || mo > 12 || d < 1) return false;
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  return d <= (mo === 2 && leap ? 29 : DAYS_IN_MONTH[mo - 1]);
 }
 
 /** A single date gives start = end; a reversed range is reordered so start is the earlier. */
@@ -95,9 +104,9 @@ const centsFilter = z
 
 /** The browser's IANA time zone: date filters are calendar days there. */
 const tz = z
-  .string()
+  .string({ error: TRX_MSG.timeZone })
   .trim()
-  .max(64)
+  .max(64, { error: TRX_MSG.timeZone, abort: true })
   .optional()
   .default('UTC')
   .refine((s) => {

@@ -3,6 +3,13 @@
  * Europe/Berlin asking for 2026-11-23 means 2026-11-22T23:00Z up to 2026-11-23T23:00Z.
  */
 
+/** An instant in UTC (month 1-12); unlike Date.UTC, years 0 to 99 are those years, not 1900 to 1999. */
+function utcMs(y: number, m: number, d: number, h = 0, min = 0, sec = 0): number {
+  const t = new Date(0);
+  t.setUTCFullYear(y, m - 1, d);
+  return t.setUTCHours(h, min, sec, 0);
+}
+
 /** The offset of `tz` from UTC at instant `at`, in milliseconds (positive east of Greenwich). */
 export function tzOffsetMs(at: Date, tz: string): number {
   const parts = new Intl.DateTimeFormat('en-US', {
@@ -16,24 +23,28 @@ export function tzOffsetMs(at: Date, tz: string): number {
     second: '2-digit',
   }).formatToParts(at);
   const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
-  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  const asUtc = utcMs(get('year'), get('month'), get('day'), get('hour'), get('minute'), get('second'));
   return asUtc - Math.floor(at.getTime() / 1000) * 1000;
 }
 
-/** The instant a calendar day (YYYY-MM-DD) starts in `tz`. */
+/** The first instant whose ISO string PostgreSQL reads: it refuses year 0000. */
+export const EARLIEST = new Date(utcMs(1, 1, 1));
+
+/** The instant a calendar day (YYYY-MM-DD) starts in `tz`, not before EARLIEST. */
 export function dayStart(day: string, tz: string): Date {
   const [y, m, d] = day.split('-').map(Number);
-  const naive = Date.UTC(y, m - 1, d);
+  const naive = utcMs(y, m, d);
   // two passes settle days whose offset differs from the one at naive midnight (DST changes)
   let t = naive - tzOffsetMs(new Date(naive), tz);
   t = naive - tzOffsetMs(new Date(t), tz);
-  return new Date(t);
+  // 0001-01-01 east of Greenwich starts in year 0, which no timestamp in the database can be before
+  return new Date(Math.max(t, EARLIEST.getTime()));
 }
 
 /** The day after `day` (YYYY-MM-DD). */
 export function nextDay(day: string): string {
   const [y, m, d] = day.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+  return new Date(utcMs(y, m, d + 1)).toISOString().slice(0, 10);
 }
 
 /** Today in `tz`, YYYY-MM-DD. */

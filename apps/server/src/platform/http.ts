@@ -1,7 +1,7 @@
-import type { Permission, RoleName } from '@obol/contract';
+import { findUnsafeText, type Permission, type RoleName } from '@obol/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { forbidden, fromZod, unauthorized } from './errors.ts';
+import { ApiError, forbidden, fromZod, unauthorized } from './errors.ts';
 import type { Scope } from './scope.ts';
 
 export interface AuthUser {
@@ -61,6 +61,8 @@ declare module 'fastify' {
     access?: Access;
     /** the action name written to the activity log; set on every mutating route */
     audit?: string;
+    /** the zod schema of the route's input, for tools that walk the route table (the fuzz test) */
+    input?: z.ZodType;
   }
 }
 
@@ -82,6 +84,22 @@ interface RouteSpec<S extends z.ZodType | undefined, A extends Access> {
 }
 
 /**
+ * The text rule of every input (decisions.md, "Input"): a 400 naming each field of the JSON body, query
+ * string, route parameters or form fields that holds a control character or an unpaired surrogate. route()
+ * applies it to every route before its schema; a handler that reads input of its own (multipart form fields)
+ * calls it on what it read.
+ */
+export function refuseUnsafeText(req: FastifyRequest, ...inputs: unknown[]): void {
+  const found = inputs.flatMap((input) => findUnsafeText(input));
+  if (!found.length) return;
+  const fields: Record<string, string[]> = {};
+  for (const f of found) if (!fields[f.field]?.includes(f.message)) (fields[f.field] ??= []).push(f.message);
+  // the activity log says what was found; the answer names the field only
+  req.audit.detail = `refused text: ${found.map((f) => `${f.issue} in ${f.field}`).join('; ')}`;
+  throw new ApiError(400, Object.values(fields).flat(), fields);
+}
+
+/**
  * Declares a route: its access rule, its input schema and its audit action. The platform
  * authenticates (see auth plugin), authorises, validates and records; the handler does the work.
  */
@@ -92,7 +110,7 @@ export function route<S extends z.ZodType | undefined, A extends Access>(
   app.route({
     method: spec.method,
     url: spec.url,
-    config: { access: spec.access, audit: spec.audit },
+    config: { access: spec.access, audit: spec.audit, input: spec.input },
     preHandler: async (req) => {
       if (spec.access === 'public') return;
       if (!req.auth) throw unauthorized();
@@ -102,6 +120,7 @@ export function route<S extends z.ZodType | undefined, A extends Access>(
       }
     },
     handler: async (req, reply) => {
+      refuseUnsafeText(req, req.params, req.query, spec.method === 'GET' ? undefined : req.body);
       let input: unknown = undefined;
       if (spec.input) {
         const raw = spec.method === 'GET' ? req.query : (req.body ?? {});

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import type { DestinationStream } from 'pino';
+import type { z } from 'zod';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../platform/config.ts';
 import { openDatabase, runMigrations, type Database } from '../platform/db.ts';
@@ -79,6 +80,20 @@ export interface RouteInfo {
   method: string;
   url: string;
   access: Access | undefined;
+  /** the zod schema of the JSON body (POST) or query string (GET), when the route declares one with route() */
+  input: z.ZodType | undefined;
+}
+
+type SchemaDef = { type?: string; shape?: Record<string, z.ZodType>; in?: unknown; innerType?: unknown };
+/** The fields of a route's input: the shape of its zod object, under any pipe, default or refinement. */
+export function inputShape(schema: z.ZodType | undefined): Record<string, z.ZodType> {
+  let s = schema as unknown as { def?: SchemaDef } | undefined;
+  for (let i = 0; s && i < 10; i++) {
+    const def = s.def;
+    if (def?.type === 'object' && def.shape) return def.shape;
+    s = (def?.in ?? def?.innerType) as typeof s;
+  }
+  return {};
 }
 
 export interface TestResponse {
@@ -131,8 +146,9 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
     webDist: opts.webDist,
     logStream: opts.logStream,
     onRoute: (r) => {
+      const config = r.config as { access?: Access; input?: z.ZodType } | undefined;
       for (const method of [r.method].flat())
-        routes.push({ method, url: r.url, access: (r.config as { access?: Access } | undefined)?.access });
+        routes.push({ method, url: r.url, access: config?.access, input: config?.input });
     },
   });
   const real = createMailer(config, database.db, app.log);

@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError, badRequest, notFound } from '../../platform/errors.ts';
-import { route } from '../../platform/http.ts';
+import { refuseUnsafeText, route } from '../../platform/http.ts';
 import { throttle } from '../../platform/limits.ts';
 import { randomToken } from '../../platform/crypto.ts';
 import { newBatchId, payingAccount } from '../payments/service.ts';
@@ -57,6 +57,7 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
               truncated = part.file.truncated;
             } else fields[part.fieldname] = String(part.value ?? '');
           }
+          refuseUnsafeText(req, fields);
           if (!originalName) throw badRequest('Choose a file to upload', 'file');
           if (truncated) throw badRequest(`The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`, 'file');
           const behalfOf = Number(fields.behalf_of_id);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DownloadFile } from '@obol/contract';
+import { isCalendarDate, type DownloadFile } from '@obol/contract';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import { rowsOf, type Executor, type Tx } from '../../platform/db.ts';
@@ -151,7 +151,8 @@ export async function listFiles(db: Executor, scope: Scope, q: FileListQuery) {
     eq(downloadFiles.accounting, q.accounting ? 1 : 0),
   ];
   if (q.search) {
-    const date = /^\d{4}-\d{2}-\d{2}$/.test(q.search) && !Number.isNaN(Date.parse(q.search)) ? q.search : null;
+    // a real calendar date only: Date.parse takes 2026-02-30 (as 2 March), which PostgreSQL refuses
+    const date = isCalendarDate(q.search) ? q.search : null;
     terms.push(
       date
         ? sql`(${downloadFiles.fileName} ILIKE ${`%${escapeLike(q.search)}%`} OR ${downloadFiles.createdAt}::date = ${date}::date

@@ -389,6 +389,22 @@ describe('the provider edge', () => {
     expect(stored.response).toEqual(r.body);
   });
 
+  it('refuses a signed webhook whose text cannot be stored, with a 400 and nothing recorded', async () => {
+    const body = JSON.stringify({
+      event_id: `evt_nul_${randomUUID()}`,
+      type: 'payout.completed',
+      data: { id: 'po_\u0000', idempotency_key: 'k\ud800' },
+    });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/api/provider/webhook',
+      headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook(SECRET, body) },
+      payload: body,
+    });
+    expect(r.statusCode).toBe(400);
+    expect(Object.keys(r.json().fields)).toEqual(['data.id', 'data.idempotency_key']);
+  });
+
   it('settles once whatever duplicate and out-of-order webhooks arrive', async () => {
     await control({ duplicate_webhooks: true, out_of_order_webhooks: true });
     const before = await balance();

@@ -3,7 +3,7 @@ import { desc } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
-import { route } from '../../platform/http.ts';
+import { refuseUnsafeText, route } from '../../platform/http.ts';
 import { auditInTx } from '../../platform/audit.ts';
 import { verifyWebhookSignature } from '../../platform/provider.ts';
 import { applyProviderEvent, reconcile, type ProviderEvent } from './service.ts';
@@ -52,6 +52,8 @@ export function providerRoutes(app: FastifyInstance, deps: Deps) {
         } catch {
           throw new ApiError(400, ['The request body is not valid JSON']);
         }
+        // the text rule of every route: a NUL or a lone surrogate cannot be stored (a 400 the provider sees)
+        refuseUnsafeText(req, parsed);
         const ev = eventSchema.safeParse(parsed);
         if (!ev.success) throw new ApiError(400, ['Not a provider event']);
         req.audit.actor = { id: null, name: 'Provider', email: null };

@@ -1,4 +1,4 @@
-import { TRX_MSG } from '@obol/contract';
+import { isCalendarDate, TRX_MSG } from '@obol/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import { badRequest } from '../../platform/errors.ts';
 import { dayRange, today } from '../../platform/dates.ts';
@@ -117,9 +117,18 @@ export interface Cursor {
   id: number;
 }
 export const encodeCursor = (c: Cursor) => Buffer.from(`${c.updatedAt}|${c.id}`).toString('base64url');
+/** updated_at as PostgreSQL writes it (`::text`), or in ISO form: a real day and time, an optional offset */
+const CURSOR_TIME = /^(\d{4}-\d{2}-\d{2})[ T]([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?(Z|[+-]\d{2}(:\d{2})?)?$/;
+/**
+ * The cursor back from the client, or null when it is not one we wrote. Strict, because its parts go into
+ * the SQL as a timestamptz and an id: Date.parse would take 2026-02-30 or '1', which PostgreSQL refuses.
+ */
 export function decodeCursor(s: string): Cursor | null {
-  const [updatedAt, id] = Buffer.from(s, 'base64url').toString().split('|');
-  if (!updatedAt || !/^\d+$/.test(id ?? '') || Number.isNaN(Date.parse(updatedAt))) return null;
+  const parts = Buffer.from(s, 'base64url').toString().split('|');
+  if (parts.length !== 2) return null;
+  const [updatedAt, id] = parts;
+  const time = CURSOR_TIME.exec(updatedAt);
+  if (!time || !isCalendarDate(time[1]) || !/^\d{1,15}$/.test(id)) return null;
   return { updatedAt, id: Number(id) };
 }
 export function afterCursor(c: Cursor | null, dir: Direction): SQL {
