@@ -3,7 +3,7 @@
  * postEntry, beside a bare INSERT of the same rows into a plain table in the same run. PGlite always;
  * PostgreSQL too when DATABASE_URL is set (a scratch database is created there and dropped).
  *
- *   npm run bench            (or: node --import tsx bench/ledger.bench.ts [entries])
+ *   npm run bench            (or: node bench/ledger.bench.ts [entries])
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';

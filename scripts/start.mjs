@@ -6,6 +6,17 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+// Node 22.12+ (pg-boss needs it; the server runs from its TypeScript through Node's own type stripping).
+// `npm ci` installs one into node_modules on Linux, Windows and Intel macOS, and `npm start` puts it first.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 12)) {
+  process.stderr.write(
+    `Obol needs Node.js 22.12 or newer; this is ${process.version}. Start it with \`npm start\` (which uses the Node ` +
+      'that `npm ci` installed into node_modules where one exists for this platform) or install Node 22.\n',
+  );
+  process.exit(1);
+}
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const webIndex = path.join(root, 'apps/web/dist/index.html');
 
@@ -23,7 +34,11 @@ process.env.PROVIDER_WEBHOOK_SECRET ||= randomBytes(32).toString('hex');
 
 const children = [];
 function run(name, entry) {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: root, stdio: 'inherit', env: process.env });
+  const child = spawn(
+    process.execPath,
+    [...(process.features.typescript ? [] : ['--experimental-strip-types']), entry],
+    { cwd: root, stdio: 'inherit', env: process.env },
+  );
   child.on('exit', (code, signal) => {
     if (stopping) return;
     process.stderr.write(`${name} stopped (${signal ?? code}); stopping Obol.\n`);

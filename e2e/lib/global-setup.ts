@@ -57,7 +57,7 @@ export default async function setup(project: TestProject) {
   };
   const children: ChildProcess[] = [];
   const start = (entry: string) => {
-    const c = spawn(process.execPath, ['--import', 'tsx', entry], {
+    const c = spawn(process.execPath, [...(process.features.typescript ? [] : ['--experimental-strip-types']), entry], {
       cwd: root,
       env,
       stdio: ['ignore', 'inherit', 'inherit'],

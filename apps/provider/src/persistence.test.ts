@@ -37,22 +37,26 @@ afterAll(async () => {
 });
 const eventsFor = (key: string) => receiver.received.filter((r) => r.event.data.idempotency_key === key);
 
-/** The simulator as its own process (`node --import tsx src/main.ts`), posting webhooks to the receiver. */
+/** The simulator as its own process (`node src/main.ts`, Node's own type stripping), posting webhooks to the receiver. */
 async function startProcess(env: Record<string, string>) {
   const port = await freePort();
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'main.ts')], {
-    cwd: path.join(here, '..'),
-    env: {
-      ...process.env,
-      PROVIDER_PORT: String(port),
-      PROVIDER_API_KEY: 'proc-key',
-      PROVIDER_WEBHOOK_URL: receiver.url,
-      PROVIDER_WEBHOOK_SECRET: 'proc-secret',
-      ...env,
+  const child = spawn(
+    process.execPath,
+    [...(process.features.typescript ? [] : ['--experimental-strip-types']), path.join(here, 'main.ts')],
+    {
+      cwd: path.join(here, '..'),
+      env: {
+        ...process.env,
+        PROVIDER_PORT: String(port),
+        PROVIDER_API_KEY: 'proc-key',
+        PROVIDER_WEBHOOK_URL: receiver.url,
+        PROVIDER_WEBHOOK_SECRET: 'proc-secret',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));

@@ -4,14 +4,17 @@ import { z } from 'zod';
 
 /** An error the client should see: status and the messages of the error envelope. */
 export class ApiError extends Error {
-  constructor(
-    public readonly status: number,
-    public readonly messages: string[],
-    public readonly fields?: Record<string, string[]>,
-    /** response headers that go with the error (Retry-After on a 429) */
-    public readonly headers?: Record<string, string>,
-  ) {
+  readonly status: number;
+  readonly messages: string[];
+  readonly fields?: Record<string, string[]>;
+  /** response headers that go with the error (Retry-After on a 429) */
+  readonly headers?: Record<string, string>;
+  constructor(status: number, messages: string[], fields?: Record<string, string[]>, headers?: Record<string, string>) {
     super(messages[0] ?? `HTTP ${status}`);
+    this.status = status;
+    this.messages = messages;
+    this.fields = fields;
+    this.headers = headers;
   }
   body(requestId?: string): ApiErrorBody {
     const b: ApiErrorBody = { error: this.messages };

@@ -83,11 +83,12 @@ export interface StatementItem {
 
 /** The provider refused the request itself (4xx): retrying will not help. */
 export class ProviderRejected extends Error {
-  constructor(
-    public readonly status: number,
-    public readonly messages: string[],
-  ) {
+  readonly status: number;
+  readonly messages: string[];
+  constructor(status: number, messages: string[]) {
     super(messages[0] ?? `provider answered ${status}`);
+    this.status = status;
+    this.messages = messages;
   }
 }
 /** The provider could not be reached or failed (timeouts, 5xx) after every retry. */

@@ -40,11 +40,15 @@ async function waitHealthy(url: string, child: ChildProcess, output: () => strin
 }
 
 function start(entry: string, env: Record<string, string>, health: string): Promise<Proc> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(process.features.typescript ? [] : ['--experimental-strip-types']), entry],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout!.on('data', (d) => (out = (out + d).slice(-20_000)));
   child.stderr!.on('data', (d) => (out = (out + d).slice(-20_000)));

@@ -68,7 +68,10 @@ export class ReadClock {
   private since = performance.now();
   private lastTurn = this.since;
   private running = true;
-  constructor(private readonly deadlineMs: number) {}
+  private readonly deadlineMs: number;
+  constructor(deadlineMs: number) {
+    this.deadlineMs = deadlineMs;
+  }
 
   pause() {
     if (!this.running) return;

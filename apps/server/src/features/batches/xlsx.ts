@@ -278,7 +278,10 @@ async function onlySheet(ctx: Ctx, entry: yauzl.Entry): Promise<string> {
 class Capture {
   text = '';
   tooLong = false;
-  constructor(private readonly max: number) {}
+  private readonly max: number;
+  constructor(max: number) {
+    this.max = max;
+  }
   add(t: string) {
     if (this.tooLong) return;
     if (this.text.length + t.length > this.max) {

@@ -31,8 +31,10 @@ export interface EntryResult {
 
 /** Refused because an account that may not overdraw would go below zero. */
 export class InsufficientFunds extends ApiError {
-  constructor(public readonly accountId: number) {
+  readonly accountId: number;
+  constructor(accountId: number) {
     super(422, ['Insufficient balance']);
+    this.accountId = accountId;
   }
 }
 
