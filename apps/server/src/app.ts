@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import { MSG } from '@obol/contract';
+import { MSG, systemOps } from '@obol/contract';
 import Fastify, { type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { authRoutes } from './features/auth/routes.ts';
@@ -26,6 +26,11 @@ import { createMailer, type Mailer } from './platform/mail.ts';
 import { registerSecurityHeaders, setSecurityHeaders } from './platform/headers.ts';
 import { loggerOptions } from './platform/logging.ts';
 import { randomUUID } from 'node:crypto';
+import { apiDocsRoutes } from './platform/apidocs.ts';
+import { serve } from './platform/http.ts';
+
+/** The version of the API document. */
+export const API_VERSION = '0.1.0';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
@@ -117,13 +122,16 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     return reply.status(500).send({ error: [MSG.somethingWrong], request_id: String(req.id) });
   });
 
-  app.get('/api/health', async (_req, reply) => {
+  app.decorate('answerMode', config.production ? 'strip' : 'strict');
+  serve(app, systemOps.health, async ({ reply }) => {
     const reachable = await ping(database);
-    return reply.status(reachable ? 200 : 503).send({
-      status: reachable ? 'ok' : 'unavailable',
+    reply.status(reachable ? 200 : 503);
+    return {
+      status: reachable ? ('ok' as const) : ('unavailable' as const),
       database: { kind: database.kind, reachable },
-    });
+    };
   });
+  apiDocsRoutes(app, config, API_VERSION);
 
   authRoutes(app, deps);
   usersRoutes(app, deps);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { MSG } from './messages.ts';
-import type { Permission } from './permissions.ts';
-import type { RoleName } from './roles.ts';
+import { ALL_PERMISSIONS, type Permission } from './permissions.ts';
+import { messageAnswer, messages, operation, timestamp } from './operation.ts';
+import { ROLES } from './roles.ts';
 
 export const email = z
   .string({ error: MSG.required })
@@ -34,11 +35,6 @@ export const loginRequest = z.object({
   auth_type: z.enum(AUTH_TYPES, { error: 'auth_type must be email, authenticator or backup' }),
 });
 export type LoginRequest = z.input<typeof loginRequest>;
-export interface LoginResponse {
-  challenge_token: string;
-  auth_type: AuthType;
-  message: string[];
-}
 
 export const verifyCodeRequest = z.object({
   challenge_token: z.string({ error: MSG.required }).min(1, MSG.required).max(200),
@@ -51,50 +47,72 @@ export const verifyCodeRequest = z.object({
 });
 export type VerifyCodeRequest = z.input<typeof verifyCodeRequest>;
 
-export interface SessionUser {
-  id: number;
-  name: string;
-  email: string;
-  role: RoleName;
-  parent: { id: number; name: string } | null;
-  two_fa_as_otp: boolean;
-}
-export interface AccountInfo {
-  account_id: string | null;
-  account_reference: string | null;
-  balance: number;
-  payin_account_id: string | null;
-  payin_balance: number;
-  clp_account_id: string | null;
-  clp_balance: number;
-}
-export interface CurrentBatch {
-  batch_id: string;
-  merchant_name: string;
-  file_name: string;
-  account_reference: string;
-  batch_status: string;
-}
-export interface SessionTiming {
+const permission = z.enum(ALL_PERMISSIONS as [Permission, ...Permission[]]);
+
+export const sessionUser = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  parent: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  two_fa_as_otp: z.boolean(),
+});
+export type SessionUser = z.output<typeof sessionUser>;
+
+/** The caller's own accounts (payout, pay-in, CLP), or the Fee Account for staff. */
+export const accountInfo = z.object({
+  account_id: z.string().nullable(),
+  account_reference: z.string().nullable(),
+  balance: z.number().int(),
+  payin_account_id: z.string().nullable(),
+  payin_balance: z.number().int(),
+  clp_account_id: z.string().nullable(),
+  clp_balance: z.number().int(),
+});
+export type AccountInfo = z.output<typeof accountInfo>;
+
+/** The batch a user was working on, resumed by a new sign-in. */
+export const currentBatch = z.object({
+  batch_id: z.string(),
+  merchant_name: z.string(),
+  file_name: z.string(),
+  account_reference: z.string(),
+  batch_status: z.string(),
+});
+export type CurrentBatch = z.output<typeof currentBatch>;
+
+export const sessionTiming = z.object({
   /** seconds of inactivity after which the session ends */
-  idle_timeout_seconds: number;
+  idle_timeout_seconds: z.number().int(),
   /** absolute end of the session, ISO 8601 UTC */
-  expires_at: string;
-}
-export interface VerifyCodeResponse {
-  accessToken: string;
-  user: SessionUser;
-  permission: Permission[];
-  account: AccountInfo | null;
-  batch: CurrentBatch | null;
-  session: SessionTiming;
-  message: string[];
-}
-export interface AuthPermissionResponse {
-  status: boolean;
-  data: { permission: Permission[] };
-  session: SessionTiming;
-}
+  expires_at: timestamp,
+});
+export type SessionTiming = z.output<typeof sessionTiming>;
+
+export const loginResponse = z.object({
+  challenge_token: z.string(),
+  auth_type: z.enum(AUTH_TYPES),
+  message: messages,
+});
+export type LoginResponse = z.output<typeof loginResponse>;
+
+export const verifyCodeResponse = z.object({
+  accessToken: z.string(),
+  user: sessionUser,
+  permission: z.array(permission),
+  account: accountInfo.nullable(),
+  batch: currentBatch.nullable(),
+  session: sessionTiming,
+  message: messages,
+});
+export type VerifyCodeResponse = z.output<typeof verifyCodeResponse>;
+
+export const authPermissionResponse = z.object({
+  status: z.boolean(),
+  data: z.object({ permission: z.array(permission) }),
+  session: sessionTiming,
+});
+export type AuthPermissionResponse = z.output<typeof authPermissionResponse>;
 
 export const forgotPasswordRequest = z.object({ email });
 export const checkLinkRequest = z.object({
@@ -136,3 +154,104 @@ export interface ApiErrorBody {
   fields?: Record<string, string[]>;
   request_id?: string;
 }
+
+// ---- the calls ----
+
+const TAG = 'Sign-in and passwords';
+export const authOps = {
+  login: operation({
+    id: 'login',
+    method: 'POST',
+    path: '/api/login',
+    tag: TAG,
+    summary: 'Checks the password and starts the second factor (an e-mailed code, the authenticator or a backup code)',
+    access: 'public',
+    audit: 'auth.login',
+    input: loginRequest,
+    output: loginResponse,
+  }),
+  verifyCode: operation({
+    id: 'verifyCode',
+    method: 'POST',
+    path: '/api/verify-code',
+    tag: TAG,
+    summary: 'Checks the second factor and opens a session: its bearer token, the user, permissions, accounts',
+    access: 'public',
+    audit: 'auth.verify-code',
+    input: verifyCodeRequest,
+    output: verifyCodeResponse,
+  }),
+  logout: operation({
+    id: 'logout',
+    method: 'POST',
+    path: '/api/logout',
+    tag: TAG,
+    summary: 'Ends the session',
+    access: 'authenticated',
+    audit: 'auth.logout',
+    output: messageAnswer,
+  }),
+  authPermission: operation({
+    id: 'authPermission',
+    method: 'POST',
+    path: '/api/auth-permission',
+    tag: TAG,
+    summary: "The caller's permissions and session timing",
+    access: 'authenticated',
+    output: authPermissionResponse,
+  }),
+  forgotPassword: operation({
+    id: 'forgotPassword',
+    method: 'POST',
+    path: '/api/forgot-password',
+    tag: TAG,
+    summary: 'Mails a password link (the same answer whether or not the account exists)',
+    access: 'public',
+    audit: 'auth.forgot-password',
+    input: forgotPasswordRequest,
+    output: messageAnswer,
+  }),
+  checkLinkExpiry: operation({
+    id: 'checkLinkExpiry',
+    method: 'POST',
+    path: '/api/check-link-expiry',
+    tag: TAG,
+    summary: 'Tells whether a password link is still valid',
+    access: 'public',
+    input: checkLinkRequest,
+    output: messageAnswer,
+  }),
+  setPassword: operation({
+    id: 'setPassword',
+    method: 'POST',
+    path: '/api/set-password',
+    tag: TAG,
+    summary: 'Sets a password with a password link (single use); ends every session of the account',
+    access: 'public',
+    audit: 'auth.set-password',
+    input: setPasswordRequest,
+    output: messageAnswer,
+  }),
+  changePassword: operation({
+    id: 'changePassword',
+    method: 'POST',
+    path: '/api/change-password',
+    tag: TAG,
+    summary: "Changes the caller's password; ends the account's other sessions",
+    access: 'authenticated',
+    audit: 'auth.change-password',
+    input: changePasswordRequest,
+    output: messageAnswer,
+  }),
+  exportBackupCode: operation({
+    id: 'exportBackupCode',
+    method: 'POST',
+    path: '/api/export-backup-code',
+    tag: TAG,
+    summary: 'New backup codes (after the password), as a text file; the old ones stop working',
+    access: 'authenticated',
+    audit: 'auth.export-backup-code',
+    input: exportBackupCodeRequest,
+    output: { file: ['text/plain'] },
+  }),
+} as const;

@@ -9,3 +9,5 @@ export * from './payments.ts';
 export * from './transactions.ts';
 export * from './params.ts';
 export * from './text.ts';
+export * from './operation.ts';
+export * from './operations.ts';

@@ -46,8 +46,22 @@ function holds(role: RoleName, access: Access): boolean {
   return (access as { roles: readonly RoleName[] }).roles.includes(role);
 }
 
-/** routes outside the permission model on purpose: the health probe, and the provider's signed webhook */
-const OPEN_BY_DESIGN = ['GET /api/health', 'HEAD /api/health', 'POST /api/provider/webhook'];
+/** routes outside the permission model on purpose: the health probe, the provider's signed webhook, the API's description */
+const OPEN_BY_DESIGN = [
+  'GET /api/health',
+  'HEAD /api/health',
+  'POST /api/provider/webhook',
+  'GET /api/openapi.json',
+  'HEAD /api/openapi.json',
+  'GET /api/docs',
+  'HEAD /api/docs',
+  'GET /api/docs/',
+  'HEAD /api/docs/',
+  'GET /api/docs/init.js',
+  'HEAD /api/docs/init.js',
+  'GET /api/docs/:asset',
+  'HEAD /api/docs/:asset',
+];
 const PUBLIC_AUTH = [
   'POST /api/login',
   'POST /api/verify-code',

@@ -1,4 +1,13 @@
-import { findUnsafeText, type Permission, type RoleName } from '@obol/contract';
+import {
+  findUnsafeText,
+  isFileAnswer,
+  type Access,
+  type AnswerOf,
+  type Operation,
+  type ParsedInputOf,
+  type Permission,
+  type RoleName,
+} from '@obol/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiError, forbidden, fromZod, unauthorized } from './errors.ts';
@@ -32,11 +41,7 @@ export interface AuditDraft {
   recorded?: boolean;
 }
 
-/**
- * public: anyone; authenticated: any signed-in user; a permission, or any one of a list of permissions;
- * or one of a list of roles (for platform functions the spec gives no permission for, like the trial balance).
- */
-export type Access = Permission | readonly Permission[] | { roles: readonly RoleName[] } | 'authenticated' | 'public';
+export type { Access };
 
 export function allows(auth: AuthContext, access: Access): boolean {
   if (access === 'public' || access === 'authenticated') return true;
@@ -63,8 +68,21 @@ declare module 'fastify' {
     audit?: string;
     /** the zod schema of the route's input, for tools that walk the route table (the fuzz test) */
     input?: z.ZodType;
+    /** the contract's operation the route serves */
+    operation?: Operation;
+  }
+  interface FastifyInstance {
+    /** how answers are held to their operation's schema: `strict` (tests, development) or `strip` (production) */
+    answerMode?: AnswerMode;
   }
 }
+
+/**
+ * strict: an answer outside its schema, or with a field the schema does not declare, is an error (500), so a
+ * test or a developer sees the drift at once; strip: unknown fields are removed, and an answer that does not
+ * parse is logged and sent as it is (production never fails a user for a schema's slip).
+ */
+export type AnswerMode = 'strict' | 'strip';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -139,3 +157,79 @@ export function route<S extends z.ZodType | undefined, A extends Access>(
     },
   });
 }
+
+type Handler<O extends Operation> = (ctx: {
+  input: ParsedInputOf<O>;
+  params: O['params'] extends z.ZodType ? z.output<O['params']> : undefined;
+  auth: O['access'] extends 'public' ? AuthContext | null : AuthContext;
+  req: FastifyRequest;
+  reply: FastifyReply;
+}) => Promise<AnswerOf<O> | FastifyReply | void> | AnswerOf<O> | FastifyReply | void;
+
+/**
+ * Declares the route of a contract operation: its method and path, its access rule, its input (and path
+ * parameters) and its audit action all come from the operation. The platform authenticates (see the auth
+ * hook), authorises, applies the text rule, validates the input and records; the handler does the work; its
+ * answer is held to the operation's output schema (see AnswerMode) and sent with the operation's status.
+ */
+export function serve<const O extends Operation>(app: FastifyInstance, op: O, handler: Handler<O>): void {
+  app.route({
+    method: op.method,
+    url: op.path,
+    config: { access: op.access, audit: op.audit, input: op.input, operation: op },
+    preHandler: async (req) => {
+      if (op.access === 'public') return;
+      if (!req.auth) throw unauthorized();
+      if (!allows(req.auth, op.access)) {
+        req.audit.detail = `missing permission: ${describeAccess(op.access)}`;
+        throw forbidden();
+      }
+    },
+    handler: async (req, reply) => {
+      refuseUnsafeText(req, req.params, req.query, op.method === 'GET' || op.multipart ? undefined : req.body);
+      const parse = (schema: z.ZodType | undefined, raw: unknown) => {
+        if (!schema) return undefined;
+        const parsed = schema.safeParse(raw);
+        if (!parsed.success) throw fromZod(parsed.error, raw);
+        return parsed.data;
+      };
+      const input = op.multipart ? undefined : parse(op.input, op.method === 'GET' ? req.query : (req.body ?? {}));
+      const params = parse(op.params, req.params);
+      const result = await handler({ input, params, auth: req.auth, req, reply } as never);
+      if (reply.sent || result === reply) return reply;
+      if (op.status) reply.status(op.status);
+      return heldToSchema(op, result ?? { message: [] }, app.answerMode ?? 'strict', req);
+    },
+  });
+}
+
+/** The answer as its operation's output schema allows it (see AnswerMode). */
+export function heldToSchema(op: Operation, result: unknown, mode: AnswerMode, req: FastifyRequest): unknown {
+  if (isFileAnswer(op.output)) return result;
+  // the wire form: what JSON makes of dates and undefined fields is what the schema describes
+  const wire: unknown = JSON.parse(JSON.stringify(result));
+  const parsed = op.output.safeParse(wire);
+  if (!parsed.success) {
+    const why = parsed.error.issues.map((i) => `${i.path.join('.') || '(answer)'}: ${i.message}`).join('; ');
+    if (mode === 'strict') throw new Error(`${op.id} answered outside its schema: ${why}`);
+    req.log.error({ operation: op.id, why }, 'answer outside its schema, sent as it is');
+    return wire;
+  }
+  if (mode === 'strict') {
+    const extra = undeclared(wire, parsed.data);
+    if (extra.length) throw new Error(`${op.id} answered fields its schema does not declare: ${extra.join(', ')}`);
+  }
+  return parsed.data;
+}
+
+/** Paths of `given` that `kept` (the parse of it) no longer has: the fields the schema stripped. */
+function undeclared(given: unknown, kept: unknown, at = ''): string[] {
+  if (Array.isArray(given) && Array.isArray(kept))
+    return given.flatMap((g, i) => undeclared(g, kept[i], `${at}[${i}]`));
+  if (!isPlainObject(given) || !isPlainObject(kept)) return [];
+  return Object.keys(given).flatMap((k) =>
+    k in kept ? undeclared(given[k], kept[k], at ? `${at}.${k}` : k) : [at ? `${at}.${k}` : k],
+  );
+}
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { Operation } from '@obol/contract';
 import pg from 'pg';
 import type { DestinationStream } from 'pino';
 import type { z } from 'zod';
@@ -82,6 +83,8 @@ export interface RouteInfo {
   access: Access | undefined;
   /** the zod schema of the JSON body (POST) or query string (GET), when the route declares one with route() */
   input: z.ZodType | undefined;
+  /** the contract's operation the route serves */
+  operation: Operation | undefined;
 }
 
 type SchemaDef = { type?: string; shape?: Record<string, z.ZodType>; in?: unknown; innerType?: unknown };
@@ -146,9 +149,15 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
     webDist: opts.webDist,
     logStream: opts.logStream,
     onRoute: (r) => {
-      const config = r.config as { access?: Access; input?: z.ZodType } | undefined;
+      const config = r.config as { access?: Access; input?: z.ZodType; operation?: Operation } | undefined;
       for (const method of [r.method].flat())
-        routes.push({ method, url: r.url, access: config?.access, input: config?.input });
+        routes.push({
+          method,
+          url: r.url,
+          access: config?.access,
+          input: config?.input,
+          operation: config?.operation,
+        });
     },
   });
   const real = createMailer(config, database.db, app.log);

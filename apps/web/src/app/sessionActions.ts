@@ -1,7 +1,8 @@
-import { MSG, type AuthPermissionResponse } from '@obol/contract';
+import { MSG } from '@obol/contract';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
-import { api } from '../lib/api.ts';
+import { authPermission } from '../features/auth/api/authPermission.ts';
+import { logout } from '../features/auth/api/logout.ts';
 import { resetSession, sessionStore } from '../lib/session.ts';
 import { useNotify } from '../ui/notifications.tsx';
 
@@ -22,7 +23,7 @@ export function useLogout() {
   return useCallback(async () => {
     if (sessionStore.get()) {
       try {
-        await api('/api/logout');
+        await logout();
       } catch {
         /* the session may have ended already */
       }
@@ -36,7 +37,7 @@ export function useLogout() {
 export async function refreshPermissions(): Promise<void> {
   if (!sessionStore.get()?.token) return;
   try {
-    const r = await api<AuthPermissionResponse>('/api/auth-permission');
+    const r = await authPermission();
     if (Array.isArray(r?.data?.permission))
       sessionStore.update({ permissions: r.data.permission, ...(r.session ? { timing: r.session } : {}) });
   } catch {

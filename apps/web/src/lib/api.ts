@@ -1,4 +1,4 @@
-import { MSG, type ApiErrorBody } from '@obol/contract';
+import { MSG, type ApiErrorBody, type InputOf, type Operation, type OutputOf } from '@obol/contract';
 import { sessionStore } from './session.ts';
 
 export class ApiError extends Error {
@@ -52,7 +52,7 @@ const PUBLIC_CALLS = [
 
 export async function apiFetch(
   path: string,
-  init: { method?: string; body?: unknown; raw?: boolean } = {},
+  init: { method?: string; body?: unknown; raw?: boolean; public?: boolean } = {},
 ): Promise<Response> {
   const token = sessionStore.get()?.token;
   const isForm = typeof FormData !== 'undefined' && init.body instanceof FormData;
@@ -64,7 +64,7 @@ export async function apiFetch(
     },
     body: init.body === undefined ? undefined : isForm ? (init.body as FormData) : JSON.stringify(init.body),
   });
-  if (res.status === 401 && !PUBLIC_CALLS.includes(path) && token) {
+  if (res.status === 401 && !init.public && !PUBLIC_CALLS.includes(path) && token) {
     // several calls may fail together; only the first one ends the session
     if (sessionStore.get()?.token === token) onExpired();
     throw new ApiError(401, { error: [MSG.sessionExpired] });
@@ -80,6 +80,45 @@ export async function apiFetch(
   }
   markActivity();
   return res;
+}
+
+type ParamsOf<O extends Operation> = O['params'] extends import('zod').ZodType
+  ? import('zod').input<O['params']>
+  : undefined;
+
+/** The request of an operation: its path (with parameters), method and body or query string. */
+function request<O extends Operation>(op: O, input?: InputOf<O>, params?: ParamsOf<O>) {
+  let path = op.path.replace(/:(\w+)/g, (_m, name: string) =>
+    encodeURIComponent(String((params as Record<string, unknown> | undefined)?.[name] ?? '')),
+  );
+  if (op.method === 'GET' && input) {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(input as Record<string, unknown>))
+      if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
+    if (q.size) path += `?${q}`;
+  }
+  const body = op.method === 'GET' ? undefined : op.multipart ? input : (input ?? {});
+  return apiFetch(path, { method: op.method, body, public: op.access === 'public' });
+}
+
+/**
+ * Calls an operation of the contract (packages/contract): the path, the method and the types of what is sent
+ * and answered all come from the operation, so a call cannot drift from the server's route.
+ */
+export async function call<O extends Operation>(op: O, input?: InputOf<O>, params?: ParamsOf<O>): Promise<OutputOf<O>> {
+  const res = await request(op, input, params);
+  const text = await res.text();
+  return (text ? JSON.parse(text) : {}) as OutputOf<O>;
+}
+
+/** Calls an operation whose answer is a file, and saves it as a download. */
+export async function download<O extends Operation>(
+  op: O,
+  fallbackName: string,
+  input?: InputOf<O>,
+  params?: ParamsOf<O>,
+) {
+  await saveResponse(await request(op, input, params), fallbackName);
 }
 
 /** POST a JSON body, read a JSON answer (an empty answer reads as {}). */

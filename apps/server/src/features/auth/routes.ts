@@ -1,147 +1,80 @@
-import {
-  changePasswordRequest,
-  checkLinkRequest,
-  exportBackupCodeRequest,
-  forgotPasswordRequest,
-  loginRequest,
-  MSG,
-  setPasswordRequest,
-  verifyCodeRequest,
-  type AuthPermissionResponse,
-} from '@obol/contract';
+import { authOps, MSG } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { forbidden } from '../../platform/errors.ts';
-import { route } from '../../platform/http.ts';
+import { serve } from '../../platform/http.ts';
 import * as auth from './service.ts';
 
 export function authRoutes(app: FastifyInstance, deps: Deps) {
-  route(app, {
-    method: 'POST',
-    url: '/api/login',
-    access: 'public',
-    input: loginRequest,
-    audit: 'auth.login',
-    handler: ({ input, req }) =>
-      auth.login(deps, input, req.ip, (a) => {
-        req.audit.actor = a;
-        req.audit.detail = `second factor: ${input.auth_type}`;
-      }),
-  });
-
-  route(app, {
-    method: 'POST',
-    url: '/api/verify-code',
-    access: 'public',
-    input: verifyCodeRequest,
-    audit: 'auth.verify-code',
-    handler: ({ input, req }) =>
-      auth.verifyCode(deps, input, { ip: req.ip, userAgent: req.headers['user-agent'] }, (a) => {
-        req.audit.actor = a;
-      }),
-  });
-
-  route(app, {
-    method: 'POST',
-    url: '/api/logout',
-    access: 'authenticated',
-    audit: 'auth.logout',
-    handler: async ({ auth: ctx }) => {
-      await auth.logout(deps, ctx.sessionId);
-      return { message: ['Logged out'] };
-    },
-  });
-
-  route(app, {
-    method: 'POST',
-    url: '/api/auth-permission',
-    access: 'authenticated',
-    handler: async ({ auth: ctx }): Promise<AuthPermissionResponse> => ({
-      status: true,
-      data: { permission: [...ctx.permissions] },
-      session: await auth.currentTiming(deps, ctx.sessionId),
+  serve(app, authOps.login, ({ input, req }) =>
+    auth.login(deps, input, req.ip, (a) => {
+      req.audit.actor = a;
+      req.audit.detail = `second factor: ${input.auth_type}`;
     }),
+  );
+
+  serve(app, authOps.verifyCode, ({ input, req }) =>
+    auth.verifyCode(deps, input, { ip: req.ip, userAgent: req.headers['user-agent'] }, (a) => {
+      req.audit.actor = a;
+    }),
+  );
+
+  serve(app, authOps.logout, async ({ auth: ctx }) => {
+    await auth.logout(deps, ctx.sessionId);
+    return { message: ['Logged out'] };
   });
 
-  route(app, {
-    method: 'POST',
-    url: '/api/forgot-password',
-    access: 'public',
-    input: forgotPasswordRequest,
-    audit: 'auth.forgot-password',
-    handler: async ({ input, req }) => {
-      req.audit.actor = { id: null, email: input.email };
-      // the same answer whatever happened: no account, an inactive one, or over the limits (nothing sent)
-      const outcome = await auth.forgotPassword(deps, input.email, req.ip);
-      if (outcome === 'throttled') req.audit.detail = 'over the limit: no mail sent';
-      return { message: [MSG.resetMailSent] };
-    },
+  serve(app, authOps.authPermission, async ({ auth: ctx }) => ({
+    status: true,
+    data: { permission: [...ctx.permissions] },
+    session: await auth.currentTiming(deps, ctx.sessionId),
+  }));
+
+  serve(app, authOps.forgotPassword, async ({ input, req }) => {
+    req.audit.actor = { id: null, email: input.email };
+    // the same answer whatever happened: no account, an inactive one, or over the limits (nothing sent)
+    const outcome = await auth.forgotPassword(deps, input.email, req.ip);
+    if (outcome === 'throttled') req.audit.detail = 'over the limit: no mail sent';
+    return { message: [MSG.resetMailSent] };
   });
 
-  route(app, {
-    method: 'POST',
-    url: '/api/check-link-expiry',
-    access: 'public',
-    input: checkLinkRequest,
-    handler: async ({ input }) => {
-      await auth.checkLink(deps, input.token, input.email);
-      return { message: ['Link is valid'] };
-    },
+  serve(app, authOps.checkLinkExpiry, async ({ input }) => {
+    await auth.checkLink(deps, input.token, input.email);
+    return { message: ['Link is valid'] };
   });
 
-  route(app, {
-    method: 'POST',
-    url: '/api/set-password',
-    access: 'public',
-    input: setPasswordRequest,
-    audit: 'auth.set-password',
-    handler: async ({ input, req }) => {
-      req.audit.actor = { id: null, email: input.email };
-      const user = await auth.setPassword(deps, input);
-      req.audit.actor = { id: user.id, name: user.name, email: user.email };
-      req.audit.targetType = 'user';
-      req.audit.targetId = user.id;
-      return { message: [MSG.passwordSet] };
-    },
+  serve(app, authOps.setPassword, async ({ input, req }) => {
+    req.audit.actor = { id: null, email: input.email };
+    const user = await auth.setPassword(deps, input);
+    req.audit.actor = { id: user.id, name: user.name, email: user.email };
+    req.audit.targetType = 'user';
+    req.audit.targetId = user.id;
+    return { message: [MSG.passwordSet] };
   });
 
-  route(app, {
-    method: 'POST',
-    url: '/api/change-password',
-    access: 'authenticated',
-    input: changePasswordRequest,
-    audit: 'auth.change-password',
-    handler: async ({ input, auth: ctx, req }) => {
-      req.audit.targetType = 'user';
-      req.audit.targetId = ctx.user.id;
-      await auth.changePassword(deps, ctx, input, req.ip);
-      return { message: [MSG.passwordChanged] };
-    },
+  serve(app, authOps.changePassword, async ({ input, auth: ctx, req }) => {
+    req.audit.targetType = 'user';
+    req.audit.targetId = ctx.user.id;
+    await auth.changePassword(deps, ctx, input, req.ip);
+    return { message: [MSG.passwordChanged] };
   });
 
-  route(app, {
-    method: 'POST',
-    url: '/api/export-backup-code',
-    access: 'authenticated',
-    input: exportBackupCodeRequest,
-    audit: 'auth.export-backup-code',
-    handler: async ({ input, auth: ctx, req, reply }) => {
-      req.audit.targetType = 'user';
-      req.audit.targetId = ctx.user.id;
-      if (input.email !== ctx.user.email) throw forbidden('Backup codes can only be exported for your own account');
-      // new codes sign in without the password's second factor: a session alone is not enough
-      await auth.confirmPassword(deps, ctx, input.password, req.ip, 'password');
-      const codes = await auth.newBackupCodes(deps, ctx.user.id);
-      const body =
-        `Obol backup codes for ${ctx.user.email}\n` +
-        `Generated ${new Date().toISOString()}. Each code signs you in once; generating new codes voids these.\n\n` +
-        codes.join('\n') +
-        '\n';
-      return reply
-        .header('content-type', 'text/plain; charset=utf-8')
-        .header('content-disposition', 'attachment; filename="obol-backup-codes.txt"')
-        .header('cache-control', 'no-store')
-        .send(body);
-    },
+  serve(app, authOps.exportBackupCode, async ({ input, auth: ctx, req, reply }) => {
+    req.audit.targetType = 'user';
+    req.audit.targetId = ctx.user.id;
+    if (input.email !== ctx.user.email) throw forbidden('Backup codes can only be exported for your own account');
+    // new codes sign in without the password's second factor: a session alone is not enough
+    await auth.confirmPassword(deps, ctx, input.password, req.ip, 'password');
+    const codes = await auth.newBackupCodes(deps, ctx.user.id);
+    const body =
+      `Obol backup codes for ${ctx.user.email}\n` +
+      `Generated ${new Date().toISOString()}. Each code signs you in once; generating new codes voids these.\n\n` +
+      codes.join('\n') +
+      '\n';
+    return reply
+      .header('content-type', 'text/plain; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="obol-backup-codes.txt"')
+      .header('cache-control', 'no-store')
+      .send(body);
   });
 }

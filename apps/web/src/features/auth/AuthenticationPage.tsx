@@ -1,10 +1,11 @@
-import { AUTH_TYPES, MSG, type VerifyCodeResponse } from '@obol/contract';
+import { AUTH_TYPES, MSG } from '@obol/contract';
 import { Button, Link, Stack, TextField } from '@mui/material';
 import { useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Navigate, Link as RouterLink, useNavigate } from 'react-router';
 import { firstPermittedPath } from '../../app/paths.ts';
-import { api, signInErrorMessage } from '../../lib/api.ts';
+import { signInErrorMessage } from '../../lib/api.ts';
+import { verifyCode } from './api/verifyCode.ts';
 import { CHALLENGE_KEY, sessionStore, useSession } from '../../lib/session.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { AuthLayout } from './AuthLayout.tsx';
@@ -53,7 +54,7 @@ export function AuthenticationPage() {
     setBusy(true);
     setError(null);
     try {
-      const r = await api<VerifyCodeResponse>('/api/verify-code', {
+      const r = await verifyCode({
         challenge_token: challenge.token,
         code: code.trim(),
       });

@@ -5,7 +5,10 @@ import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
-import { api, ApiError } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
+import { checkLinkExpiry } from './api/checkLinkExpiry.ts';
+import { forgotPassword } from './api/forgotPassword.ts';
+import { setPassword } from './api/setPassword.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { PasswordRules } from '../../ui/PasswordRules.tsx';
 import { AuthLayout } from './AuthLayout.tsx';
@@ -19,7 +22,7 @@ export function ForgotPasswordPage() {
   });
   const submit = form.handleSubmit(async (v) => {
     try {
-      const r = await api<{ message: string[] }>('/api/forgot-password', v);
+      const r = await forgotPassword(v);
       setSent(r.message[0]);
     } catch (err) {
       notify('error', err instanceof ApiError ? err.display : MSG.somethingWrong);
@@ -70,14 +73,14 @@ export function NewPasswordPage() {
   const password = useWatch({ control: form.control, name: 'password' });
 
   useEffect(() => {
-    api('/api/check-link-expiry', { token, email })
+    checkLinkExpiry({ token, email })
       .then(() => setState('valid'))
       .catch((err) => setState(err instanceof ApiError ? err.display : MSG.linkExpired));
   }, [token, email]);
 
   const submit = form.handleSubmit(async (v) => {
     try {
-      await api('/api/set-password', { ...v, token, email });
+      await setPassword({ ...v, token, email });
       navigate('/password-success', { replace: true });
     } catch (err) {
       notify('error', err instanceof ApiError ? err.display : MSG.somethingWrong);

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { AUTH_TYPES, loginRequest, type AuthType, type LoginResponse } from '@obol/contract';
+import { AUTH_TYPES, loginRequest, type AuthType } from '@obol/contract';
 import {
   Button,
   FormControl,
@@ -15,7 +15,8 @@ import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Navigate, Link as RouterLink, useNavigate } from 'react-router';
 import { z } from 'zod';
-import { api, signInErrorMessage } from '../../lib/api.ts';
+import { signInErrorMessage } from '../../lib/api.ts';
+import { login } from './api/login.ts';
 import { CHALLENGE_KEY, useSession } from '../../lib/session.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { firstPermittedPath } from '../../app/paths.ts';
@@ -50,7 +51,7 @@ export function SignInPage({ merchant = false }: { merchant?: boolean }) {
   const submit = form.handleSubmit(async (values) => {
     setBusy(true);
     try {
-      const r = await api<LoginResponse>('/api/login', values);
+      const r = await login(values);
       const challenge: Challenge = {
         token: r.challenge_token,
         auth_type: AUTH_TYPES.includes(r.auth_type) ? r.auth_type : values.auth_type,

@@ -18,7 +18,9 @@ import {
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { apiFetch, api, ApiError, errorMessage, saveResponse } from '../../lib/api.ts';
+import { ApiError, errorMessage } from '../../lib/api.ts';
+import { changePassword } from './api/changePassword.ts';
+import { exportBackupCode } from './api/exportBackupCode.ts';
 import { euro } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
 import { useNotify } from '../../ui/notifications.tsx';
@@ -44,7 +46,7 @@ export function ProfilePage() {
 
   const submit = form.handleSubmit(async (v) => {
     try {
-      const r = await api<{ message: string[] }>('/api/change-password', v);
+      const r = await changePassword(v);
       notify('success', r.message?.[0] ?? MSG.passwordChanged);
       form.reset();
     } catch (err) {
@@ -173,8 +175,7 @@ function BackupCodesDialog({
     if (!password) return setError(MSG.required);
     setBusy(true);
     try {
-      const res = await apiFetch('/api/export-backup-code', { body: { email, password } });
-      await saveResponse(res, 'obol-backup-codes.txt');
+      await exportBackupCode({ email, password });
       setPassword('');
       setError(null);
       onDownloaded();

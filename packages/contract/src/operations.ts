@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { authOps } from './auth.ts';
+import { operation, type Operation } from './operation.ts';
+
+/** The platform's own calls. */
+export const systemOps = {
+  health: operation({
+    id: 'health',
+    method: 'GET',
+    path: '/api/health',
+    tag: 'System',
+    summary: 'Whether the server and its database answer (503 when the database does not)',
+    access: 'public',
+    output: z.object({
+      status: z.enum(['ok', 'unavailable']),
+      database: z.object({ kind: z.enum(['pglite', 'postgres']), reachable: z.boolean() }),
+    }),
+  }),
+} as const;
+
+/** Every operation of the API, by feature: the server declares a route for each, and nothing else. */
+export const OPERATION_GROUPS = {
+  system: systemOps,
+  auth: authOps,
+} as const;
+
+export const OPERATIONS: readonly Operation[] = Object.values(OPERATION_GROUPS).flatMap(
+  (group) => Object.values(group) as Operation[],
+);
