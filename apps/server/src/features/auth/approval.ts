@@ -4,8 +4,8 @@ import { decryptSecret, keyedHash, safeEqualHex, sixDigitCode, verifyTotp } from
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError, tooManyRequests } from '../../platform/errors.ts';
 import { throttle } from '../../platform/limits.ts';
+import { hashPayload } from '../../platform/hash.ts';
 import type { AuthUser } from '../../platform/http.ts';
-import { hashPayload } from '../ledger/service.ts';
 import { users } from '../users/tables.ts';
 import { oneTimeCodes } from './tables.ts';
 

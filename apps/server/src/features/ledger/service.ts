@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '../../platform/db.ts';
 import { rowsOf } from '../../platform/db.ts';
 import { ApiError, conflict } from '../../platform/errors.ts';
+import { hashPayload } from '../../platform/hash.ts';
 import { accounts, journalEntries, postings } from './tables.ts';
 
 export interface Posting {
@@ -36,19 +36,6 @@ export class InsufficientFunds extends ApiError {
     super(422, ['Insufficient balance']);
     this.accountId = accountId;
   }
-}
-
-export function hashPayload(value: unknown): string {
-  return createHash('sha256').update(stableStringify(value)).digest('hex');
-}
-
-function stableStringify(v: unknown): string {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
-  if (Array.isArray(v)) return `[${v.map(stableStringify).join(',')}]`;
-  const keys = Object.keys(v as object)
-    .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify((v as Record<string, unknown>)[k])}`).join(',')}}`;
 }
 
 function validate(cmd: EntryCommand) {

@@ -367,7 +367,7 @@ describe('the provider edge', () => {
     const code = await requestCode(620, '100000023');
     // a fresh claim (of another request hash) is a conflict, never a second run
     expect((await t.post('/api/create-payout', { ...body, code }, merchantToken)).status).toBe(409);
-    const { hashPayload } = await import('../ledger/service.ts');
+    const { hashPayload } = await import('../../platform/hash.ts');
     const { code: _c, ...payload } = { ...body, code, amount: 620, currency: 'EUR' };
     void _c;
     await t.deps.db

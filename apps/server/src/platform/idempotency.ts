@@ -1,8 +1,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../platform/db.ts';
-import { ApiError, conflict } from '../../platform/errors.ts';
-import { hashPayload } from './service.ts';
-import { idempotencyKeys } from './tables.ts';
+import type { Db, Tx } from './db.ts';
+import { ApiError, conflict } from './errors.ts';
+import { hashPayload } from './hash.ts';
+import { idempotencyKeys } from './schema.ts';
 
 /**
  * A claim whose command never finished (its process died before the command's transaction committed) may be
