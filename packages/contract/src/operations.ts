@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { authOps } from './auth.ts';
 import { operation, type Operation } from './operation.ts';
+import { usersOps } from './users.ts';
 
 /** The platform's own calls. */
 export const systemOps = {
@@ -22,6 +23,7 @@ export const systemOps = {
 export const OPERATION_GROUPS = {
   system: systemOps,
   auth: authOps,
+  users: usersOps,
 } as const;
 
 export const OPERATIONS: readonly Operation[] = Object.values(OPERATION_GROUPS).flatMap(

@@ -1,4 +1,4 @@
-import { ROLES, type UsersListResponse } from '@obol/contract';
+import { ROLES, type RoleName } from '@obol/contract';
 import {
   Box,
   Card,
@@ -20,15 +20,12 @@ import {
 } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../../lib/api.ts';
 import { localDate, localDateTime } from '../../lib/format.ts';
 import { useDebounced } from '../../lib/useDebounced.ts';
 import { PageTitle } from '../../ui/PageTitle.tsx';
+import { usersQuery } from './api/users.ts';
 
 const PER_PAGE = 10;
-
-/** kept for screens that imported it from here; the hook lives in lib/ */
-export { useDebounced };
 
 function Counter({ label, value }: { label: string; value: number | undefined }) {
   return (
@@ -56,14 +53,7 @@ export function UsersPage() {
     setPage(1);
   }
   const q = useQuery({
-    queryKey: ['users', page, role, search],
-    queryFn: () =>
-      api<UsersListResponse>('/api/users', {
-        per_page: PER_PAGE,
-        page,
-        search,
-        roles: role === 'All Roles' ? '' : role,
-      }),
+    ...usersQuery({ per_page: PER_PAGE, page, search, roles: role === 'All Roles' ? '' : (role as RoleName) }),
     placeholderData: keepPreviousData,
   });
   const total = q.data?.users.total ?? 0;
