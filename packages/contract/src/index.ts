@@ -6,6 +6,7 @@ export * from './users.ts';
 export * from './navigation.ts';
 export * from './money.ts';
 export * from './payments.ts';
+export * from './ledger.ts';
 export * from './transactions.ts';
 export * from './params.ts';
 export * from './text.ts';

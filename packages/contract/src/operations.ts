@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { authOps } from './auth.ts';
+import { ledgerOps } from './ledger.ts';
 import { operation, type Operation } from './operation.ts';
 import { usersOps } from './users.ts';
 
@@ -24,6 +25,7 @@ export const OPERATION_GROUPS = {
   system: systemOps,
   auth: authOps,
   users: usersOps,
+  ledger: ledgerOps,
 } as const;
 
 export const OPERATIONS: readonly Operation[] = Object.values(OPERATION_GROUPS).flatMap(

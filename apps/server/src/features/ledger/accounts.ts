@@ -110,6 +110,23 @@ export function accountScopeFilter(scope: Scope): SQL {
   }
 }
 
+/** The Fee Account. */
+export async function feeAccount(db: Executor): Promise<AccountRow> {
+  const [fee] = await db
+    .select()
+    .from(accounts)
+    .where(eq(accounts.id, await platformAccountId(db, 'fee')));
+  return fee;
+}
+
+/** The payout accounts of a merchant or brand. */
+export async function payoutAccountsOf(db: Executor, ownerId: number): Promise<AccountRow[]> {
+  return db
+    .select()
+    .from(accounts)
+    .where(and(eq(accounts.ownerId, ownerId), eq(accounts.kind, 'payout')));
+}
+
 export async function holderAccounts(db: Executor, ownerId: number): Promise<Partial<Record<HolderKind, AccountRow>>> {
   const rows = await db.select().from(accounts).where(eq(accounts.ownerId, ownerId));
   return Object.fromEntries(rows.map((r) => [r.kind, r]));

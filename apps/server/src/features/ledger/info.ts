@@ -1,9 +1,8 @@
-import type { AccountInfo } from '@obol/contract';
+import type { AccountBalanceResponse, AccountInfo } from '@obol/contract';
 import type { Executor } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
-import { FEE_ACCOUNT_REFERENCE, holderAccounts, platformAccountId } from './accounts.ts';
-import { accounts } from './tables.ts';
-import { eq } from 'drizzle-orm';
+import { feeBpsOf } from '../users/repo.ts';
+import { FEE_ACCOUNT_REFERENCE, feeAccount, findAccountInScope, holderAccounts } from './accounts.ts';
 
 /**
  * The caller's own accounts: a merchant or brand its payout, pay-in and CLP accounts; a merchant-side user
@@ -24,8 +23,7 @@ export async function accountInfoFor(db: Executor, s: Scope): Promise<AccountInf
     };
   }
   if (s.kind === 'all') {
-    const feeId = await platformAccountId(db, 'fee');
-    const [fee] = await db.select().from(accounts).where(eq(accounts.id, feeId));
+    const fee = await feeAccount(db);
     return {
       account_id: fee.accountId,
       account_reference: FEE_ACCOUNT_REFERENCE,
@@ -44,5 +42,26 @@ export async function accountInfoFor(db: Executor, s: Scope): Promise<AccountInf
     payin_balance: 0,
     clp_account_id: null,
     clp_balance: 0,
+  };
+}
+
+/**
+ * The balance of an account in the scope, with its holder's fee in percent; undefined for an account outside
+ * the scope, exactly as for none.
+ */
+export async function accountBalanceIn(
+  db: Executor,
+  s: Scope,
+  ref: { accountReference?: string; accountId?: string },
+): Promise<AccountBalanceResponse | undefined> {
+  const account = await findAccountInScope(db, s, ref);
+  if (!account) return undefined;
+  const feeBps = account.ownerId === null ? 0 : await feeBpsOf(db, account.ownerId);
+  return {
+    balance: account.balance,
+    fee: feeBps / 100,
+    account_id: account.accountId,
+    account_reference: account.accountReference,
+    currency: account.currency,
   };
 }

@@ -1,3 +1,4 @@
+import type { TrialBalance } from '@obol/contract';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '../../platform/db.ts';
 import { rowsOf } from '../../platform/db.ts';
@@ -142,20 +143,6 @@ export async function balancesOf(db: Executor, ids: number[]): Promise<Map<numbe
     .from(accounts)
     .where(inArray(accounts.id, ids));
   return new Map(rows.map((r) => [r.id, r.balance]));
-}
-
-export interface TrialBalance {
-  balanced: boolean;
-  entries_balanced: boolean;
-  balances_match_postings: boolean;
-  no_overdrawn_accounts: boolean;
-  entry_count: number;
-  posting_count: number;
-  totals_by_kind: { kind: string; accounts: number; balance: number }[];
-  total: number;
-  unbalanced_entries: { entry_id: number; sum: number }[];
-  mismatched_accounts: { account_id: string; kind: string; balance: number; postings_sum: number }[];
-  overdrawn_accounts: { account_id: string; kind: string; balance: number }[];
 }
 
 /** Checks the books: every entry sums to zero, every stored balance equals its postings, totals per kind. */

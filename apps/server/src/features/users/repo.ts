@@ -111,3 +111,9 @@ export async function findUserInScope(db: Executor, scope: Scope, id: number): P
   const [row] = await selectUsers(db, and(userScopeFilter(scope), eq(users.id, id))).limit(1);
   return row ? toUserRow(row) : undefined;
 }
+
+/** A merchant's or brand's fee in basis points (0 for a user without one). */
+export async function feeBpsOf(db: Executor, userId: number): Promise<number> {
+  const [row] = await db.select({ feeBps: users.feeBps }).from(users).where(eq(users.id, userId));
+  return row?.feeBps ?? 0;
+}
