@@ -7,6 +7,7 @@ export * from './navigation.ts';
 export * from './money.ts';
 export * from './payments.ts';
 export * from './ledger.ts';
+export * from './provider.ts';
 export * from './transactions.ts';
 export * from './params.ts';
 export * from './text.ts';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { authOps } from './auth.ts';
 import { ledgerOps } from './ledger.ts';
 import { operation, type Operation } from './operation.ts';
+import { providerOps } from './provider.ts';
 import { usersOps } from './users.ts';
 
 /** The platform's own calls. */
@@ -26,6 +27,7 @@ export const OPERATION_GROUPS = {
   auth: authOps,
   users: usersOps,
   ledger: ledgerOps,
+  provider: providerOps,
 } as const;
 
 export const OPERATIONS: readonly Operation[] = Object.values(OPERATION_GROUPS).flatMap(

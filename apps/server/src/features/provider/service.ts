@@ -1,24 +1,11 @@
-import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import type { ProviderEvent, ReconcileResponse } from '@obol/contract';
+import { and, desc, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Tx } from '../../platform/db.ts';
 import type { ProviderItem } from '../../platform/provider.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { settlePayout } from '../payouts/service.ts';
 import { payouts } from '../payouts/tables.ts';
 import { providerEvents, reconciliationReports, type ReconciliationDifference } from './tables.ts';
-
-export interface ProviderEvent {
-  event_id: string;
-  type: string;
-  created_at?: string;
-  data: {
-    id: string;
-    reference?: string;
-    idempotency_key?: string;
-    status?: string;
-    message?: string;
-    amount?: number;
-  };
-}
 
 /**
  * Applies one webhook event exactly once. A webhook only says "look": for a payout event the provider is
@@ -76,9 +63,7 @@ export async function applyProviderEvent(
  * Compares the provider's statement with our payouts: a payout still in flight here that the statement shows
  * settled (same amount) is settled from it; every difference that cannot be proven is recorded.
  */
-export async function reconcile(
-  deps: Deps,
-): Promise<{ id: number; checked: number; settled: number; differences: ReconciliationDifference[] }> {
+export async function reconcile(deps: Deps): Promise<ReconcileResponse> {
   const startedAt = new Date();
   const items = await deps.provider.statement();
   const payoutItems = items.filter((i) => i.type === 'payout');
@@ -162,4 +147,10 @@ export async function reconcile(
     deps.log.warn({ differences: differences.length, settled, report: row.id }, 'reconciliation found differences');
   else deps.log.info({ checked: payoutItems.length, settled, report: row.id }, 'reconciliation clean');
   return { id: row.id, checked: payoutItems.length, settled, differences };
+}
+
+/** The latest reconciliation report, or undefined before the first. */
+export async function latestReconciliation(deps: Deps) {
+  const [latest] = await deps.db.select().from(reconciliationReports).orderBy(desc(reconciliationReports.id)).limit(1);
+  return latest;
 }

@@ -1,3 +1,4 @@
+import type { ReconciliationDifference } from '@obol/contract';
 import { bigserial, jsonb, pgTable, text, timestamp, uniqueIndex, integer } from 'drizzle-orm/pg-core';
 
 /** Every webhook event received from the provider, once: a duplicate delivery finds its event_id here. */
@@ -24,10 +25,4 @@ export const reconciliationReports = pgTable('reconciliation_reports', {
   differences: jsonb('differences').$type<ReconciliationDifference[]>().notNull(),
 });
 
-export interface ReconciliationDifference {
-  kind: 'missing_in_ledger' | 'missing_at_provider' | 'status_mismatch' | 'amount_mismatch' | 'unsettled_in_ledger';
-  provider_id?: string;
-  reference?: string;
-  ours?: unknown;
-  theirs?: unknown;
-}
+export type { ReconciliationDifference };
