@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { authOps } from './auth.ts';
 import { ledgerOps } from './ledger.ts';
 import { operation, type Operation } from './operation.ts';
+import { paymentsOps } from './payments.ts';
 import { providerOps } from './provider.ts';
 import { usersOps } from './users.ts';
 
@@ -28,6 +29,7 @@ export const OPERATION_GROUPS = {
   users: usersOps,
   ledger: ledgerOps,
   provider: providerOps,
+  payments: paymentsOps,
 } as const;
 
 export const OPERATIONS: readonly Operation[] = Object.values(OPERATION_GROUPS).flatMap(

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { MSG } from './messages.ts';
 import { MAX_AMOUNT_CENTS } from './money.ts';
+import { messageAnswer, messages, operation } from './operation.ts';
+import { INT4_MAX, wholeNumber } from './params.ts';
 import { isSafeText, TEXT_MSG } from './text.ts';
 
 export const PAYMENT_MSG = {
@@ -92,3 +94,100 @@ export const createPayoutRequest = z.object({
   transaction_type: z.string().trim().max(50).optional(),
 });
 export type CreatePayoutRequest = z.input<typeof createPayoutRequest>;
+
+export const searchMerchantRequest = z.object({ search: z.string().trim().max(100).optional().default('') });
+
+/** A merchant or brand that payouts are made on behalf of, as the picker shows it. */
+export const holderChoice = z.object({
+  id: z.number().int(),
+  parent_id: z.number().int().nullable(),
+  name: z.string(),
+  email: z.string(),
+  roles: z.array(z.object({ name: z.string() })),
+  /** 1 once the holder verified its e-mail */
+  remember_token_status: z.union([z.literal(0), z.literal(1)]),
+  /** the fee, in percent */
+  fee: z.number(),
+  accounts: z.object({ account_reference: z.string().nullable(), account_id: z.string().nullable() }),
+});
+export type HolderChoice = z.output<typeof holderChoice>;
+/** A merchant with its active brands (a brand's own entry has none). */
+export const holderOption = holderChoice.extend({ active_brands: z.array(holderChoice) });
+export type HolderOption = z.output<typeof holderOption>;
+export const searchMerchantResponse = z.object({ data: z.array(holderOption) });
+export type SearchMerchantResponse = z.output<typeof searchMerchantResponse>;
+
+/** `id` 0 is the Fee Account (for the Admin). */
+export const merchantAccountsRequest = z.object({
+  id: wholeNumber('id', 0, INT4_MAX),
+  parent_id: wholeNumber('parent_id', 0, INT4_MAX).nullable().optional(),
+});
+export type MerchantAccountsRequest = z.input<typeof merchantAccountsRequest>;
+
+export const accountChoice = z.object({
+  merchant_name: z.string(),
+  account_id: z.string(),
+  account_reference: z.string(),
+  balance: z.number().int(),
+});
+export type AccountChoice = z.output<typeof accountChoice>;
+/** The holder's payout accounts and its fee in percent (the Fee Account has no fee). */
+export const merchantAccountsResponse = z.object({ data: z.array(accountChoice), fee: z.number().optional() });
+export type MerchantAccountsResponse = z.output<typeof merchantAccountsResponse>;
+
+export const createPayoutResponse = z.object({
+  message: messages,
+  batch_id: z.string(),
+  payout: z.object({ id: z.number().int(), status: z.string(), amount: z.number().int(), fee: z.number().int() }),
+});
+export type CreatePayoutResponse = z.output<typeof createPayoutResponse>;
+
+// ---- the calls ----
+
+const TAG = 'Payments';
+const ISSUE_TRANSFER = 'User can able to issue a transfer on behalf of merchant';
+export const paymentsOps = {
+  searchMerchant: operation({
+    id: 'searchMerchant',
+    method: 'POST',
+    path: '/api/search-merchant',
+    tag: TAG,
+    summary: 'The merchants and brands the caller may pay out for, matching a search, with their payout accounts',
+    access: 'User can view payments',
+    input: searchMerchantRequest,
+    output: searchMerchantResponse,
+  }),
+  merchantAccounts: operation({
+    id: 'merchantAccounts',
+    method: 'POST',
+    path: '/api/merchant-accounts',
+    tag: TAG,
+    summary: "A merchant's or brand's payout accounts and fee (id 0: the Fee Account, for the Admin)",
+    access: 'User can view payments',
+    input: merchantAccountsRequest,
+    output: merchantAccountsResponse,
+  }),
+  requestCode: operation({
+    id: 'requestCode',
+    method: 'POST',
+    path: '/api/request-code',
+    tag: TAG,
+    summary: 'A one-time code approving one manual payout (this amount to this wallet), by e-mail or the authenticator',
+    access: ISSUE_TRANSFER,
+    audit: 'payout.request-code',
+    input: requestCodeRequest,
+    output: messageAnswer,
+  }),
+  createPayout: operation({
+    id: 'createPayout',
+    method: 'POST',
+    path: '/api/create-payout',
+    tag: TAG,
+    summary: 'A manual payout approved by its code: reserved and queued; once per idempotency key',
+    access: ISSUE_TRANSFER,
+    audit: 'payout.create',
+    input: createPayoutRequest,
+    output: createPayoutResponse,
+    status: 201,
+  }),
+} as const;

@@ -1,6 +1,10 @@
 import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { AccountChoice, HolderChoice, HolderOption, MerchantAccountsResponse } from '@obol/contract';
 import type { Executor } from '../../platform/db.ts';
+import { notFound } from '../../platform/errors.ts';
+import type { AuthContext } from '../../platform/http.ts';
 import type { Scope } from '../../platform/scope.ts';
+import { FEE_ACCOUNT_REFERENCE, feeAccount, payoutAccountsOf } from '../ledger/accounts.ts';
 import { accounts } from '../ledger/tables.ts';
 import { roles } from '../roles/tables.ts';
 import { users } from '../users/tables.ts';
@@ -82,7 +86,7 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  * The merchant/brand picker: merchants (or, for a brand, itself) matching the search, each with its active
  * brands and its payout account.
  */
-export async function searchHolders(db: Executor, scope: Scope, search: string) {
+export async function searchHolders(db: Executor, scope: Scope, search: string): Promise<HolderOption[]> {
   const filters: SQL[] = [holderScopeFilter(scope), eq(users.isActive, true)];
   if (search) filters.push(ilike(users.name, `%${escapeLike(search)}%`));
   const rows = await db
@@ -98,7 +102,7 @@ export async function searchHolders(db: Executor, scope: Scope, search: string) 
     .where(and(...filters, inArray(roles.name, ['Merchant', 'Brand'])))
     .orderBy(asc(users.name))
     .limit(200);
-  const shape = (r: (typeof rows)[number]) => ({
+  const shape = (r: (typeof rows)[number]): HolderChoice => ({
     id: r.id,
     parent_id: r.parentId,
     name: r.name,
@@ -112,10 +116,40 @@ export async function searchHolders(db: Executor, scope: Scope, search: string) 
   const brands = rows.filter((r) => r.role === 'Brand');
   if (scope.kind === 'brand') return brands.map((b) => ({ ...shape(b), active_brands: [] }));
   // brands also appear under their merchant, even when only the brand matched the search
-  const out = merchants.map((m) => ({
+  const out: HolderOption[] = merchants.map((m) => ({
     ...shape(m),
     active_brands: brands.filter((b) => b.parentId === m.id).map(shape),
   }));
   for (const b of brands) if (!merchants.some((m) => m.id === b.parentId)) out.push({ ...shape(b), active_brands: [] });
   return out;
+}
+
+/** The accounts a payout may be made from for a holder, and its fee; holder 0 is the Fee Account, for the Admin. */
+export async function accountChoices(
+  db: Executor,
+  auth: AuthContext,
+  holderId: number,
+): Promise<MerchantAccountsResponse> {
+  if (holderId === 0) {
+    if (auth.user.role !== 'Admin') throw notFound("Merchant/Brand doesn't exist");
+    const fee = await feeAccount(db);
+    const data: AccountChoice[] = [
+      {
+        merchant_name: 'Fee Account',
+        account_id: fee.accountId,
+        account_reference: FEE_ACCOUNT_REFERENCE,
+        balance: fee.balance,
+      },
+    ];
+    return { data };
+  }
+  const holder = await findHolderInScope(db, auth.scope, holderId);
+  if (!holder) throw notFound("Merchant/Brand doesn't exist");
+  const data = (await payoutAccountsOf(db, holder.id)).map((a) => ({
+    merchant_name: holder.name,
+    account_id: a.accountId,
+    account_reference: a.accountReference,
+    balance: a.balance,
+  }));
+  return { data, fee: holder.feeBps / 100 };
 }

@@ -1,4 +1,4 @@
-import { feeCents, PAYMENT_MSG, type CreatePayoutRequest } from '@obol/contract';
+import { feeCents, PAYMENT_MSG, type CreatePayoutRequest, type CreatePayoutResponse } from '@obol/contract';
 import { and, eq } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../../platform/deps.ts';
@@ -63,8 +63,8 @@ export async function createManualPayout(
   deps: Deps,
   auth: AuthContext,
   input: ParsedCreate,
-  record?: (tx: Tx, payout: { id: number; status: string; amount: number; fee: number }) => Promise<void>,
-) {
+  record?: (tx: Tx, payout: CreatePayoutResponse['payout']) => Promise<void>,
+): Promise<CreatePayoutResponse> {
   const { code, ...payload } = input;
   return withIdempotency(deps.db, auth.user.id, input.idempotency_key, 'create-payout', payload, async (complete) => {
     const { account, holder, merchantId, feeBps } = await payingAccount(deps, auth, input.account_reference);
@@ -134,7 +134,7 @@ export async function createManualPayout(
           amount: input.amount,
           idempotencyKey: `manual:${auth.user.id}:${input.idempotency_key}`,
         });
-        const result = {
+        const result: CreatePayoutResponse = {
           message: [PAYMENT_MSG.payoutCreated],
           batch_id: batchId,
           payout: { id: payout.id, status: payout.status, amount: payout.amount, fee: payout.fee },

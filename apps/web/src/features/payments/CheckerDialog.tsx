@@ -1,4 +1,4 @@
-import { MSG } from '@obol/contract';
+import { MSG, type WalletHolder } from '@obol/contract';
 import {
   Alert,
   Button,
@@ -11,30 +11,23 @@ import {
   Typography,
 } from '@mui/material';
 import { useState } from 'react';
-import { api, ApiError } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
 import { useNotify } from '../../ui/notifications.tsx';
-
-interface UserInfo {
-  first_name: string;
-  last_name: string;
-  date_of_birth: string;
-  obol_id: string;
-}
+import { walletChecker } from './api/walletChecker.ts';
 
 /** The Obol Checker: who holds a wallet id. */
 export function CheckerDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { notify } = useNotify();
   const [id, setId] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [info, setInfo] = useState<UserInfo | null>(null);
+  const [info, setInfo] = useState<WalletHolder | null>(null);
   const check = async (e: React.FormEvent) => {
     e.preventDefault();
     setInfo(null);
     if (!id.trim()) return setError(MSG.required);
     setError(null);
     try {
-      const r = await api<{ user_info: UserInfo }>('/api/wallet-checker', { obol_id: id.trim() });
-      setInfo(r.user_info);
+      setInfo((await walletChecker(id.trim())).user_info);
     } catch (err) {
       notify('error', err instanceof ApiError ? err.display : MSG.somethingWrong);
     }

@@ -5,10 +5,12 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
-import { api, ApiError } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
 import { euro } from '../../lib/format.ts';
 import { CodeDialog } from '../../ui/CodeDialog.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
+import { useCreatePayout } from './api/createPayout.ts';
+import { requestCode } from './api/requestCode.ts';
 import type { Selection } from './types.ts';
 
 const form = z.object({
@@ -35,6 +37,7 @@ export function ManualPayoutForm({
   const [dialog, setDialog] = useState(false);
   const [busy, setBusy] = useState(false);
   const [key, setKey] = useState(() => crypto.randomUUID());
+  const createPayout = useCreatePayout();
   const f = useForm<Form>({
     resolver: zodResolver(form),
     mode: 'onChange',
@@ -63,14 +66,10 @@ export function ManualPayoutForm({
           : undefined;
   const canCreate = f.formState.isValid && amount !== null && total <= balance && !busy;
 
-  const requestCode = f.handleSubmit(async (v) => {
+  const askForCode = f.handleSubmit(async (v) => {
     setBusy(true);
     try {
-      const r = await api<{ message: string[] }>('/api/request-code', {
-        transaction_type: 'Manual Payout',
-        amount,
-        obol_id: v.obol_id,
-      });
+      const r = await requestCode({ transaction_type: 'Manual Payout', amount: amount!, obol_id: v.obol_id });
       notify('success', r.message[0]);
       setKey(crypto.randomUUID());
       setDialog(true);
@@ -84,7 +83,7 @@ export function ManualPayoutForm({
   const create = async (code: string): Promise<string | null> => {
     const v = f.getValues();
     try {
-      const r = await api<{ message: string[] }>('/api/create-payout', {
+      const r = await createPayout.mutateAsync({
         idempotency_key: key,
         account_reference: selection.account!.account_reference,
         merchant_transaction_id: v.merchant_transaction_id,
@@ -93,7 +92,7 @@ export function ManualPayoutForm({
         brand: v.brand,
         currency: 'EUR',
         reference: v.reference,
-        amount,
+        amount: amount!,
         total_payable: total,
         available_balance: balance,
         code,
@@ -130,7 +129,7 @@ export function ManualPayoutForm({
   );
 
   return (
-    <form onSubmit={requestCode} noValidate>
+    <form onSubmit={askForCode} noValidate>
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 6 }}>{field('beneficiary_name', 'Beneficiary name')}</Grid>
         <Grid size={{ xs: 12, md: 6 }}>

@@ -28,9 +28,12 @@ import { sessionStore, useSession } from '../../lib/session.ts';
 import { useDebounced } from '../../lib/useDebounced.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
+import { accountBalance } from './api/accountBalance.ts';
+import { merchantAccountsQuery } from './api/merchantAccounts.ts';
+import { searchMerchantQuery } from './api/searchMerchant.ts';
 import { CheckerDialog } from './CheckerDialog.tsx';
 import { ManualPayoutForm } from './ManualPayoutForm.tsx';
-import type { AccountChoice, HolderOption, Selection } from './types.ts';
+import type { AccountChoice, Selection } from './types.ts';
 import { UploadStep } from './UploadStep.tsx';
 
 const STEPS = ['Payment type', 'Merchant or brand', 'Account', 'Payout'];
@@ -46,11 +49,7 @@ export function PaymentsPage() {
   const perms = session?.permissions ?? [];
   const role = session?.user.role;
   const selfService = role === 'Merchant' || role === 'Brand' || !!session?.user.parent;
-  const holders = useQuery({
-    queryKey: ['search-merchant', debounced],
-    queryFn: () => api<{ data: HolderOption[] }>('/api/search-merchant', { search: debounced }),
-    enabled: step >= 1,
-  });
+  const holders = useQuery({ ...searchMerchantQuery(debounced), enabled: step >= 1 });
   // a batch still being staged blocks a new payment until it is ready for review
   const progress = useQuery({
     queryKey: ['batch-progress', session?.batch?.batch_id],
@@ -67,15 +66,7 @@ export function PaymentsPage() {
       sessionStore.setBatch({ ...b, batch_status: progress.data.status });
     if (progress.error) sessionStore.setBatch(null);
   }, [progress.data, progress.error]);
-  const accounts = useQuery({
-    queryKey: ['merchant-accounts', sel.holder?.id],
-    queryFn: () =>
-      api<{ data: AccountChoice[]; fee?: number }>('/api/merchant-accounts', {
-        id: sel.holder!.id,
-        parent_id: sel.holder!.parent_id,
-      }),
-    enabled: step === 2 && !!sel.holder,
-  });
+  const accounts = useQuery({ ...merchantAccountsQuery(sel.holder), enabled: step === 2 && !!sel.holder });
   const processing = session?.batch?.batch_status === 'Processing';
   // a staged batch awaiting review is resumed; a finished batch chosen for its history (Export Batch) is not
   if (session?.batch?.batch_status === 'Pending') return <Navigate to="/payments/transactions" replace />;
@@ -96,10 +87,7 @@ export function PaymentsPage() {
   const pickAccount = async (a: AccountChoice) => {
     setSel({ ...sel, holder, account: a, balance: null });
     try {
-      const r = await api<{ balance: number; fee: number }>('/api/account-balance', {
-        account_reference: a.account_reference,
-        account_id: a.account_id,
-      });
+      const r = await accountBalance({ account_reference: a.account_reference, account_id: a.account_id });
       setSel((s) => ({ ...s, account: a, balance: r.balance, fee: r.fee }));
     } catch (err) {
       notify('error', err instanceof ApiError ? err.display : MSG.somethingWrong);
@@ -109,7 +97,7 @@ export function PaymentsPage() {
   const brands = holder
     ? holder.roles[0]?.name === 'Brand'
       ? [holder.name]
-      : holder.active_brands.map((b) => b.name)
+      : (holder.active_brands ?? []).map((b) => b.name)
     : [];
 
   return (

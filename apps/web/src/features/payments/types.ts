@@ -1,19 +1,10 @@
-export interface HolderOption {
-  id: number;
-  parent_id: number | null;
-  name: string;
-  email: string;
-  roles: { name: string }[];
-  fee: number;
-  accounts: { account_reference: string | null; account_id: string | null };
-  active_brands: HolderOption[];
-}
-export interface AccountChoice {
-  merchant_name: string;
-  account_id: string;
-  account_reference: string;
-  balance: number;
-}
+import type { AccountChoice, HolderChoice } from '@obol/contract';
+
+export type { AccountChoice };
+
+/** A merchant or brand to pay out for: a merchant comes with its active brands. */
+export type HolderOption = HolderChoice & { active_brands?: HolderChoice[] };
+
 export interface Selection {
   type: 'manual' | 'batch' | null;
   holder: HolderOption | null;
