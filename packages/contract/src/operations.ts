@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { authOps } from './auth.ts';
+import { batchOps } from './batches.ts';
 import { operation, type Operation } from './operation.ts';
 
 /** The platform's own calls. */
@@ -22,6 +23,7 @@ export const systemOps = {
 export const OPERATION_GROUPS = {
   system: systemOps,
   auth: authOps,
+  batches: batchOps,
 } as const;
 
 export const OPERATIONS: readonly Operation[] = Object.values(OPERATION_GROUPS).flatMap(
