@@ -28,6 +28,7 @@ import { sessionStore, useSession } from '../../lib/session.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { useDebounced } from '../users/UsersPage.tsx';
+import { batchProgressQuery } from './api/batchProgress.ts';
 import { CheckerDialog } from './CheckerDialog.tsx';
 import { ManualPayoutForm } from './ManualPayoutForm.tsx';
 import type { AccountChoice, HolderOption, Selection } from './types.ts';
@@ -53,8 +54,7 @@ export function PaymentsPage() {
   });
   // a batch still being staged blocks a new payment until it is ready for review
   const progress = useQuery({
-    queryKey: ['batch-progress', session?.batch?.batch_id],
-    queryFn: () => api<{ status: string }>('/api/batch-progress', { id: session!.batch!.batch_id }),
+    ...batchProgressQuery(session?.batch?.batch_id ?? ''),
     enabled: session?.batch?.batch_status === 'Processing',
     refetchInterval: 2000,
     retry: false,
