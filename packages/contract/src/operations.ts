@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { authOps } from './auth.ts';
 import { ledgerOps } from './ledger.ts';
+import { batchOps } from './batches.ts';
 import { operation, type Operation } from './operation.ts';
 import { paymentsOps } from './payments.ts';
 import { providerOps } from './provider.ts';
@@ -30,6 +31,7 @@ export const OPERATION_GROUPS = {
   ledger: ledgerOps,
   provider: providerOps,
   payments: paymentsOps,
+  batches: batchOps,
 } as const;
 
 export const OPERATIONS: readonly Operation[] = Object.values(OPERATION_GROUPS).flatMap(

@@ -1,3 +1,4 @@
+import type { BatchListResponse, BatchStatus } from '@obol/contract';
 import { and, count, desc, eq, gte, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../platform/db.ts';
@@ -6,8 +7,6 @@ import { accounts } from '../ledger/tables.ts';
 import { users } from '../users/tables.ts';
 import { batchScopeFilter } from './service.ts';
 import { batches } from './tables.ts';
-
-export const BATCH_STATUSES = ['Processing', 'Pending', 'Declined', 'Completed'] as const;
 
 const uploader = alias(users, 'uploader');
 const behalf = alias(users, 'behalf');
@@ -23,7 +22,7 @@ export interface BatchListQuery {
 }
 
 /** The batch list in the caller's scope, newest first: batch id or file name search, status filter. */
-export async function listBatches(db: Executor, scope: Scope, q: BatchListQuery) {
+export async function listBatches(db: Executor, scope: Scope, q: BatchListQuery): Promise<BatchListResponse> {
   const filters: SQL[] = [batchScopeFilter(scope)];
   if (q.status) filters.push(eq(batches.status, q.status));
   if (q.search) {
@@ -67,7 +66,7 @@ export async function listBatches(db: Executor, scope: Scope, q: BatchListQuery)
       file_name: r.fileName,
       updated_at: r.updatedAt.toISOString(),
       created_at: r.createdAt.toISOString(),
-      batch_status: r.status,
+      batch_status: r.status as BatchStatus,
       amount: r.amount,
       fee: r.fee,
       total_rows: r.totalRows,

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { BATCH_COLUMNS, type BatchColumn, type RawRow } from '@obol/contract';
 import { parse } from 'csv-parse';
 import {
   badCharacter,
@@ -16,17 +17,8 @@ import { readSheetRows, type SheetRow } from './xlsx.ts';
 
 export { FILE_LIMITS, FileRefused, type FileLimits, type ReadOptions } from './file-limits.ts';
 
-/** The columns of a payout file, in the template's order. */
-export const BATCH_COLUMNS = [
-  'beneficiary_name',
-  'obol_id',
-  'merchant_transaction_id',
-  'brand',
-  'reference',
-  'amount',
-] as const;
-export type BatchColumn = (typeof BATCH_COLUMNS)[number];
-export type RawRow = Record<BatchColumn, string>;
+// the columns of a payout file, in the template's order, and its rows: the contract's (the review page edits them)
+export { BATCH_COLUMNS, type BatchColumn, type RawRow } from '@obol/contract';
 
 /** The most rows one file may hold. */
 export const MAX_BATCH_ROWS = 100_000;

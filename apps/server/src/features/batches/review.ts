@@ -1,3 +1,4 @@
+import { trimRow, validateRow, type StagedStatus } from '@obol/contract';
 import { and, asc, count, eq, ilike, inArray, ne, or, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import type { Executor } from '../../platform/db.ts';
@@ -5,11 +6,9 @@ import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import { brandNamesOf } from '../payments/service.ts';
 import { findHolderInScope } from '../payments/holders.ts';
-import type { RawRow } from './parse.ts';
 import { batchCounts, batchScopeFilter, cleanFileName, lockPending } from './service.ts';
 import { takenMtids } from './stage.ts';
 import { batches, stagedTransactions } from './tables.ts';
-import { validateRow } from './validate.ts';
 
 // ---------- the review page ----------
 
@@ -17,7 +16,7 @@ export interface StagedQuery {
   page: number;
   perPage: number;
   search: string;
-  status: '' | 'Pending' | 'Failed';
+  status: '' | StagedStatus;
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -69,7 +68,7 @@ export function stagedView(r: StagedRow) {
     reference: field(r.reference, e.reference),
     amount: field(r.amountText, e.amount),
     amount_cents: r.amount,
-    status: r.status,
+    status: r.status as StagedStatus,
   };
 }
 
@@ -86,14 +85,7 @@ export interface RowEdit {
 }
 
 export async function updateStagedRow(deps: Deps, auth: AuthContext, batchId: string, edit: RowEdit) {
-  const values: RawRow = {
-    beneficiary_name: edit.beneficiary_name.trim(),
-    obol_id: edit.obol_id.trim(),
-    merchant_transaction_id: edit.merchant_transaction_id.trim(),
-    brand: edit.brand.trim(),
-    reference: edit.reference.trim(),
-    amount: String(edit.amount).trim(),
-  };
+  const values = trimRow(edit);
   return deps.db.transaction(async (tx) => {
     const b = await lockPending(tx, auth.scope, batchId);
     const [row] = await tx

@@ -1,4 +1,4 @@
-import { feeCents, PAYMENT_MSG } from '@obol/contract';
+import { feeCents, PAYMENT_MSG, type BatchStatus, type BatchView } from '@obol/contract';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor, Tx } from '../../platform/db.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
@@ -44,6 +44,19 @@ export async function findBatchInScope(db: Executor, scope: Scope, batchId: stri
     .limit(1);
   if (!b) throw notFound('Batch not found');
   return b;
+}
+
+/** A batch as its review page shows it. */
+export async function batchView(db: Executor, batchId: string): Promise<BatchView> {
+  const [b] = await db.select().from(batches).where(eq(batches.batchId, batchId));
+  if (!b) throw notFound('Batch not found');
+  return {
+    batch_id: b.batchId,
+    file_name: b.fileName,
+    batch_status: b.status as BatchStatus,
+    total_rows: b.totalRows,
+    processed_rows: b.processedRows,
+  };
 }
 
 /** Only a staged batch awaiting execution may be edited, cleared or executed. */

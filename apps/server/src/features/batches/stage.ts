@@ -2,6 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { validateRow } from '@obol/contract';
 import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import type { Executor } from '../../platform/db.ts';
@@ -12,7 +13,6 @@ import { payouts } from '../payouts/tables.ts';
 import { FileRefused, readRows, type FileFormat, type RawRow } from './parse.ts';
 import { STAGE_CHUNK, uploadKey } from './service.ts';
 import { batches, stagedTransactions } from './tables.ts';
-import { validateRow } from './validate.ts';
 
 /**
  * The merchant transaction ids among `mtids` that are taken: by a payout of the merchant, or by an executable

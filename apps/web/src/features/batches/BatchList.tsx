@@ -1,9 +1,8 @@
-import { AUTO_REFRESH_MS, type HistoryResponse } from '@obol/contract';
+import { AUTO_REFRESH_MS, type BatchListRow, type BatchStatus } from '@obol/contract';
 import { Button, CircularProgress, Paper, Stack, TableCell, TableRow, TextField } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { api } from '../../lib/api.ts';
 import { localDateTime } from '../../lib/format.ts';
 import { sessionStore } from '../../lib/session.ts';
 import { useDebounced } from '../../lib/useDebounced.ts';
@@ -11,25 +10,22 @@ import { useNotify } from '../../ui/notifications.tsx';
 import { ListTable, OptionSelect, CopyButton, serverMessage } from '../transactions/common.tsx';
 import { pageCount, Pager, usePaging } from '../transactions/Pager.tsx';
 import { StatusChip } from '../transactions/StatusChip.tsx';
+import { batchesQuery } from './api/batches.ts';
+import { batchHistory } from './api/batchHistory.ts';
+import { recentBatchesQuery } from './api/recentBatches.ts';
 
-export interface BatchRow {
-  batch_id: string;
-  payout_type: string;
-  uploaded_by: { name: string };
-  /** older answers name the uploader user_batch */
-  user_batch?: { name: string } | null;
-  account_used: { name: string; account_reference?: string | null };
-  behalf_of: { name: string } | null;
-  /** older answers name the merchant behalf */
-  behalf?: { name: string } | null;
-  file_name: string;
-  updated_at: string;
-  batch_status: string;
-}
-export interface BatchListResponse {
-  data: BatchRow[];
-  total: number;
-}
+/** What the list shows of a batch. */
+export type BatchRow = Pick<
+  BatchListRow,
+  | 'batch_id'
+  | 'payout_type'
+  | 'uploaded_by'
+  | 'account_used'
+  | 'behalf_of'
+  | 'file_name'
+  | 'updated_at'
+  | 'batch_status'
+>;
 
 export const BATCH_PER_PAGE = 10;
 export const BATCH_STATUS_OPTIONS = [
@@ -64,7 +60,7 @@ export function BatchList({ mode }: { mode: 'all' | 'recent' }) {
   const { notify } = useNotify();
   const navigate = useNavigate();
   const paging = usePaging(BATCH_PER_PAGE);
-  const [status, setStatus] = useState('');
+  const [status, setStatus] = useState<BatchStatus | ''>('');
   const [searchText, setSearchText] = useState('');
   const search = useDebounced(searchText.trim(), 1000);
   const [lastSearch, setLastSearch] = useState(search);
@@ -74,13 +70,10 @@ export function BatchList({ mode }: { mode: 'all' | 'recent' }) {
   }
   const [exporting, setExporting] = useState<string | null>(null);
   const recent = mode === 'recent';
-  const path = recent ? '/api/recent-batches' : '/api/batches';
-  const body = recent
-    ? { per_page: BATCH_PER_PAGE, page: paging.page, search }
-    : { per_page: BATCH_PER_PAGE, page: paging.page, search, status };
-  const q = useQuery({
-    queryKey: [recent ? 'recent-batches' : 'batches', body],
-    queryFn: () => api<BatchListResponse>(path, body),
+  const q = useQuery<{ data: BatchRow[]; total: number }>({
+    ...(recent
+      ? recentBatchesQuery({ per_page: BATCH_PER_PAGE, page: paging.page, search })
+      : batchesQuery({ per_page: BATCH_PER_PAGE, page: paging.page, search, status })),
     placeholderData: keepPreviousData,
     refetchInterval: AUTO_REFRESH_MS,
   });
@@ -92,12 +85,12 @@ export function BatchList({ mode }: { mode: 'all' | 'recent' }) {
   const exportBatch = async (b: BatchRow) => {
     setExporting(b.batch_id);
     try {
-      const r = await api<HistoryResponse>('/api/batch-history', { batch_id: b.batch_id, page: 1, per_page: 1 });
+      const r = await batchHistory(b.batch_id);
       sessionStore.setBatch({
         batch_id: b.batch_id,
-        merchant_name: r.batch?.merchant_name ?? (b.behalf_of ?? b.behalf)?.name ?? '',
+        merchant_name: r.batch?.merchant_name ?? b.behalf_of.name,
         file_name: r.batch?.file_name ?? b.file_name,
-        account_reference: b.account_used.account_reference ?? '',
+        account_reference: b.account_used.account_reference,
         batch_status: r.batch?.batch_status ?? b.batch_status,
       });
       navigate('/transactions-history');
@@ -116,7 +109,7 @@ export function BatchList({ mode }: { mode: 'all' | 'recent' }) {
             value={status}
             options={STATUS_CHOICES}
             onChange={(v) => {
-              setStatus(v);
+              setStatus(v as BatchStatus | '');
               paging.reset();
             }}
           />
@@ -144,9 +137,9 @@ export function BatchList({ mode }: { mode: 'all' | 'recent' }) {
               <CopyButton text={b.batch_id} label={`Copy batch id ${b.batch_id}`} />
             </TableCell>
             <TableCell>{b.payout_type}</TableCell>
-            <TableCell>{(b.user_batch ?? b.uploaded_by)?.name ?? '-'}</TableCell>
-            <TableCell>{b.account_used?.name ?? '-'}</TableCell>
-            <TableCell>{(b.behalf ?? b.behalf_of)?.name ?? '-'}</TableCell>
+            <TableCell>{b.uploaded_by.name}</TableCell>
+            <TableCell>{b.account_used.name}</TableCell>
+            <TableCell>{b.behalf_of.name}</TableCell>
             <TableCell>{b.file_name}</TableCell>
             <TableCell sx={{ whiteSpace: 'nowrap' }}>{localDateTime(b.updated_at)}</TableCell>
             <TableCell>

@@ -31,6 +31,7 @@ import { PageTitle } from '../../ui/PageTitle.tsx';
 import { accountBalance } from './api/accountBalance.ts';
 import { merchantAccountsQuery } from './api/merchantAccounts.ts';
 import { searchMerchantQuery } from './api/searchMerchant.ts';
+import { batchProgressQuery } from './api/batchProgress.ts';
 import { CheckerDialog } from './CheckerDialog.tsx';
 import { ManualPayoutForm } from './ManualPayoutForm.tsx';
 import type { AccountChoice, Selection } from './types.ts';
@@ -52,8 +53,7 @@ export function PaymentsPage() {
   const holders = useQuery({ ...searchMerchantQuery(debounced), enabled: step >= 1 });
   // a batch still being staged blocks a new payment until it is ready for review
   const progress = useQuery({
-    queryKey: ['batch-progress', session?.batch?.batch_id],
-    queryFn: () => api<{ status: string }>('/api/batch-progress', { id: session!.batch!.batch_id }),
+    ...batchProgressQuery(session?.batch?.batch_id ?? ''),
     enabled: session?.batch?.batch_status === 'Processing',
     refetchInterval: 2000,
     retry: false,

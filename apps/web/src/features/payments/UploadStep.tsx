@@ -3,9 +3,13 @@ import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { Alert, Box, Button, LinearProgress, Link, Stack, Typography } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { api, apiFetch, ApiError, saveResponse } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
 import { sessionStore } from '../../lib/session.ts';
 import { useNotify } from '../../ui/notifications.tsx';
+import { batchProgress } from './api/batchProgress.ts';
+import { csvTemplate } from './api/csvTemplate.ts';
+import { saveBatch } from './api/saveBatch.ts';
+import { uploadTransactions } from './api/uploadTransactions.ts';
 import type { Selection } from './types.ts';
 
 const ACCEPTED = /\.(csv|xlsx)$/i;
@@ -31,7 +35,7 @@ export function UploadStep({ selection, onPrevious }: { selection: Selection; on
 
   const template = async () => {
     try {
-      await saveResponse(await apiFetch('/api/csv-template', { method: 'GET' }), 'payout-template.csv');
+      await csvTemplate();
     } catch (err) {
       notify('error', err instanceof ApiError ? err.display : MSG.somethingWrong);
     }
@@ -40,22 +44,21 @@ export function UploadStep({ selection, onPrevious }: { selection: Selection; on
   const upload = async () => {
     if (!file || !selection.holder || !selection.account) return;
     setBusy(true);
-    const fd = new FormData();
-    fd.append('file_name', file.name);
-    fd.append('behalf_of_id', String(selection.holder.id));
-    fd.append('account_reference', selection.account.account_reference || 'Fee Account');
-    fd.append('file', file);
     try {
-      const res = await apiFetch('/api/upload-transactions', { body: fd });
-      const { batch_id } = (await res.json()) as { batch_id: string };
+      const { batch_id } = await uploadTransactions(
+        {
+          file_name: file.name,
+          behalf_of_id: String(selection.holder.id),
+          account_reference: selection.account.account_reference || 'Fee Account',
+        },
+        file,
+      );
       const poll = async () => {
         try {
-          const p = await api<{ processedJobs: number; totalJobs: number; status: string }>('/api/batch-progress', {
-            id: batch_id,
-          });
+          const p = await batchProgress({ id: batch_id });
           setProgress({ done: p.processedJobs, total: p.totalJobs });
           if (p.totalJobs > 0 && p.processedJobs >= p.totalJobs && p.status !== 'Processing') {
-            const saved = await api<{ batch: { file_name: string; batch_status: string } }>('/api/save-batch', {
+            const saved = await saveBatch({
               batch_id,
               merchant_name: selection.holder!.name,
               file_name: file.name,

@@ -1,0 +1,80 @@
+import { trimRow, validateRow, type BatchColumn, type RawRow, type StagedRow } from '@obol/contract';
+import SaveIcon from '@mui/icons-material/Check';
+import CloseIcon from '@mui/icons-material/Close';
+import { IconButton, TableCell, TextField } from '@mui/material';
+
+/** The columns of a staged row, in the file's order, with their labels. */
+export const COLUMNS: readonly (readonly [BatchColumn, string])[] = [
+  ['beneficiary_name', 'Beneficiary name'],
+  ['obol_id', 'Obol ID'],
+  ['merchant_transaction_id', 'Merchant transaction id'],
+  ['brand', 'Brand'],
+  ['reference', 'Reference'],
+  ['amount', 'Amount (cents)'],
+];
+
+/** A staged row being edited: its id and its values as typed. */
+export interface Editing {
+  id: number;
+  values: RawRow;
+}
+
+export const startEditing = (r: StagedRow): Editing => ({
+  id: r.id,
+  values: Object.fromEntries(COLUMNS.map(([c]) => [c, r[c].value])) as RawRow,
+});
+
+/**
+ * The errors of an edited row by the rules of the staging itself (the contract's validateRow); what only the
+ * server knows (the brand exists, the merchant transaction id is free) it says when the row is saved.
+ */
+export const rowErrors = (values: RawRow) => validateRow(trimRow(values)).errors;
+
+/** The first error of an edited row, in the order of the columns. */
+export function firstRowError(values: RawRow): string | undefined {
+  const errors = rowErrors(values);
+  return COLUMNS.map(([c]) => errors[c]).find(Boolean);
+}
+
+/** The cells of the row being edited: a field per column, its error under it. */
+export function RowEditorCells({ editing, onChange }: { editing: Editing; onChange: (e: Editing) => void }) {
+  const errors = rowErrors(editing.values);
+  return (
+    <>
+      {COLUMNS.map(([c, label]) => (
+        <TableCell key={c}>
+          <TextField
+            size="small"
+            value={editing.values[c]}
+            error={!!errors[c]}
+            helperText={errors[c] ?? null}
+            onChange={(e) => onChange({ ...editing, values: { ...editing.values, [c]: e.target.value } })}
+            slotProps={{ htmlInput: { maxLength: c === 'amount' ? 10 : 50, 'aria-label': label } }}
+          />
+        </TableCell>
+      ))}
+    </>
+  );
+}
+
+/** Save and cancel, in the actions cell of the row being edited. */
+export function RowEditorActions({
+  rowNumber,
+  onSave,
+  onCancel,
+}: {
+  rowNumber: number;
+  onSave: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <>
+      <IconButton aria-label={`Save row ${rowNumber}`} onClick={onSave}>
+        <SaveIcon />
+      </IconButton>
+      <IconButton aria-label="Cancel edit" onClick={onCancel}>
+        <CloseIcon />
+      </IconButton>
+    </>
+  );
+}
