@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { authOps } from './auth.ts';
+import { downloadOps } from './downloads.ts';
 import { operation, type Operation } from './operation.ts';
+import { transactionOps } from './transactions.ts';
 
 /** The platform's own calls. */
 export const systemOps = {
@@ -22,6 +24,8 @@ export const systemOps = {
 export const OPERATION_GROUPS = {
   system: systemOps,
   auth: authOps,
+  transactions: transactionOps,
+  downloads: downloadOps,
 } as const;
 
 export const OPERATIONS: readonly Operation[] = Object.values(OPERATION_GROUPS).flatMap(
