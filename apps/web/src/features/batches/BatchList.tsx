@@ -8,9 +8,13 @@ import { localDateTime } from '../../lib/format.ts';
 import { sessionStore } from '../../lib/session.ts';
 import { useDebounced } from '../../lib/useDebounced.ts';
 import { useNotify } from '../../ui/notifications.tsx';
-import { ListTable, OptionSelect, CopyButton, serverMessage } from '../transactions/common.tsx';
-import { pageCount, Pager, usePaging } from '../transactions/Pager.tsx';
-import { StatusChip } from '../transactions/StatusChip.tsx';
+import { pageCount, usePaging } from '../../lib/paging.ts';
+import { serverMessage } from '../../lib/serverMessage.ts';
+import { CopyButton } from '../../ui/CopyButton.tsx';
+import { ListTable } from '../../ui/ListTable.tsx';
+import { OptionSelect } from '../../ui/OptionSelect.tsx';
+import { Pager } from '../../ui/Pager.tsx';
+import { StatusChip } from '../../ui/StatusChip.tsx';
 
 export interface BatchRow {
   batch_id: string;
