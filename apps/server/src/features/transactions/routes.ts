@@ -1,5 +1,4 @@
-import { MSG, transactionOps } from '@obol/contract';
-import type { DownloadFile } from '@obol/contract';
+import { MSG, transactionOps, type DownloadFile } from '@obol/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { serve } from '../../platform/http.ts';
