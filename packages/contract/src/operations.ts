@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { authOps } from './auth.ts';
-import { ledgerOps } from './ledger.ts';
 import { batchOps } from './batches.ts';
+import { downloadOps } from './downloads.ts';
+import { ledgerOps } from './ledger.ts';
 import { operation, type Operation } from './operation.ts';
 import { paymentsOps } from './payments.ts';
 import { providerOps } from './provider.ts';
+import { transactionOps } from './transactions.ts';
 import { usersOps } from './users.ts';
 
 /** The platform's own calls. */
@@ -32,6 +34,8 @@ export const OPERATION_GROUPS = {
   provider: providerOps,
   payments: paymentsOps,
   batches: batchOps,
+  transactions: transactionOps,
+  downloads: downloadOps,
 } as const;
 
 export const OPERATIONS: readonly Operation[] = Object.values(OPERATION_GROUPS).flatMap(

@@ -1,12 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  completedListRequest,
-  isCalendarDate,
-  payoutExportRequest,
-  payoutListRequest,
-  TRX_MSG,
-} from './transactions.ts';
+import { isCalendarDate } from './listFilters.ts';
+import { completedListRequest, payoutExportRequest, payoutListRequest } from './transactions.ts';
+import { TRX_MSG } from './transactionStatus.ts';
 
 describe('dates', () => {
   it('are real calendar dates written YYYY-MM-DD', () => {

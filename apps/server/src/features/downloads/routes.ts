@@ -1,8 +1,8 @@
-import { downloadFilesRequest, INT4_MAX, TRX_MSG, wholeNumber, type Permission } from '@obol/contract';
+import { DOWNLOAD_MSG, downloadOps, type Permission } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
-import { forbidden, conflict } from '../../platform/errors.ts';
-import { route, type AuthContext } from '../../platform/http.ts';
+import { conflict, forbidden } from '../../platform/errors.ts';
+import { serve, type AuthContext } from '../../platform/http.ts';
 import { CONTENT_TYPES, findFile, listFiles } from './service.ts';
 
 const TRANSACTIONS: Permission = 'User can view transactions';
@@ -19,42 +19,30 @@ function assertMay(auth: AuthContext, p: Permission) {
   }
 }
 
+/** The generated files of the caller's tenant: the lists and the file itself. */
 export function downloadsRoutes(app: FastifyInstance, deps: Deps) {
-  route(app, {
-    method: 'POST',
-    url: '/api/download-files',
-    access: [TRANSACTIONS, REPORTS, ACCOUNTING],
-    input: downloadFilesRequest,
-    handler: ({ input, auth }) => {
-      assertMay(auth, needed(input.type, input.accounting));
-      return listFiles(deps.db, auth.scope, {
-        page: input.page,
-        perPage: input.per_page,
-        search: input.search,
-        isReport: input.type as 0 | 1,
-        accounting: input.accounting,
-      });
-    },
+  serve(app, downloadOps.downloadFiles, ({ input, auth }) => {
+    assertMay(auth, needed(input.type, input.accounting));
+    return listFiles(deps.db, auth.scope, {
+      page: input.page,
+      perPage: input.per_page,
+      search: input.search,
+      isReport: input.type as 0 | 1,
+      accounting: input.accounting,
+    });
   });
 
-  route(app, {
-    method: 'GET',
-    url: '/api/download-file/:id',
-    access: [TRANSACTIONS, REPORTS, ACCOUNTING],
-    audit: 'download.file',
-    handler: async ({ auth, req, reply }) => {
-      const parsed = wholeNumber('id', 1, INT4_MAX).safeParse((req.params as { id: string }).id);
-      const file = await findFile(deps.db, auth.scope, parsed.success ? parsed.data : 0);
-      assertMay(auth, needed(file.isReport, file.accounting === 1));
-      req.audit.targetType = 'download_file';
-      req.audit.targetId = file.id;
-      if (file.status !== 'Completed') throw conflict(TRX_MSG.fileNotReady);
-      const stream = await deps.files.open(file.storageKey);
-      return reply
-        .header('content-type', CONTENT_TYPES[file.format] ?? 'application/octet-stream')
-        .header('content-disposition', `attachment; filename="${file.fileName.replace(/[^\w.-]/g, '_')}"`)
-        .header('cache-control', 'private, no-store')
-        .send(stream);
-    },
+  serve(app, downloadOps.downloadFile, async ({ params, auth, req, reply }) => {
+    const file = await findFile(deps.db, auth.scope, params.id);
+    assertMay(auth, needed(file.isReport, file.accounting === 1));
+    req.audit.targetType = 'download_file';
+    req.audit.targetId = file.id;
+    if (file.status !== 'Completed') throw conflict(DOWNLOAD_MSG.fileNotReady);
+    const stream = await deps.files.open(file.storageKey);
+    return reply
+      .header('content-type', CONTENT_TYPES[file.format] ?? 'application/octet-stream')
+      .header('content-disposition', `attachment; filename="${file.fileName.replace(/[^\w.-]/g, '_')}"`)
+      .header('cache-control', 'private, no-store')
+      .send(stream);
   });
 }

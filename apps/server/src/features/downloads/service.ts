@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { isCalendarDate, type DownloadFile } from '@obol/contract';
+import { EXPORT_CONTENT_TYPES, isCalendarDate, type DownloadFile } from '@obol/contract';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import { rowsOf, type Executor, type Tx } from '../../platform/db.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import type { Scope } from '../../platform/scope.ts';
-import { escapeLike } from '../transactions/query.ts';
 import { downloadFiles } from './tables.ts';
-import { EXPORTS, type ExportKind } from './exports.ts';
+import { exportSpec, type ExportSpec } from './exports.ts';
 import { csvWriter, xlsxWriter } from './writer.ts';
 
 export type FileRow = typeof downloadFiles.$inferSelect;
@@ -44,20 +43,25 @@ export function toDownloadFile(f: FileRow): DownloadFile {
 
 const stamp = (d: Date) => d.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
 
+/** What an export is asked with: the list's filters (kept with the file for its job) and the format. */
+export type ExportParams = Record<string, unknown> & { format: 'csv' | 'xlsx'; start_date?: string; end_date?: string };
+
 /**
- * Starts an export: the file row (Initiated) and its job are written in one transaction, so a file is listed
- * if and only if its job exists. The caller's scope is kept with it: the job exports what the caller may see.
+ * Starts an export of a kind its feature declared (defineExport): the file row (Initiated) and its job are
+ * written in one transaction, so a file is listed if and only if its job exists. The caller's scope is kept
+ * with it: the job exports what the caller may see.
  */
 export async function startExport(
   deps: Deps,
   auth: AuthContext,
-  kind: ExportKind,
-  params: Record<string, unknown> & { format: 'csv' | 'xlsx'; start_date?: string; end_date?: string },
+  spec: ExportSpec,
+  params: ExportParams,
   tx?: Tx,
 ): Promise<DownloadFile> {
   const now = new Date();
   const id = randomUUID();
-  const fileName = `${EXPORTS[kind].fileName}-${stamp(now)}.${params.format}`;
+  const kind = spec.kind;
+  const fileName = `${spec.fileName}-${stamp(now)}.${params.format}`;
   const scope = auth.scope;
   const values = {
     ownerId: auth.user.id,
@@ -95,7 +99,7 @@ export async function runExport(deps: Deps, fileId: number): Promise<void> {
   let out: Awaited<ReturnType<Deps['files']['create']>> | null = null;
   let rows = 0;
   try {
-    const spec = EXPORTS[file.kind as ExportKind];
+    const spec = exportSpec(file.kind);
     if (!spec) throw new Error(`unknown export kind ${file.kind}`);
     out = await deps.files.create(file.storageKey);
     const stream = out.stream;
@@ -134,6 +138,8 @@ export async function runExport(deps: Deps, fileId: number): Promise<void> {
       .where(and(eq(downloadFiles.id, fileId), eq(downloadFiles.status, 'Initiated')));
   }
 }
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export interface FileListQuery {
   page: number;
@@ -188,6 +194,6 @@ export async function findFile(db: Executor, scope: Scope, id: number): Promise<
 }
 
 export const CONTENT_TYPES: Record<string, string> = {
-  csv: 'text/csv; charset=utf-8',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  csv: `${EXPORT_CONTENT_TYPES.csv}; charset=utf-8`,
+  xlsx: EXPORT_CONTENT_TYPES.xlsx,
 };

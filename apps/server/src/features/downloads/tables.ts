@@ -17,7 +17,7 @@ export const downloadFiles = pgTable(
     /** the tenant: null merchant = a staff file */
     merchantId: integer('merchant_id').references(() => users.id),
     brandId: integer('brand_id').references(() => users.id),
-    /** payouts, completed, batch_history (reports and accounting files come with their features) */
+    /** the kind of export, as the feature that owns the list declared it (defineExport): payouts, completed, ... */
     kind: text('kind').notNull(),
     isReport: integer('is_report').notNull().default(0),
     accounting: integer('accounting').notNull().default(0),

@@ -1,120 +1,60 @@
-import {
-  batchHistoryExportRequest,
-  batchHistoryRequest,
-  completedExportRequest,
-  completedListRequest,
-  MSG,
-  payoutExportRequest,
-  payoutListRequest,
-  transactionDetailsRequest,
-} from '@obol/contract';
-import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { MSG, transactionOps, type DownloadFile } from '@obol/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
-import { route } from '../../platform/http.ts';
+import { serve } from '../../platform/http.ts';
 import { throttle } from '../../platform/limits.ts';
 import { startExport } from '../downloads/service.ts';
+import { BATCH_HISTORY_EXPORT, COMPLETED_EXPORT, PAYOUTS_EXPORT } from './exports.ts';
+import { batchHistory, historyBatch } from './history.ts';
 import { completedWhere, payoutWhere } from './query.ts';
-import { batchHistory, brandList, historyBatch, listCompleted, listPayouts, transactionDetails } from './service.ts';
-
-const VIEW = 'User can view transactions';
-const EXPORT = 'User can export transactions';
-const cursor = { cursor: z.string().trim().max(200, 'cursor is not valid').optional().default('') };
+import { brandList, listCompleted, listPayouts, transactionDetails } from './service.ts';
 
 /** The transaction lists of document 1 and their exports. */
 export function transactionsRoutes(app: FastifyInstance, deps: Deps) {
-  route(app, {
-    method: 'POST',
-    url: '/api/payout-transactions',
-    access: VIEW,
-    input: payoutListRequest.extend(cursor),
-    handler: ({ input, auth }) =>
-      listPayouts(deps.db, auth.scope, input, input['sort-by'], {
-        page: input.page,
-        perPage: input.per_page,
-        cursor: input.cursor,
-      }),
+  /** per user, all export kinds together: 429 past the limit, before anything else is looked at */
+  const throttleExports = (userId: number) => throttle(deps, 'export', userId);
+  /** the answer of a started export: its file, Initiated (a job writes it, see downloads) */
+  const started = (req: FastifyRequest, file: DownloadFile) => {
+    req.audit.targetType = 'download_file';
+    req.audit.targetId = file.id;
+    return { message: [MSG.processingBackground], file };
+  };
+
+  serve(app, transactionOps.payoutTransactions, ({ input, auth }) =>
+    listPayouts(deps.db, auth.scope, input, input['sort-by'], {
+      page: input.page,
+      perPage: input.per_page,
+      cursor: input.cursor,
+    }),
+  );
+
+  serve(app, transactionOps.exportPayoutTransactions, async ({ input, auth, req }) => {
+    await throttleExports(auth.user.id);
+    payoutWhere(auth.scope, input); // bad filters are refused now, not in the job
+    return started(req, await startExport(deps, auth, PAYOUTS_EXPORT, input));
   });
 
-  route(app, {
-    method: 'POST',
-    url: '/api/export-payout-transactions',
-    access: EXPORT,
-    audit: 'transactions.export',
-    input: payoutExportRequest,
-    handler: async ({ input, auth, req }) => {
-      await throttle(deps, 'export', auth.user.id); // per user, all export kinds together: 429 past the limit
-      // bad filters are refused now, not in the job
-      payoutWhere(auth.scope, input);
-      const file = await startExport(deps, auth, 'payouts', input);
-      req.audit.targetType = 'download_file';
-      req.audit.targetId = file.id;
-      return { message: [MSG.processingBackground], file };
-    },
+  serve(app, transactionOps.transactionDetails, ({ input, auth }) => transactionDetails(deps.db, auth.scope, input.id));
+
+  serve(app, transactionOps.brandList, ({ auth }) => brandList(deps.db, auth.scope));
+
+  serve(app, transactionOps.completedTransactions, ({ input, auth }) =>
+    listCompleted(deps.db, auth.scope, input, { page: input.page, perPage: input.per_page, cursor: input.cursor }),
+  );
+
+  serve(app, transactionOps.exportCompletedTransactions, async ({ input, auth, req }) => {
+    await throttleExports(auth.user.id);
+    completedWhere(auth.scope, input);
+    return started(req, await startExport(deps, auth, COMPLETED_EXPORT, input));
   });
 
-  route(app, {
-    method: 'POST',
-    url: '/api/transaction-details',
-    access: VIEW,
-    input: transactionDetailsRequest,
-    handler: ({ input, auth }) => transactionDetails(deps.db, auth.scope, input.id),
-  });
+  serve(app, transactionOps.batchHistory, ({ input, auth }) =>
+    batchHistory(deps.db, auth.scope, input, { page: input.page, perPage: input.per_page }),
+  );
 
-  route(app, {
-    method: 'POST',
-    url: '/api/brand-list',
-    access: VIEW,
-    handler: ({ auth }) => brandList(deps.db, auth.scope),
-  });
-
-  route(app, {
-    method: 'POST',
-    url: '/api/completed-transactions',
-    access: VIEW,
-    input: completedListRequest.extend(cursor),
-    handler: ({ input, auth }) =>
-      listCompleted(deps.db, auth.scope, input, { page: input.page, perPage: input.per_page, cursor: input.cursor }),
-  });
-
-  route(app, {
-    method: 'POST',
-    url: '/api/export-completed-transactions',
-    access: EXPORT,
-    audit: 'transactions.export',
-    input: completedExportRequest,
-    handler: async ({ input, auth, req }) => {
-      await throttle(deps, 'export', auth.user.id); // per user, all export kinds together: 429 past the limit
-      completedWhere(auth.scope, input);
-      const file = await startExport(deps, auth, 'completed', input);
-      req.audit.targetType = 'download_file';
-      req.audit.targetId = file.id;
-      return { message: [MSG.processingBackground], file };
-    },
-  });
-
-  route(app, {
-    method: 'POST',
-    url: '/api/batch-history',
-    access: VIEW,
-    input: batchHistoryRequest,
-    handler: ({ input, auth }) =>
-      batchHistory(deps.db, auth.scope, input, { page: input.page, perPage: input.per_page }),
-  });
-
-  route(app, {
-    method: 'POST',
-    url: '/api/export-batch-history',
-    access: EXPORT,
-    audit: 'transactions.export',
-    input: batchHistoryExportRequest,
-    handler: async ({ input, auth, req }) => {
-      await throttle(deps, 'export', auth.user.id); // per user, all export kinds together: 429 past the limit
-      const { executed } = await historyBatch(deps.db, auth.scope, input.batch_id);
-      const file = await startExport(deps, auth, 'batch_history', { ...input, executed });
-      req.audit.targetType = 'download_file';
-      req.audit.targetId = file.id;
-      return { message: [MSG.processingBackground], file };
-    },
+  serve(app, transactionOps.exportBatchHistory, async ({ input, auth, req }) => {
+    await throttleExports(auth.user.id);
+    const { executed } = await historyBatch(deps.db, auth.scope, input.batch_id);
+    return started(req, await startExport(deps, auth, BATCH_HISTORY_EXPORT, { ...input, executed }));
   });
 }

@@ -1,16 +1,19 @@
-import { DOWNLOADS_PER_PAGE, type DownloadFile, type DownloadFilesResponse } from '@obol/contract';
+import { DOWNLOADS_PER_PAGE, type DownloadFile } from '@obol/contract';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import { Button, CircularProgress, Paper, Stack, TableCell, TableRow, TextField } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { apiFetch, api, errorMessage, saveResponse } from '../../lib/api.ts';
+import { errorMessage } from '../../lib/api.ts';
 import { localDateTime } from '../../lib/format.ts';
+import { pageCount, usePaging } from '../../lib/paging.ts';
 import { useDebounced } from '../../lib/useDebounced.ts';
+import { ListTable } from '../../ui/ListTable.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
-import { ListTable } from '../transactions/common.tsx';
-import { pageCount, Pager, usePaging } from '../transactions/Pager.tsx';
-import { StatusChip } from '../transactions/StatusChip.tsx';
+import { Pager } from '../../ui/Pager.tsx';
+import { StatusChip } from '../../ui/StatusChip.tsx';
+import { downloadFile } from './api/downloadFile.ts';
+import { downloadFilesQuery } from './api/downloadFiles.ts';
 
 /** While a file is still being generated the list asks again this often. */
 export const DOWNLOADS_POLL_MS = 5000;
@@ -37,8 +40,7 @@ export function DownloadsPage({ type, accounting, title }: { type: 0 | 1; accoun
   const [downloading, setDownloading] = useState<number | null>(null);
   const body = { per_page: DOWNLOADS_PER_PAGE, page: paging.page, search, type, accounting };
   const q = useQuery({
-    queryKey: ['download-files', body],
-    queryFn: () => api<DownloadFilesResponse>('/api/download-files', body),
+    ...downloadFilesQuery(body),
     placeholderData: keepPreviousData,
     // files still being generated turn Completed by themselves
     refetchInterval: (query) =>
@@ -51,8 +53,7 @@ export function DownloadsPage({ type, accounting, title }: { type: 0 | 1; accoun
   const download = async (f: DownloadFile) => {
     setDownloading(f.id);
     try {
-      const res = await apiFetch(`/api/download-file/${f.id}`, { method: 'GET' });
-      await saveResponse(res, f.file_name);
+      await downloadFile(f);
     } catch (err) {
       notify('error', errorMessage(err));
     } finally {

@@ -22,7 +22,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Navigate } from 'react-router';
-import { api, ApiError } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
 import { euro } from '../../lib/format.ts';
 import { sessionStore, useSession } from '../../lib/session.ts';
 import { useDebounced } from '../../lib/useDebounced.ts';

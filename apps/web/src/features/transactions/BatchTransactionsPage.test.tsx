@@ -222,6 +222,7 @@ function completedServer(total: number, extra: Record<string, Handler> = {}) {
       const body: CompletedListResponse = {
         transactions: { data: all.slice((page - 1) * per_page, page * per_page), total },
         fee: { total_eur_fee: '12.34', total_cent_fee: 1234 },
+        next_cursor: null,
       };
       return { body };
     },

@@ -1,25 +1,21 @@
-import { AUTO_REFRESH_MS, type CompletedListResponse, type ExportResponse } from '@obol/contract';
+import { AUTO_REFRESH_MS } from '@obol/contract';
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import { Box, Paper, Stack, TableCell, TableRow, TextField, Tooltip, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api } from '../../lib/api.ts';
+import { browserTimeZone } from '../../lib/dates.ts';
+import { dateErrors, filterBody, useFilters, type ApplyResult } from '../../lib/filters.ts';
 import { euro, localDateTime } from '../../lib/format.ts';
+import { pageCount, usePaging } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
-import { ListTable, browserTimeZone } from './common.tsx';
+import { DateRangeFields, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
+import { ListTable } from '../../ui/ListTable.tsx';
+import { Pager } from '../../ui/Pager.tsx';
+import { StatusChip } from '../../ui/StatusChip.tsx';
+import { completedTransactionsQuery } from './api/completedTransactions.ts';
+import { useExportCompletedTransactions } from './api/exportCompletedTransactions.ts';
+import { BrandSelect } from './BrandSelect.tsx';
 import { useTransactionDetails, ViewDetailsButton } from './DetailsDialog.tsx';
 import { ExportButton } from './ExportButton.tsx';
-import {
-  BrandSelect,
-  DateRangeFields,
-  dateErrors,
-  filterBody,
-  FilterPanel,
-  FilterToggle,
-  useFilters,
-  type ApplyResult,
-} from './filters.tsx';
-import { pageCount, Pager, usePaging } from './Pager.tsx';
-import { StatusChip } from './StatusChip.tsx';
 
 const EMPTY = { brand: '', start_date: '', end_date: '', batch_id: '' };
 
@@ -48,12 +44,12 @@ export function CompletedTransactions() {
   const paging = usePaging();
   const f = useFilters(EMPTY, dateErrors);
   const details = useTransactionDetails();
+  const exporting = useExportCompletedTransactions();
   const filters = filterBody(f.applied);
   const tz = browserTimeZone();
-  const body = { status: 'Completed', per_page: paging.perPage, page: paging.page, ...filters, tz };
+  const body = { status: 'Completed' as const, per_page: paging.perPage, page: paging.page, ...filters, tz };
   const q = useQuery({
-    queryKey: ['completed-transactions', body],
-    queryFn: () => api<CompletedListResponse>('/api/completed-transactions', body),
+    ...completedTransactionsQuery(body),
     placeholderData: keepPreviousData,
     refetchInterval: AUTO_REFRESH_MS,
   });
@@ -66,7 +62,7 @@ export function CompletedTransactions() {
     paging.reset();
   };
   const exportList = (format: 'csv' | 'xlsx') =>
-    api<ExportResponse>('/api/export-completed-transactions', { status: 'Completed', ...filters, tz, format });
+    exporting.mutateAsync({ status: 'Completed' as const, ...filters, tz, format });
 
   return (
     <>

@@ -11,9 +11,9 @@ import {
 } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { api } from '../../lib/api.ts';
 import { euro } from '../../lib/format.ts';
-import { StatusChip, TONE_COLORS, type Tone } from './StatusChip.tsx';
+import { StatusChip, TONE_COLORS, type Tone } from '../../ui/StatusChip.tsx';
+import { transactionDetails } from './api/transactionDetails.ts';
 
 /** What the dialog shows of a transaction (the details answer, or a history row). */
 export type DetailsData = Pick<
@@ -122,7 +122,7 @@ export function TransactionDialog({
 export function useTransactionDetails() {
   const [details, setDetails] = useState<TransactionDetails | null>(null);
   const m = useMutation({
-    mutationFn: (id: number) => api<TransactionDetails>('/api/transaction-details', { id }),
+    mutationFn: (id: number) => transactionDetails({ id }),
     onSuccess: (d) => setDetails(d),
     onError: (err) => console.error('transaction details failed', err),
   });

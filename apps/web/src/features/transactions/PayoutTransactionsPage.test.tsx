@@ -58,6 +58,7 @@ function payoutServer(total: number, extra: Record<string, Handler> = {}, rows =
       const all = Array.from({ length: total }, (_, i) => rows(i + 1));
       const body: PayoutListResponse = {
         transactions: { data: all.slice((page - 1) * per_page, page * per_page), total },
+        next_cursor: null,
       };
       return { body };
     },

@@ -1,34 +1,30 @@
-import {
-  AUTO_REFRESH_MS,
-  DATE_SORT_OPTIONS,
-  PAYOUT_STATUS_OPTIONS,
-  type ExportResponse,
-  type PayoutListResponse,
-} from '@obol/contract';
+import { AUTO_REFRESH_MS, DATE_SORT_OPTIONS, PAYOUT_STATUS_OPTIONS } from '@obol/contract';
 import { Paper, Stack, TableCell, TableRow, TextField } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../../lib/api.ts';
-import { euro, localDateTime } from '../../lib/format.ts';
-import { hasPermission, useSession } from '../../lib/session.ts';
-import { PageTitle } from '../../ui/PageTitle.tsx';
-import { ListTable, OptionSelect, browserTimeZone } from './common.tsx';
-import { useTransactionDetails, ViewDetailsButton } from './DetailsDialog.tsx';
-import { ExportButton } from './ExportButton.tsx';
+import { browserTimeZone } from '../../lib/dates.ts';
 import {
-  BrandSelect,
   centsError,
-  DateRangeFields,
   dateErrors,
   filterBody,
-  FilterPanel,
-  FilterToggle,
   useFilters,
   type ApplyResult,
   type FilterValues,
-} from './filters.tsx';
-import { pageCount, Pager, usePaging } from './Pager.tsx';
-import { StatusChip } from './StatusChip.tsx';
+} from '../../lib/filters.ts';
+import { euro, localDateTime } from '../../lib/format.ts';
+import { pageCount, usePaging } from '../../lib/paging.ts';
+import { hasPermission, useSession } from '../../lib/session.ts';
+import { DateRangeFields, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
+import { ListTable } from '../../ui/ListTable.tsx';
+import { OptionSelect } from '../../ui/OptionSelect.tsx';
+import { PageTitle } from '../../ui/PageTitle.tsx';
+import { Pager } from '../../ui/Pager.tsx';
+import { StatusChip } from '../../ui/StatusChip.tsx';
+import { useExportPayoutTransactions } from './api/exportPayoutTransactions.ts';
+import { payoutTransactionsQuery } from './api/payoutTransactions.ts';
+import { BrandSelect } from './BrandSelect.tsx';
+import { useTransactionDetails, ViewDetailsButton } from './DetailsDialog.tsx';
+import { ExportButton } from './ExportButton.tsx';
 
 const EMPTY = {
   beneficiary_name: '',
@@ -74,6 +70,7 @@ export function PayoutTransactionsPage() {
   const [status, setStatus] = useState<number>(PAYOUT_STATUS_OPTIONS[0].value);
   const f = useFilters(EMPTY, validate);
   const details = useTransactionDetails();
+  const exporting = useExportPayoutTransactions();
 
   const statusName = PAYOUT_STATUS_OPTIONS.find((o) => o.value === status)?.status ?? '';
   const sortKey = DATE_SORT_OPTIONS.find((o) => o.value === sort)?.sort ?? 'DESC';
@@ -88,8 +85,7 @@ export function PayoutTransactionsPage() {
     tz,
   };
   const q = useQuery({
-    queryKey: ['payout-transactions', body],
-    queryFn: () => api<PayoutListResponse>('/api/payout-transactions', body),
+    ...payoutTransactionsQuery(body),
     placeholderData: keepPreviousData,
     refetchInterval: AUTO_REFRESH_MS,
   });
@@ -104,13 +100,7 @@ export function PayoutTransactionsPage() {
     paging.reset();
   };
   const exportList = (format: 'csv' | 'xlsx') =>
-    api<ExportResponse>('/api/export-payout-transactions', {
-      status: statusName,
-      'sort-buy': sortKey,
-      ...filters,
-      tz,
-      format,
-    });
+    exporting.mutateAsync({ status: statusName, 'sort-buy': sortKey, ...filters, tz, format });
 
   return (
     <>

@@ -1,30 +1,30 @@
-import {
-  HISTORY_STATUS_OPTIONS,
-  MSG,
-  failureReason,
-  type ExportResponse,
-  type HistoryResponse,
-  type HistoryRow,
-} from '@obol/contract';
+import { HISTORY_STATUS_OPTIONS, MSG, failureReason, type HistoryRow } from '@obol/contract';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import SearchIcon from '@mui/icons-material/Search';
 import { Alert, Box, Button, Paper, Stack, TableCell, TableRow, TextField, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { api, ApiError } from '../../lib/api.ts';
+import { ApiError } from '../../lib/api.ts';
+import { centsError } from '../../lib/filters.ts';
 import { euro, localDateTime } from '../../lib/format.ts';
+import { pageCount, usePaging } from '../../lib/paging.ts';
+import { serverMessage } from '../../lib/serverMessage.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
+import { CopyButton } from '../../ui/CopyButton.tsx';
+import { ListTable } from '../../ui/ListTable.tsx';
+import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
-import { ListTable, OptionSelect, CopyButton, serverMessage } from './common.tsx';
+import { Pager } from '../../ui/Pager.tsx';
+import { StatusChip } from '../../ui/StatusChip.tsx';
+import { batchHistoryQuery } from './api/batchHistory.ts';
+import { useExportBatchHistory } from './api/exportBatchHistory.ts';
 import { TransactionDialog, ViewDetailsButton } from './DetailsDialog.tsx';
 import { ExportButton } from './ExportButton.tsx';
-import { centsError } from './filters.tsx';
-import { pageCount, Pager, usePaging } from './Pager.tsx';
-import { StatusChip } from './StatusChip.tsx';
 
 const PER_PAGE = 10;
-const STATUS_CHOICES = HISTORY_STATUS_OPTIONS.map((o): { label: string; value: string } => ({
+type HistoryStatus = (typeof HISTORY_STATUS_OPTIONS)[number]['status'];
+const STATUS_CHOICES = HISTORY_STATUS_OPTIONS.map((o): { label: string; value: HistoryStatus } => ({
   label: o.label,
   value: o.status,
 }));
@@ -53,11 +53,12 @@ export function TransactionHistoryPage() {
   const canSearch = hasPermission(session, 'User can search');
   const canExport = hasPermission(session, 'User can export transactions');
   const paging = usePaging(PER_PAGE);
-  const [status, setStatus] = useState('');
+  const [status, setStatus] = useState<HistoryStatus>('');
   const [draft, setDraft] = useState<Range>(NO_RANGE);
   const [applied, setApplied] = useState<Range | null>(null);
   const [errors, setErrors] = useState<Partial<Range>>({});
   const [shown, setShown] = useState<HistoryRow | null>(null);
+  const exporting = useExportBatchHistory();
   const batchId = batch?.batch_id ?? '';
   const body = {
     batch_id: batchId,
@@ -67,8 +68,7 @@ export function TransactionHistoryPage() {
     ...(applied ? { min_amount: Number(applied.min), max_amount: Number(applied.max) } : {}),
   };
   const q = useQuery({
-    queryKey: ['batch-history', body],
-    queryFn: () => api<HistoryResponse>('/api/batch-history', body),
+    ...batchHistoryQuery(body),
     enabled: !!batchId,
     // a refusal (a batch still processing, a bad range) is not worth repeating
     retry: (n, err) => n < 2 && !(err instanceof ApiError && err.status < 500),
@@ -106,8 +106,7 @@ export function TransactionHistoryPage() {
     setApplied(null);
     paging.reset();
   };
-  const exportHistory = (format: 'csv' | 'xlsx') =>
-    api<ExportResponse>('/api/export-batch-history', { batch_id: batchId, status, format });
+  const exportHistory = (format: 'csv' | 'xlsx') => exporting.mutateAsync({ batch_id: batchId, status, format });
 
   return (
     <>

@@ -2,7 +2,8 @@ import { MSG, type CurrentBatch } from '@obol/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { api, ApiError } from '../../../lib/api.ts';
+import { ApiError } from '../../../lib/api.ts';
+import { accountBalance } from '../api/accountBalance.ts';
 import { sessionStore } from '../../../lib/session.ts';
 import { useNotify } from '../../../ui/notifications.tsx';
 import { batchAmountQuery } from '../api/batchAmount.ts';
@@ -22,10 +23,9 @@ export const PER_PAGE = 10;
 export function useReviewData(batch: CurrentBatch, page: number) {
   const rows = useQuery({ ...stagedTransactionsQuery(batch.batch_id, page, PER_PAGE), enabled: !!batch.batch_id });
   const totals = useQuery({ ...batchAmountQuery(batch.batch_id, batch.account_reference), enabled: !!batch.batch_id });
-  // the payments feature's own call (account-balance), not a batch operation
   const balance = useQuery({
     queryKey: ['balance', batch.account_reference],
-    queryFn: () => api<{ balance: number }>('/api/account-balance', { account_reference: batch.account_reference }),
+    queryFn: () => accountBalance({ account_reference: batch.account_reference }),
     enabled: !!batch.account_reference,
   });
   return { rows, totals, balance };

@@ -1,0 +1,172 @@
+import { TRX_MSG } from '@obol/contract';
+import { sql, type SQL } from 'drizzle-orm';
+import { defineExport } from '../downloads/exports.ts';
+import type { Cell } from '../downloads/writer.ts';
+import { historySource, type HistoryFilters } from './history.ts';
+import {
+  completedWhere,
+  pageQuery,
+  payoutWhere,
+  type CompletedFilters,
+  type Cursor,
+  type Direction,
+  type PayoutDbRow,
+  type PayoutFilters,
+} from './query.ts';
+
+/**
+ * What the exports of the transaction lists hold: the same queries as the lists (one filter builder each, so
+ * a file holds exactly what its list shows), read in keyset chunks, and their columns. The downloads feature
+ * keeps the files and runs the job that writes them.
+ */
+
+const iso = (v: unknown) => new Date(v as string).toISOString();
+const cents = (v: unknown) => ({ cents: Number(v) });
+const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+const payoutCursor = (r: Record<string, unknown>): Cursor => ({
+  updatedAt: String(r.updated_key),
+  id: Number(r.id),
+});
+
+/** The next chunk after the cursor: the same page query as the lists, by keyset. */
+const payoutChunk = (where: SQL, dir: Direction, cursor: unknown, limit: number): SQL =>
+  pageQuery(where, dir, limit, 0, cursor as Cursor | null);
+
+const reason = (status: unknown, message: unknown) =>
+  status === 'Failed' ? str(message) || TRX_MSG.defaultReason : '';
+
+/** The payout list's export, sorted as asked ('sort-buy'). */
+export const PAYOUTS_EXPORT = defineExport({
+  kind: 'payouts',
+  fileName: 'payout-transactions',
+  header: [
+    'ID',
+    'Beneficiary Name',
+    'Brand',
+    'Behalf Of',
+    'Uploaded By',
+    'Account Used',
+    'Merchant Transaction ID',
+    'Intergiro Trx ID',
+    'Reference',
+    'Obol ID',
+    'Batch ID',
+    'Currency',
+    'Amount (EUR)',
+    'Fee (EUR)',
+    'Status',
+    'Reason',
+    'Updated At (UTC)',
+  ],
+  chunk: (scope, params, cursor, limit) =>
+    payoutChunk(
+      payoutWhere(scope, params as unknown as PayoutFilters),
+      (params['sort-buy'] as Direction) ?? 'DESC',
+      cursor,
+      limit,
+    ),
+  cells: (row): Cell[] => {
+    const r = row as unknown as PayoutDbRow;
+    return [
+      Number(r.id),
+      r.beneficiary_name,
+      r.brand,
+      r.behalf_of,
+      r.uploaded_by,
+      r.account_used,
+      r.merchant_transaction_id,
+      str(r.provider_id),
+      r.reference,
+      r.obol_id,
+      str(r.batch_id),
+      r.currency,
+      cents(r.amount),
+      cents(r.fee),
+      r.status,
+      reason(r.status, r.failure_message),
+      iso(r.updated_at),
+    ];
+  },
+  cursorOf: payoutCursor,
+});
+
+/** The completed transactions' export, newest first, with the batch fee. */
+export const COMPLETED_EXPORT = defineExport({
+  kind: 'completed',
+  fileName: 'completed-transactions',
+  header: [
+    'Batch ID',
+    'Beneficiary Name',
+    'Brand',
+    'Batch Fee (EUR)',
+    'Fee (EUR)',
+    'Amount (EUR)',
+    'Reference',
+    'Behalf Of',
+    'Uploaded By',
+    'Account Used',
+    'Status',
+    'Updated At (UTC)',
+  ],
+  chunk: (scope, params, cursor, limit) =>
+    payoutChunk(completedWhere(scope, params as unknown as CompletedFilters), 'DESC', cursor, limit),
+  cells: (row): Cell[] => {
+    const r = row as unknown as PayoutDbRow;
+    return [
+      str(r.batch_id),
+      r.beneficiary_name,
+      r.brand,
+      cents(r.batch_type === 'Batch Payout' ? r.batch_fee : 0),
+      cents(r.fee),
+      cents(r.amount),
+      r.reference,
+      r.behalf_of,
+      r.uploaded_by,
+      r.account_used,
+      r.status,
+      iso(r.updated_at),
+    ];
+  },
+  cursorOf: payoutCursor,
+});
+
+/** One batch's history, in the file's order; `executed` is kept with the file (staged rows or payouts). */
+export const BATCH_HISTORY_EXPORT = defineExport({
+  kind: 'batch_history',
+  fileName: 'batch-transactions',
+  header: [
+    'Batch ID',
+    'Beneficiary Name',
+    'Obol ID',
+    'Transaction ID',
+    'Merchant Transaction ID',
+    'Brand',
+    'Reference',
+    'Currency',
+    'Amount (EUR)',
+    'Status',
+    'Reason',
+    'Timestamp (UTC)',
+  ],
+  chunk: (_scope, params, cursor, limit) => {
+    // the batch was found in the caller's scope when the export was asked for
+    const f = { min_amount: null, max_amount: null, ...params } as unknown as HistoryFilters & { executed: boolean };
+    return sql`SELECT * FROM (${historySource(f.executed, f)}) h
+      WHERE h.id > ${Number(cursor ?? 0)} ORDER BY h.id LIMIT ${limit}`;
+  },
+  cells: (r, params): Cell[] => [
+    str(params.batch_id),
+    str(r.beneficiary_name),
+    str(r.account_id),
+    str(r.intergiro_trx_id),
+    str(r.merchant_transaction_id),
+    str(r.brand),
+    str(r.reference),
+    str(r.currency),
+    r.amount === null ? null : cents(r.amount),
+    str(r.status),
+    reason(r.status, r.reason),
+    iso(r.updated_at),
+  ],
+  cursorOf: (r) => Number(r.id),
+});

@@ -1,0 +1,8 @@
+/**
+ * The keys of lists that one feature shows and another changes: the feature that changes one invalidates it
+ * by its key here, without importing the feature that shows it.
+ */
+export const queryKeys = {
+  /** the generated files (downloads): an export adds one */
+  downloadFiles: ['download-files'] as const,
+};
