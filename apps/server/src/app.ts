@@ -27,7 +27,7 @@ import { registerSecurityHeaders, setSecurityHeaders } from './platform/headers.
 import { loggerOptions } from './platform/logging.ts';
 import { randomUUID } from 'node:crypto';
 import { apiDocsRoutes } from './platform/apidocs.ts';
-import { serve } from './platform/http.ts';
+import { route } from './platform/http.ts';
 
 /** The version of the API document. */
 export const API_VERSION = '0.1.0';
@@ -123,7 +123,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   });
 
   app.decorate('answerMode', config.production ? 'strip' : 'strict');
-  serve(app, systemOps.health, async ({ reply }) => {
+  route(app, systemOps.health, async ({ reply }) => {
     const reachable = await ping(database);
     reply.status(reachable ? 200 : 503);
     return {

@@ -84,23 +84,6 @@ declare module 'fastify' {
  */
 export type AnswerMode = 'strict' | 'strip';
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-interface RouteSpec<S extends z.ZodType | undefined, A extends Access> {
-  method: Method;
-  url: string;
-  access: A;
-  /** zod schema of the JSON body (POST) or query string (GET) */
-  input?: S;
-  audit?: string;
-  handler: (ctx: {
-    input: S extends z.ZodType ? z.output<S> : undefined;
-    auth: A extends 'public' ? AuthContext | null : AuthContext;
-    req: FastifyRequest;
-    reply: FastifyReply;
-  }) => Promise<unknown> | unknown;
-}
-
 /**
  * The text rule of every input (decisions.md, "Input"): a 400 naming each field of the JSON body, query
  * string, route parameters or form fields that holds a control character or an unpaired surrogate. route()
@@ -117,47 +100,6 @@ export function refuseUnsafeText(req: FastifyRequest, ...inputs: unknown[]): voi
   throw new ApiError(400, Object.values(fields).flat(), fields);
 }
 
-/**
- * Declares a route: its access rule, its input schema and its audit action. The platform
- * authenticates (see auth plugin), authorises, validates and records; the handler does the work.
- */
-export function route<S extends z.ZodType | undefined, A extends Access>(
-  app: FastifyInstance,
-  spec: RouteSpec<S, A>,
-): void {
-  app.route({
-    method: spec.method,
-    url: spec.url,
-    config: { access: spec.access, audit: spec.audit, input: spec.input },
-    preHandler: async (req) => {
-      if (spec.access === 'public') return;
-      if (!req.auth) throw unauthorized();
-      if (!allows(req.auth, spec.access)) {
-        req.audit.detail = `missing permission: ${describeAccess(spec.access)}`;
-        throw forbidden();
-      }
-    },
-    handler: async (req, reply) => {
-      refuseUnsafeText(req, req.params, req.query, spec.method === 'GET' ? undefined : req.body);
-      let input: unknown = undefined;
-      if (spec.input) {
-        const raw = spec.method === 'GET' ? req.query : (req.body ?? {});
-        const parsed = spec.input.safeParse(raw);
-        if (!parsed.success) throw fromZod(parsed.error, raw);
-        input = parsed.data;
-      }
-      const result = await spec.handler({
-        input: input as never,
-        auth: req.auth as never,
-        req,
-        reply,
-      });
-      if (reply.sent) return reply;
-      return result ?? { message: [] };
-    },
-  });
-}
-
 type Handler<O extends Operation> = (ctx: {
   input: ParsedInputOf<O>;
   params: O['params'] extends z.ZodType ? z.output<O['params']> : undefined;
@@ -172,7 +114,7 @@ type Handler<O extends Operation> = (ctx: {
  * hook), authorises, applies the text rule, validates the input and records; the handler does the work; its
  * answer is held to the operation's output schema (see AnswerMode) and sent with the operation's status.
  */
-export function serve<const O extends Operation>(app: FastifyInstance, op: O, handler: Handler<O>): void {
+export function route<const O extends Operation>(app: FastifyInstance, op: O, handler: Handler<O>): void {
   app.route({
     method: op.method,
     url: op.path,

@@ -41,15 +41,6 @@ export function markActivity(at = Date.now()) {
   for (const l of activityListeners) l(lastActivity);
 }
 
-/** Calls where a 401 means a wrong password or code, not an ended session. */
-const PUBLIC_CALLS = [
-  '/api/login',
-  '/api/verify-code',
-  '/api/forgot-password',
-  '/api/set-password',
-  '/api/check-link-expiry',
-];
-
 export async function apiFetch(
   path: string,
   init: { method?: string; body?: unknown; raw?: boolean; public?: boolean } = {},
@@ -64,7 +55,7 @@ export async function apiFetch(
     },
     body: init.body === undefined ? undefined : isForm ? (init.body as FormData) : JSON.stringify(init.body),
   });
-  if (res.status === 401 && !init.public && !PUBLIC_CALLS.includes(path) && token) {
+  if (res.status === 401 && !init.public && token) {
     // several calls may fail together; only the first one ends the session
     if (sessionStore.get()?.token === token) onExpired();
     throw new ApiError(401, { error: [MSG.sessionExpired] });
@@ -119,13 +110,6 @@ export async function download<O extends Operation>(
   params?: ParamsOf<O>,
 ) {
   await saveResponse(await request(op, input, params), fallbackName);
-}
-
-/** POST a JSON body, read a JSON answer (an empty answer reads as {}). */
-export async function api<T>(path: string, body?: unknown): Promise<T> {
-  const res = await apiFetch(path, { body: body ?? {} });
-  const text = await res.text();
-  return (text ? JSON.parse(text) : {}) as T;
 }
 
 /**

@@ -2,35 +2,35 @@ import { authOps, MSG } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { forbidden } from '../../platform/errors.ts';
-import { serve } from '../../platform/http.ts';
+import { route } from '../../platform/http.ts';
 import * as auth from './service.ts';
 
 export function authRoutes(app: FastifyInstance, deps: Deps) {
-  serve(app, authOps.login, ({ input, req }) =>
+  route(app, authOps.login, ({ input, req }) =>
     auth.login(deps, input, req.ip, (a) => {
       req.audit.actor = a;
       req.audit.detail = `second factor: ${input.auth_type}`;
     }),
   );
 
-  serve(app, authOps.verifyCode, ({ input, req }) =>
+  route(app, authOps.verifyCode, ({ input, req }) =>
     auth.verifyCode(deps, input, { ip: req.ip, userAgent: req.headers['user-agent'] }, (a) => {
       req.audit.actor = a;
     }),
   );
 
-  serve(app, authOps.logout, async ({ auth: ctx }) => {
+  route(app, authOps.logout, async ({ auth: ctx }) => {
     await auth.logout(deps, ctx.sessionId);
     return { message: ['Logged out'] };
   });
 
-  serve(app, authOps.authPermission, async ({ auth: ctx }) => ({
+  route(app, authOps.authPermission, async ({ auth: ctx }) => ({
     status: true,
     data: { permission: [...ctx.permissions] },
     session: await auth.currentTiming(deps, ctx.sessionId),
   }));
 
-  serve(app, authOps.forgotPassword, async ({ input, req }) => {
+  route(app, authOps.forgotPassword, async ({ input, req }) => {
     req.audit.actor = { id: null, email: input.email };
     // the same answer whatever happened: no account, an inactive one, or over the limits (nothing sent)
     const outcome = await auth.forgotPassword(deps, input.email, req.ip);
@@ -38,12 +38,12 @@ export function authRoutes(app: FastifyInstance, deps: Deps) {
     return { message: [MSG.resetMailSent] };
   });
 
-  serve(app, authOps.checkLinkExpiry, async ({ input }) => {
+  route(app, authOps.checkLinkExpiry, async ({ input }) => {
     await auth.checkLink(deps, input.token, input.email);
     return { message: ['Link is valid'] };
   });
 
-  serve(app, authOps.setPassword, async ({ input, req }) => {
+  route(app, authOps.setPassword, async ({ input, req }) => {
     req.audit.actor = { id: null, email: input.email };
     const user = await auth.setPassword(deps, input);
     req.audit.actor = { id: user.id, name: user.name, email: user.email };
@@ -52,14 +52,14 @@ export function authRoutes(app: FastifyInstance, deps: Deps) {
     return { message: [MSG.passwordSet] };
   });
 
-  serve(app, authOps.changePassword, async ({ input, auth: ctx, req }) => {
+  route(app, authOps.changePassword, async ({ input, auth: ctx, req }) => {
     req.audit.targetType = 'user';
     req.audit.targetId = ctx.user.id;
     await auth.changePassword(deps, ctx, input, req.ip);
     return { message: [MSG.passwordChanged] };
   });
 
-  serve(app, authOps.exportBackupCode, async ({ input, auth: ctx, req, reply }) => {
+  route(app, authOps.exportBackupCode, async ({ input, auth: ctx, req, reply }) => {
     req.audit.targetType = 'user';
     req.audit.targetId = ctx.user.id;
     if (input.email !== ctx.user.email) throw forbidden('Backup codes can only be exported for your own account');

@@ -1,13 +1,13 @@
 import { batchOps } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
-import { serve } from '../../platform/http.ts';
+import { route } from '../../platform/http.ts';
 import * as review from './review.ts';
 import { batchAmount, batchView, findBatchInScope } from './service.ts';
 
 /** The review page: the staged rows and the total, edits, deletes, the name, clearing the batch. */
 export function reviewRoutes(app: FastifyInstance, deps: Deps) {
-  serve(app, batchOps.stagedTransactions, async ({ input, auth }) => {
+  route(app, batchOps.stagedTransactions, async ({ input, auth }) => {
     const b = await findBatchInScope(deps.db, auth.scope, input.batch_id);
     const page = await review.stagedPage(deps.db, b.batchId, {
       page: input.page,
@@ -18,13 +18,13 @@ export function reviewRoutes(app: FastifyInstance, deps: Deps) {
     return { ...page, batch: await batchView(deps.db, b.batchId) };
   });
 
-  serve(app, batchOps.batchAmount, async ({ input, auth }) => {
+  route(app, batchOps.batchAmount, async ({ input, auth }) => {
     const b = await findBatchInScope(deps.db, auth.scope, input.batch_id);
     const { amount, fee } = await batchAmount(deps.db, b);
     return { amount, fee };
   });
 
-  serve(app, batchOps.updateTransaction, async ({ input, auth, req }) => {
+  route(app, batchOps.updateTransaction, async ({ input, auth, req }) => {
     const r = await review.updateStagedRow(deps, auth, input.batch_id, input);
     req.audit.targetType = 'staged_transaction';
     req.audit.targetId = input.id;
@@ -36,14 +36,14 @@ export function reviewRoutes(app: FastifyInstance, deps: Deps) {
     };
   });
 
-  serve(app, batchOps.deleteTransaction, async ({ input, auth, req }) => {
+  route(app, batchOps.deleteTransaction, async ({ input, auth, req }) => {
     req.audit.targetType = 'staged_transaction';
     req.audit.targetId = input.id;
     await review.deleteStagedRows(deps, auth, input.batch_id ?? null, [input.id]);
     return { message: ['Transaction deleted'] };
   });
 
-  serve(app, batchOps.deleteTransactions, async ({ input, auth, req }) => {
+  route(app, batchOps.deleteTransactions, async ({ input, auth, req }) => {
     req.audit.targetType = 'batch';
     req.audit.targetId = input.batch_id;
     req.audit.before = { ids: input.id };
@@ -51,7 +51,7 @@ export function reviewRoutes(app: FastifyInstance, deps: Deps) {
     return { message: [`${n} transaction${n === 1 ? '' : 's'} deleted`] };
   });
 
-  serve(app, batchOps.renameBatch, async ({ input, auth, req }) => {
+  route(app, batchOps.renameBatch, async ({ input, auth, req }) => {
     const r = await review.renameBatch(deps, auth, input.batch_id, input.file_name);
     req.audit.targetType = 'batch';
     req.audit.targetId = input.batch_id;
@@ -60,7 +60,7 @@ export function reviewRoutes(app: FastifyInstance, deps: Deps) {
     return { message: ['File renamed'], file_name: r.after };
   });
 
-  serve(app, batchOps.clearBatch, async ({ input, auth, req }) => {
+  route(app, batchOps.clearBatch, async ({ input, auth, req }) => {
     req.audit.targetType = 'batch';
     req.audit.targetId = input.batch_id;
     await review.clearBatch(deps, auth, input.batch_id);

@@ -2,7 +2,7 @@ import { batchOps } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import { auditInTx } from '../../platform/audit.ts';
 import type { Deps } from '../../platform/deps.ts';
-import { serve } from '../../platform/http.ts';
+import { route } from '../../platform/http.ts';
 import * as execute from './execute.ts';
 import { listBatches } from './list.ts';
 import { reviewRoutes } from './review-routes.ts';
@@ -13,13 +13,13 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
   uploadRoutes(app, deps);
   reviewRoutes(app, deps);
 
-  serve(app, batchOps.executeBatch, async ({ input, auth, req }) => {
+  route(app, batchOps.executeBatch, async ({ input, auth, req }) => {
     req.audit.targetType = 'batch';
     req.audit.targetId = input.batch_id;
     return execute.requestExecution(deps, auth, input.batch_id, input.amount);
   });
 
-  serve(app, batchOps.confirmBatch, async ({ input, auth, req }) => {
+  route(app, batchOps.confirmBatch, async ({ input, auth, req }) => {
     req.audit.targetType = 'batch';
     req.audit.targetId = input.batch_id;
     const r = await execute.confirmExecution(deps, auth, input.batch_id, input.code, async (tx, after) => {
@@ -32,7 +32,7 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
 
 /** The batch lists: all batches in scope, and those of the last 24 hours. */
 export function batchListRoutes(app: FastifyInstance, deps: Deps) {
-  serve(app, batchOps.batches, async ({ input, auth }) =>
+  route(app, batchOps.batches, async ({ input, auth }) =>
     listBatches(deps.db, auth.scope, {
       page: input.page,
       perPage: input.per_page,
@@ -41,7 +41,7 @@ export function batchListRoutes(app: FastifyInstance, deps: Deps) {
     }),
   );
 
-  serve(app, batchOps.recentBatches, async ({ input, auth }) =>
+  route(app, batchOps.recentBatches, async ({ input, auth }) =>
     listBatches(deps.db, auth.scope, {
       page: input.page,
       perPage: input.per_page,

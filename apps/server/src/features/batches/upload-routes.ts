@@ -7,7 +7,7 @@ import { batchOps, type BatchStatus } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError, badRequest, fromZod } from '../../platform/errors.ts';
-import { refuseUnsafeText, serve } from '../../platform/http.ts';
+import { refuseUnsafeText, route } from '../../platform/http.ts';
 import { throttle } from '../../platform/limits.ts';
 import { randomToken } from '../../platform/crypto.ts';
 import { CSV_TEMPLATE, FileRefused } from './parse.ts';
@@ -21,8 +21,8 @@ const tooLarge = () => badRequest(`The file is larger than ${MAX_UPLOAD_BYTES / 
 export function uploadRoutes(app: FastifyInstance, deps: Deps) {
   app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 1000 } });
-    serve(scope, batchOps.uploadTransactions, async ({ auth, req }) => {
-      // the text rule of a body sent as anything but a form (serve() leaves a multipart body to its handler)
+    route(scope, batchOps.uploadTransactions, async ({ auth, req }) => {
+      // the text rule of a body sent as anything but a form (route() leaves a multipart body to its handler)
       refuseUnsafeText(req, req.body);
       await throttle(deps, 'upload', auth.user.id); // per user: 429 past the limit (config.ts DEFAULT_LIMITS)
       if (!req.isMultipart()) throw badRequest('Send the file as multipart/form-data', 'file');
@@ -71,20 +71,20 @@ export function uploadRoutes(app: FastifyInstance, deps: Deps) {
     });
   });
 
-  serve(app, batchOps.csvTemplate, ({ reply }) =>
+  route(app, batchOps.csvTemplate, ({ reply }) =>
     reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', 'attachment; filename="payout-template.csv"')
       .send(CSV_TEMPLATE),
   );
 
-  serve(app, batchOps.batchProgress, async ({ input, auth }) => {
+  route(app, batchOps.batchProgress, async ({ input, auth }) => {
     const b = await findBatchInScope(deps.db, auth.scope, input.id);
     if (b.status === 'Declined' && b.error) throw new ApiError(422, [b.error], { file: [b.error] });
     return { processedJobs: b.processedRows, totalJobs: b.totalRows, status: b.status as BatchStatus };
   });
 
-  serve(app, batchOps.saveBatch, async ({ input, auth, req }) => {
+  route(app, batchOps.saveBatch, async ({ input, auth, req }) => {
     const batch = await saveBatch(deps, auth.scope, input.batch_id);
     req.audit.targetType = 'batch';
     req.audit.targetId = batch.batch_id;

@@ -2,7 +2,7 @@ import { DOWNLOAD_MSG, downloadOps, type Permission } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { conflict, forbidden } from '../../platform/errors.ts';
-import { serve, type AuthContext } from '../../platform/http.ts';
+import { route, type AuthContext } from '../../platform/http.ts';
 import { CONTENT_TYPES, findFile, listFiles } from './service.ts';
 
 const TRANSACTIONS: Permission = 'User can view transactions';
@@ -21,7 +21,7 @@ function assertMay(auth: AuthContext, p: Permission) {
 
 /** The generated files of the caller's tenant: the lists and the file itself. */
 export function downloadsRoutes(app: FastifyInstance, deps: Deps) {
-  serve(app, downloadOps.downloadFiles, ({ input, auth }) => {
+  route(app, downloadOps.downloadFiles, ({ input, auth }) => {
     assertMay(auth, needed(input.type, input.accounting));
     return listFiles(deps.db, auth.scope, {
       page: input.page,
@@ -32,7 +32,7 @@ export function downloadsRoutes(app: FastifyInstance, deps: Deps) {
     });
   });
 
-  serve(app, downloadOps.downloadFile, async ({ params, auth, req, reply }) => {
+  route(app, downloadOps.downloadFile, async ({ params, auth, req, reply }) => {
     const file = await findFile(deps.db, auth.scope, params.id);
     assertMay(auth, needed(file.isReport, file.accounting === 1));
     req.audit.targetType = 'download_file';

@@ -2,19 +2,19 @@ import { ledgerOps } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { notFound } from '../../platform/errors.ts';
-import { serve } from '../../platform/http.ts';
+import { route } from '../../platform/http.ts';
 import { accountBalanceIn, accountInfoFor } from './info.ts';
 import { trialBalance } from './service.ts';
 
 export function ledgerRoutes(app: FastifyInstance, deps: Deps) {
-  serve(app, ledgerOps.trialBalance, () => trialBalance(deps.db));
+  route(app, ledgerOps.trialBalance, () => trialBalance(deps.db));
 
-  serve(app, ledgerOps.loginUserAccount, async ({ auth }) => {
+  route(app, ledgerOps.loginUserAccount, async ({ auth }) => {
     const info = await accountInfoFor(deps.db, auth.scope);
     return { ...info, id: info.account_id };
   });
 
-  serve(app, ledgerOps.accountBalance, async ({ input, auth }) => {
+  route(app, ledgerOps.accountBalance, async ({ input, auth }) => {
     // 0 and '' mean "no account id" (the web sends 0 with a reference)
     const id = input.account_id;
     const accountId = id === undefined || id === 0 || id === '0' || id === '' ? undefined : String(id);

@@ -1,20 +1,20 @@
 import { paymentsOps } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
-import { serve } from '../../platform/http.ts';
+import { route } from '../../platform/http.ts';
 import { auditInTx } from '../../platform/audit.ts';
 import { issueApprovalCode } from '../auth/approval.ts';
 import { accountChoices, searchHolders } from './holders.ts';
 import { createManualPayout, manualPayoutBinding } from './service.ts';
 
 export function paymentsRoutes(app: FastifyInstance, deps: Deps) {
-  serve(app, paymentsOps.searchMerchant, async ({ input, auth }) => ({
+  route(app, paymentsOps.searchMerchant, async ({ input, auth }) => ({
     data: await searchHolders(deps.db, auth.scope, input.search),
   }));
 
-  serve(app, paymentsOps.merchantAccounts, ({ input, auth }) => accountChoices(deps.db, auth, input.id));
+  route(app, paymentsOps.merchantAccounts, ({ input, auth }) => accountChoices(deps.db, auth, input.id));
 
-  serve(app, paymentsOps.requestCode, ({ input, auth }) =>
+  route(app, paymentsOps.requestCode, ({ input, auth }) =>
     issueApprovalCode(
       deps,
       auth.user,
@@ -24,7 +24,7 @@ export function paymentsRoutes(app: FastifyInstance, deps: Deps) {
     ),
   );
 
-  serve(app, paymentsOps.createPayout, ({ input, auth, req }) =>
+  route(app, paymentsOps.createPayout, ({ input, auth, req }) =>
     createManualPayout(deps, auth, input, async (tx, payout) => {
       req.audit.targetType = 'payout';
       req.audit.targetId = payout.id;

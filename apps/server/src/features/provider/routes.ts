@@ -2,7 +2,7 @@ import { providerOps } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
-import { heldToSchema, refuseUnsafeText, serve } from '../../platform/http.ts';
+import { heldToSchema, refuseUnsafeText, route } from '../../platform/http.ts';
 import { auditInTx } from '../../platform/audit.ts';
 import { verifyWebhookSignature } from '../../platform/provider.ts';
 import { applyProviderEvent, latestReconciliation, reconcile } from './service.ts';
@@ -10,7 +10,7 @@ import { applyProviderEvent, latestReconciliation, reconcile } from './service.t
 export function providerRoutes(app: FastifyInstance, deps: Deps) {
   webhookRoute(app, deps);
 
-  serve(app, providerOps.walletChecker, async ({ input }) => {
+  route(app, providerOps.walletChecker, async ({ input }) => {
     const info = await deps.provider.lookupWallet(input.obol_id);
     if (!info) throw notFound('Invalid Obol Id');
     return {
@@ -25,9 +25,9 @@ export function providerRoutes(app: FastifyInstance, deps: Deps) {
     };
   });
 
-  serve(app, providerOps.reconcile, () => reconcile(deps));
+  route(app, providerOps.reconcile, () => reconcile(deps));
 
-  serve(app, providerOps.reconciliationReport, async () => {
+  route(app, providerOps.reconciliationReport, async () => {
     const report = await latestReconciliation(deps);
     if (!report) throw notFound('No reconciliation has run yet');
     return {
@@ -37,7 +37,7 @@ export function providerRoutes(app: FastifyInstance, deps: Deps) {
 }
 
 /**
- * The provider's webhook, declared from its operation like serve() declares a route. Its signature is over the
+ * The provider's webhook, declared from its operation like route() declares one. Its signature is over the
  * raw body, so the route parses JSON itself (its own content-type parser, in a scope of its own) and checks the
  * signature before anything else; then the text rule and the operation's input schema, and its answer is held
  * to its schema.

@@ -1,7 +1,7 @@
 import { MSG, transactionOps, type DownloadFile } from '@obol/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
-import { serve } from '../../platform/http.ts';
+import { route } from '../../platform/http.ts';
 import { throttle } from '../../platform/limits.ts';
 import { startExport } from '../downloads/service.ts';
 import { BATCH_HISTORY_EXPORT, COMPLETED_EXPORT, PAYOUTS_EXPORT } from './exports.ts';
@@ -20,7 +20,7 @@ export function transactionsRoutes(app: FastifyInstance, deps: Deps) {
     return { message: [MSG.processingBackground], file };
   };
 
-  serve(app, transactionOps.payoutTransactions, ({ input, auth }) =>
+  route(app, transactionOps.payoutTransactions, ({ input, auth }) =>
     listPayouts(deps.db, auth.scope, input, input['sort-by'], {
       page: input.page,
       perPage: input.per_page,
@@ -28,31 +28,31 @@ export function transactionsRoutes(app: FastifyInstance, deps: Deps) {
     }),
   );
 
-  serve(app, transactionOps.exportPayoutTransactions, async ({ input, auth, req }) => {
+  route(app, transactionOps.exportPayoutTransactions, async ({ input, auth, req }) => {
     await throttleExports(auth.user.id);
     payoutWhere(auth.scope, input); // bad filters are refused now, not in the job
     return started(req, await startExport(deps, auth, PAYOUTS_EXPORT, input));
   });
 
-  serve(app, transactionOps.transactionDetails, ({ input, auth }) => transactionDetails(deps.db, auth.scope, input.id));
+  route(app, transactionOps.transactionDetails, ({ input, auth }) => transactionDetails(deps.db, auth.scope, input.id));
 
-  serve(app, transactionOps.brandList, ({ auth }) => brandList(deps.db, auth.scope));
+  route(app, transactionOps.brandList, ({ auth }) => brandList(deps.db, auth.scope));
 
-  serve(app, transactionOps.completedTransactions, ({ input, auth }) =>
+  route(app, transactionOps.completedTransactions, ({ input, auth }) =>
     listCompleted(deps.db, auth.scope, input, { page: input.page, perPage: input.per_page, cursor: input.cursor }),
   );
 
-  serve(app, transactionOps.exportCompletedTransactions, async ({ input, auth, req }) => {
+  route(app, transactionOps.exportCompletedTransactions, async ({ input, auth, req }) => {
     await throttleExports(auth.user.id);
     completedWhere(auth.scope, input);
     return started(req, await startExport(deps, auth, COMPLETED_EXPORT, input));
   });
 
-  serve(app, transactionOps.batchHistory, ({ input, auth }) =>
+  route(app, transactionOps.batchHistory, ({ input, auth }) =>
     batchHistory(deps.db, auth.scope, input, { page: input.page, perPage: input.per_page }),
   );
 
-  serve(app, transactionOps.exportBatchHistory, async ({ input, auth, req }) => {
+  route(app, transactionOps.exportBatchHistory, async ({ input, auth, req }) => {
     await throttleExports(auth.user.id);
     const { executed } = await historyBatch(deps.db, auth.scope, input.batch_id);
     return started(req, await startExport(deps, auth, BATCH_HISTORY_EXPORT, { ...input, executed }));
