@@ -13,7 +13,7 @@ import { PaymentsPage } from '../features/payments/PaymentsPage.tsx';
 import { ReviewPage } from '../features/payments/ReviewPage.tsx';
 import { RecentBatchesPage } from '../features/batches/RecentBatchesPage.tsx';
 import { DownloadsPage } from '../features/downloads/DownloadsPage.tsx';
-import { BatchTransactionsPage } from '../features/transactions/BatchTransactionsPage.tsx';
+import { BatchTransactionsPage } from './routes/BatchTransactionsPage.tsx';
 import { PayoutTransactionsPage } from '../features/transactions/PayoutTransactionsPage.tsx';
 import { TransactionHistoryPage } from '../features/transactions/TransactionHistoryPage.tsx';
 import { Guard, RequireAuth } from './guards.tsx';

@@ -1,8 +1,9 @@
+/** A route that composes two features: the batch list (batches) and the completed transactions (transactions). */
 import { Box, Tab, Tabs } from '@mui/material';
 import { useState } from 'react';
 import { PageTitle } from '../../ui/PageTitle.tsx';
-import { BatchList } from '../batches/BatchList.tsx';
-import { CompletedTransactions } from './CompletedTransactions.tsx';
+import { BatchList } from '../../features/batches/BatchList.tsx';
+import { CompletedTransactions } from '../../features/transactions/CompletedTransactions.tsx';
 
 type TabKey = 'batches' | 'completed';
 

@@ -8,7 +8,7 @@ import {
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { BatchRow } from '../batches/BatchList.tsx';
+import type { BatchRow } from '../../features/batches/BatchList.tsx';
 import { sessionStore } from '../../lib/session.ts';
 import { callsTo, mockApi, pathname, renderApp, signInAs, type Handler } from '../../test-utils.tsx';
 
