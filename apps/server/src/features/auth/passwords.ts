@@ -6,12 +6,11 @@ import type { Deps } from '../../platform/deps.ts';
 import { badRequest } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import { tally } from '../../platform/limits.ts';
-import { users } from '../users/tables.ts';
+import { setPasswordHash, signInUser } from '../users/credentials.ts';
 import { consumeCode } from './second-factor.ts';
 import { endSessions } from './sessions.ts';
 import { oneTimeCodes } from './tables.ts';
 import { beginAttempt } from './throttle.ts';
-import { userByEmail, userById } from './user-rows.ts';
 
 export const RESET_LINK_TTL_MS = 60 * 60_000;
 
@@ -23,7 +22,7 @@ export const RESET_LINK_TTL_MS = 60 * 60_000;
 export async function forgotPassword(deps: Deps, email: string, ip: string): Promise<'sent' | 'throttled' | 'none'> {
   if (!(await tally(deps, 'resetAddress', ip)).allowed) return 'throttled';
   if (!(await tally(deps, 'resetAccount', email)).allowed) return 'throttled';
-  const user = await userByEmail(deps, email);
+  const user = await signInUser(deps.db, { email });
   if (!user || !user.isActive) return 'none';
   const token = randomToken();
   await deps.db.insert(oneTimeCodes).values({
@@ -45,7 +44,7 @@ export async function forgotPassword(deps: Deps, email: string, ip: string): Pro
 }
 
 async function findResetLink(deps: Deps, token: string, email: string) {
-  const user = await userByEmail(deps, email);
+  const user = await signInUser(deps.db, { email });
   if (!user) return null;
   const [row] = await deps.db
     .select()
@@ -74,10 +73,8 @@ export async function setPassword(deps: Deps, input: { token: string; email: str
   await deps.db.transaction(async (tx) => {
     if (!(await consumeCode(tx, found.row.id))) throw badRequest(MSG.linkExpired, 'token');
     await voidResetLinks(tx, found.user.id);
-    await tx
-      .update(users)
-      .set({ passwordHash: hash, emailVerifiedAt: found.user.emailVerifiedAt ?? new Date(), updatedAt: new Date() })
-      .where(eq(users.id, found.user.id));
+    // the link was mailed to the address: setting a password through it proves the address
+    await setPasswordHash(tx, found.user.id, hash, found.user.emailVerifiedAt ?? new Date());
     // a new password ends every open session of the account
     await endSessions(tx, found.user.id);
   });
@@ -106,7 +103,7 @@ export async function changePassword(
   }
   const hash = await hashPassword(input.password);
   await deps.db.transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash: hash, updatedAt: new Date() }).where(eq(users.id, user.id));
+    await setPasswordHash(tx, user.id, hash);
     await voidResetLinks(tx, user.id);
     // other sessions of the account end; this one stays
     await endSessions(tx, user.id, auth.sessionId);
@@ -119,7 +116,7 @@ export async function changePassword(
  * 400 'Incorrect Password.' on `field`, too many tries 429.
  */
 export async function confirmPassword(deps: Deps, auth: AuthContext, password: string, ip: string, field: string) {
-  const user = await userById(deps, auth.user.id);
+  const user = await signInUser(deps.db, { id: auth.user.id });
   if (!user) throw badRequest(MSG.incorrectPassword, field);
   const attempt = await beginAttempt(deps, user.email, ip);
   if (!(await verifyPassword(user.passwordHash, password))) throw badRequest(MSG.incorrectPassword, field);

@@ -1,5 +1,5 @@
 import type { AuthType } from '@obol/contract';
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import {
   decryptSecret,
   keyedHash,
@@ -11,7 +11,7 @@ import {
 } from '../../platform/crypto.ts';
 import type { Executor } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
-import { users } from '../users/tables.ts';
+import { acceptTotpStep, totpSecretOf } from '../users/credentials.ts';
 import { backupCodes, oneTimeCodes } from './tables.ts';
 
 export const LOGIN_CODE_TTL_MS = 10 * 60_000;
@@ -106,17 +106,11 @@ export async function checkCode(
   }
   if (method === 'authenticator') {
     if (!/^\d{6}$/.test(code)) return false;
-    const [u] = await deps.db.select({ secret: users.totpSecretEnc }).from(users).where(eq(users.id, userId));
-    if (!u?.secret) return false;
-    const step = verifyTotp(decryptSecret(deps.config.secretsKey, u.secret), code);
-    if (step === null) return false;
+    const secret = await totpSecretOf(deps.db, userId);
+    if (!secret) return false;
+    const step = verifyTotp(decryptSecret(deps.config.secretsKey, secret), code);
     // single use: the step must be newer than the last accepted one
-    const updated = await deps.db
-      .update(users)
-      .set({ totpLastStep: step })
-      .where(and(eq(users.id, userId), or(isNull(users.totpLastStep), sql`${users.totpLastStep} < ${step}`)))
-      .returning({ id: users.id });
-    return updated.length === 1;
+    return step !== null && (await acceptTotpStep(deps.db, userId, step));
   }
   if (method === 'backup') {
     const normalized = code.toUpperCase().replace(/[^A-Z0-9]/g, '');

@@ -6,10 +6,8 @@ import type { Deps } from '../../platform/deps.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import { scopeFor } from '../../platform/scope.ts';
 import { permissionsOfRole } from '../roles/repo.ts';
-import { roles } from '../roles/tables.ts';
-import { users } from '../users/tables.ts';
+import { signInUser, toAuthUser } from '../users/credentials.ts';
 import { sessions } from './tables.ts';
-import { toAuthUser } from './user-rows.ts';
 
 export function sessionTiming(deps: Deps, expiresAt: number): SessionTiming {
   return { idle_timeout_seconds: deps.config.sessionIdleSeconds, expires_at: new Date(expiresAt).toISOString() };
@@ -39,11 +37,9 @@ export async function startSession(
 export async function authenticate(deps: Deps, token: string): Promise<AuthContext | null> {
   if (!token || token.length > 200) return null;
   const now = new Date();
-  const [row] = await deps.db
-    .select({ s: sessions, u: users, roleName: roles.name })
+  const [session] = await deps.db
+    .select()
     .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .innerJoin(roles, eq(roles.id, users.roleId))
     .where(
       and(
         eq(sessions.tokenHash, sha256(token)),
@@ -53,15 +49,17 @@ export async function authenticate(deps: Deps, token: string): Promise<AuthConte
       ),
     )
     .limit(1);
-  if (!row || !row.u.isActive) return null;
+  if (!session) return null;
+  const row = await signInUser(deps.db, { id: session.userId });
+  if (!row || !row.isActive) return null;
   // extend the idle expiry, at most every 5 seconds per session to spare writes
-  if (now.getTime() - row.s.lastSeenAt.getTime() > 5_000) {
-    const idle = new Date(Math.min(now.getTime() + deps.config.sessionIdleSeconds * 1000, row.s.expiresAt.getTime()));
-    await deps.db.update(sessions).set({ lastSeenAt: now, idleExpiresAt: idle }).where(eq(sessions.id, row.s.id));
+  if (now.getTime() - session.lastSeenAt.getTime() > 5_000) {
+    const idle = new Date(Math.min(now.getTime() + deps.config.sessionIdleSeconds * 1000, session.expiresAt.getTime()));
+    await deps.db.update(sessions).set({ lastSeenAt: now, idleExpiresAt: idle }).where(eq(sessions.id, session.id));
   }
-  const user = toAuthUser({ ...row.u, roleName: row.roleName });
-  const perms = await permissionsOfRole(deps.db, row.u.roleId);
-  return { user, sessionId: row.s.id, permissions: new Set<Permission>(perms), scope: scopeFor(user) };
+  const user = toAuthUser(row);
+  const perms = await permissionsOfRole(deps.db, row.roleId);
+  return { user, sessionId: session.id, permissions: new Set<Permission>(perms), scope: scopeFor(user) };
 }
 
 export async function currentTiming(deps: Deps, sessionId: number): Promise<SessionTiming> {

@@ -1,19 +1,17 @@
-import { MSG, type AuthType, type CurrentBatch, type SessionUser, type VerifyCodeResponse } from '@obol/contract';
-import { and, desc, eq, isNull, or } from 'drizzle-orm';
-import { batches } from '../batches/tables.ts';
-import { accounts } from '../ledger/tables.ts';
+import { MSG, type AuthType, type SessionUser, type VerifyCodeResponse } from '@obol/contract';
 import { verifyPassword } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError, tooManyRequests } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/http.ts';
 import { scopeFor } from '../../platform/scope.ts';
-import { permissionsOfRole } from '../roles/repo.ts';
+import { currentBatchOf } from '../batches/current.ts';
 import { accountInfoFor } from '../ledger/info.ts';
-import { users } from '../users/tables.ts';
+import { permissionsOfRole } from '../roles/repo.ts';
+import { recordLogin, signInUser, toAuthUser } from '../users/credentials.ts';
+import { userNameOf } from '../users/repo.ts';
 import { checkCode, consumeCode, countTry, loginChallenge, startLoginChallenge } from './second-factor.ts';
 import { startSession } from './sessions.ts';
 import { beginAttempt } from './throttle.ts';
-import { toAuthUser, userByEmail, userById } from './user-rows.ts';
 
 export interface LoginInput {
   email: string;
@@ -33,7 +31,7 @@ export async function login(
   audit({ id: null, email: input.email });
   // counted before the password is checked, so racing guesses cannot exceed the limits
   const attempt = await beginAttempt(deps, input.email, ip);
-  const user = await userByEmail(deps, input.email);
+  const user = await signInUser(deps.db, { email: input.email });
   const ok = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !ok) throw new ApiError(401, [MSG.invalidCredentials]);
   audit({ id: user.id, name: user.name, email: user.email });
@@ -59,7 +57,7 @@ export async function verifyCode(
 ): Promise<VerifyCodeResponse> {
   const challenge = await loginChallenge(deps.db, input.challenge_token);
   if (!challenge) throw new ApiError(401, [MSG.invalidCode]);
-  const user = await userById(deps, challenge.userId);
+  const user = await signInUser(deps.db, { id: challenge.userId });
   if (!user) throw new ApiError(401, [MSG.invalidCode]);
   audit({ id: user.id, name: user.name, email: user.email });
   if (challenge.usedAt || challenge.expiresAt.getTime() <= Date.now()) throw new ApiError(401, [MSG.invalidCode]);
@@ -75,62 +73,23 @@ export async function verifyCode(
 
   const now = Date.now();
   const { token, timing } = await startSession(deps, user.id, now, meta);
-  await deps.db
-    .update(users)
-    .set({ lastLogin: new Date(now) })
-    .where(eq(users.id, user.id));
+  await recordLogin(deps.db, user.id, new Date(now));
   const authUser = toAuthUser(user);
   return {
     accessToken: token,
     user: await sessionUser(deps, authUser),
     permission: await permissionsOfRole(deps.db, user.roleId),
     account: await accountInfoFor(deps.db, scopeFor(authUser)),
-    batch: await currentBatchOf(deps, user.id),
+    batch: await currentBatchOf(deps.db, user.id),
     session: timing,
     message: [MSG.loggedIn],
   };
 }
 
-/**
- * The batch the user was working on: the newest one they uploaded that is staged and awaiting review
- * (Pending) or still being staged (Processing, not executed), so a new sign-in resumes it.
- */
-async function currentBatchOf(deps: Deps, userId: number): Promise<CurrentBatch | null> {
-  const [b] = await deps.db
-    .select({
-      batchId: batches.batchId,
-      fileName: batches.fileName,
-      status: batches.status,
-      behalf: users.name,
-      ref: accounts.accountReference,
-    })
-    .from(batches)
-    .innerJoin(users, eq(users.id, batches.behalfOfId))
-    .innerJoin(accounts, eq(accounts.id, batches.accountId))
-    .where(
-      and(
-        eq(batches.uploadedBy, userId),
-        eq(batches.payoutType, 'Batch Payout'),
-        or(eq(batches.status, 'Pending'), and(eq(batches.status, 'Processing'), isNull(batches.executedAt))),
-      ),
-    )
-    .orderBy(desc(batches.createdAt))
-    .limit(1);
-  return b
-    ? {
-        batch_id: b.batchId,
-        merchant_name: b.behalf,
-        file_name: b.fileName,
-        account_reference: b.ref,
-        batch_status: b.status,
-      }
-    : null;
-}
-
 export async function sessionUser(deps: Deps, u: AuthUser): Promise<SessionUser> {
   let parent: SessionUser['parent'] = null;
   if (u.parentId !== null) {
-    const [p] = await deps.db.select({ id: users.id, name: users.name }).from(users).where(eq(users.id, u.parentId));
+    const p = await userNameOf(deps.db, u.parentId);
     if (p) parent = p;
   }
   return { id: u.id, name: u.name, email: u.email, role: u.role, parent, two_fa_as_otp: u.twoFaAsOtp };
