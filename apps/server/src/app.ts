@@ -6,7 +6,7 @@ import { MSG, systemOps } from '@obol/contract';
 import Fastify, { type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { authRoutes } from './features/auth/routes.ts';
-import { authenticate } from './features/auth/service.ts';
+import { authenticate } from './features/auth/sessions.ts';
 import { usersRoutes } from './features/users/routes.ts';
 import { ledgerRoutes } from './features/ledger/routes.ts';
 import { providerRoutes } from './features/provider/routes.ts';

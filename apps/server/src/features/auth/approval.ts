@@ -1,12 +1,12 @@
 import { MSG } from '@obol/contract';
-import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
-import { decryptSecret, keyedHash, safeEqualHex, sixDigitCode, verifyTotp } from '../../platform/crypto.ts';
+import { and, desc, eq, gt, isNull } from 'drizzle-orm';
+import { keyedHash, sixDigitCode } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError, tooManyRequests } from '../../platform/errors.ts';
 import { throttle } from '../../platform/limits.ts';
 import { hashPayload } from '../../platform/hash.ts';
 import type { AuthUser } from '../../platform/http.ts';
-import { users } from '../users/tables.ts';
+import { checkCode, consumeCode, countTry } from './second-factor.ts';
 import { oneTimeCodes } from './tables.ts';
 
 export const APPROVAL_CODE_TTL_MS = 10 * 60_000;
@@ -54,6 +54,8 @@ export async function issueApprovalCode(
   return { message: ['Enter the code from your authenticator app'] };
 }
 
+const invalidCode = () => new ApiError(422, [MSG.invalidCode], { code: [MSG.invalidCode] });
+
 export async function consumeApprovalCode(
   deps: Deps,
   user: AuthUser,
@@ -74,50 +76,18 @@ export async function consumeApprovalCode(
     )
     .orderBy(desc(oneTimeCodes.id))
     .limit(1);
-  if (!row) throw new ApiError(422, [MSG.invalidCode], { code: [MSG.invalidCode] });
-  const [attempt] = await deps.db
-    .update(oneTimeCodes)
-    .set({ attempts: sql`${oneTimeCodes.attempts} + 1` })
-    .where(
-      and(
-        eq(oneTimeCodes.id, row.id),
-        isNull(oneTimeCodes.usedAt),
-        sql`${oneTimeCodes.attempts} < ${oneTimeCodes.maxAttempts}`,
-      ),
-    )
-    .returning({ attempts: oneTimeCodes.attempts });
-  if (!attempt) throw tooManyRequests();
+  if (!row) throw invalidCode();
+  if (!(await countTry(deps.db, row.id))) throw tooManyRequests();
   const bound = (row.binding as { hash?: string } | null)?.hash;
   if (bound !== hashPayload(binding)) {
     throw new ApiError(422, ['This code does not approve this transaction'], {
       code: ['This code does not approve this transaction'],
     });
   }
-  const clean = code.replace(/\s+/g, '');
-  let ok = false;
-  if (row.method === 'email')
-    ok =
-      !!row.codeHash && /^\d{6}$/.test(clean) && safeEqualHex(row.codeHash, keyedHash(deps.config.secretsKey, clean));
-  else if (row.method === 'authenticator') {
-    const [u] = await deps.db.select().from(users).where(eq(users.id, user.id));
-    const step =
-      u?.totpSecretEnc && /^\d{6}$/.test(clean)
-        ? verifyTotp(decryptSecret(deps.config.secretsKey, u.totpSecretEnc), clean)
-        : null;
-    if (step !== null) {
-      const upd = await deps.db
-        .update(users)
-        .set({ totpLastStep: step })
-        .where(and(eq(users.id, user.id), sql`(${users.totpLastStep} IS NULL OR ${users.totpLastStep} < ${step})`))
-        .returning({ id: users.id });
-      ok = upd.length === 1;
-    }
-  }
-  if (!ok) throw new ApiError(422, [MSG.invalidCode], { code: [MSG.invalidCode] });
-  const used = await deps.db
-    .update(oneTimeCodes)
-    .set({ usedAt: new Date() })
-    .where(and(eq(oneTimeCodes.id, row.id), isNull(oneTimeCodes.usedAt)))
-    .returning({ id: oneTimeCodes.id });
-  if (!used.length) throw new ApiError(422, [MSG.invalidCode], { code: [MSG.invalidCode] });
+  // an approval is by e-mail or authenticator only (never a backup code), spaces ignored
+  const ok =
+    (row.method === 'email' || row.method === 'authenticator') &&
+    (await checkCode(deps, user.id, row.method, row.codeHash, code.replace(/\s+/g, '')));
+  if (!ok) throw invalidCode();
+  if (!(await consumeCode(deps.db, row.id))) throw invalidCode();
 }

@@ -3,49 +3,52 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { forbidden } from '../../platform/errors.ts';
 import { route } from '../../platform/http.ts';
-import * as auth from './service.ts';
+import { changePassword, checkLink, confirmPassword, forgotPassword, setPassword } from './passwords.ts';
+import { newBackupCodes } from './second-factor.ts';
+import { currentTiming, logout } from './sessions.ts';
+import { login, verifyCode } from './sign-in.ts';
 
 export function authRoutes(app: FastifyInstance, deps: Deps) {
   route(app, authOps.login, ({ input, req }) =>
-    auth.login(deps, input, req.ip, (a) => {
+    login(deps, input, req.ip, (a) => {
       req.audit.actor = a;
       req.audit.detail = `second factor: ${input.auth_type}`;
     }),
   );
 
   route(app, authOps.verifyCode, ({ input, req }) =>
-    auth.verifyCode(deps, input, { ip: req.ip, userAgent: req.headers['user-agent'] }, (a) => {
+    verifyCode(deps, input, { ip: req.ip, userAgent: req.headers['user-agent'] }, (a) => {
       req.audit.actor = a;
     }),
   );
 
   route(app, authOps.logout, async ({ auth: ctx }) => {
-    await auth.logout(deps, ctx.sessionId);
+    await logout(deps, ctx.sessionId);
     return { message: ['Logged out'] };
   });
 
   route(app, authOps.authPermission, async ({ auth: ctx }) => ({
     status: true,
     data: { permission: [...ctx.permissions] },
-    session: await auth.currentTiming(deps, ctx.sessionId),
+    session: await currentTiming(deps, ctx.sessionId),
   }));
 
   route(app, authOps.forgotPassword, async ({ input, req }) => {
     req.audit.actor = { id: null, email: input.email };
     // the same answer whatever happened: no account, an inactive one, or over the limits (nothing sent)
-    const outcome = await auth.forgotPassword(deps, input.email, req.ip);
+    const outcome = await forgotPassword(deps, input.email, req.ip);
     if (outcome === 'throttled') req.audit.detail = 'over the limit: no mail sent';
     return { message: [MSG.resetMailSent] };
   });
 
   route(app, authOps.checkLinkExpiry, async ({ input }) => {
-    await auth.checkLink(deps, input.token, input.email);
+    await checkLink(deps, input.token, input.email);
     return { message: ['Link is valid'] };
   });
 
   route(app, authOps.setPassword, async ({ input, req }) => {
     req.audit.actor = { id: null, email: input.email };
-    const user = await auth.setPassword(deps, input);
+    const user = await setPassword(deps, input);
     req.audit.actor = { id: user.id, name: user.name, email: user.email };
     req.audit.targetType = 'user';
     req.audit.targetId = user.id;
@@ -55,7 +58,7 @@ export function authRoutes(app: FastifyInstance, deps: Deps) {
   route(app, authOps.changePassword, async ({ input, auth: ctx, req }) => {
     req.audit.targetType = 'user';
     req.audit.targetId = ctx.user.id;
-    await auth.changePassword(deps, ctx, input, req.ip);
+    await changePassword(deps, ctx, input, req.ip);
     return { message: [MSG.passwordChanged] };
   });
 
@@ -64,8 +67,8 @@ export function authRoutes(app: FastifyInstance, deps: Deps) {
     req.audit.targetId = ctx.user.id;
     if (input.email !== ctx.user.email) throw forbidden('Backup codes can only be exported for your own account');
     // new codes sign in without the password's second factor: a session alone is not enough
-    await auth.confirmPassword(deps, ctx, input.password, req.ip, 'password');
-    const codes = await auth.newBackupCodes(deps, ctx.user.id);
+    await confirmPassword(deps, ctx, input.password, req.ip, 'password');
+    const codes = await newBackupCodes(deps, ctx.user.id);
     const body =
       `Obol backup codes for ${ctx.user.email}\n` +
       `Generated ${new Date().toISOString()}. Each code signs you in once; generating new codes voids these.\n\n` +

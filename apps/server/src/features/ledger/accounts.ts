@@ -1,7 +1,7 @@
 import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor, Tx } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
-import { users } from '../users/tables.ts';
+import { usersUnder } from '../users/repo.ts';
 import { accounts } from './tables.ts';
 
 export type AccountRow = typeof accounts.$inferSelect;
@@ -96,13 +96,7 @@ export function accountScopeFilter(scope: Scope): SQL {
     case 'all':
       return sql`true`;
     case 'merchant':
-      return or(
-        eq(accounts.ownerId, scope.merchantId),
-        inArray(
-          accounts.ownerId,
-          sql`(SELECT ${users.id} FROM ${users} WHERE ${users.parentId} = ${scope.merchantId})`,
-        ),
-      )!;
+      return or(eq(accounts.ownerId, scope.merchantId), inArray(accounts.ownerId, usersUnder(scope.merchantId)))!;
     case 'brand':
       return eq(accounts.ownerId, scope.brandId);
     default:
@@ -125,6 +119,12 @@ export async function payoutAccountsOf(db: Executor, ownerId: number): Promise<A
     .select()
     .from(accounts)
     .where(and(eq(accounts.ownerId, ownerId), eq(accounts.kind, 'payout')));
+}
+
+/** An account by its internal id; undefined when there is none. */
+export async function accountById(db: Executor, id: number): Promise<AccountRow | undefined> {
+  const [row] = await db.select().from(accounts).where(eq(accounts.id, id));
+  return row;
 }
 
 export async function holderAccounts(db: Executor, ownerId: number): Promise<Partial<Record<HolderKind, AccountRow>>> {

@@ -115,6 +115,15 @@ export async function postEntry(tx: Tx, cmd: EntryCommand): Promise<EntryResult>
   return { entryId, replayed: false };
 }
 
+/** The id of the entry posted under an idempotency key; undefined when none was. */
+export async function entryIdByKey(db: Executor, idempotencyKey: string): Promise<number | undefined> {
+  const [entry] = await db
+    .select({ id: journalEntries.id })
+    .from(journalEntries)
+    .where(eq(journalEntries.idempotencyKey, idempotencyKey));
+  return entry?.id;
+}
+
 /** Posts the exact opposite of an entry, once (its key derives from the original's). */
 export async function reverseEntry(
   tx: Tx,

@@ -6,9 +6,8 @@ import { unprocessable } from '../../platform/errors.ts';
 import { ProviderRejected, type ProviderClient } from '../../platform/provider.ts';
 import type { Jobs } from '../../platform/jobs.ts';
 import { platformAccountId, type AccountRow } from '../ledger/accounts.ts';
-import { journalEntries } from '../ledger/tables.ts';
-import { postEntry, reverseEntry } from '../ledger/service.ts';
-import { batches } from '../batches/tables.ts';
+import { entryIdByKey, postEntry, reverseEntry } from '../ledger/service.ts';
+import { returnFromBatch } from '../batches/returns.ts';
 import { payouts } from './tables.ts';
 
 export type PayoutRow = typeof payouts.$inferSelect;
@@ -157,12 +156,9 @@ export async function settlePayout(
       await returnBatchPayout(t, row);
     } else {
       // a manual payout was reserved on its own: the exact opposite of that entry returns amount and fee
-      const [reserve] = await t
-        .select({ id: journalEntries.id })
-        .from(journalEntries)
-        .where(eq(journalEntries.idempotencyKey, `payout:${row.id}:reserve`));
-      if (!reserve) throw new Error(`payout ${row.id} has no reserve entry`);
-      await reverseEntry(t, reserve.id, { kind: 'payout.reversal', memo: row.failureMessage ?? undefined });
+      const reserve = await entryIdByKey(t, `payout:${row.id}:reserve`);
+      if (reserve === undefined) throw new Error(`payout ${row.id} has no reserve entry`);
+      await reverseEntry(t, reserve, { kind: 'payout.reversal', memo: row.failureMessage ?? undefined });
     }
     return 'applied' as const;
   };
@@ -171,31 +167,12 @@ export async function settlePayout(
 
 /**
  * Returns a failed payout of an executed batch: its amount from payouts in flight, and its share of the batch
- * fee from the Fee Account, to the account it was paid from, in the caller's transaction. The batch row is
- * locked while its returned totals move, so the fee kept always equals the fee on the amount still paid
- * (fee(total - returned)): the shares of any set of failures, in any order, add up to exactly the difference.
+ * fee (batches' returnFromBatch says how much, the batch row locked) from the Fee Account, to the account it
+ * was paid from, in the caller's transaction.
  */
 export async function returnBatchPayout(tx: Tx, row: PayoutRow) {
   if (!row.batchId) throw new Error(`payout ${row.id} belongs to no batch`);
-  const [b] = await tx
-    .select({
-      amount: batches.amount,
-      fee: batches.fee,
-      feeBps: batches.feeBps,
-      amountReturned: batches.amountReturned,
-      feeReturned: batches.feeReturned,
-    })
-    .from(batches)
-    .where(eq(batches.batchId, row.batchId))
-    .for('update');
-  const amountReturned = b.amountReturned + row.amount;
-  if (amountReturned > b.amount) throw new Error(`batch ${row.batchId} would return more than it reserved`);
-  const feeKept = b.fee - b.feeReturned;
-  const share = feeKept - Math.min(feeKept, feeCents(b.amount - amountReturned, b.feeBps));
-  await tx
-    .update(batches)
-    .set({ amountReturned, feeReturned: b.feeReturned + share })
-    .where(eq(batches.batchId, row.batchId));
+  const share = await returnFromBatch(tx, row.batchId, row.amount);
   const clearing = await platformAccountId(tx, 'payout_clearing');
   const lines = [
     { accountId: clearing, amount: -row.amount },

@@ -1,10 +1,10 @@
 import type { ProviderEvent, ReconcileResponse } from '@obol/contract';
-import { and, desc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { Tx } from '../../platform/db.ts';
 import type { ProviderItem } from '../../platform/provider.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { settlePayout } from '../payouts/service.ts';
-import { payouts } from '../payouts/tables.ts';
+import { completedPayouts, payoutsByKeys, payoutStatusByKey } from '../payouts/find.ts';
 import { providerEvents, reconciliationReports, type ReconciliationDifference } from './tables.ts';
 
 /**
@@ -27,12 +27,8 @@ export async function applyProviderEvent(
   let verified: ProviderItem | null = null;
   const key = ev.data.idempotency_key;
   if ((ev.type === 'payout.completed' || ev.type === 'payout.failed') && key) {
-    const [ours] = await deps.db
-      .select({ status: payouts.status })
-      .from(payouts)
-      .where(eq(payouts.idempotencyKey, key));
     // only a payout still in flight needs the provider's word (ProviderUnavailable: the provider retries)
-    if (ours?.status === 'Processing') verified = await deps.provider.payoutByKey(key);
+    if ((await payoutStatusByKey(deps.db, key)) === 'Processing') verified = await deps.provider.payoutByKey(key);
   }
   return deps.db.transaction(async (tx) => {
     const [seen] = await tx
@@ -68,7 +64,7 @@ export async function reconcile(deps: Deps): Promise<ReconcileResponse> {
   const items = await deps.provider.statement();
   const payoutItems = items.filter((i) => i.type === 'payout');
   const keys = payoutItems.map((i) => i.idempotency_key);
-  const ours = keys.length ? await deps.db.select().from(payouts).where(inArray(payouts.idempotencyKey, keys)) : [];
+  const ours = await payoutsByKeys(deps.db, keys);
   const byKey = new Map(ours.map((p) => [p.idempotencyKey, p]));
   const differences: ReconciliationDifference[] = [];
   let settled = 0;
@@ -119,15 +115,7 @@ export async function reconcile(deps: Deps): Promise<ReconcileResponse> {
     }
   }
   // settled on our side but unknown to the provider's statement
-  const settledHere = await deps.db
-    .select({
-      key: payouts.idempotencyKey,
-      providerId: payouts.providerId,
-      status: payouts.status,
-      reference: payouts.reference,
-    })
-    .from(payouts)
-    .where(and(inArray(payouts.status, ['Completed']), isNotNull(payouts.settledAt)));
+  const settledHere = await completedPayouts(deps.db);
   const theirKeys = new Set(keys);
   for (const p of settledHere) {
     if (!theirKeys.has(p.key)) {

@@ -1,7 +1,7 @@
 import { isPermission, type Permission } from '@obol/contract';
-import { eq } from 'drizzle-orm';
+import { eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../platform/db.ts';
-import { permissions, rolePermissions } from './tables.ts';
+import { permissions, rolePermissions, roles } from './tables.ts';
 
 /** The permission names a role holds, in the order of the groups. */
 export async function permissionsOfRole(db: Executor, roleId: number): Promise<Permission[]> {
@@ -13,3 +13,11 @@ export async function permissionsOfRole(db: Executor, roleId: number): Promise<P
     .orderBy(permissions.position);
   return rows.map((r) => r.name).filter(isPermission);
 }
+
+/** The name of the role `roleId` (a column of another query) refers to, as a column of that query. */
+export const roleName = (roleId: SQLWrapper) =>
+  sql<string>`(SELECT ${roles.name} FROM ${roles} WHERE ${roles.id} = ${roleId})`;
+
+/** The ids of the roles named, as a subquery (for `inArray(users.roleId, rolesNamed([...]))`). */
+export const rolesNamed = (names: readonly string[]) =>
+  sql`(SELECT ${roles.id} FROM ${roles} WHERE ${inArray(roles.name, [...names])})`;

@@ -3,7 +3,7 @@ import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
-import { roles } from '../roles/tables.ts';
+import { roleName, rolesNamed } from '../roles/repo.ts';
 import { users } from './tables.ts';
 
 const parent = alias(users, 'parent');
@@ -14,7 +14,7 @@ export function userScopeFilter(scope: Scope): SQL {
     case 'all':
       return sql`true`;
     case 'merchant':
-      return and(eq(users.parentId, scope.merchantId), inArray(roles.name, MERCHANT_SIDE_ROLES as RoleName[]))!;
+      return and(eq(users.parentId, scope.merchantId), inArray(users.roleId, rolesNamed(MERCHANT_SIDE_ROLES)))!;
     default:
       return sql`false`;
   }
@@ -33,7 +33,7 @@ const userColumns = {
   id: users.id,
   name: users.name,
   email: users.email,
-  role: roles.name,
+  role: roleName(users.roleId),
   isActive: users.isActive,
   createdAt: users.createdAt,
   lastLogin: users.lastLogin,
@@ -44,12 +44,7 @@ const userColumns = {
 };
 
 function selectUsers(db: Executor, where: SQL | undefined) {
-  return db
-    .select(userColumns)
-    .from(users)
-    .innerJoin(roles, eq(roles.id, users.roleId))
-    .leftJoin(parent, eq(parent.id, users.parentId))
-    .where(where);
+  return db.select(userColumns).from(users).leftJoin(parent, eq(parent.id, users.parentId)).where(where);
 }
 
 type SelectedUser = Awaited<ReturnType<typeof selectUsers>>[number];
@@ -77,25 +72,20 @@ export async function listUsers(db: Executor, scope: Scope, q: UserListQuery) {
     const pattern = `%${escapeLike(q.search)}%`;
     filters.push(or(ilike(users.name, pattern), ilike(users.email, pattern))!);
   }
-  if (q.role) filters.push(eq(roles.name, q.role));
+  if (q.role) filters.push(inArray(users.roleId, rolesNamed([q.role])));
   const where = and(...filters);
 
   const rows = await selectUsers(db, where)
     .orderBy(desc(users.createdAt), desc(users.id))
     .limit(q.perPage)
     .offset((q.page - 1) * q.perPage);
-  const [{ total }] = await db
-    .select({ total: count() })
-    .from(users)
-    .innerJoin(roles, eq(roles.id, users.roleId))
-    .where(where);
+  const [{ total }] = await db.select({ total: count() }).from(users).where(where);
   const [counters] = await db
     .select({
       all: count(),
       active: sql<number>`count(*) filter (where ${users.isActive})`.mapWith(Number),
     })
     .from(users)
-    .innerJoin(roles, eq(roles.id, users.roleId))
     .where(inScope);
 
   return {
@@ -117,3 +107,13 @@ export async function feeBpsOf(db: Executor, userId: number): Promise<number> {
   const [row] = await db.select({ feeBps: users.feeBps }).from(users).where(eq(users.id, userId));
   return row?.feeBps ?? 0;
 }
+
+/** The user's id and name; undefined when there is none. */
+export async function userNameOf(db: Executor, id: number): Promise<{ id: number; name: string } | undefined> {
+  const [u] = await db.select({ id: users.id, name: users.name }).from(users).where(eq(users.id, id));
+  return u;
+}
+
+/** The ids of the users (brands and team) under a merchant, as a subquery. */
+export const usersUnder = (merchantId: number) =>
+  sql`(SELECT ${users.id} FROM ${users} WHERE ${users.parentId} = ${merchantId})`;

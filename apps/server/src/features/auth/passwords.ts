@@ -1,0 +1,125 @@
+import { MSG } from '@obol/contract';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import { hashPassword, keyedHash, randomToken, verifyPassword } from '../../platform/crypto.ts';
+import type { Executor } from '../../platform/db.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { badRequest } from '../../platform/errors.ts';
+import type { AuthContext } from '../../platform/http.ts';
+import { tally } from '../../platform/limits.ts';
+import { setPasswordHash, signInUser } from '../users/credentials.ts';
+import { consumeCode } from './second-factor.ts';
+import { endSessions } from './sessions.ts';
+import { oneTimeCodes } from './tables.ts';
+import { beginAttempt } from './throttle.ts';
+
+export const RESET_LINK_TTL_MS = 60 * 60_000;
+
+/**
+ * Mails a link to set a new password. The caller answers the same whatever happens here: no account, an
+ * inactive one, or a request over the limits (per address, then per e-mail asked for), which sends nothing.
+ * Returns what happened, for the activity log.
+ */
+export async function forgotPassword(deps: Deps, email: string, ip: string): Promise<'sent' | 'throttled' | 'none'> {
+  if (!(await tally(deps, 'resetAddress', ip)).allowed) return 'throttled';
+  if (!(await tally(deps, 'resetAccount', email)).allowed) return 'throttled';
+  const user = await signInUser(deps.db, { email });
+  if (!user || !user.isActive) return 'none';
+  const token = randomToken();
+  await deps.db.insert(oneTimeCodes).values({
+    userId: user.id,
+    purpose: 'password_reset',
+    method: 'link',
+    codeHash: keyedHash(deps.config.secretsKey, token),
+    maxAttempts: 1,
+    expiresAt: new Date(Date.now() + RESET_LINK_TTL_MS),
+  });
+  const link = `${deps.config.publicUrl}/new-password/${encodeURIComponent(token)}/${encodeURIComponent(user.email)}`;
+  await deps.mailer.send({
+    to: user.email,
+    subject: 'Set a new Obol password',
+    template: 'password-reset',
+    text: `Hello ${user.name},\n\nSet a new password for Obol here (valid for 60 minutes, usable once):\n${link}\n\nIf you did not ask for this, ignore this mail.\n`,
+  });
+  return 'sent';
+}
+
+async function findResetLink(deps: Deps, token: string, email: string) {
+  const user = await signInUser(deps.db, { email });
+  if (!user) return null;
+  const [row] = await deps.db
+    .select()
+    .from(oneTimeCodes)
+    .where(
+      and(
+        eq(oneTimeCodes.userId, user.id),
+        eq(oneTimeCodes.purpose, 'password_reset'),
+        eq(oneTimeCodes.codeHash, keyedHash(deps.config.secretsKey, token)),
+        isNull(oneTimeCodes.usedAt),
+        gt(oneTimeCodes.expiresAt, new Date()),
+      ),
+    )
+    .limit(1);
+  return row ? { user, row } : null;
+}
+
+export async function checkLink(deps: Deps, token: string, email: string) {
+  if (!(await findResetLink(deps, token, email))) throw badRequest(MSG.linkExpired, 'token');
+}
+
+export async function setPassword(deps: Deps, input: { token: string; email: string; password: string }) {
+  const found = await findResetLink(deps, input.token, input.email);
+  if (!found) throw badRequest(MSG.linkExpired, 'token');
+  const hash = await hashPassword(input.password);
+  await deps.db.transaction(async (tx) => {
+    if (!(await consumeCode(tx, found.row.id))) throw badRequest(MSG.linkExpired, 'token');
+    await voidResetLinks(tx, found.user.id);
+    // the link was mailed to the address: setting a password through it proves the address
+    await setPasswordHash(tx, found.user.id, hash, found.user.emailVerifiedAt ?? new Date());
+    // a new password ends every open session of the account
+    await endSessions(tx, found.user.id);
+  });
+  return found.user;
+}
+
+/** A new password voids every reset link of the account still outstanding: an older mail must not undo it. */
+async function voidResetLinks(tx: Executor, userId: number) {
+  await tx
+    .update(oneTimeCodes)
+    .set({ usedAt: new Date() })
+    .where(
+      and(eq(oneTimeCodes.userId, userId), eq(oneTimeCodes.purpose, 'password_reset'), isNull(oneTimeCodes.usedAt)),
+    );
+}
+
+export async function changePassword(
+  deps: Deps,
+  auth: AuthContext,
+  input: { current_password: string; password: string },
+  ip: string,
+) {
+  const user = await confirmPassword(deps, auth, input.current_password, ip, 'current_password');
+  if (input.current_password === input.password) {
+    throw badRequest('The new password must differ from the current one', 'password');
+  }
+  const hash = await hashPassword(input.password);
+  await deps.db.transaction(async (tx) => {
+    await setPasswordHash(tx, user.id, hash);
+    await voidResetLinks(tx, user.id);
+    // other sessions of the account end; this one stays
+    await endSessions(tx, user.id, auth.sessionId);
+  });
+}
+
+/**
+ * Checks the signed-in user's own password (to change it, or to get new backup codes). It goes through the
+ * account's and the address's sign-in counters, so a session cannot be used to guess the password: wrong is
+ * 400 'Incorrect Password.' on `field`, too many tries 429.
+ */
+export async function confirmPassword(deps: Deps, auth: AuthContext, password: string, ip: string, field: string) {
+  const user = await signInUser(deps.db, { id: auth.user.id });
+  if (!user) throw badRequest(MSG.incorrectPassword, field);
+  const attempt = await beginAttempt(deps, user.email, ip);
+  if (!(await verifyPassword(user.passwordHash, password))) throw badRequest(MSG.incorrectPassword, field);
+  await attempt.completed();
+  return user;
+}

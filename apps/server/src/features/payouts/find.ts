@@ -1,0 +1,32 @@
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import type { Executor } from '../../platform/db.ts';
+import type { PayoutRow } from './service.ts';
+import { payouts } from './tables.ts';
+
+/** The status of the payout with this idempotency key (ours and the provider's); undefined when none. */
+export async function payoutStatusByKey(db: Executor, idempotencyKey: string): Promise<string | undefined> {
+  const [p] = await db
+    .select({ status: payouts.status })
+    .from(payouts)
+    .where(eq(payouts.idempotencyKey, idempotencyKey));
+  return p?.status;
+}
+
+/** The payouts with these idempotency keys (the others are not ours). */
+export async function payoutsByKeys(db: Executor, idempotencyKeys: string[]): Promise<PayoutRow[]> {
+  if (!idempotencyKeys.length) return [];
+  return db.select().from(payouts).where(inArray(payouts.idempotencyKey, idempotencyKeys));
+}
+
+/** Every payout settled here as Completed: its key, the provider's id, its status and reference. */
+export async function completedPayouts(db: Executor) {
+  return db
+    .select({
+      key: payouts.idempotencyKey,
+      providerId: payouts.providerId,
+      status: payouts.status,
+      reference: payouts.reference,
+    })
+    .from(payouts)
+    .where(and(inArray(payouts.status, ['Completed']), isNotNull(payouts.settledAt)));
+}

@@ -1,0 +1,57 @@
+import { isRole } from '@obol/contract';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import type { Executor } from '../../platform/db.ts';
+import type { AuthUser } from '../../platform/http.ts';
+import { roleName } from '../roles/repo.ts';
+import { users } from './tables.ts';
+
+// What sign-in reads and writes of a user: the password, the authenticator, the last sign-in.
+
+/** A user as sign-in sees it: the whole row, with the name of its role. */
+export type SignInUser = typeof users.$inferSelect & { roleName: string };
+
+/** The user with this e-mail (any case) or id, with its role's name; undefined when none. */
+export async function signInUser(
+  db: Executor,
+  by: { email: string } | { id: number },
+): Promise<SignInUser | undefined> {
+  const [row] = await db
+    .select({ u: users, roleName: roleName(users.roleId) })
+    .from(users)
+    .where('email' in by ? eq(users.email, by.email.toLowerCase()) : eq(users.id, by.id))
+    .limit(1);
+  return row ? { ...row.u, roleName: row.roleName } : undefined;
+}
+
+export function toAuthUser(u: SignInUser): AuthUser {
+  if (!isRole(u.roleName)) throw new Error(`user ${u.id} has unknown role ${u.roleName}`);
+  return { id: u.id, name: u.name, email: u.email, role: u.roleName, parentId: u.parentId, twoFaAsOtp: u.twoFaAsOtp };
+}
+
+/** Stores a new password hash; `emailVerifiedAt` when setting it proves the address (a mailed link). */
+export async function setPasswordHash(tx: Executor, userId: number, hash: string, emailVerifiedAt?: Date) {
+  await tx
+    .update(users)
+    .set({ passwordHash: hash, ...(emailVerifiedAt ? { emailVerifiedAt } : {}), updatedAt: new Date() })
+    .where(eq(users.id, userId));
+}
+
+export async function recordLogin(db: Executor, userId: number, at: Date) {
+  await db.update(users).set({ lastLogin: at }).where(eq(users.id, userId));
+}
+
+/** The user's authenticator secret, encrypted; null when none is set up. */
+export async function totpSecretOf(db: Executor, userId: number): Promise<string | null> {
+  const [u] = await db.select({ secret: users.totpSecretEnc }).from(users).where(eq(users.id, userId));
+  return u?.secret ?? null;
+}
+
+/** Accepts an authenticator time step once: true only when it is newer than the last one accepted. */
+export async function acceptTotpStep(db: Executor, userId: number, step: number): Promise<boolean> {
+  const updated = await db
+    .update(users)
+    .set({ totpLastStep: step })
+    .where(and(eq(users.id, userId), or(isNull(users.totpLastStep), sql`${users.totpLastStep} < ${step}`)))
+    .returning({ id: users.id });
+  return updated.length === 1;
+}
