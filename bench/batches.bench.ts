@@ -5,8 +5,8 @@
  *
  *   npm run bench:batches [-- rows]     (DATABASE_URL=postgres://... adds PostgreSQL)
  */
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -22,7 +22,11 @@ import { seedDemo, syncReferenceData, userIdByEmail } from '../apps/server/src/s
 import { holderAccounts, platformAccountId } from '../apps/server/src/features/ledger/accounts.ts';
 import { postEntry } from '../apps/server/src/features/ledger/service.ts';
 import { batches } from '../apps/server/src/features/batches/tables.ts';
-import { executeBatch, stageBatch, stagedPage, uploadPath } from '../apps/server/src/features/batches/service.ts';
+import { executeBatch } from '../apps/server/src/features/batches/execute.ts';
+import { stagedPage } from '../apps/server/src/features/batches/review.ts';
+import { uploadKey } from '../apps/server/src/features/batches/service.ts';
+import { stageBatch } from '../apps/server/src/features/batches/stage.ts';
+import { createFileStore } from '../apps/server/src/platform/files.ts';
 
 const N = Number(process.argv[2] ?? 100_000);
 let peakRss = 0;
@@ -34,9 +38,9 @@ async function writeCsv(file: string) {
   out.write('beneficiary_name,obol_id,merchant_transaction_id,brand,reference,amount\n');
   for (let i = 0; i < N; i++) {
     const line = `Beneficiary ${i},1${String(i).padStart(8, '0')},BENCH-${i},Acme Brand,Invoice ${i},${100 + (i % 900)}\n`;
-    if (!out.write(line)) await new Promise((r) => out.once('drain', r));
+    if (!out.write(line)) await new Promise<void>((r) => out.once('drain', () => r()));
   }
-  await new Promise((r) => out.end(r));
+  await new Promise<void>((r) => out.end(() => r()));
 }
 
 async function bench(label: string, database: Database, csv: string) {
@@ -60,6 +64,7 @@ async function bench(label: string, database: Database, csv: string) {
     jobs,
     provider: createProviderClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'x' }),
     mailer: { send: async () => undefined },
+    files: createFileStore(config),
   } as Deps;
   const merchantId = (await userIdByEmail(database.db, 'merchant@obol.example'))!;
   const account = (await holderAccounts(database.db, merchantId)).payout!;
@@ -75,9 +80,10 @@ async function bench(label: string, database: Database, csv: string) {
     }),
   );
   const batchId = `BENCH${Date.now().toString(36).toUpperCase()}`;
-  await mkdir(path.join(dataDir, 'uploads'), { recursive: true });
-  const { copyFile } = await import('node:fs/promises');
-  await copyFile(csv, uploadPath(deps, batchId, 'csv'));
+  // the upload waits in the file store, as the upload route leaves it
+  const stored = await deps.files.create(uploadKey(batchId, 'csv'));
+  await pipeline(createReadStream(csv), stored.stream);
+  await stored.commit();
   await database.db.insert(batches).values({
     batchId,
     merchantId,

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { openDatabase, runMigrations, type Database } from '../apps/server/src/platform/db.ts';
+import { openDatabase, rowsOf, runMigrations, type Database } from '../apps/server/src/platform/db.ts';
 import { scratchPostgres } from './scratch.ts';
 import { postEntry } from '../apps/server/src/features/ledger/service.ts';
 import { accounts } from '../apps/server/src/features/ledger/tables.ts';
@@ -90,7 +90,7 @@ async function bench(label: string, database: Database) {
           const r = await tx.execute(
             sql`INSERT INTO bench_entries (k, kind) VALUES (${`b:${i}`}, 'bench') RETURNING id`,
           );
-          const id = ((r as { rows?: { id: number }[] }).rows ?? (r as unknown as { id: number }[]))[0].id;
+          const id = rowsOf<{ id: number }>(r)[0].id;
           await tx.execute(
             sql`INSERT INTO bench_postings (entry_id, account_id, amount) VALUES (${id}, ${c.id}, ${-(100 + (i % 50))}), (${id}, ${bank.id}, ${100 + (i % 50)})`,
           );

@@ -26,7 +26,9 @@ import { createJobs } from '../apps/server/src/platform/jobs.ts';
 import type { Scope } from '../apps/server/src/platform/scope.ts';
 import { seedDemo, syncReferenceData, userIdByEmail } from '../apps/server/src/seed.ts';
 import { holderAccounts } from '../apps/server/src/features/ledger/accounts.ts';
-import { listCompleted, listPayouts, batchHistory } from '../apps/server/src/features/transactions/service.ts';
+import { listCompleted, listPayouts } from '../apps/server/src/features/transactions/service.ts';
+import { batchHistory } from '../apps/server/src/features/transactions/history.ts';
+import { PAYOUTS_EXPORT } from '../apps/server/src/features/transactions/exports.ts';
 import type { PayoutFilters } from '../apps/server/src/features/transactions/query.ts';
 import { listBatches } from '../apps/server/src/features/batches/list.ts';
 import { runExport, startExport } from '../apps/server/src/features/downloads/service.ts';
@@ -264,7 +266,7 @@ async function bench(label: string, database: Database, pgUrl?: string) {
   const admin = (await userIdByEmail(db, 'admin@obol.example'))!;
   const auth = { user: { id: admin }, scope: staff } as unknown as AuthContext;
   for (const format of ['csv', 'xlsx'] as const) {
-    const file = await startExport(deps, auth, 'payouts', { ...noFilters, 'sort-buy': 'DESC', format });
+    const file = await startExport(deps, auth, PAYOUTS_EXPORT, { ...noFilters, 'sort-buy': 'DESC', format });
     global.gc?.();
     const rss0 = process.memoryUsage().rss;
     peakRss = rss0;

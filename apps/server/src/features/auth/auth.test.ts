@@ -214,7 +214,8 @@ describe('POST /api/login', () => {
     expect(ok.status).toBe(200);
     expect((await verify(ok.body.challenge_token, t.lastMailTo(email)!.code!)).status).toBe(200);
     expect(await throttleOf(email)).toBeUndefined();
-  });
+    // some twenty password checks (argon2id): seconds each on a loaded two-core machine
+  }, 120_000);
 
   it('forgets the attempts of an account after 15 quiet minutes', async () => {
     await forgetFailures();
