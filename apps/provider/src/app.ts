@@ -1,9 +1,21 @@
-import { createHash, randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { CONFLICT, hash, insert, priorUse, publicData, view } from './items.ts';
 import { payPage, resultPage, stateText } from './pages.ts';
 import { signWebhook } from './signature.ts';
 import { Store, type Delivery, type Item, type Kind } from './store.ts';
 import { bicError, closedAccount, findWallet, ibanError, payoutOutcome } from './testdata.ts';
+import {
+  AMOUNT_MESSAGE,
+  KEY_RULE,
+  err,
+  isHttpUrl,
+  isInt,
+  optionalText,
+  positiveCents,
+  refuse,
+  text,
+} from './validation.ts';
 
 export interface ProviderOptions {
   /** bearer key of every API call (default 'dev-provider-key') */
@@ -82,37 +94,8 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ProviderOp
 export const retryDelayMs = (attempts: number) => Math.min(30_000, 500 * 2 ** Math.max(0, attempts - 1));
 
 const MAX_TTL = 7 * 86_400;
-const hash = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex');
-const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
-const positiveCents = (v: unknown) => isInt(v) && v > 0;
-const text = (v: unknown, max = 200) => typeof v === 'string' && v.trim().length > 0 && v.length <= max;
-const optionalText = (v: unknown, max = 200) =>
-  v === undefined || v === null || (typeof v === 'string' && v.length <= max);
-const isHttpUrl = (v: unknown) => {
-  if (typeof v !== 'string') return false;
-  try {
-    return ['http:', 'https:'].includes(new URL(v).protocol);
-  } catch {
-    return false;
-  }
-};
-const err = (reply: FastifyReply, status: number, ...messages: string[]) =>
-  reply.status(status).send({ error: messages });
-/** a 400 naming the field: `{error: [message], fields: {<field>: [message]}}` */
-type Rule = [field: string, ok: boolean, message: string];
-function refuse(reply: FastifyReply, rules: Rule[]) {
-  const bad = rules.find((r) => !r[1]);
-  if (!bad) return null;
-  return reply.status(400).send({ error: [bad[2]], fields: { [bad[0]]: [bad[2]] } });
-}
-const AMOUNT_MESSAGE = 'amount must be a whole number of cents above 0';
 /** most idempotency keys one `POST /<kind>/lookup` takes */
 export const LOOKUP_MAX = 1000;
-const KEY_RULE = (b: Record<string, unknown>): Rule => [
-  'idempotency_key',
-  text(b.idempotency_key, 100),
-  'idempotency_key is required (at most 100 characters)',
-];
 
 export async function buildProvider(opts: ProviderOptions = {}): Promise<Provider> {
   const apiKey = opts.apiKey ?? 'dev-provider-key';
@@ -317,24 +300,6 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     if (item.kind === 'payin' && item.status === 'Initiated') watchExpiry(item);
   }
 
-  // ---- what an item looks like on the wire ----
-  function publicData(i: Item) {
-    const { refunded: _refunded, ...rest } = i.data;
-    return i.kind === 'payin' ? { ...rest, refunded_amount: Number(i.data.refunded ?? 0) } : rest;
-  }
-  const view = (i: Item) => ({
-    id: i.id,
-    status: i.status,
-    idempotency_key: i.idempotency_key,
-    reference: i.reference,
-    amount: i.amount,
-    currency: 'EUR',
-    ...(i.message ? { message: i.message } : {}),
-    created_at: i.created_at,
-    ...(i.settled_at ? { settled_at: i.settled_at } : {}),
-    ...publicData(i),
-  });
-
   // ---- auth and fault switches for the API ----
   const pathOf = (req: FastifyRequest) => req.url.split('?')[0];
   /** API calls: everything but /health, the hosted pay pages and /_control */
@@ -376,35 +341,6 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     return err(reply, status, status === 500 ? 'Internal error' : e.message);
   });
 
-  /**
-   * Idempotency: a key seen before with the same payload answers the first result (`replay`), with another
-   * payload `conflict`; a new key answers `new`.
-   */
-  function priorUse(kind: Kind, key: string, requestHash: string): { item: Item } | 'conflict' | 'new' {
-    const prior = store.data.keys[`${kind}:${key}`];
-    if (!prior) return 'new';
-    const item = store.data.items[prior];
-    return item.request_hash === requestHash ? { item } : 'conflict';
-  }
-  function insert(
-    kind: Kind,
-    key: string,
-    requestHash: string,
-    fields: Omit<Item, 'kind' | 'idempotency_key' | 'request_hash' | 'created_at'>,
-  ) {
-    const item: Item = {
-      ...fields,
-      kind,
-      idempotency_key: key,
-      request_hash: requestHash,
-      created_at: new Date().toISOString(),
-    };
-    item.response = view(item);
-    store.putItem(item, `${kind}:${key}`); // on disk before the answer
-    return item;
-  }
-  const CONFLICT = 'idempotency_key was already used with a different request';
-
   app.get('/health', async () => ({ status: 'ok' }));
 
   app.get('/wallets/:obol_id', async (req, reply) => {
@@ -436,10 +372,10 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
       brand: b.brand as string,
     };
     const h = hash(payload);
-    const prior = priorUse('payout', key, h);
+    const prior = priorUse(store, 'payout', key, h);
     if (prior === 'conflict') return err(reply, 409, CONFLICT);
     if (prior !== 'new') return reply.status(202).send(prior.item.response);
-    const item = insert('payout', key, h, {
+    const item = insert(store, 'payout', key, h, {
       id: store.nextId('po'),
       reference: payload.reference,
       amount: payload.amount,
@@ -475,10 +411,10 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
       reference: String(b.reference ?? ''),
     };
     const h = hash(payload);
-    const prior = priorUse('transfer', key, h);
+    const prior = priorUse(store, 'transfer', key, h);
     if (prior === 'conflict') return err(reply, 409, CONFLICT);
     if (prior !== 'new') return reply.status(202).send(prior.item.response);
-    const item = insert('transfer', key, h, {
+    const item = insert(store, 'transfer', key, h, {
       id: store.nextId('tr'),
       reference: payload.reference,
       amount: payload.amount,
@@ -521,11 +457,11 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
       return_url: String(b.return_url ?? ''),
     };
     const h = hash(payload);
-    const prior = priorUse('payin', key, h);
+    const prior = priorUse(store, 'payin', key, h);
     if (prior === 'conflict') return err(reply, 409, CONFLICT);
     if (prior !== 'new') return reply.status(201).send(prior.item.response);
     const id = store.nextId('pl');
-    const item = insert('payin', key, h, {
+    const item = insert(store, 'payin', key, h, {
       id,
       reference: payload.reference,
       amount: payload.amount,
@@ -555,7 +491,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     const key = b.idempotency_key as string;
     const payload = { payin_id: b.payin_id as string, amount: b.amount as number };
     const h = hash(payload);
-    const prior = priorUse('refund', key, h);
+    const prior = priorUse(store, 'refund', key, h);
     if (prior === 'conflict') return err(reply, 409, CONFLICT);
     if (prior !== 'new') return reply.status(202).send(prior.item.response);
     const payin = store.data.items[payload.payin_id];
@@ -568,7 +504,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     const item = store.atomic(() => {
       payin.data.refunded = refunded + payload.amount;
       store.putItem(payin);
-      return insert('refund', key, h, {
+      return insert(store, 'refund', key, h, {
         id: store.nextId('rf'),
         reference: payin.reference,
         amount: payload.amount,
