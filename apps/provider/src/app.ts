@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { createContext, defaultControls, type Controls } from './context.ts';
 import { CONFLICT, hash, insert, priorUse, publicData, view } from './items.ts';
 import { payPage, resultPage, stateText } from './pages.ts';
 import { signWebhook } from './signature.ts';
@@ -39,27 +40,7 @@ export interface ProviderOptions {
   webhookTimeoutMs?: number;
 }
 
-/** The fault switches of `/_control`. */
-export interface Controls {
-  latency_ms: number;
-  fail_next: number;
-  timeout_next: number;
-  drop_after_accept_next: number;
-  duplicate_webhooks: boolean;
-  out_of_order_webhooks: boolean;
-  settle_ms: number | null;
-  paused_settlement: boolean;
-}
-export const defaultControls = (): Controls => ({
-  latency_ms: 0,
-  fail_next: 0,
-  timeout_next: 0,
-  drop_after_accept_next: 0,
-  duplicate_webhooks: false,
-  out_of_order_webhooks: false,
-  settle_ms: null,
-  paused_settlement: false,
-});
+export { defaultControls, type Controls } from './context.ts';
 
 export interface Provider {
   app: FastifyInstance;
@@ -104,35 +85,11 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
   const baseSettleMs = opts.settleMs ?? 1500;
   const webhookTimeoutMs = opts.webhookTimeoutMs ?? 5_000;
   const store = new Store(opts.dataDir, { fsync: opts.fsync, compactBytes: opts.compactBytes });
-  let controls = defaultControls();
-  let publicUrl = (opts.publicUrl ?? '').replace(/\/+$/, '');
-  let closed = false;
+  const ctx = createContext(store, (opts.publicUrl ?? '').replace(/\/+$/, ''));
   const app: FastifyInstance = Fastify({ logger: opts.logger ? { level: 'info' } : false });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
     done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
-
-  // ---- timers and sleeps that close() must end ----
-  const timers = new Set<NodeJS.Timeout>();
-  const later = (ms: number, fn: () => void) => {
-    if (closed) return;
-    const t = setTimeout(() => {
-      timers.delete(t);
-      fn();
-    }, ms);
-    timers.add(t);
-  };
-  const sleepers = new Set<() => void>();
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(t);
-        sleepers.delete(done);
-        resolve();
-      };
-      const t = setTimeout(done, ms);
-      sleepers.add(done);
-    });
 
   // ---- events and webhook deliveries ----
   let held: { type: string; item: Item }[] = [];
@@ -156,7 +113,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
         ...publicData(item),
       },
     });
-    const copies = controls.duplicate_webhooks ? 2 : 1;
+    const copies = ctx.controls.duplicate_webhooks ? 2 : 1;
     store.atomic(() => {
       for (let i = 0; i < copies; i++)
         store.addDelivery({ id: randomUUID(), event_id, type, body, attempts: 0, next_at: Date.now() });
@@ -179,7 +136,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
    * Held events are in memory only: a crash while one is held loses that webhook (a test switch).
    */
   function emit(type: string, item: Item) {
-    if (!controls.out_of_order_webhooks) return enqueueEvent(type, item);
+    if (!ctx.controls.out_of_order_webhooks) return enqueueEvent(type, item);
     held.push({ type, item });
     if (held.length >= 3) releaseHeld();
     else heldTimer ??= setTimeout(releaseHeld, 300);
@@ -215,7 +172,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     pumping ??= (async () => {
       await Promise.resolve(); // so `pumping` is set before the finally below clears it
       try {
-        while (!closed && !store.broken) {
+        while (!ctx.closed && !store.broken) {
           const now = Date.now();
           const due = store.data.deliveries.find((d) => d.next_at <= now);
           if (!due) break;
@@ -230,20 +187,20 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
   const pumpInterval = setInterval(() => void pump(), 100);
 
   // ---- settlement ----
-  const settleDelay = () => controls.settle_ms ?? baseSettleMs;
+  const settleDelay = () => ctx.controls.settle_ms ?? baseSettleMs;
 
   /** settles an item at its `settle_at` (at once when overdue) */
   const watchSettlement = (item: Item) =>
-    later(Math.max(0, (item.settle_at ?? Date.now()) - Date.now()), () => settle(item));
+    ctx.later(Math.max(0, (item.settle_at ?? Date.now()) - Date.now()), () => settle(item));
   /** a held settlement tries again later (the new time is not recorded: after a restart it is due at once) */
   function schedule(item: Item, delay: number) {
     item.settle_at = Date.now() + delay;
-    later(delay, () => settle(item));
+    ctx.later(delay, () => settle(item));
   }
 
   function settle(item: Item, force = false) {
-    if (item.status !== 'Processing' || closed || store.broken) return;
-    if (controls.paused_settlement && !force) return schedule(item, 200);
+    if (item.status !== 'Processing' || ctx.closed || store.broken) return;
+    if (ctx.controls.paused_settlement && !force) return schedule(item, 200);
     let status: 'Completed' | 'Failed' = 'Completed';
     let message: string | undefined;
     if (item.kind === 'payout')
@@ -279,7 +236,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
 
   const expiresAt = (item: Item) => Date.parse(String(item.data.expires_at));
   function expireLink(item: Item) {
-    if (item.kind !== 'payin' || item.status !== 'Initiated' || closed || store.broken) return;
+    if (item.kind !== 'payin' || item.status !== 'Initiated' || ctx.closed || store.broken) return;
     store.atomic(() => {
       item.status = 'Expired';
       item.settled_at = new Date().toISOString();
@@ -292,7 +249,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     if (item.status === 'Initiated' && expiresAt(item) <= Date.now()) expireLink(item);
     return item.status;
   };
-  const watchExpiry = (item: Item) => later(Math.max(0, expiresAt(item) - Date.now()), () => expireLink(item));
+  const watchExpiry = (item: Item) => ctx.later(Math.max(0, expiresAt(item) - Date.now()), () => expireLink(item));
 
   // resume what was pending before a restart
   for (const item of Object.values(store.data.items)) {
@@ -313,23 +270,23 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     if (needsKey(req, p) && req.headers.authorization !== `Bearer ${apiKey}`)
       return err(reply, 401, 'Missing or invalid API key');
     if (store.broken) return err(reply, 503, 'The provider store failed; restart the simulator');
-    if (controls.latency_ms > 0) await sleep(controls.latency_ms);
-    if (controls.timeout_next > 0) {
-      controls.timeout_next -= 1;
+    if (ctx.controls.latency_ms > 0) await ctx.sleep(ctx.controls.latency_ms);
+    if (ctx.controls.timeout_next > 0) {
+      ctx.controls.timeout_next -= 1;
       reply.hijack();
-      await sleep(30_000);
+      await ctx.sleep(30_000);
       reply.raw.destroy();
       return reply;
     }
-    if (controls.fail_next > 0) {
-      controls.fail_next -= 1;
+    if (ctx.controls.fail_next > 0) {
+      ctx.controls.fail_next -= 1;
       return err(reply, 500, 'Injected failure');
     }
   });
   // drop_after_accept_next: the work is done, but the answer is replaced by a 500
   app.addHook('onSend', async (req, reply, payload) => {
-    if (!isApi(pathOf(req)) || reply.statusCode >= 400 || controls.drop_after_accept_next <= 0) return payload;
-    controls.drop_after_accept_next -= 1;
+    if (!isApi(pathOf(req)) || reply.statusCode >= 400 || ctx.controls.drop_after_accept_next <= 0) return payload;
+    ctx.controls.drop_after_accept_next -= 1;
     reply.status(500).type('application/json');
     return JSON.stringify({ error: ['Injected failure after accepting'] });
   });
@@ -467,7 +424,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
       amount: payload.amount,
       status: 'Initiated',
       data: {
-        url: `${publicUrl}/pay/${id}`,
+        url: `${ctx.publicUrl}/pay/${id}`,
         expires_at: new Date(Date.now() + payload.expires_in_seconds * 1000).toISOString(),
         description: payload.description,
         return_url: payload.return_url,
@@ -655,7 +612,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     settle_ms: (v) => v === null || (isInt(v) && v >= 0),
     paused_settlement: (v) => typeof v === 'boolean',
   };
-  const controlState = () => ({ ...controls, pending_deliveries: store.data.deliveries.length });
+  const controlState = () => ({ ...ctx.controls, pending_deliveries: store.data.deliveries.length });
   app.get('/_control', async () => controlState());
   app.post('/_control', async (req, reply) => {
     const b = (req.body ?? {}) as Record<string, unknown>;
@@ -665,13 +622,13 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
       if (!ok) return err(reply, 400, `unknown switch ${k}`);
       if (!ok(v)) return err(reply, 400, `invalid value for ${k}`);
     }
-    const wasOutOfOrder = controls.out_of_order_webhooks;
-    controls = { ...controls, ...(b as Partial<Controls>) };
-    if (wasOutOfOrder && !controls.out_of_order_webhooks) releaseHeld();
+    const wasOutOfOrder = ctx.controls.out_of_order_webhooks;
+    ctx.controls = { ...ctx.controls, ...(b as Partial<Controls>) };
+    if (wasOutOfOrder && !ctx.controls.out_of_order_webhooks) releaseHeld();
     return controlState();
   });
   app.post('/_control/reset', async () => {
-    controls = defaultControls();
+    ctx.controls = defaultControls();
     releaseHeld();
     return controlState();
   });
@@ -681,30 +638,28 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     app,
     store,
     setPublicUrl(url: string) {
-      publicUrl = url.replace(/\/+$/, '');
+      ctx.publicUrl = url.replace(/\/+$/, '');
     },
     settleNow,
     async listen(port = 0, host = '127.0.0.1') {
       await app.listen({ port, host });
       const { port: actual } = app.server.address() as { port: number };
       const base = `http://${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host}:${actual}`;
-      if (!publicUrl) publicUrl = base;
+      if (!ctx.publicUrl) ctx.publicUrl = base;
       // links made before the address was known
       for (const i of Object.values(store.data.items))
         if (i.kind === 'payin' && !String(i.data.url).startsWith('http')) {
-          i.data.url = `${publicUrl}/pay/${i.id}`;
+          i.data.url = `${ctx.publicUrl}/pay/${i.id}`;
           store.putItem(i);
         }
       return base;
     },
     async close() {
-      if (closed) return;
+      if (ctx.closed) return;
       releaseHeld();
-      closed = true;
+      ctx.closed = true;
       clearInterval(pumpInterval);
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
-      for (const wake of [...sleepers]) wake();
+      ctx.stopTimers();
       inflight.abort();
       await pumping;
       await app.close(); // requests still running may record changes
