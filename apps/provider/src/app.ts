@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { createContext, defaultControls, type Controls } from './context.ts';
-import { CONFLICT, hash, insert, priorUse, publicData, view } from './items.ts';
+import { createDeliveries } from './deliveries.ts';
+import { CONFLICT, hash, insert, priorUse, view } from './items.ts';
 import { payPage, resultPage, stateText } from './pages.ts';
-import { signWebhook } from './signature.ts';
-import { Store, type Delivery, type Item, type Kind } from './store.ts';
+import { Store, type Item, type Kind } from './store.ts';
 import { bicError, closedAccount, findWallet, ibanError, payoutOutcome } from './testdata.ts';
 import {
   AMOUNT_MESSAGE,
@@ -41,6 +40,7 @@ export interface ProviderOptions {
 }
 
 export { defaultControls, type Controls } from './context.ts';
+export { retryDelayMs } from './deliveries.ts';
 
 export interface Provider {
   app: FastifyInstance;
@@ -71,9 +71,6 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ProviderOp
   };
 }
 
-/** Backoff of webhook deliveries: 0.5 s, 1 s, 2 s, 4 s, ... doubling, capped at 30 s (reached at the 7th retry). */
-export const retryDelayMs = (attempts: number) => Math.min(30_000, 500 * 2 ** Math.max(0, attempts - 1));
-
 const MAX_TTL = 7 * 86_400;
 /** most idempotency keys one `POST /<kind>/lookup` takes */
 export const LOOKUP_MAX = 1000;
@@ -91,100 +88,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
 
-  // ---- events and webhook deliveries ----
-  let held: { type: string; item: Item }[] = [];
-  let heldTimer: NodeJS.Timeout | undefined;
-
-  function enqueueEvent(type: string, item: Item) {
-    const event_id = `evt_${randomUUID()}`;
-    const body = JSON.stringify({
-      event_id,
-      type,
-      created_at: new Date().toISOString(),
-      data: {
-        id: item.id,
-        reference: item.reference,
-        idempotency_key: item.idempotency_key,
-        status: item.status,
-        message: item.message,
-        amount: item.amount,
-        currency: 'EUR',
-        settled_at: item.settled_at,
-        ...publicData(item),
-      },
-    });
-    const copies = ctx.controls.duplicate_webhooks ? 2 : 1;
-    store.atomic(() => {
-      for (let i = 0; i < copies; i++)
-        store.addDelivery({ id: randomUUID(), event_id, type, body, attempts: 0, next_at: Date.now() });
-    });
-    void pump();
-  }
-
-  function releaseHeld() {
-    const group = held.reverse();
-    held = [];
-    if (heldTimer) clearTimeout(heldTimer);
-    heldTimer = undefined;
-    store.atomic(() => {
-      for (const g of group) enqueueEvent(g.type, g.item);
-    });
-  }
-
-  /**
-   * out_of_order_webhooks holds events and releases them reversed, in groups of three (or after 300 ms).
-   * Held events are in memory only: a crash while one is held loses that webhook (a test switch).
-   */
-  function emit(type: string, item: Item) {
-    if (!ctx.controls.out_of_order_webhooks) return enqueueEvent(type, item);
-    held.push({ type, item });
-    if (held.length >= 3) releaseHeld();
-    else heldTimer ??= setTimeout(releaseHeld, 300);
-  }
-
-  const inflight = new AbortController();
-  let pumping: Promise<void> | undefined;
-  async function deliver(d: Delivery) {
-    let failure: { status?: number; error?: string } | null = null;
-    try {
-      const res = await fetch(webhookUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook(secret, d.body) },
-        body: d.body,
-        signal: AbortSignal.any([inflight.signal, AbortSignal.timeout(webhookTimeoutMs)]),
-      });
-      await res.arrayBuffer().catch(() => undefined);
-      if (res.status < 200 || res.status >= 300) failure = { status: res.status };
-    } catch (e) {
-      failure = { error: String((e as Error)?.message ?? e) };
-    }
-    if (!failure) store.removeDelivery(d);
-    else {
-      d.attempts += 1;
-      d.next_at = Date.now() + retryDelayMs(d.attempts);
-      d.last_status = failure.status;
-      d.last_error = failure.error;
-      store.updateDelivery(d);
-    }
-  }
-  /** sends due deliveries one at a time, oldest first, so the receiver sees events in the order they happened */
-  function pump(): Promise<void> {
-    pumping ??= (async () => {
-      await Promise.resolve(); // so `pumping` is set before the finally below clears it
-      try {
-        while (!ctx.closed && !store.broken) {
-          const now = Date.now();
-          const due = store.data.deliveries.find((d) => d.next_at <= now);
-          if (!due) break;
-          await deliver(due);
-        }
-      } finally {
-        pumping = undefined;
-      }
-    })();
-    return pumping;
-  }
-  const pumpInterval = setInterval(() => void pump(), 100);
+  const deliveries = createDeliveries(ctx, { webhookUrl, secret, webhookTimeoutMs });
 
   // ---- settlement ----
   const settleDelay = () => ctx.controls.settle_ms ?? baseSettleMs;
@@ -220,7 +124,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
       item.settled_at = new Date().toISOString();
       delete item.settle_at;
       store.putItem(item);
-      emit(`${item.kind}.${status === 'Completed' ? 'completed' : 'failed'}`, item);
+      deliveries.emit(`${item.kind}.${status === 'Completed' ? 'completed' : 'failed'}`, item);
     });
   }
 
@@ -241,7 +145,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
       item.status = 'Expired';
       item.settled_at = new Date().toISOString();
       store.putItem(item);
-      emit('payin.expired', item);
+      deliveries.emit('payin.expired', item);
     });
   }
   /** the link's state, expiring it first when its time has passed (the timer may not have fired yet) */
@@ -593,7 +497,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
           date_of_birth: /^\d{4}-\d{2}-\d{2}$/.test(dob) ? dob : '',
         };
         store.putItem(item);
-        emit(action === 'pay' ? 'payin.completed' : 'payin.declined', item);
+        deliveries.emit(action === 'pay' ? 'payin.completed' : 'payin.declined', item);
       });
       const ret = String(item.data.return_url ?? '');
       if (ret) return reply.redirect(`${ret}${ret.includes('?') ? '&' : '?'}status=${item.status}`, 303);
@@ -624,12 +528,12 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     }
     const wasOutOfOrder = ctx.controls.out_of_order_webhooks;
     ctx.controls = { ...ctx.controls, ...(b as Partial<Controls>) };
-    if (wasOutOfOrder && !ctx.controls.out_of_order_webhooks) releaseHeld();
+    if (wasOutOfOrder && !ctx.controls.out_of_order_webhooks) deliveries.releaseHeld();
     return controlState();
   });
   app.post('/_control/reset', async () => {
     ctx.controls = defaultControls();
-    releaseHeld();
+    deliveries.releaseHeld();
     return controlState();
   });
   app.post('/_control/settle-now', async () => ({ settled: settleNow() }));
@@ -656,12 +560,10 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     },
     async close() {
       if (ctx.closed) return;
-      releaseHeld();
+      deliveries.releaseHeld();
       ctx.closed = true;
-      clearInterval(pumpInterval);
       ctx.stopTimers();
-      inflight.abort();
-      await pumping;
+      await deliveries.stop();
       await app.close(); // requests still running may record changes
       store.close();
     },
