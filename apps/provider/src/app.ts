@@ -1,10 +1,11 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { createContext, defaultControls, type Controls } from './context.ts';
 import { createDeliveries } from './deliveries.ts';
+import { createSettlement } from './settlement.ts';
 import { CONFLICT, hash, insert, priorUse, view } from './items.ts';
 import { payPage, resultPage, stateText } from './pages.ts';
-import { Store, type Item, type Kind } from './store.ts';
-import { bicError, closedAccount, findWallet, ibanError, payoutOutcome } from './testdata.ts';
+import { Store, type Kind } from './store.ts';
+import { bicError, findWallet, ibanError } from './testdata.ts';
 import {
   AMOUNT_MESSAGE,
   KEY_RULE,
@@ -89,77 +90,9 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
   );
 
   const deliveries = createDeliveries(ctx, { webhookUrl, secret, webhookTimeoutMs });
-
-  // ---- settlement ----
-  const settleDelay = () => ctx.controls.settle_ms ?? baseSettleMs;
-
-  /** settles an item at its `settle_at` (at once when overdue) */
-  const watchSettlement = (item: Item) =>
-    ctx.later(Math.max(0, (item.settle_at ?? Date.now()) - Date.now()), () => settle(item));
-  /** a held settlement tries again later (the new time is not recorded: after a restart it is due at once) */
-  function schedule(item: Item, delay: number) {
-    item.settle_at = Date.now() + delay;
-    ctx.later(delay, () => settle(item));
-  }
-
-  function settle(item: Item, force = false) {
-    if (item.status !== 'Processing' || ctx.closed || store.broken) return;
-    if (ctx.controls.paused_settlement && !force) return schedule(item, 200);
-    let status: 'Completed' | 'Failed' = 'Completed';
-    let message: string | undefined;
-    if (item.kind === 'payout')
-      ({ status, message } = payoutOutcome({
-        obol_id: String(item.data.obol_id),
-        brand: String(item.data.brand),
-        amount: item.amount,
-      }));
-    if (item.kind === 'transfer' && closedAccount(String(item.data.iban))) {
-      status = 'Failed';
-      message = 'Account closed';
-    }
-    // the new state and its webhook in one journal line: a crash keeps both or neither
-    store.atomic(() => {
-      item.status = status;
-      item.message = message;
-      item.settled_at = new Date().toISOString();
-      delete item.settle_at;
-      store.putItem(item);
-      deliveries.emit(`${item.kind}.${status === 'Completed' ? 'completed' : 'failed'}`, item);
-    });
-  }
-
-  function settleNow() {
-    let n = 0;
-    for (const i of Object.values(store.data.items))
-      if (i.status === 'Processing') {
-        settle(i, true);
-        n += 1;
-      }
-    return n;
-  }
-
-  const expiresAt = (item: Item) => Date.parse(String(item.data.expires_at));
-  function expireLink(item: Item) {
-    if (item.kind !== 'payin' || item.status !== 'Initiated' || ctx.closed || store.broken) return;
-    store.atomic(() => {
-      item.status = 'Expired';
-      item.settled_at = new Date().toISOString();
-      store.putItem(item);
-      deliveries.emit('payin.expired', item);
-    });
-  }
-  /** the link's state, expiring it first when its time has passed (the timer may not have fired yet) */
-  const linkState = (item: Item) => {
-    if (item.status === 'Initiated' && expiresAt(item) <= Date.now()) expireLink(item);
-    return item.status;
-  };
-  const watchExpiry = (item: Item) => ctx.later(Math.max(0, expiresAt(item) - Date.now()), () => expireLink(item));
-
+  const settlement = createSettlement(ctx, deliveries, baseSettleMs);
   // resume what was pending before a restart
-  for (const item of Object.values(store.data.items)) {
-    if (item.status === 'Processing') watchSettlement(item);
-    if (item.kind === 'payin' && item.status === 'Initiated') watchExpiry(item);
-  }
+  settlement.resume();
 
   // ---- auth and fault switches for the API ----
   const pathOf = (req: FastifyRequest) => req.url.split('?')[0];
@@ -241,10 +174,10 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
       reference: payload.reference,
       amount: payload.amount,
       status: 'Processing',
-      settle_at: Date.now() + settleDelay(),
+      settle_at: Date.now() + settlement.settleDelay(),
       data: { obol_id: payload.obol_id, brand: payload.brand, beneficiary_name: payload.beneficiary_name },
     });
-    watchSettlement(item);
+    settlement.watchSettlement(item);
     return reply.status(202).send(item.response);
   });
 
@@ -280,10 +213,10 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
       reference: payload.reference,
       amount: payload.amount,
       status: 'Processing',
-      settle_at: Date.now() + settleDelay(),
+      settle_at: Date.now() + settlement.settleDelay(),
       data: { iban: payload.iban, bic: payload.bic, beneficiary_name: payload.beneficiary_name },
     });
-    watchSettlement(item);
+    settlement.watchSettlement(item);
     return reply.status(202).send(item.response);
   });
 
@@ -335,7 +268,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
         refunded: 0,
       },
     });
-    watchExpiry(item);
+    settlement.watchExpiry(item);
     return reply.status(201).send(item.response);
   });
 
@@ -357,7 +290,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     if (prior !== 'new') return reply.status(202).send(prior.item.response);
     const payin = store.data.items[payload.payin_id];
     if (!payin || payin.kind !== 'payin') return err(reply, 404, 'Pay-in not found');
-    if (linkState(payin) !== 'Completed') return err(reply, 422, 'Only a completed pay-in can be refunded');
+    if (settlement.linkState(payin) !== 'Completed') return err(reply, 422, 'Only a completed pay-in can be refunded');
     const refunded = Number(payin.data.refunded ?? 0);
     if (refunded + payload.amount > payin.amount)
       return err(reply, 422, `The refund exceeds the pay-in amount (${payin.amount - refunded} cents left to refund)`);
@@ -370,11 +303,11 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
         reference: payin.reference,
         amount: payload.amount,
         status: 'Processing',
-        settle_at: Date.now() + settleDelay(),
+        settle_at: Date.now() + settlement.settleDelay(),
         data: { payin_id: payin.id },
       });
     });
-    watchSettlement(item);
+    settlement.watchSettlement(item);
     return reply.status(202).send(item.response);
   });
 
@@ -388,7 +321,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     app.get(route, async (req, reply) => {
       const item = store.data.items[(req.params as { id: string }).id];
       if (!item || item.kind !== kind) return err(reply, 404, `No ${kind} with this id`);
-      if (kind === 'payin') linkState(item);
+      if (kind === 'payin') settlement.linkState(item);
       return view(item);
     });
   }
@@ -463,7 +396,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     reply.type('text/html; charset=utf-8');
     const item = findLink(req);
     if (!item) return reply.status(404).send(resultPage('Payment link not found'));
-    const state = linkState(item);
+    const state = settlement.linkState(item);
     return reply.send(state === 'Initiated' ? payPage(item) : resultPage(stateText[state] ?? state));
   });
 
@@ -472,7 +405,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
       reply.type('text/html; charset=utf-8');
       const item = findLink(req);
       if (!item) return reply.status(404).send(resultPage('Payment link not found'));
-      const state = linkState(item);
+      const state = settlement.linkState(item);
       if (state !== 'Initiated')
         return reply
           .status(409)
@@ -536,7 +469,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     deliveries.releaseHeld();
     return controlState();
   });
-  app.post('/_control/settle-now', async () => ({ settled: settleNow() }));
+  app.post('/_control/settle-now', async () => ({ settled: settlement.settleNow() }));
 
   return {
     app,
@@ -544,7 +477,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     setPublicUrl(url: string) {
       ctx.publicUrl = url.replace(/\/+$/, '');
     },
-    settleNow,
+    settleNow: settlement.settleNow,
     async listen(port = 0, host = '127.0.0.1') {
       await app.listen({ port, host });
       const { port: actual } = app.server.address() as { port: number };
