@@ -1,22 +1,17 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { createContext, defaultControls, type Controls } from './context.ts';
+import { createContext, type Parts } from './context.ts';
 import { createDeliveries } from './deliveries.ts';
+import { controlRoutes } from './routes/control.ts';
+import { lookupRoutes } from './routes/lookup.ts';
+import { payinRoutes } from './routes/payins.ts';
+import { payoutRoutes } from './routes/payouts.ts';
+import { refundRoutes } from './routes/refunds.ts';
+import { statementRoutes } from './routes/statement.ts';
+import { transferRoutes } from './routes/transfers.ts';
+import { walletRoutes } from './routes/wallets.ts';
 import { createSettlement } from './settlement.ts';
-import { CONFLICT, hash, insert, priorUse, view } from './items.ts';
-import { payPage, resultPage, stateText } from './pages.ts';
-import { Store, type Kind } from './store.ts';
-import { bicError, findWallet, ibanError } from './testdata.ts';
-import {
-  AMOUNT_MESSAGE,
-  KEY_RULE,
-  err,
-  isHttpUrl,
-  isInt,
-  optionalText,
-  positiveCents,
-  refuse,
-  text,
-} from './validation.ts';
+import { Store } from './store.ts';
+import { err } from './validation.ts';
 
 export interface ProviderOptions {
   /** bearer key of every API call (default 'dev-provider-key') */
@@ -42,6 +37,7 @@ export interface ProviderOptions {
 
 export { defaultControls, type Controls } from './context.ts';
 export { retryDelayMs } from './deliveries.ts';
+export { LOOKUP_MAX } from './routes/lookup.ts';
 
 export interface Provider {
   app: FastifyInstance;
@@ -71,10 +67,6 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ProviderOp
     fsync: env.PROVIDER_FSYNC === '1' || env.PROVIDER_FSYNC === 'true',
   };
 }
-
-const MAX_TTL = 7 * 86_400;
-/** most idempotency keys one `POST /<kind>/lookup` takes */
-export const LOOKUP_MAX = 1000;
 
 export async function buildProvider(opts: ProviderOptions = {}): Promise<Provider> {
   const apiKey = opts.apiKey ?? 'dev-provider-key';
@@ -136,340 +128,15 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
   });
 
   app.get('/health', async () => ({ status: 'ok' }));
-
-  app.get('/wallets/:obol_id', async (req, reply) => {
-    const w = findWallet((req.params as { obol_id: string }).obol_id);
-    return w ?? err(reply, 404, 'Invalid Obol Id');
-  });
-
-  app.post('/payouts', async (req, reply) => {
-    const b = (req.body ?? {}) as Record<string, unknown>;
-    if (
-      refuse(reply, [
-        KEY_RULE(b),
-        ['reference', optionalText(b.reference), 'reference must be text of at most 200 characters'],
-        ['obol_id', text(b.obol_id, 50), 'obol_id is required'],
-        ['amount', positiveCents(b.amount), AMOUNT_MESSAGE],
-        ['currency', b.currency === undefined || b.currency === 'EUR', 'currency must be EUR'],
-        ['beneficiary_name', text(b.beneficiary_name), 'beneficiary_name is required (at most 200 characters)'],
-        ['brand', text(b.brand, 100), 'brand is required (at most 100 characters)'],
-      ])
-    )
-      return reply;
-    const key = b.idempotency_key as string;
-    const payload = {
-      reference: String(b.reference ?? ''),
-      obol_id: String(b.obol_id).trim(),
-      amount: b.amount as number,
-      currency: 'EUR',
-      beneficiary_name: b.beneficiary_name as string,
-      brand: b.brand as string,
-    };
-    const h = hash(payload);
-    const prior = priorUse(store, 'payout', key, h);
-    if (prior === 'conflict') return err(reply, 409, CONFLICT);
-    if (prior !== 'new') return reply.status(202).send(prior.item.response);
-    const item = insert(store, 'payout', key, h, {
-      id: store.nextId('po'),
-      reference: payload.reference,
-      amount: payload.amount,
-      status: 'Processing',
-      settle_at: Date.now() + settlement.settleDelay(),
-      data: { obol_id: payload.obol_id, brand: payload.brand, beneficiary_name: payload.beneficiary_name },
-    });
-    settlement.watchSettlement(item);
-    return reply.status(202).send(item.response);
-  });
-
-  app.post('/transfers', async (req, reply) => {
-    const b = (req.body ?? {}) as Record<string, unknown>;
-    const ib = typeof b.iban === 'string' ? ibanError(b.iban) : 'iban is required';
-    const bc = typeof b.bic === 'string' ? bicError(b.bic) : 'bic is required';
-    if (
-      refuse(reply, [
-        KEY_RULE(b),
-        ['iban', ib === null, ib ?? ''],
-        ['bic', bc === null, bc ?? ''],
-        ['amount', positiveCents(b.amount), AMOUNT_MESSAGE],
-        ['beneficiary_name', text(b.beneficiary_name), 'beneficiary_name is required (at most 200 characters)'],
-        ['reference', optionalText(b.reference), 'reference must be text of at most 200 characters'],
-      ])
-    )
-      return reply;
-    const key = b.idempotency_key as string;
-    const payload = {
-      iban: (b.iban as string).replace(/\s+/g, '').toUpperCase(),
-      bic: (b.bic as string).trim().toUpperCase(),
-      amount: b.amount as number,
-      beneficiary_name: b.beneficiary_name as string,
-      reference: String(b.reference ?? ''),
-    };
-    const h = hash(payload);
-    const prior = priorUse(store, 'transfer', key, h);
-    if (prior === 'conflict') return err(reply, 409, CONFLICT);
-    if (prior !== 'new') return reply.status(202).send(prior.item.response);
-    const item = insert(store, 'transfer', key, h, {
-      id: store.nextId('tr'),
-      reference: payload.reference,
-      amount: payload.amount,
-      status: 'Processing',
-      settle_at: Date.now() + settlement.settleDelay(),
-      data: { iban: payload.iban, bic: payload.bic, beneficiary_name: payload.beneficiary_name },
-    });
-    settlement.watchSettlement(item);
-    return reply.status(202).send(item.response);
-  });
-
-  app.post('/payin-links', async (req, reply) => {
-    const b = (req.body ?? {}) as Record<string, unknown>;
-    const ttl = b.expires_in_seconds ?? 900;
-    if (
-      refuse(reply, [
-        KEY_RULE(b),
-        ['amount', positiveCents(b.amount), AMOUNT_MESSAGE],
-        ['reference', text(b.reference), 'reference is required (at most 200 characters)'],
-        ['description', optionalText(b.description, 500), 'description must be text of at most 500 characters'],
-        [
-          'expires_in_seconds',
-          isInt(ttl) && ttl >= 1 && ttl <= MAX_TTL,
-          `expires_in_seconds must be a whole number from 1 to ${MAX_TTL}`,
-        ],
-        [
-          'return_url',
-          b.return_url === undefined || b.return_url === null || isHttpUrl(b.return_url),
-          'return_url must be an http(s) URL',
-        ],
-      ])
-    )
-      return reply;
-    const key = b.idempotency_key as string;
-    const payload = {
-      amount: b.amount as number,
-      reference: b.reference as string,
-      description: String(b.description ?? ''),
-      expires_in_seconds: ttl as number,
-      return_url: String(b.return_url ?? ''),
-    };
-    const h = hash(payload);
-    const prior = priorUse(store, 'payin', key, h);
-    if (prior === 'conflict') return err(reply, 409, CONFLICT);
-    if (prior !== 'new') return reply.status(201).send(prior.item.response);
-    const id = store.nextId('pl');
-    const item = insert(store, 'payin', key, h, {
-      id,
-      reference: payload.reference,
-      amount: payload.amount,
-      status: 'Initiated',
-      data: {
-        url: `${ctx.publicUrl}/pay/${id}`,
-        expires_at: new Date(Date.now() + payload.expires_in_seconds * 1000).toISOString(),
-        description: payload.description,
-        return_url: payload.return_url,
-        refunded: 0,
-      },
-    });
-    settlement.watchExpiry(item);
-    return reply.status(201).send(item.response);
-  });
-
-  app.post('/refunds', async (req, reply) => {
-    const b = (req.body ?? {}) as Record<string, unknown>;
-    if (
-      refuse(reply, [
-        KEY_RULE(b),
-        ['payin_id', text(b.payin_id, 100), 'payin_id is required'],
-        ['amount', positiveCents(b.amount), AMOUNT_MESSAGE],
-      ])
-    )
-      return reply;
-    const key = b.idempotency_key as string;
-    const payload = { payin_id: b.payin_id as string, amount: b.amount as number };
-    const h = hash(payload);
-    const prior = priorUse(store, 'refund', key, h);
-    if (prior === 'conflict') return err(reply, 409, CONFLICT);
-    if (prior !== 'new') return reply.status(202).send(prior.item.response);
-    const payin = store.data.items[payload.payin_id];
-    if (!payin || payin.kind !== 'payin') return err(reply, 404, 'Pay-in not found');
-    if (settlement.linkState(payin) !== 'Completed') return err(reply, 422, 'Only a completed pay-in can be refunded');
-    const refunded = Number(payin.data.refunded ?? 0);
-    if (refunded + payload.amount > payin.amount)
-      return err(reply, 422, `The refund exceeds the pay-in amount (${payin.amount - refunded} cents left to refund)`);
-    // the pay-in's refunded amount and the refund in one journal line
-    const item = store.atomic(() => {
-      payin.data.refunded = refunded + payload.amount;
-      store.putItem(payin);
-      return insert(store, 'refund', key, h, {
-        id: store.nextId('rf'),
-        reference: payin.reference,
-        amount: payload.amount,
-        status: 'Processing',
-        settle_at: Date.now() + settlement.settleDelay(),
-        data: { payin_id: payin.id },
-      });
-    });
-    settlement.watchSettlement(item);
-    return reply.status(202).send(item.response);
-  });
-
-  // the current state of one item
-  for (const [route, kind] of [
-    ['/payouts/:id', 'payout'],
-    ['/transfers/:id', 'transfer'],
-    ['/payin-links/:id', 'payin'],
-    ['/refunds/:id', 'refund'],
-  ] as const) {
-    app.get(route, async (req, reply) => {
-      const item = store.data.items[(req.params as { id: string }).id];
-      if (!item || item.kind !== kind) return err(reply, 404, `No ${kind} with this id`);
-      if (kind === 'payin') settlement.linkState(item);
-      return view(item);
-    });
-  }
-
-  // look-up by idempotency key: what became of a create request whose answer was lost
-  const byKey = (kind: Kind, key: string) => {
-    const id = store.data.keys[`${kind}:${key}`];
-    return id ? store.data.items[id] : undefined;
-  };
-  for (const [route, kind] of [
-    ['/payouts', 'payout'],
-    ['/transfers', 'transfer'],
-    ['/refunds', 'refund'],
-  ] as const) {
-    app.get(route, async (req, reply) => {
-      const key = (req.query as Record<string, unknown>).idempotency_key;
-      if (refuse(reply, [['idempotency_key', text(key, 100), 'idempotency_key is required (at most 100 characters)']]))
-        return reply;
-      const item = byKey(kind, key as string);
-      return item ? view(item) : err(reply, 404, `No ${kind} with this idempotency_key`);
-    });
-    app.post(`${route}/lookup`, async (req, reply) => {
-      const keys = ((req.body ?? {}) as Record<string, unknown>).idempotency_keys;
-      if (
-        refuse(reply, [
-          [
-            'idempotency_keys',
-            Array.isArray(keys) && keys.length <= LOOKUP_MAX && keys.every((k) => text(k, 100)),
-            `idempotency_keys must be a list of at most ${LOOKUP_MAX} idempotency keys (1 to 100 characters each)`,
-          ],
-        ])
-      )
-        return reply;
-      const items = [...new Set(keys as string[])].map((k) => byKey(kind, k)).filter((i) => i !== undefined);
-      return { items: items.map(view) };
-    });
-  }
-
-  app.get('/statement', async (req, reply) => {
-    const q = req.query as { from?: string; to?: string };
-    const from = q.from ? Date.parse(q.from) : -Infinity;
-    const to = q.to ? Date.parse(q.to) : Infinity;
-    if (Number.isNaN(from))
-      return reply
-        .status(400)
-        .send({ error: ['from must be an ISO date'], fields: { from: ['from must be an ISO date'] } });
-    if (Number.isNaN(to))
-      return reply.status(400).send({ error: ['to must be an ISO date'], fields: { to: ['to must be an ISO date'] } });
-    const items = Object.values(store.data.items)
-      .filter((i) => i.settled_at && Date.parse(i.settled_at) >= from && Date.parse(i.settled_at) <= to)
-      .sort((a, b) => a.settled_at!.localeCompare(b.settled_at!) || a.id.localeCompare(b.id))
-      .map((i) => ({
-        id: i.id,
-        type: i.kind,
-        reference: i.reference,
-        idempotency_key: i.idempotency_key,
-        amount: i.amount,
-        status: i.status,
-        ...(i.message ? { message: i.message } : {}),
-        settled_at: i.settled_at!,
-      }));
-    return { items };
-  });
-
-  // ---- the hosted pay pages (no auth) ----
-  const findLink = (req: FastifyRequest) => {
-    const item = store.data.items[(req.params as { id: string }).id];
-    return item?.kind === 'payin' ? item : undefined;
-  };
-
-  app.get('/pay/:id', async (req, reply) => {
-    reply.type('text/html; charset=utf-8');
-    const item = findLink(req);
-    if (!item) return reply.status(404).send(resultPage('Payment link not found'));
-    const state = settlement.linkState(item);
-    return reply.send(state === 'Initiated' ? payPage(item) : resultPage(stateText[state] ?? state));
-  });
-
-  for (const action of ['pay', 'decline'] as const) {
-    app.post(`/pay/:id/${action}`, async (req, reply) => {
-      reply.type('text/html; charset=utf-8');
-      const item = findLink(req);
-      if (!item) return reply.status(404).send(resultPage('Payment link not found'));
-      const state = settlement.linkState(item);
-      if (state !== 'Initiated')
-        return reply
-          .status(409)
-          .send(
-            resultPage(
-              state === 'Expired'
-                ? stateText.Expired
-                : `This payment link was already used (${stateText[state] ?? state})`,
-            ),
-          );
-      const form = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
-      const field = (name: string, max: number) =>
-        typeof form[name] === 'string' ? (form[name] as string).trim().slice(0, max) : '';
-      const dob = field('date_of_birth', 10);
-      store.atomic(() => {
-        item.status = action === 'pay' ? 'Completed' : 'Declined';
-        item.settled_at = new Date().toISOString();
-        item.data = {
-          ...item.data,
-          first_name: field('first_name', 100),
-          last_name: field('last_name', 100),
-          date_of_birth: /^\d{4}-\d{2}-\d{2}$/.test(dob) ? dob : '',
-        };
-        store.putItem(item);
-        deliveries.emit(action === 'pay' ? 'payin.completed' : 'payin.declined', item);
-      });
-      const ret = String(item.data.return_url ?? '');
-      if (ret) return reply.redirect(`${ret}${ret.includes('?') ? '&' : '?'}status=${item.status}`, 303);
-      return reply.send(resultPage(stateText[item.status]));
-    });
-  }
-
-  // ---- fault switches ----
-  const SWITCHES: Record<keyof Controls, (v: unknown) => boolean> = {
-    latency_ms: (v) => isInt(v) && v >= 0 && v <= 60_000,
-    fail_next: (v) => isInt(v) && v >= 0,
-    timeout_next: (v) => isInt(v) && v >= 0,
-    drop_after_accept_next: (v) => isInt(v) && v >= 0,
-    duplicate_webhooks: (v) => typeof v === 'boolean',
-    out_of_order_webhooks: (v) => typeof v === 'boolean',
-    settle_ms: (v) => v === null || (isInt(v) && v >= 0),
-    paused_settlement: (v) => typeof v === 'boolean',
-  };
-  const controlState = () => ({ ...ctx.controls, pending_deliveries: store.data.deliveries.length });
-  app.get('/_control', async () => controlState());
-  app.post('/_control', async (req, reply) => {
-    const b = (req.body ?? {}) as Record<string, unknown>;
-    if (typeof b !== 'object' || Array.isArray(b)) return err(reply, 400, 'body must be an object of switches');
-    for (const [k, v] of Object.entries(b)) {
-      const ok = SWITCHES[k as keyof Controls];
-      if (!ok) return err(reply, 400, `unknown switch ${k}`);
-      if (!ok(v)) return err(reply, 400, `invalid value for ${k}`);
-    }
-    const wasOutOfOrder = ctx.controls.out_of_order_webhooks;
-    ctx.controls = { ...ctx.controls, ...(b as Partial<Controls>) };
-    if (wasOutOfOrder && !ctx.controls.out_of_order_webhooks) deliveries.releaseHeld();
-    return controlState();
-  });
-  app.post('/_control/reset', async () => {
-    ctx.controls = defaultControls();
-    deliveries.releaseHeld();
-    return controlState();
-  });
-  app.post('/_control/settle-now', async () => ({ settled: settlement.settleNow() }));
+  const parts: Parts = { ctx, deliveries, settlement };
+  walletRoutes(app);
+  payoutRoutes(app, parts);
+  transferRoutes(app, parts);
+  payinRoutes(app, parts);
+  refundRoutes(app, parts);
+  lookupRoutes(app, parts);
+  statementRoutes(app, parts);
+  controlRoutes(app, parts);
 
   return {
     app,

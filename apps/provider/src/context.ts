@@ -1,3 +1,5 @@
+import type { Deliveries } from './deliveries.ts';
+import type { Settlement } from './settlement.ts';
 import type { Store } from './store.ts';
 
 /** The fault switches of `/_control`. */
@@ -73,4 +75,11 @@ export function createContext(store: Store, publicUrl: string): Context {
     },
   };
   return ctx;
+}
+
+/** What each group of routes is given: the context, and the deliveries and settlement built on it. */
+export interface Parts {
+  ctx: Context;
+  deliveries: Deliveries;
+  settlement: Settlement;
 }
