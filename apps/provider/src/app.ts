@@ -1,9 +1,17 @@
-import { createHash, randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { payPage, resultPage, stateText } from './pages.ts';
-import { signWebhook } from './signature.ts';
-import { Store, type Delivery, type Item, type Kind } from './store.ts';
-import { bicError, closedAccount, findWallet, ibanError, payoutOutcome } from './testdata.ts';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { createContext, type Parts } from './context.ts';
+import { createDeliveries } from './deliveries.ts';
+import { controlRoutes } from './routes/control.ts';
+import { lookupRoutes } from './routes/lookup.ts';
+import { payinRoutes } from './routes/payins.ts';
+import { payoutRoutes } from './routes/payouts.ts';
+import { refundRoutes } from './routes/refunds.ts';
+import { statementRoutes } from './routes/statement.ts';
+import { transferRoutes } from './routes/transfers.ts';
+import { walletRoutes } from './routes/wallets.ts';
+import { createSettlement } from './settlement.ts';
+import { Store } from './store.ts';
+import { err } from './validation.ts';
 
 export interface ProviderOptions {
   /** bearer key of every API call (default 'dev-provider-key') */
@@ -27,27 +35,9 @@ export interface ProviderOptions {
   webhookTimeoutMs?: number;
 }
 
-/** The fault switches of `/_control`. */
-export interface Controls {
-  latency_ms: number;
-  fail_next: number;
-  timeout_next: number;
-  drop_after_accept_next: number;
-  duplicate_webhooks: boolean;
-  out_of_order_webhooks: boolean;
-  settle_ms: number | null;
-  paused_settlement: boolean;
-}
-export const defaultControls = (): Controls => ({
-  latency_ms: 0,
-  fail_next: 0,
-  timeout_next: 0,
-  drop_after_accept_next: 0,
-  duplicate_webhooks: false,
-  out_of_order_webhooks: false,
-  settle_ms: null,
-  paused_settlement: false,
-});
+export { defaultControls, type Controls } from './context.ts';
+export { retryDelayMs } from './deliveries.ts';
+export { LOOKUP_MAX } from './routes/lookup.ts';
 
 export interface Provider {
   app: FastifyInstance;
@@ -78,42 +68,6 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ProviderOp
   };
 }
 
-/** Backoff of webhook deliveries: 0.5 s, 1 s, 2 s, 4 s, ... doubling, capped at 30 s (reached at the 7th retry). */
-export const retryDelayMs = (attempts: number) => Math.min(30_000, 500 * 2 ** Math.max(0, attempts - 1));
-
-const MAX_TTL = 7 * 86_400;
-const hash = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex');
-const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
-const positiveCents = (v: unknown) => isInt(v) && v > 0;
-const text = (v: unknown, max = 200) => typeof v === 'string' && v.trim().length > 0 && v.length <= max;
-const optionalText = (v: unknown, max = 200) =>
-  v === undefined || v === null || (typeof v === 'string' && v.length <= max);
-const isHttpUrl = (v: unknown) => {
-  if (typeof v !== 'string') return false;
-  try {
-    return ['http:', 'https:'].includes(new URL(v).protocol);
-  } catch {
-    return false;
-  }
-};
-const err = (reply: FastifyReply, status: number, ...messages: string[]) =>
-  reply.status(status).send({ error: messages });
-/** a 400 naming the field: `{error: [message], fields: {<field>: [message]}}` */
-type Rule = [field: string, ok: boolean, message: string];
-function refuse(reply: FastifyReply, rules: Rule[]) {
-  const bad = rules.find((r) => !r[1]);
-  if (!bad) return null;
-  return reply.status(400).send({ error: [bad[2]], fields: { [bad[0]]: [bad[2]] } });
-}
-const AMOUNT_MESSAGE = 'amount must be a whole number of cents above 0';
-/** most idempotency keys one `POST /<kind>/lookup` takes */
-export const LOOKUP_MAX = 1000;
-const KEY_RULE = (b: Record<string, unknown>): Rule => [
-  'idempotency_key',
-  text(b.idempotency_key, 100),
-  'idempotency_key is required (at most 100 characters)',
-];
-
 export async function buildProvider(opts: ProviderOptions = {}): Promise<Provider> {
   const apiKey = opts.apiKey ?? 'dev-provider-key';
   const secret = opts.webhookSecret ?? 'dev-webhook-secret';
@@ -121,219 +75,16 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
   const baseSettleMs = opts.settleMs ?? 1500;
   const webhookTimeoutMs = opts.webhookTimeoutMs ?? 5_000;
   const store = new Store(opts.dataDir, { fsync: opts.fsync, compactBytes: opts.compactBytes });
-  let controls = defaultControls();
-  let publicUrl = (opts.publicUrl ?? '').replace(/\/+$/, '');
-  let closed = false;
+  const ctx = createContext(store, (opts.publicUrl ?? '').replace(/\/+$/, ''));
   const app: FastifyInstance = Fastify({ logger: opts.logger ? { level: 'info' } : false });
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
     done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
 
-  // ---- timers and sleeps that close() must end ----
-  const timers = new Set<NodeJS.Timeout>();
-  const later = (ms: number, fn: () => void) => {
-    if (closed) return;
-    const t = setTimeout(() => {
-      timers.delete(t);
-      fn();
-    }, ms);
-    timers.add(t);
-  };
-  const sleepers = new Set<() => void>();
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(t);
-        sleepers.delete(done);
-        resolve();
-      };
-      const t = setTimeout(done, ms);
-      sleepers.add(done);
-    });
-
-  // ---- events and webhook deliveries ----
-  let held: { type: string; item: Item }[] = [];
-  let heldTimer: NodeJS.Timeout | undefined;
-
-  function enqueueEvent(type: string, item: Item) {
-    const event_id = `evt_${randomUUID()}`;
-    const body = JSON.stringify({
-      event_id,
-      type,
-      created_at: new Date().toISOString(),
-      data: {
-        id: item.id,
-        reference: item.reference,
-        idempotency_key: item.idempotency_key,
-        status: item.status,
-        message: item.message,
-        amount: item.amount,
-        currency: 'EUR',
-        settled_at: item.settled_at,
-        ...publicData(item),
-      },
-    });
-    const copies = controls.duplicate_webhooks ? 2 : 1;
-    store.atomic(() => {
-      for (let i = 0; i < copies; i++)
-        store.addDelivery({ id: randomUUID(), event_id, type, body, attempts: 0, next_at: Date.now() });
-    });
-    void pump();
-  }
-
-  function releaseHeld() {
-    const group = held.reverse();
-    held = [];
-    if (heldTimer) clearTimeout(heldTimer);
-    heldTimer = undefined;
-    store.atomic(() => {
-      for (const g of group) enqueueEvent(g.type, g.item);
-    });
-  }
-
-  /**
-   * out_of_order_webhooks holds events and releases them reversed, in groups of three (or after 300 ms).
-   * Held events are in memory only: a crash while one is held loses that webhook (a test switch).
-   */
-  function emit(type: string, item: Item) {
-    if (!controls.out_of_order_webhooks) return enqueueEvent(type, item);
-    held.push({ type, item });
-    if (held.length >= 3) releaseHeld();
-    else heldTimer ??= setTimeout(releaseHeld, 300);
-  }
-
-  const inflight = new AbortController();
-  let pumping: Promise<void> | undefined;
-  async function deliver(d: Delivery) {
-    let failure: { status?: number; error?: string } | null = null;
-    try {
-      const res = await fetch(webhookUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook(secret, d.body) },
-        body: d.body,
-        signal: AbortSignal.any([inflight.signal, AbortSignal.timeout(webhookTimeoutMs)]),
-      });
-      await res.arrayBuffer().catch(() => undefined);
-      if (res.status < 200 || res.status >= 300) failure = { status: res.status };
-    } catch (e) {
-      failure = { error: String((e as Error)?.message ?? e) };
-    }
-    if (!failure) store.removeDelivery(d);
-    else {
-      d.attempts += 1;
-      d.next_at = Date.now() + retryDelayMs(d.attempts);
-      d.last_status = failure.status;
-      d.last_error = failure.error;
-      store.updateDelivery(d);
-    }
-  }
-  /** sends due deliveries one at a time, oldest first, so the receiver sees events in the order they happened */
-  function pump(): Promise<void> {
-    pumping ??= (async () => {
-      await Promise.resolve(); // so `pumping` is set before the finally below clears it
-      try {
-        while (!closed && !store.broken) {
-          const now = Date.now();
-          const due = store.data.deliveries.find((d) => d.next_at <= now);
-          if (!due) break;
-          await deliver(due);
-        }
-      } finally {
-        pumping = undefined;
-      }
-    })();
-    return pumping;
-  }
-  const pumpInterval = setInterval(() => void pump(), 100);
-
-  // ---- settlement ----
-  const settleDelay = () => controls.settle_ms ?? baseSettleMs;
-
-  /** settles an item at its `settle_at` (at once when overdue) */
-  const watchSettlement = (item: Item) =>
-    later(Math.max(0, (item.settle_at ?? Date.now()) - Date.now()), () => settle(item));
-  /** a held settlement tries again later (the new time is not recorded: after a restart it is due at once) */
-  function schedule(item: Item, delay: number) {
-    item.settle_at = Date.now() + delay;
-    later(delay, () => settle(item));
-  }
-
-  function settle(item: Item, force = false) {
-    if (item.status !== 'Processing' || closed || store.broken) return;
-    if (controls.paused_settlement && !force) return schedule(item, 200);
-    let status: 'Completed' | 'Failed' = 'Completed';
-    let message: string | undefined;
-    if (item.kind === 'payout')
-      ({ status, message } = payoutOutcome({
-        obol_id: String(item.data.obol_id),
-        brand: String(item.data.brand),
-        amount: item.amount,
-      }));
-    if (item.kind === 'transfer' && closedAccount(String(item.data.iban))) {
-      status = 'Failed';
-      message = 'Account closed';
-    }
-    // the new state and its webhook in one journal line: a crash keeps both or neither
-    store.atomic(() => {
-      item.status = status;
-      item.message = message;
-      item.settled_at = new Date().toISOString();
-      delete item.settle_at;
-      store.putItem(item);
-      emit(`${item.kind}.${status === 'Completed' ? 'completed' : 'failed'}`, item);
-    });
-  }
-
-  function settleNow() {
-    let n = 0;
-    for (const i of Object.values(store.data.items))
-      if (i.status === 'Processing') {
-        settle(i, true);
-        n += 1;
-      }
-    return n;
-  }
-
-  const expiresAt = (item: Item) => Date.parse(String(item.data.expires_at));
-  function expireLink(item: Item) {
-    if (item.kind !== 'payin' || item.status !== 'Initiated' || closed || store.broken) return;
-    store.atomic(() => {
-      item.status = 'Expired';
-      item.settled_at = new Date().toISOString();
-      store.putItem(item);
-      emit('payin.expired', item);
-    });
-  }
-  /** the link's state, expiring it first when its time has passed (the timer may not have fired yet) */
-  const linkState = (item: Item) => {
-    if (item.status === 'Initiated' && expiresAt(item) <= Date.now()) expireLink(item);
-    return item.status;
-  };
-  const watchExpiry = (item: Item) => later(Math.max(0, expiresAt(item) - Date.now()), () => expireLink(item));
-
+  const deliveries = createDeliveries(ctx, { webhookUrl, secret, webhookTimeoutMs });
+  const settlement = createSettlement(ctx, deliveries, baseSettleMs);
   // resume what was pending before a restart
-  for (const item of Object.values(store.data.items)) {
-    if (item.status === 'Processing') watchSettlement(item);
-    if (item.kind === 'payin' && item.status === 'Initiated') watchExpiry(item);
-  }
-
-  // ---- what an item looks like on the wire ----
-  function publicData(i: Item) {
-    const { refunded: _refunded, ...rest } = i.data;
-    return i.kind === 'payin' ? { ...rest, refunded_amount: Number(i.data.refunded ?? 0) } : rest;
-  }
-  const view = (i: Item) => ({
-    id: i.id,
-    status: i.status,
-    idempotency_key: i.idempotency_key,
-    reference: i.reference,
-    amount: i.amount,
-    currency: 'EUR',
-    ...(i.message ? { message: i.message } : {}),
-    created_at: i.created_at,
-    ...(i.settled_at ? { settled_at: i.settled_at } : {}),
-    ...publicData(i),
-  });
+  settlement.resume();
 
   // ---- auth and fault switches for the API ----
   const pathOf = (req: FastifyRequest) => req.url.split('?')[0];
@@ -348,23 +99,23 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     if (needsKey(req, p) && req.headers.authorization !== `Bearer ${apiKey}`)
       return err(reply, 401, 'Missing or invalid API key');
     if (store.broken) return err(reply, 503, 'The provider store failed; restart the simulator');
-    if (controls.latency_ms > 0) await sleep(controls.latency_ms);
-    if (controls.timeout_next > 0) {
-      controls.timeout_next -= 1;
+    if (ctx.controls.latency_ms > 0) await ctx.sleep(ctx.controls.latency_ms);
+    if (ctx.controls.timeout_next > 0) {
+      ctx.controls.timeout_next -= 1;
       reply.hijack();
-      await sleep(30_000);
+      await ctx.sleep(30_000);
       reply.raw.destroy();
       return reply;
     }
-    if (controls.fail_next > 0) {
-      controls.fail_next -= 1;
+    if (ctx.controls.fail_next > 0) {
+      ctx.controls.fail_next -= 1;
       return err(reply, 500, 'Injected failure');
     }
   });
   // drop_after_accept_next: the work is done, but the answer is replaced by a 500
   app.addHook('onSend', async (req, reply, payload) => {
-    if (!isApi(pathOf(req)) || reply.statusCode >= 400 || controls.drop_after_accept_next <= 0) return payload;
-    controls.drop_after_accept_next -= 1;
+    if (!isApi(pathOf(req)) || reply.statusCode >= 400 || ctx.controls.drop_after_accept_next <= 0) return payload;
+    ctx.controls.drop_after_accept_next -= 1;
     reply.status(500).type('application/json');
     return JSON.stringify({ error: ['Injected failure after accepting'] });
   });
@@ -376,401 +127,43 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     return err(reply, status, status === 500 ? 'Internal error' : e.message);
   });
 
-  /**
-   * Idempotency: a key seen before with the same payload answers the first result (`replay`), with another
-   * payload `conflict`; a new key answers `new`.
-   */
-  function priorUse(kind: Kind, key: string, requestHash: string): { item: Item } | 'conflict' | 'new' {
-    const prior = store.data.keys[`${kind}:${key}`];
-    if (!prior) return 'new';
-    const item = store.data.items[prior];
-    return item.request_hash === requestHash ? { item } : 'conflict';
-  }
-  function insert(
-    kind: Kind,
-    key: string,
-    requestHash: string,
-    fields: Omit<Item, 'kind' | 'idempotency_key' | 'request_hash' | 'created_at'>,
-  ) {
-    const item: Item = {
-      ...fields,
-      kind,
-      idempotency_key: key,
-      request_hash: requestHash,
-      created_at: new Date().toISOString(),
-    };
-    item.response = view(item);
-    store.putItem(item, `${kind}:${key}`); // on disk before the answer
-    return item;
-  }
-  const CONFLICT = 'idempotency_key was already used with a different request';
-
   app.get('/health', async () => ({ status: 'ok' }));
-
-  app.get('/wallets/:obol_id', async (req, reply) => {
-    const w = findWallet((req.params as { obol_id: string }).obol_id);
-    return w ?? err(reply, 404, 'Invalid Obol Id');
-  });
-
-  app.post('/payouts', async (req, reply) => {
-    const b = (req.body ?? {}) as Record<string, unknown>;
-    if (
-      refuse(reply, [
-        KEY_RULE(b),
-        ['reference', optionalText(b.reference), 'reference must be text of at most 200 characters'],
-        ['obol_id', text(b.obol_id, 50), 'obol_id is required'],
-        ['amount', positiveCents(b.amount), AMOUNT_MESSAGE],
-        ['currency', b.currency === undefined || b.currency === 'EUR', 'currency must be EUR'],
-        ['beneficiary_name', text(b.beneficiary_name), 'beneficiary_name is required (at most 200 characters)'],
-        ['brand', text(b.brand, 100), 'brand is required (at most 100 characters)'],
-      ])
-    )
-      return reply;
-    const key = b.idempotency_key as string;
-    const payload = {
-      reference: String(b.reference ?? ''),
-      obol_id: String(b.obol_id).trim(),
-      amount: b.amount as number,
-      currency: 'EUR',
-      beneficiary_name: b.beneficiary_name as string,
-      brand: b.brand as string,
-    };
-    const h = hash(payload);
-    const prior = priorUse('payout', key, h);
-    if (prior === 'conflict') return err(reply, 409, CONFLICT);
-    if (prior !== 'new') return reply.status(202).send(prior.item.response);
-    const item = insert('payout', key, h, {
-      id: store.nextId('po'),
-      reference: payload.reference,
-      amount: payload.amount,
-      status: 'Processing',
-      settle_at: Date.now() + settleDelay(),
-      data: { obol_id: payload.obol_id, brand: payload.brand, beneficiary_name: payload.beneficiary_name },
-    });
-    watchSettlement(item);
-    return reply.status(202).send(item.response);
-  });
-
-  app.post('/transfers', async (req, reply) => {
-    const b = (req.body ?? {}) as Record<string, unknown>;
-    const ib = typeof b.iban === 'string' ? ibanError(b.iban) : 'iban is required';
-    const bc = typeof b.bic === 'string' ? bicError(b.bic) : 'bic is required';
-    if (
-      refuse(reply, [
-        KEY_RULE(b),
-        ['iban', ib === null, ib ?? ''],
-        ['bic', bc === null, bc ?? ''],
-        ['amount', positiveCents(b.amount), AMOUNT_MESSAGE],
-        ['beneficiary_name', text(b.beneficiary_name), 'beneficiary_name is required (at most 200 characters)'],
-        ['reference', optionalText(b.reference), 'reference must be text of at most 200 characters'],
-      ])
-    )
-      return reply;
-    const key = b.idempotency_key as string;
-    const payload = {
-      iban: (b.iban as string).replace(/\s+/g, '').toUpperCase(),
-      bic: (b.bic as string).trim().toUpperCase(),
-      amount: b.amount as number,
-      beneficiary_name: b.beneficiary_name as string,
-      reference: String(b.reference ?? ''),
-    };
-    const h = hash(payload);
-    const prior = priorUse('transfer', key, h);
-    if (prior === 'conflict') return err(reply, 409, CONFLICT);
-    if (prior !== 'new') return reply.status(202).send(prior.item.response);
-    const item = insert('transfer', key, h, {
-      id: store.nextId('tr'),
-      reference: payload.reference,
-      amount: payload.amount,
-      status: 'Processing',
-      settle_at: Date.now() + settleDelay(),
-      data: { iban: payload.iban, bic: payload.bic, beneficiary_name: payload.beneficiary_name },
-    });
-    watchSettlement(item);
-    return reply.status(202).send(item.response);
-  });
-
-  app.post('/payin-links', async (req, reply) => {
-    const b = (req.body ?? {}) as Record<string, unknown>;
-    const ttl = b.expires_in_seconds ?? 900;
-    if (
-      refuse(reply, [
-        KEY_RULE(b),
-        ['amount', positiveCents(b.amount), AMOUNT_MESSAGE],
-        ['reference', text(b.reference), 'reference is required (at most 200 characters)'],
-        ['description', optionalText(b.description, 500), 'description must be text of at most 500 characters'],
-        [
-          'expires_in_seconds',
-          isInt(ttl) && ttl >= 1 && ttl <= MAX_TTL,
-          `expires_in_seconds must be a whole number from 1 to ${MAX_TTL}`,
-        ],
-        [
-          'return_url',
-          b.return_url === undefined || b.return_url === null || isHttpUrl(b.return_url),
-          'return_url must be an http(s) URL',
-        ],
-      ])
-    )
-      return reply;
-    const key = b.idempotency_key as string;
-    const payload = {
-      amount: b.amount as number,
-      reference: b.reference as string,
-      description: String(b.description ?? ''),
-      expires_in_seconds: ttl as number,
-      return_url: String(b.return_url ?? ''),
-    };
-    const h = hash(payload);
-    const prior = priorUse('payin', key, h);
-    if (prior === 'conflict') return err(reply, 409, CONFLICT);
-    if (prior !== 'new') return reply.status(201).send(prior.item.response);
-    const id = store.nextId('pl');
-    const item = insert('payin', key, h, {
-      id,
-      reference: payload.reference,
-      amount: payload.amount,
-      status: 'Initiated',
-      data: {
-        url: `${publicUrl}/pay/${id}`,
-        expires_at: new Date(Date.now() + payload.expires_in_seconds * 1000).toISOString(),
-        description: payload.description,
-        return_url: payload.return_url,
-        refunded: 0,
-      },
-    });
-    watchExpiry(item);
-    return reply.status(201).send(item.response);
-  });
-
-  app.post('/refunds', async (req, reply) => {
-    const b = (req.body ?? {}) as Record<string, unknown>;
-    if (
-      refuse(reply, [
-        KEY_RULE(b),
-        ['payin_id', text(b.payin_id, 100), 'payin_id is required'],
-        ['amount', positiveCents(b.amount), AMOUNT_MESSAGE],
-      ])
-    )
-      return reply;
-    const key = b.idempotency_key as string;
-    const payload = { payin_id: b.payin_id as string, amount: b.amount as number };
-    const h = hash(payload);
-    const prior = priorUse('refund', key, h);
-    if (prior === 'conflict') return err(reply, 409, CONFLICT);
-    if (prior !== 'new') return reply.status(202).send(prior.item.response);
-    const payin = store.data.items[payload.payin_id];
-    if (!payin || payin.kind !== 'payin') return err(reply, 404, 'Pay-in not found');
-    if (linkState(payin) !== 'Completed') return err(reply, 422, 'Only a completed pay-in can be refunded');
-    const refunded = Number(payin.data.refunded ?? 0);
-    if (refunded + payload.amount > payin.amount)
-      return err(reply, 422, `The refund exceeds the pay-in amount (${payin.amount - refunded} cents left to refund)`);
-    // the pay-in's refunded amount and the refund in one journal line
-    const item = store.atomic(() => {
-      payin.data.refunded = refunded + payload.amount;
-      store.putItem(payin);
-      return insert('refund', key, h, {
-        id: store.nextId('rf'),
-        reference: payin.reference,
-        amount: payload.amount,
-        status: 'Processing',
-        settle_at: Date.now() + settleDelay(),
-        data: { payin_id: payin.id },
-      });
-    });
-    watchSettlement(item);
-    return reply.status(202).send(item.response);
-  });
-
-  // the current state of one item
-  for (const [route, kind] of [
-    ['/payouts/:id', 'payout'],
-    ['/transfers/:id', 'transfer'],
-    ['/payin-links/:id', 'payin'],
-    ['/refunds/:id', 'refund'],
-  ] as const) {
-    app.get(route, async (req, reply) => {
-      const item = store.data.items[(req.params as { id: string }).id];
-      if (!item || item.kind !== kind) return err(reply, 404, `No ${kind} with this id`);
-      if (kind === 'payin') linkState(item);
-      return view(item);
-    });
-  }
-
-  // look-up by idempotency key: what became of a create request whose answer was lost
-  const byKey = (kind: Kind, key: string) => {
-    const id = store.data.keys[`${kind}:${key}`];
-    return id ? store.data.items[id] : undefined;
-  };
-  for (const [route, kind] of [
-    ['/payouts', 'payout'],
-    ['/transfers', 'transfer'],
-    ['/refunds', 'refund'],
-  ] as const) {
-    app.get(route, async (req, reply) => {
-      const key = (req.query as Record<string, unknown>).idempotency_key;
-      if (refuse(reply, [['idempotency_key', text(key, 100), 'idempotency_key is required (at most 100 characters)']]))
-        return reply;
-      const item = byKey(kind, key as string);
-      return item ? view(item) : err(reply, 404, `No ${kind} with this idempotency_key`);
-    });
-    app.post(`${route}/lookup`, async (req, reply) => {
-      const keys = ((req.body ?? {}) as Record<string, unknown>).idempotency_keys;
-      if (
-        refuse(reply, [
-          [
-            'idempotency_keys',
-            Array.isArray(keys) && keys.length <= LOOKUP_MAX && keys.every((k) => text(k, 100)),
-            `idempotency_keys must be a list of at most ${LOOKUP_MAX} idempotency keys (1 to 100 characters each)`,
-          ],
-        ])
-      )
-        return reply;
-      const items = [...new Set(keys as string[])].map((k) => byKey(kind, k)).filter((i) => i !== undefined);
-      return { items: items.map(view) };
-    });
-  }
-
-  app.get('/statement', async (req, reply) => {
-    const q = req.query as { from?: string; to?: string };
-    const from = q.from ? Date.parse(q.from) : -Infinity;
-    const to = q.to ? Date.parse(q.to) : Infinity;
-    if (Number.isNaN(from))
-      return reply
-        .status(400)
-        .send({ error: ['from must be an ISO date'], fields: { from: ['from must be an ISO date'] } });
-    if (Number.isNaN(to))
-      return reply.status(400).send({ error: ['to must be an ISO date'], fields: { to: ['to must be an ISO date'] } });
-    const items = Object.values(store.data.items)
-      .filter((i) => i.settled_at && Date.parse(i.settled_at) >= from && Date.parse(i.settled_at) <= to)
-      .sort((a, b) => a.settled_at!.localeCompare(b.settled_at!) || a.id.localeCompare(b.id))
-      .map((i) => ({
-        id: i.id,
-        type: i.kind,
-        reference: i.reference,
-        idempotency_key: i.idempotency_key,
-        amount: i.amount,
-        status: i.status,
-        ...(i.message ? { message: i.message } : {}),
-        settled_at: i.settled_at!,
-      }));
-    return { items };
-  });
-
-  // ---- the hosted pay pages (no auth) ----
-  const findLink = (req: FastifyRequest) => {
-    const item = store.data.items[(req.params as { id: string }).id];
-    return item?.kind === 'payin' ? item : undefined;
-  };
-
-  app.get('/pay/:id', async (req, reply) => {
-    reply.type('text/html; charset=utf-8');
-    const item = findLink(req);
-    if (!item) return reply.status(404).send(resultPage('Payment link not found'));
-    const state = linkState(item);
-    return reply.send(state === 'Initiated' ? payPage(item) : resultPage(stateText[state] ?? state));
-  });
-
-  for (const action of ['pay', 'decline'] as const) {
-    app.post(`/pay/:id/${action}`, async (req, reply) => {
-      reply.type('text/html; charset=utf-8');
-      const item = findLink(req);
-      if (!item) return reply.status(404).send(resultPage('Payment link not found'));
-      const state = linkState(item);
-      if (state !== 'Initiated')
-        return reply
-          .status(409)
-          .send(
-            resultPage(
-              state === 'Expired'
-                ? stateText.Expired
-                : `This payment link was already used (${stateText[state] ?? state})`,
-            ),
-          );
-      const form = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
-      const field = (name: string, max: number) =>
-        typeof form[name] === 'string' ? (form[name] as string).trim().slice(0, max) : '';
-      const dob = field('date_of_birth', 10);
-      store.atomic(() => {
-        item.status = action === 'pay' ? 'Completed' : 'Declined';
-        item.settled_at = new Date().toISOString();
-        item.data = {
-          ...item.data,
-          first_name: field('first_name', 100),
-          last_name: field('last_name', 100),
-          date_of_birth: /^\d{4}-\d{2}-\d{2}$/.test(dob) ? dob : '',
-        };
-        store.putItem(item);
-        emit(action === 'pay' ? 'payin.completed' : 'payin.declined', item);
-      });
-      const ret = String(item.data.return_url ?? '');
-      if (ret) return reply.redirect(`${ret}${ret.includes('?') ? '&' : '?'}status=${item.status}`, 303);
-      return reply.send(resultPage(stateText[item.status]));
-    });
-  }
-
-  // ---- fault switches ----
-  const SWITCHES: Record<keyof Controls, (v: unknown) => boolean> = {
-    latency_ms: (v) => isInt(v) && v >= 0 && v <= 60_000,
-    fail_next: (v) => isInt(v) && v >= 0,
-    timeout_next: (v) => isInt(v) && v >= 0,
-    drop_after_accept_next: (v) => isInt(v) && v >= 0,
-    duplicate_webhooks: (v) => typeof v === 'boolean',
-    out_of_order_webhooks: (v) => typeof v === 'boolean',
-    settle_ms: (v) => v === null || (isInt(v) && v >= 0),
-    paused_settlement: (v) => typeof v === 'boolean',
-  };
-  const controlState = () => ({ ...controls, pending_deliveries: store.data.deliveries.length });
-  app.get('/_control', async () => controlState());
-  app.post('/_control', async (req, reply) => {
-    const b = (req.body ?? {}) as Record<string, unknown>;
-    if (typeof b !== 'object' || Array.isArray(b)) return err(reply, 400, 'body must be an object of switches');
-    for (const [k, v] of Object.entries(b)) {
-      const ok = SWITCHES[k as keyof Controls];
-      if (!ok) return err(reply, 400, `unknown switch ${k}`);
-      if (!ok(v)) return err(reply, 400, `invalid value for ${k}`);
-    }
-    const wasOutOfOrder = controls.out_of_order_webhooks;
-    controls = { ...controls, ...(b as Partial<Controls>) };
-    if (wasOutOfOrder && !controls.out_of_order_webhooks) releaseHeld();
-    return controlState();
-  });
-  app.post('/_control/reset', async () => {
-    controls = defaultControls();
-    releaseHeld();
-    return controlState();
-  });
-  app.post('/_control/settle-now', async () => ({ settled: settleNow() }));
+  const parts: Parts = { ctx, deliveries, settlement };
+  walletRoutes(app);
+  payoutRoutes(app, parts);
+  transferRoutes(app, parts);
+  payinRoutes(app, parts);
+  refundRoutes(app, parts);
+  lookupRoutes(app, parts);
+  statementRoutes(app, parts);
+  controlRoutes(app, parts);
 
   return {
     app,
     store,
     setPublicUrl(url: string) {
-      publicUrl = url.replace(/\/+$/, '');
+      ctx.publicUrl = url.replace(/\/+$/, '');
     },
-    settleNow,
+    settleNow: settlement.settleNow,
     async listen(port = 0, host = '127.0.0.1') {
       await app.listen({ port, host });
       const { port: actual } = app.server.address() as { port: number };
       const base = `http://${host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host}:${actual}`;
-      if (!publicUrl) publicUrl = base;
+      if (!ctx.publicUrl) ctx.publicUrl = base;
       // links made before the address was known
       for (const i of Object.values(store.data.items))
         if (i.kind === 'payin' && !String(i.data.url).startsWith('http')) {
-          i.data.url = `${publicUrl}/pay/${i.id}`;
+          i.data.url = `${ctx.publicUrl}/pay/${i.id}`;
           store.putItem(i);
         }
       return base;
     },
     async close() {
-      if (closed) return;
-      releaseHeld();
-      closed = true;
-      clearInterval(pumpInterval);
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
-      for (const wake of [...sleepers]) wake();
-      inflight.abort();
-      await pumping;
+      if (ctx.closed) return;
+      deliveries.releaseHeld();
+      ctx.closed = true;
+      ctx.stopTimers();
+      await deliveries.stop();
       await app.close(); // requests still running may record changes
       store.close();
     },

@@ -202,6 +202,15 @@ describe('a batch from upload to execution', () => {
       const r = await t.post(url, body, other);
       expect(r.status, url).toBe(404);
     }
+    // a staged row of another tenant's batch answers exactly as a row that does not exist
+    const rows = (await t.post('/api/staged-transactions', { batch_id: batchId }, merchant)).body.transaction.data;
+    const theirs = await t.post('/api/delete-transaction', { id: rows[0].id }, other);
+    const none = await t.post('/api/delete-transaction', { id: 2_000_000_000 }, other);
+    expect(theirs.status).toBe(404);
+    expect(theirs.body).toEqual(none.body);
+    expect(
+      (await t.post('/api/staged-transactions', { batch_id: batchId }, merchant)).body.transaction.data,
+    ).toHaveLength(rows.length);
   });
 
   it('refuses execution while a row misses a required field', async () => {
