@@ -1,4 +1,5 @@
-import { NAVIGATION, ROUTE_PERMISSIONS, type GuardedPath } from '@obol/contract';
+import { NAVIGATION, ROUTE_PERMISSIONS, visibleNavigation, type GuardedPath, type Menu } from '@obol/contract';
+import { matchPath } from 'react-router';
 
 /** Titles of the guarded screens. */
 export const TITLES: Record<GuardedPath, string> = {
@@ -35,13 +36,78 @@ export const TITLES: Record<GuardedPath, string> = {
   '/view-balance': 'View Balance',
 };
 
-/** Where a user lands: Payments if allowed, else the first screen of the menus they may open. */
+/** The screens built so far (screens.tsx holds their components); every other guarded path is "Page not found". */
+export const BUILT_PATHS = [
+  '/users',
+  '/user-profile',
+  '/payments',
+  '/payments/transactions',
+  '/recent-batches',
+  '/payout-transactions',
+  '/batch-transactions',
+  '/transactions-history',
+  '/download-transactions',
+  '/download-reports',
+  '/download-accounting-transactions',
+] as const satisfies readonly GuardedPath[];
+export type BuiltPath = (typeof BUILT_PATHS)[number];
+
+export const isBuilt = (path: string): path is BuiltPath => (BUILT_PATHS as readonly string[]).includes(path);
+
+/** The menus a holder of these permissions sees, with only the screens that are built. */
+export function builtNavigation(perms: readonly string[]): Menu[] {
+  return visibleNavigation(perms).flatMap((m) => {
+    if (!m.items) return m.path && isBuilt(m.path) ? [m] : [];
+    const items = m.items.filter((i) => isBuilt(i.path));
+    return items.length ? [{ ...m, items }] : [];
+  });
+}
+
+/** Pages reached from another page rather than from the menus: their parent in the breadcrumbs. */
+const PARENTS: Partial<Record<GuardedPath, GuardedPath>> = {
+  '/payments/transactions': '/payments',
+  '/transactions-history': '/batch-transactions',
+  '/roles-permissions/:role': '/roles-permissions',
+};
+
+export interface Crumb {
+  label: string;
+  /** a page the user may go back to; the menu group and the current page have none */
+  to?: string;
+}
+
+/** The guarded path whose pattern matches a location, if any. */
+export function guardedPathOf(pathname: string): GuardedPath | undefined {
+  return (Object.keys(ROUTE_PERMISSIONS) as GuardedPath[]).find((p) => matchPath(p, pathname));
+}
+
+/** The menu path a location belongs to: the page itself, or the page it was reached from. */
+export function navPathOf(pathname: string): GuardedPath | undefined {
+  let path = guardedPathOf(pathname);
+  while (path && PARENTS[path]) path = PARENTS[path];
+  return path;
+}
+
+/** Breadcrumbs of a location: menu group > parent page > page. */
+export function breadcrumbs(pathname: string): Crumb[] {
+  const path = guardedPathOf(pathname);
+  if (!path) return [];
+  const chain: GuardedPath[] = [path];
+  for (let p = PARENTS[path]; p; p = PARENTS[p]) chain.unshift(p);
+  const group = NAVIGATION.find((m) => m.items?.some((i) => i.path === chain[0]));
+  return [
+    ...(group ? [{ label: group.label }] : []),
+    ...chain.map((p, n) => (n === chain.length - 1 ? { label: TITLES[p] } : { label: TITLES[p], to: p })),
+  ];
+}
+
+/** Where a user lands: Payments if allowed, else the first built screen of the menus they may open. */
 export function firstPermittedPath(perms: readonly string[]): string {
   if (perms.includes(ROUTE_PERMISSIONS['/payments'])) return '/payments';
   for (const m of NAVIGATION) {
-    if (m.path && m.permission && perms.includes(m.permission)) return m.path;
+    if (m.path && m.permission && isBuilt(m.path) && perms.includes(m.permission)) return m.path;
     for (const i of m.items ?? [])
-      if (perms.includes(ROUTE_PERMISSIONS[i.path as GuardedPath] ?? i.permission)) return i.path;
+      if (isBuilt(i.path) && perms.includes(ROUTE_PERMISSIONS[i.path as GuardedPath] ?? i.permission)) return i.path;
   }
   return '/user-profile';
 }

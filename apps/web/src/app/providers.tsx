@@ -5,11 +5,14 @@ import { queryClient as appQueryClient } from '../lib/queryClient.ts';
 import { NotificationsProvider } from '../ui/notifications.tsx';
 import { theme } from './theme.ts';
 
+/** Where the chosen theme (system, light or dark) is remembered. */
+export const THEME_MODE_KEY = 'obol.theme';
+
 /** Theme, data cache and notifications. Goes inside a router (notifications navigate to the download lists). */
 export function AppProviders({ children, client = appQueryClient }: { children: ReactNode; client?: QueryClient }) {
   return (
-    <ThemeProvider theme={theme}>
-      <CssBaseline />
+    <ThemeProvider theme={theme} modeStorageKey={THEME_MODE_KEY} defaultMode="system" disableTransitionOnChange>
+      <CssBaseline enableColorScheme />
       <QueryClientProvider client={client}>
         <NotificationsProvider>{children}</NotificationsProvider>
       </QueryClientProvider>

@@ -63,8 +63,9 @@ describe('the session', () => {
     await waitFor(() => expect(callsTo(fetch, '/api/auth-permission')).toHaveLength(1));
     // the revoked menus disappear
     await waitFor(() => expect(screen.queryByRole('link', { name: 'Users' })).toBeNull());
-    await userEvent.click(screen.getAllByRole('button', { name: 'Transactions' })[0]);
-    await userEvent.click(screen.getByRole('menuitem', { name: 'Recent Batches' }));
+    const nav = screen.getByRole('navigation', { name: 'Main menu' });
+    await userEvent.click(within(nav).getByRole('button', { name: 'Transactions' }));
+    await userEvent.click(within(nav).getByRole('link', { name: 'Recent Batches' }));
     await waitFor(() => expect(callsTo(fetch, '/api/auth-permission')).toHaveLength(2));
     expect(pathname()).toBe('/recent-batches');
   });
@@ -88,9 +89,11 @@ describe('the session', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Open menu' }));
     const drawer = await screen.findByRole('presentation');
     await userEvent.click(within(drawer).getByRole('button', { name: 'Reports' }));
-    await userEvent.click(within(drawer).getByRole('menuitem', { name: 'Download Reports' }));
+    await userEvent.click(within(drawer).getByRole('link', { name: 'Download Reports' }));
     await waitFor(() => expect(pathname()).toBe('/download-reports'));
     expect(await screen.findByRole('heading', { name: 'Download Reports' })).toBeTruthy();
+    // choosing a page closes the drawer
+    await waitFor(() => expect(screen.queryByRole('presentation')).toBeNull());
   });
 });
 

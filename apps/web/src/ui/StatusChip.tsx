@@ -1,9 +1,9 @@
 import { Chip } from '@mui/material';
-import { amber, green, grey, red, teal } from '@mui/material/colors';
+import type { Tone } from './palette.ts';
+
+export type { Tone };
 
 /** The tones of the statuses: Processing teal, Pending amber, Failed red, Completed green. */
-export type Tone = 'teal' | 'amber' | 'red' | 'green' | 'grey';
-
 const TONES: Record<string, Tone> = {
   processing: 'teal',
   pending: 'amber',
@@ -15,14 +15,16 @@ const TONES: Record<string, Tone> = {
 
 export const toneOf = (status: string | null | undefined): Tone => TONES[(status ?? '').toLowerCase()] ?? 'grey';
 
-/** chip colours: background and text */
-export const TONE_COLORS: Record<Tone, { bg: string; fg: string; tint: string }> = {
-  teal: { bg: teal[600], fg: '#fff', tint: teal[50] },
-  amber: { bg: amber[600], fg: 'rgba(0, 0, 0, 0.87)', tint: amber[50] },
-  red: { bg: red[600], fg: '#fff', tint: red[50] },
-  green: { bg: green[600], fg: '#fff', tint: green[50] },
-  grey: { bg: grey[300], fg: 'rgba(0, 0, 0, 0.87)', tint: grey[100] },
-};
+/**
+ * The theme's colours of a tone, as palette paths for `sx` (they follow the light or dark scheme): chip
+ * background and text, and a banner's tint (its text is text.primary).
+ */
+export const TONE_COLORS: Record<Tone, { bg: string; fg: string; tint: string }> = Object.fromEntries(
+  (['teal', 'amber', 'red', 'green', 'grey'] as const).map((t) => [
+    t,
+    { bg: `tone.${t}.bg`, fg: `tone.${t}.fg`, tint: `tone.${t}.tint` },
+  ]),
+) as Record<Tone, { bg: string; fg: string; tint: string }>;
 
 /** A status as a coloured chip (transactions, batches and download files). */
 export function StatusChip({ status }: { status: string }) {

@@ -1,23 +1,28 @@
 import { Box, Paper, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
+import { MAIN_ID } from '../../ui/SkipLink.tsx';
 
+/** The frame of the sign-in and password pages: the product's name and the page's card, in the page's <main>. */
 export function AuthLayout({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
   return (
     <Box
+      component="main"
+      id={MAIN_ID}
+      tabIndex={-1}
       sx={{
         minHeight: '100vh',
         display: 'flex',
         alignItems: 'center',
         justifyContent: 'center',
-        bgcolor: 'grey.100',
+        bgcolor: 'background.default',
         p: 2,
       }}
     >
-      <Paper sx={{ p: 4, width: '100%', maxWidth: 420 }} elevation={3}>
-        <Typography variant="h4" sx={{ fontWeight: 700, mb: 0.5 }} color="primary">
+      <Paper variant="outlined" sx={{ p: { xs: 3, sm: 4 }, width: '100%', maxWidth: 420, boxShadow: 2 }}>
+        <Typography component="p" sx={{ fontWeight: 700, fontSize: '1.5rem', mb: 2 }} color="primary">
           Obol
         </Typography>
-        <Typography component="h1" variant="h6" sx={{ mb: subtitle ? 0.5 : 3 }}>
+        <Typography component="h1" variant="h5" sx={{ mb: subtitle ? 0.5 : 3 }}>
           {title}
         </Typography>
         {subtitle ? (

@@ -81,7 +81,7 @@ export function TransactionDialog({
             sx={{
               bgcolor: TONE_COLORS[banner.tone].tint,
               borderLeft: 4,
-              borderColor: TONE_COLORS[banner.tone].bg,
+              borderColor: TONE_COLORS[banner.tone].fg,
               borderRadius: 1,
               px: 2,
               py: 1.5,

@@ -1,0 +1,93 @@
+/** Every screen as its own chunk: a page's code loads when the page is first opened (or its menu item hovered). */
+import type { ReactNode } from 'react';
+import { lazyScreen } from '../lib/lazyScreen.ts';
+import { TITLES, type BuiltPath } from './paths.ts';
+
+export const Shell = lazyScreen(() => import('./Shell.tsx').then((m) => ({ default: m.Shell })));
+
+export const SignInPage = lazyScreen(() =>
+  import('../features/auth/SignInPage.tsx').then((m) => ({ default: m.SignInPage })),
+);
+export const AuthenticationPage = lazyScreen(() =>
+  import('../features/auth/AuthenticationPage.tsx').then((m) => ({ default: m.AuthenticationPage })),
+);
+export const ForgotPasswordPage = lazyScreen(() =>
+  import('../features/auth/PasswordPages.tsx').then((m) => ({ default: m.ForgotPasswordPage })),
+);
+export const NewPasswordPage = lazyScreen(() =>
+  import('../features/auth/PasswordPages.tsx').then((m) => ({ default: m.NewPasswordPage })),
+);
+export const PasswordSuccessPage = lazyScreen(() =>
+  import('../features/auth/PasswordPages.tsx').then((m) => ({ default: m.PasswordSuccessPage })),
+);
+
+const UsersPage = lazyScreen(() => import('../features/users/UsersPage.tsx').then((m) => ({ default: m.UsersPage })));
+const ProfilePage = lazyScreen(() =>
+  import('../features/profile/ProfilePage.tsx').then((m) => ({ default: m.ProfilePage })),
+);
+const PaymentsPage = lazyScreen(() =>
+  import('../features/payments/PaymentsPage.tsx').then((m) => ({ default: m.PaymentsPage })),
+);
+const ReviewPage = lazyScreen(() =>
+  import('../features/payments/ReviewPage.tsx').then((m) => ({ default: m.ReviewPage })),
+);
+const RecentBatchesPage = lazyScreen(() =>
+  import('../features/batches/RecentBatchesPage.tsx').then((m) => ({ default: m.RecentBatchesPage })),
+);
+const PayoutTransactionsPage = lazyScreen(() =>
+  import('../features/transactions/PayoutTransactionsPage.tsx').then((m) => ({ default: m.PayoutTransactionsPage })),
+);
+const BatchTransactionsPage = lazyScreen(() =>
+  import('./routes/BatchTransactionsPage.tsx').then((m) => ({ default: m.BatchTransactionsPage })),
+);
+const TransactionHistoryPage = lazyScreen(() =>
+  import('../features/transactions/TransactionHistoryPage.tsx').then((m) => ({ default: m.TransactionHistoryPage })),
+);
+const DownloadsPage = lazyScreen(() =>
+  import('../features/downloads/DownloadsPage.tsx').then((m) => ({ default: m.DownloadsPage })),
+);
+
+/** A built screen: what it renders, and how to load its code ahead. */
+interface Screen {
+  element: ReactNode;
+  preload: () => Promise<unknown>;
+}
+
+/** The built screens, one per BUILT_PATHS entry (the type keeps both lists in step). */
+export const SCREENS: Record<BuiltPath, Screen> = {
+  '/users': { element: <UsersPage />, preload: UsersPage.preload },
+  '/user-profile': { element: <ProfilePage />, preload: ProfilePage.preload },
+  '/payments': { element: <PaymentsPage />, preload: PaymentsPage.preload },
+  '/payments/transactions': { element: <ReviewPage />, preload: ReviewPage.preload },
+  '/recent-batches': { element: <RecentBatchesPage />, preload: RecentBatchesPage.preload },
+  '/payout-transactions': { element: <PayoutTransactionsPage />, preload: PayoutTransactionsPage.preload },
+  '/batch-transactions': { element: <BatchTransactionsPage />, preload: BatchTransactionsPage.preload },
+  '/transactions-history': { element: <TransactionHistoryPage />, preload: TransactionHistoryPage.preload },
+  // one component for the three download lists; the key gives each its own state
+  '/download-transactions': {
+    element: (
+      <DownloadsPage key="transactions" type={0} accounting={false} title={TITLES['/download-transactions']} />
+    ),
+    preload: DownloadsPage.preload,
+  },
+  '/download-reports': {
+    element: <DownloadsPage key="reports" type={1} accounting={false} title={TITLES['/download-reports']} />,
+    preload: DownloadsPage.preload,
+  },
+  '/download-accounting-transactions': {
+    element: <DownloadsPage key="accounting" type={0} accounting title={TITLES['/download-accounting-transactions']} />,
+    preload: DownloadsPage.preload,
+  },
+};
+
+/** Loads the code of every screen (tests render them without a Suspense fallback). */
+export const preloadAll = () =>
+  Promise.all([
+    Shell.preload(),
+    SignInPage.preload(),
+    AuthenticationPage.preload(),
+    ForgotPasswordPage.preload(),
+    NewPasswordPage.preload(),
+    PasswordSuccessPage.preload(),
+    ...Object.values(SCREENS).map((s) => s.preload()),
+  ]);
