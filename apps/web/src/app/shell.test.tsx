@@ -1,166 +1,195 @@
-import {
-  ALL_PERMISSIONS,
-  DEFAULT_ROLE_PERMISSIONS,
-  ROUTE_PERMISSIONS,
-  type GuardedPath,
-  type Permission,
-  type VerifyCodeResponse,
-} from '@obol/contract';
-import { ThemeProvider, createTheme } from '@mui/material';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { ALL_PERMISSIONS, DEFAULT_ROLE_PERMISSIONS, ROUTE_PERMISSIONS, type GuardedPath } from '@obol/contract';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { sessionStore } from '../lib/session.ts';
-import { NotificationsProvider } from '../ui/notifications.tsx';
-import { App, SCREENS } from './App.tsx';
-import { TITLES } from './paths.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { mockApi, pathname, renderApp, signInAs } from '../test-utils.tsx';
+import { MAIN_ID } from '../ui/SkipLink.tsx';
+import { BUILT_PATHS, TITLES, builtNavigation, firstPermittedPath, isBuilt } from './paths.ts';
+import { RAIL_KEY } from './Shell.tsx';
 
-function signInAs(permissions: readonly Permission[], name = 'Ada Admin') {
-  const r: VerifyCodeResponse = {
-    accessToken: 'token',
-    user: { id: 1, name, email: 'a@obol.example', role: 'Admin', parent: null, two_fa_as_otp: true },
-    permission: [...permissions],
-    account: null,
-    batch: null,
-    session: { idle_timeout_seconds: 1800, expires_at: new Date(Date.now() + 3600_000).toISOString() },
-    message: [],
-  };
-  sessionStore.signIn(r);
-}
-
-function renderAt(path: string) {
-  return render(
-    <ThemeProvider theme={createTheme()}>
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <MemoryRouter initialEntries={[path]}>
-          <NotificationsProvider>
-            <App />
-          </NotificationsProvider>
-        </MemoryRouter>
-      </QueryClientProvider>
-    </ThemeProvider>,
-  );
-}
+const sidebar = () => screen.getByRole('navigation', { name: 'Main menu' });
 
 beforeEach(() => {
-  sessionStore.clear();
-  // the shell re-fetches permissions on route changes; answer with the session's own
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(
-      async () =>
-        new Response(
-          JSON.stringify({
-            status: true,
-            data: { permission: sessionStore.get()?.permissions ?? [] },
-            session: sessionStore.get()?.timing,
-          }),
-          { status: 200 },
-        ),
-    ),
-  );
+  mockApi({ '/api/users': () => ({ body: { data: [], total: 0 } }) });
 });
 
-describe('the shell', () => {
-  it('shows every menu to the admin, with the avatar initials', async () => {
+describe('the sidebar', () => {
+  it('shows the admin every menu that has a built screen, grouped as the spec, with the avatar initials', () => {
     signInAs(ALL_PERMISSIONS);
-    renderAt('/user-profile');
-    const nav = screen.getAllByRole('navigation', { name: 'Main menu' })[0];
-    for (const label of [
-      'Payments',
-      'Reports',
-      'Transactions',
-      'Users',
-      'Merchants',
-      'Roles & Permissions',
-      'API Keys',
-      'Brands',
-      'Activity Logs',
-      'Fee Module',
-      'Accounts',
-      'More',
-    ]) {
-      expect(
-        within(nav).getByRole(
-          label === 'Payments' || !['Reports', 'Transactions', 'Accounts', 'More'].includes(label) ? 'link' : 'button',
-          { name: label },
-        ),
-      ).toBeTruthy();
-    }
+    renderApp('/user-profile');
+    const nav = sidebar();
+    for (const label of ['Payments', 'Users']) expect(within(nav).getByRole('link', { name: label })).toBeTruthy();
+    for (const label of ['Reports', 'Transactions', 'Accounts'])
+      expect(within(nav).getByRole('button', { name: label }).getAttribute('aria-expanded')).toBe('false');
+    // screens not built yet are not offered
+    for (const label of ['Merchants', 'Roles & Permissions', 'API Keys', 'Brands', 'Activity Logs', 'Fee Module', 'More'])
+      expect(within(nav).queryByRole('link', { name: label }) ?? within(nav).queryByRole('button', { name: label }))
+        .toBeNull();
     expect(screen.getByRole('button', { name: 'Account menu' }).textContent).toContain('AA');
   });
 
+  it('opens a group to its built pages only', async () => {
+    signInAs(ALL_PERMISSIONS);
+    renderApp('/user-profile');
+    await userEvent.click(within(sidebar()).getByRole('button', { name: 'Transactions' }));
+    const group = within(sidebar()).getByRole('list', { name: 'Transactions' });
+    expect(within(group).getAllByRole('link').map((a) => a.textContent)).toEqual([
+      'Payout Transactions',
+      'Batch Transactions',
+      'Recent Batches',
+      'Download Transactions',
+    ]);
+    expect(within(sidebar()).getByRole('button', { name: 'Transactions' }).getAttribute('aria-expanded')).toBe('true');
+  });
+
   it('shows a brand only its menus', () => {
-    signInAs(DEFAULT_ROLE_PERMISSIONS.Brand, 'Acme Brand');
-    renderAt('/user-profile');
-    const nav = screen.getAllByRole('navigation', { name: 'Main menu' })[0];
+    signInAs(DEFAULT_ROLE_PERMISSIONS.Brand, { name: 'Acme Brand', role: 'Brand' });
+    renderApp('/user-profile');
+    const nav = sidebar();
     expect(within(nav).queryByRole('link', { name: 'Users' })).toBeNull();
-    expect(within(nav).queryByRole('link', { name: 'Merchants' })).toBeNull();
     expect(within(nav).queryByRole('button', { name: 'Accounts' })).toBeNull();
     expect(within(nav).getByRole('link', { name: 'Payments' })).toBeTruthy();
     expect(within(nav).getByRole('button', { name: 'Transactions' })).toBeTruthy();
   });
 
-  it('shows "No access" with a way back for a screen without its permission', () => {
-    signInAs(DEFAULT_ROLE_PERMISSIONS.Brand, 'Acme Brand');
-    renderAt('/users');
+  it('marks the current page and opens its group; a page reached from another marks that one', () => {
+    signInAs(ALL_PERMISSIONS);
+    renderApp('/payout-transactions');
+    const link = within(sidebar()).getByRole('link', { name: 'Payout Transactions' });
+    expect(link.getAttribute('aria-current')).toBe('page');
+    expect(within(sidebar()).getByRole('link', { name: 'Payments' }).getAttribute('aria-current')).toBeNull();
+    const crumbs = screen.getByRole('navigation', { name: 'Breadcrumb' });
+    expect(within(crumbs).getByText('Transactions')).toBeTruthy();
+    expect(within(crumbs).getByText('Payout Transactions').getAttribute('aria-current')).toBe('page');
+  });
+
+  it('collapses to an icon rail and remembers it across a reload', async () => {
+    signInAs(ALL_PERMISSIONS);
+    renderApp('/user-profile');
+    await userEvent.click(screen.getByRole('button', { name: 'Collapse sidebar' }));
+    expect(localStorage.getItem(RAIL_KEY)).toBe('1');
+    // icons keep their names; a group opens as a menu
+    expect(within(sidebar()).getByRole('link', { name: 'Payments' }).textContent).toBe('');
+    cleanup();
+    renderApp('/user-profile');
+    expect(screen.getByRole('button', { name: 'Expand sidebar' })).toBeTruthy();
+    await userEvent.click(within(sidebar()).getByRole('button', { name: 'Transactions' }));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Recent Batches' }));
+    await waitFor(() => expect(pathname()).toBe('/recent-batches'));
+    await userEvent.click(screen.getByRole('button', { name: 'Expand sidebar' }));
+    expect(localStorage.getItem(RAIL_KEY)).toBe('0');
+    expect(within(sidebar()).getByRole('link', { name: 'Recent Batches' }).getAttribute('aria-current')).toBe('page');
+  }, 20_000);
+
+  it('offers only built screens, and lands users on one', () => {
+    for (const perms of Object.values(DEFAULT_ROLE_PERMISSIONS)) {
+      for (const m of builtNavigation(perms)) {
+        if (m.path) expect(isBuilt(m.path)).toBe(true);
+        for (const i of m.items ?? []) expect(isBuilt(i.path), i.path).toBe(true);
+      }
+      expect(isBuilt(firstPermittedPath(perms))).toBe(true);
+    }
+    expect(firstPermittedPath(DEFAULT_ROLE_PERMISSIONS['2D Admin'])).toBe('/download-accounting-transactions');
+  });
+});
+
+describe('routes', () => {
+  it('shows "No access" with a way back for a screen without its permission', async () => {
+    signInAs(DEFAULT_ROLE_PERMISSIONS['2D Admin'], { name: 'Dee Admin', role: '2D Admin' });
+    renderApp('/users');
     expect(screen.getByRole('heading', { name: 'No access' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Back to my start page' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Back to my start page' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Downloads' })).toBeTruthy();
   });
 
   it('sends a visitor without a session to the sign-in page', () => {
-    renderAt('/payout-transactions');
+    renderApp('/payout-transactions');
     expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
   });
 
-  it('says an unbuilt screen is not available yet, under its title', () => {
+  it('answers every path whose screen is not built with "Page not found" in the shell, and a way home', async () => {
     signInAs(ALL_PERMISSIONS);
-    renderAt('/merchants');
-    expect(screen.getByRole('heading', { name: 'Merchants' })).toBeTruthy();
-    expect(screen.getByText('This screen is not available yet.')).toBeTruthy();
-  });
-
-  it('the no-access button leads to the first permitted screen', async () => {
-    signInAs(DEFAULT_ROLE_PERMISSIONS['2D Admin'], 'Dee Admin');
-    renderAt('/users');
-    await userEvent.click(screen.getByRole('button', { name: 'Back to my start page' }));
-    expect(await screen.findByRole('heading', { name: 'Companies' })).toBeTruthy();
-  });
+    const unbuilt = (Object.keys(ROUTE_PERMISSIONS) as GuardedPath[]).filter((p) => !isBuilt(p));
+    expect(unbuilt.length).toBeGreaterThan(15);
+    expect(BUILT_PATHS.length + unbuilt.length).toBe(Object.keys(ROUTE_PERMISSIONS).length);
+    for (const p of unbuilt) {
+      renderApp(p.replace(':role', 'Admin'));
+      expect(screen.getByRole('heading', { level: 1, name: 'Page not found' }), p).toBeTruthy();
+      expect(screen.queryByRole('heading', { name: TITLES[p] })).toBeNull();
+      expect(screen.getByRole('navigation', { name: 'Main menu' })).toBeTruthy();
+      cleanup();
+    }
+    renderApp('/merchants');
+    await userEvent.click(screen.getByRole('link', { name: 'Go to my start page' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Payments' })).toBeTruthy();
+  }, 30_000);
 
   it('sends /transactions-history to /batch-transactions without a current batch', async () => {
     signInAs(ALL_PERMISSIONS);
-    renderAt('/transactions-history');
+    renderApp('/transactions-history');
     expect(await screen.findByRole('heading', { name: 'Batch Transactions' })).toBeTruthy();
   });
 
   it('sends / to /payments and /payments/transactions to /payments without a current batch', async () => {
     signInAs(ALL_PERMISSIONS);
-    renderAt('/payments/transactions');
-    expect(await screen.findByRole('heading', { name: 'Payments' })).toBeTruthy();
+    renderApp('/payments/transactions');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Payments' })).toBeTruthy();
     cleanup();
-    renderAt('/');
-    expect(await screen.findByRole('heading', { name: 'Payments' })).toBeTruthy();
+    renderApp('/');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Payments' })).toBeTruthy();
   });
 
-  it('gives every screen not built yet its title and the same notice', async () => {
+  it('sends unknown paths to /payments, or to the first screen of a user without Payments', async () => {
     signInAs(ALL_PERMISSIONS);
-    const paths = (Object.keys(ROUTE_PERMISSIONS) as GuardedPath[]).filter(
-      (p) => !SCREENS[p] && p !== '/transactions-history',
-    );
-    expect(paths.length).toBeGreaterThan(15);
-    for (const p of paths) {
-      renderAt(p.replace(':role', 'Admin'));
-      expect(screen.getByRole('heading', { level: 1, name: TITLES[p] })).toBeTruthy();
-      expect(screen.getByText('This screen is not available yet.')).toBeTruthy();
-      cleanup();
-    }
+    renderApp('/no/such/page');
+    expect(screen.getByRole('heading', { level: 1, name: 'Payments' })).toBeTruthy();
+    cleanup();
+    signInAs(DEFAULT_ROLE_PERMISSIONS['Risk Ops'], { role: 'Risk Ops' });
+    renderApp('/no/such/page');
+    await waitFor(() => expect(pathname()).toBe('/payout-transactions'));
+  });
+});
+
+describe('keyboard and landmarks', () => {
+  it('has a skip link first, to the one main landmark, in the shell and on the sign-in page', async () => {
+    signInAs(ALL_PERMISSIONS);
+    renderApp('/user-profile');
+    expect(screen.getAllByRole('main')).toHaveLength(1);
+    await userEvent.tab();
+    const skip = screen.getByRole('link', { name: 'Skip to content' });
+    expect(document.activeElement).toBe(skip);
+    await userEvent.keyboard('{Enter}');
+    expect(document.activeElement?.id).toBe(MAIN_ID);
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
+    cleanup();
+    renderApp('/signin');
+    expect(screen.getAllByRole('main')).toHaveLength(1);
+    expect(screen.getByRole('main').id).toBe(MAIN_ID);
+    await userEvent.tab();
+    expect(document.activeElement).toBe(screen.getByRole('link', { name: 'Skip to content' }));
   });
 
-  it('sends unknown paths to /payments', () => {
+  it('"/" focuses the page\'s search field, but types a slash inside a field', async () => {
     signInAs(ALL_PERMISSIONS);
-    renderAt('/no/such/page');
-    expect(screen.getByRole('heading', { name: 'Payments' })).toBeTruthy();
+    renderApp('/download-reports');
+    const search = screen.getByRole('textbox', { name: 'Search' });
+    await userEvent.keyboard('/');
+    expect(document.activeElement).toBe(search);
+    await userEvent.keyboard('2026/');
+    expect((search as HTMLInputElement).value).toBe('2026/');
+  });
+
+  it('Esc closes the account menu and the phone drawer', async () => {
+    signInAs(ALL_PERMISSIONS);
+    renderApp('/user-profile');
+    await userEvent.click(screen.getByRole('button', { name: 'Account menu' }));
+    expect(screen.getByRole('menu')).toBeTruthy();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    await userEvent.click(screen.getByRole('button', { name: 'Open menu' }));
+    const drawer = await screen.findByRole('presentation');
+    expect(within(drawer).getByRole('navigation', { name: 'Main menu' })).toBeTruthy();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('presentation')).toBeNull());
   });
 });

@@ -12,7 +12,7 @@ import {
   MenuItem,
   Tooltip,
 } from '@mui/material';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { guardedPathOf, isBuilt, navPathOf } from '../paths.ts';
 import { SCREENS } from '../screens.tsx';
@@ -110,6 +110,11 @@ export function NavList({ menus, rail = false, onNavigate }: Props) {
   const exact = guardedPathOf(pathname);
   const groupOf = (path?: string) => menus.find((m) => m.items?.some((i) => i.path === path))?.label;
   const [open, setOpen] = useState<Set<string>>(() => new Set([groupOf(current)].filter((g): g is string => !!g)));
+  // arriving on a page (from the rail, a breadcrumb or a link) opens its group
+  const currentGroup = groupOf(current);
+  useEffect(() => {
+    if (currentGroup) setOpen((s) => (s.has(currentGroup) ? s : new Set(s).add(currentGroup)));
+  }, [currentGroup]);
   const toggle = (label: string) =>
     setOpen((s) => {
       const n = new Set(s);

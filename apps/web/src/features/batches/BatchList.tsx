@@ -121,6 +121,7 @@ export function BatchList({ mode }: { mode: 'all' | 'recent' }) {
         <TextField
           size="small"
           label="Search"
+          slotProps={{ htmlInput: { 'data-search-input': true } }}
           placeholder="Batch ID or file name"
           value={searchText}
           onChange={(e) => setSearchText(e.target.value)}

@@ -70,6 +70,7 @@ export function DownloadsPage({ type, accounting, title }: { type: 0 | 1; accoun
           <TextField
             size="small"
             label="Search"
+            slotProps={{ htmlInput: { 'data-search-input': true } }}
             placeholder="File name or date (YYYY-MM-DD)"
             value={searchText}
             onChange={(e) => setSearchText(e.target.value)}

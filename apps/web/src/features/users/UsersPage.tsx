@@ -88,6 +88,7 @@ export function UsersPage() {
           </TextField>
           <TextField
             label="Search"
+            slotProps={{ htmlInput: { 'data-search-input': true } }}
             value={searchText}
             onChange={(e) => setSearchText(e.target.value)}
             size="small"
