@@ -69,5 +69,11 @@ export const theme = createTheme({
     MuiLink: { defaultProps: { underline: 'hover' } },
     MuiPaper: { styleOverrides: { root: { backgroundImage: 'none' } } },
     MuiTooltip: { defaultProps: { arrow: true } },
+    // a step not reached yet: text.secondary behind the number (MUI's default grey is 2.5:1)
+    MuiStepIcon: {
+      styleOverrides: {
+        root: ({ theme }) => ({ color: (theme.vars ?? theme).palette.text.secondary }),
+      },
+    },
   },
 });

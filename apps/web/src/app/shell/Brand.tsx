@@ -1,18 +1,23 @@
 import { Box, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
 
-/** The coin mark of the favicon. */
+/** The coin mark of the favicon, in the theme's primary colour. */
 export function LogoMark({ size = 28 }: { size?: number }) {
   return (
-    <Box component="svg" viewBox="0 0 32 32" aria-hidden sx={{ width: size, height: size, flexShrink: 0 }}>
-      <Box component="rect" width="32" height="32" rx="8" sx={{ fill: 'var(--mui-palette-primary-main)' }} />
-      <Box
-        component="circle"
-        cx="16"
-        cy="16"
-        r="8"
-        sx={{ fill: 'none', stroke: 'var(--mui-palette-primary-contrastText)', strokeWidth: 3.5 }}
-      />
+    <Box
+      component="svg"
+      viewBox="0 0 32 32"
+      aria-hidden
+      sx={{
+        width: size,
+        height: size,
+        flexShrink: 0,
+        color: 'primary.main',
+        '& circle': { stroke: (t) => (t.vars ?? t).palette.primary.contrastText },
+      }}
+    >
+      <rect width="32" height="32" rx="8" fill="currentColor" />
+      <circle cx="16" cy="16" r="8" fill="none" strokeWidth="3.5" />
     </Box>
   );
 }
