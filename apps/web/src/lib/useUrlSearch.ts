@@ -16,7 +16,9 @@ export function useUrlSearch(url: UrlParams, key = 'q', ms = 1000) {
     if (text.trim() !== search) setText(search);
   }
   const latest = useRef({ search, update: url.update });
-  latest.current = { search, update: url.update };
+  useEffect(() => {
+    latest.current = { search, update: url.update };
+  });
   useEffect(() => {
     const t = setTimeout(() => {
       const v = text.trim();
