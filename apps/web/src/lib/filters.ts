@@ -1,6 +1,8 @@
 import { FILTER_MSG, normaliseRange } from '@obol/contract';
 import { useState } from 'react';
 import { today } from './dates.ts';
+import { FIRST_PAGE } from './paging.ts';
+import { useUrlParams, type UrlParams, type UrlPatch } from './urlState.ts';
 
 export type FilterValues<K extends string> = Record<K, string>;
 export type FilterErrors<K extends string> = Partial<Record<K, string>>;
@@ -9,22 +11,61 @@ export type FilterErrors<K extends string> = Partial<Record<K, string>>;
 export type ApplyResult = 'changed' | 'same' | 'invalid';
 
 const same = (a: object, b: object) => JSON.stringify(a) === JSON.stringify(b);
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
- * The filter panel's state: what is typed (draft), what the list uses (applied), per-field errors.
- * `apply` validates the draft and makes it the applied filters; `close` hides the panel and clears both.
+ * The filters a URL holds: each key of `empty` read from its parameter; a value its check refuses (or a date that
+ * is not YYYY-MM-DD) falls back to empty, so a hand-edited link never breaks the list.
+ */
+export function filtersFromUrl<K extends string>(
+  params: URLSearchParams,
+  empty: FilterValues<K>,
+  validate?: (v: FilterValues<K>) => FilterErrors<K>,
+): FilterValues<K> {
+  const read = { ...empty };
+  for (const k of Object.keys(empty) as K[]) {
+    const v = (params.get(k) ?? '').slice(0, 200);
+    read[k] = k.endsWith('_date') && v && !DAY.test(v) ? '' : v;
+  }
+  const errs: FilterErrors<K> = validate?.(read) ?? {};
+  for (const k of Object.keys(errs) as K[]) if (errs[k]) read[k] = empty[k];
+  return read;
+}
+
+/**
+ * The filter panel's state: what is typed (draft), what the list uses (applied, kept in the URL), per-field
+ * errors. `apply` validates the draft and puts it in the URL (a new history entry, back to page 1); `close`
+ * hides the panel and clears both. The panel starts open when the URL holds filters (a shared link).
  */
 export function useFilters<K extends string>(
   empty: FilterValues<K>,
   validate?: (v: FilterValues<NoInfer<K>>) => FilterErrors<NoInfer<K>>,
+  url?: UrlParams,
 ) {
-  const [open, setOpen] = useState(false);
-  const [draft, setDraft] = useState(empty);
-  const [applied, setApplied] = useState(empty);
+  const own = useUrlParams();
+  const { params, update } = url ?? own;
+  const applied = filtersFromUrl(params, empty, validate);
+  const appliedKey = JSON.stringify(applied);
+  const anyApplied = !same(applied, empty);
+  const [open, setOpen] = useState(anyApplied);
+  const [draft, setDraft] = useState(applied);
   const [errors, setErrors] = useState<FilterErrors<K>>({});
+  // the URL changed under the form (back, forward, a link): the form follows it
+  const [seen, setSeen] = useState(appliedKey);
+  if (seen !== appliedKey) {
+    setSeen(appliedKey);
+    setDraft(applied);
+    setErrors({});
+    if (anyApplied) setOpen(true);
+  }
   const set = (key: K, value: string) => {
     setDraft((d) => ({ ...d, [key]: value }));
     setErrors((e) => ({ ...e, [key]: undefined }));
+  };
+  const write = (values: FilterValues<K>) => {
+    const patch: UrlPatch = { ...FIRST_PAGE };
+    for (const k of Object.keys(values) as K[]) patch[k] = values[k].trim();
+    update(patch);
   };
   const apply = (): ApplyResult => {
     const errs = validate?.(draft) ?? {};
@@ -34,23 +75,23 @@ export function useFilters<K extends string>(
     }
     setErrors({});
     if (same(draft, applied)) return 'same';
-    setApplied(draft);
+    write(draft);
     return 'changed';
   };
   const close = (): ApplyResult => {
     setOpen(false);
     setDraft(empty);
     setErrors({});
-    if (same(applied, empty)) return 'same';
-    setApplied(empty);
+    if (!anyApplied) return 'same';
+    write(empty);
     return 'changed';
   };
-  /** props of a text field bound to one filter */
-  const field = (key: K) => ({
+  /** props of a text field bound to one filter; `hint` (how it matches) shows under it unless there is an error */
+  const field = (key: K, hint?: string) => ({
     value: draft[key],
     onChange: (e: { target: { value: string } }) => set(key, e.target.value),
     error: !!errors[key],
-    helperText: errors[key],
+    helperText: errors[key] ?? hint,
   });
   return { open, draft, applied, errors, setOpen, set, apply, close, field };
 }
@@ -66,6 +107,12 @@ export function filterBody(values: Record<string, string>): Record<string, strin
   }
   return { ...out, ...normaliseRange(values.start_date?.trim(), values.end_date?.trim()) };
 }
+
+/** What a filter field says about how it matches (the server's own rule). */
+export const MATCH = {
+  exact: 'Exact match',
+  contains: 'Contains',
+} as const;
 
 /** An amount filter in cents: whole and 0 or more. */
 export function centsError(v: string): string | undefined {

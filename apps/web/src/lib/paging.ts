@@ -1,5 +1,6 @@
 import { PAGE_SIZES } from '@obol/contract';
-import { useState } from 'react';
+import { useEffect } from 'react';
+import { positiveInt, useUrlParams, type UrlParams } from './urlState.ts';
 
 /** How many numbered page links the pager shows at most. */
 export const PAGE_LINKS = 6;
@@ -13,28 +14,45 @@ export function pageWindow(page: number, pages: number, links = PAGE_LINKS): num
   return Array.from({ length: end - start + 1 }, (_, i) => start + i);
 }
 
+/** The URL patch that sends a list back to its first page (with a change of its filters). */
+export const FIRST_PAGE = { page: null } as const;
+
 /**
- * Page and page size of a list. A change of page size goes back to page 1; other resets (status, sort, filters)
- * call `reset`. `clamp` drops to the last page when the total shrinks so the current page vanishes.
+ * Page and page size of a list, kept in the URL (`page`, `per_page`; absent when the default). A page size that
+ * is not one of `sizes` (or a page that is not a whole number from 1) falls back to the default. A change of
+ * page size goes back to page 1; other resets (status, sort, filters) add FIRST_PAGE to their own URL patch.
  */
-export function usePaging(initialSize: number = PAGE_SIZES[0]) {
-  const [page, setPage] = useState(1);
-  const [perPage, setPerPageState] = useState(initialSize);
+export function usePaging(initialSize: number = PAGE_SIZES[0], sizes: readonly number[] = PAGE_SIZES, url?: UrlParams) {
+  const own = useUrlParams();
+  const { params, update } = url ?? own;
+  const page = positiveInt(params.get('page'), 1);
+  const raw = positiveInt(params.get('per_page'), initialSize);
+  const perPage = sizes.includes(raw) ? raw : initialSize;
   return {
     page,
     perPage,
-    setPage,
+    setPage(p: number) {
+      update({ page: p === 1 ? null : p });
+    },
     setPerPage(n: number) {
-      setPerPageState(n);
-      setPage(1);
+      update({ per_page: n === initialSize ? null : n, page: null });
     },
     reset() {
-      setPage(1);
+      update(FIRST_PAGE);
     },
-    /** call during render once the answer for the current page is in */
-    clamp(total: number | undefined, settled: boolean) {
+    /** drops to the last page (replacing the URL) once an answer says the current page no longer exists */
+    fix(total: number | undefined, settled: boolean) {
       const pages = pageCount(total, perPage);
-      if (settled && total !== undefined && page > pages) setPage(pages);
+      if (settled && total !== undefined && page > pages) update({ page: pages === 1 ? null : pages }, { replace: true });
     },
   };
+}
+export type Paging = ReturnType<typeof usePaging>;
+
+/** Call once the answer for the current page is in: a page beyond the last drops to the last one. */
+export function useClampPage(paging: Paging, total: number | undefined, settled: boolean) {
+  const { fix } = paging;
+  useEffect(() => {
+    fix(total, settled);
+  });
 }

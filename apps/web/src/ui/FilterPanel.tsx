@@ -4,11 +4,28 @@ import { Box, Button, IconButton, Paper, Stack, TextField, Tooltip, type TextFie
 import type { ReactNode } from 'react';
 import { today } from '../lib/dates.ts';
 
-/** The search-toggle icon of a list header. */
-export function FilterToggle({ open, onToggle }: { open: boolean; onToggle: () => void }) {
+/**
+ * The search-toggle icon of a list header. `searchTarget` marks it as what the `/` shortcut focuses while the
+ * panel is closed (then Enter opens it); once open, the panel's first field is the target.
+ */
+export function FilterToggle({
+  open,
+  onToggle,
+  searchTarget,
+}: {
+  open: boolean;
+  onToggle: () => void;
+  searchTarget?: boolean;
+}) {
   return (
     <Tooltip title={open ? 'Close search' : 'Search'}>
-      <IconButton aria-label="Toggle search filters" aria-expanded={open} onClick={onToggle} color="primary">
+      <IconButton
+        aria-label="Toggle search filters"
+        aria-expanded={open}
+        onClick={onToggle}
+        color="primary"
+        data-search-input={searchTarget || undefined}
+      >
         {open ? <CloseIcon /> : <SearchIcon />}
       </IconButton>
     </Tooltip>

@@ -1,15 +1,24 @@
 import { MSG } from '@obol/contract';
 import {
   CircularProgress,
+  Stack,
   Table,
   TableBody,
   TableCell,
   TableContainer,
   TableHead,
   TableRow,
+  useMediaQuery,
   type SxProps,
+  type Theme,
 } from '@mui/material';
 import type { ReactNode } from 'react';
+import { useTablePrefs } from '../lib/tablePrefs.ts';
+import { defaultsOf, type Column, type RowAction } from './columns.ts';
+import { ColumnsMenu } from './ColumnsMenu.tsx';
+import { RowCards } from './RowCards.tsx';
+
+export type { Column, RowAction } from './columns.ts';
 
 /** The one row of a table body that is loading or has nothing to show; null when there are rows. */
 export function BodyState({
@@ -33,45 +42,117 @@ export function BodyState({
   );
 }
 
-/**
- * The table of a list: a sticky header of the column names (`headerExtra` adds to a column's name, such as a
- * tooltip), the loading or empty row, then the rows given as children.
- */
-export function ListTable({
-  columns,
-  sx,
-  loading,
-  empty,
-  emptyText,
-  headerExtra,
-  children,
-}: {
-  columns: readonly string[];
-  sx?: SxProps;
+/** the action column stays in view when the user shows more columns than fit */
+const stickyRight: SxProps<Theme> = {
+  position: 'sticky',
+  right: 0,
+  bgcolor: 'background.paper',
+  boxShadow: (t) => `inset 1px 0 0 ${t.palette.divider}`,
+};
+
+export interface ListTableProps<T> {
+  /** the table's id for its stored preferences (columns, order, density) */
+  id: string;
+  /** names the table (and the list of cards on a phone) for assistive technology */
+  label: string;
+  columns: readonly Column<T>[];
+  rows: readonly T[];
+  rowKey: (row: T) => string | number;
+  action?: RowAction<T>;
   loading: boolean;
-  empty: boolean;
   emptyText?: string;
-  headerExtra?: (column: string) => ReactNode;
-  children: ReactNode;
-}) {
+  /** the scrolling area's size (the header sticks to its top) */
+  sx?: SxProps<Theme>;
+  /** shown left of the Columns button (a search box, a status select) */
+  toolbar?: ReactNode;
+  /** a first, fixed column before the others (row selection) */
+  lead?: { header: ReactNode; cell: (row: T) => ReactNode };
+  /** a cell's content in place of the column's own (a row being edited) */
+  cellOverride?: (row: T, column: Column<T>) => ReactNode | undefined;
+  rowSelected?: (row: T) => boolean;
+  /** a TableFooter under the rows */
+  footer?: ReactNode;
+}
+
+/**
+ * The table of a list, done once for every list screen: the columns the user chose in the order they chose
+ * (Columns menu, remembered per user and table), the density, a sticky header, the row action always last and in
+ * view; on a phone (below 600 px) each row is a card instead of a table that scrolls sideways.
+ */
+export function ListTable<T>(props: ListTableProps<T>) {
+  const { id, label, columns, rows, rowKey, action, loading, emptyText, sx, toolbar, lead, footer } = props;
+  const phone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'), { noSsr: true });
+  const state = useTablePrefs(id, defaultsOf(columns));
+  const byId = new Map(columns.map((c) => [c.id, c]));
+  const shown = state.visible.map((v) => byId.get(v)).filter((c): c is Column<T> => !!c);
+  const labels = Object.fromEntries(columns.map((c) => [c.id, c.label]));
+  const content = (row: T, c: Column<T>) => props.cellOverride?.(row, c) ?? c.cell(row);
+  const span = shown.length + (action ? 1 : 0) + (lead ? 1 : 0);
+  const empty = !rows.length;
+
   return (
-    <TableContainer sx={sx}>
-      <Table size="small" stickyHeader>
-        <TableHead>
-          <TableRow>
-            {columns.map((c) => (
-              <TableCell key={c} sx={{ whiteSpace: 'nowrap', fontWeight: 600 }}>
-                {c}
-                {headerExtra?.(c)}
-              </TableCell>
-            ))}
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          <BodyState loading={loading} empty={empty} colSpan={columns.length} text={emptyText} />
-          {children}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    <>
+      <Stack
+        direction="row"
+        spacing={2}
+        useFlexGap
+        sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', px: 2, py: 1.5 }}
+      >
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} useFlexGap sx={{ flex: 1, flexWrap: 'wrap' }}>
+          {toolbar}
+        </Stack>
+        <ColumnsMenu labels={labels} state={state} />
+      </Stack>
+      {phone ? (
+        <RowCards
+          label={label}
+          columns={shown}
+          rows={rows}
+          rowKey={rowKey}
+          action={action}
+          lead={lead?.cell}
+          content={content}
+          loading={loading}
+          emptyText={emptyText}
+          footer={footer}
+        />
+      ) : (
+        <TableContainer sx={sx}>
+          <Table size={state.prefs.density === 'compact' ? 'small' : 'medium'} stickyHeader aria-label={label}>
+            <TableHead>
+              <TableRow>
+                {lead ? <TableCell padding="checkbox">{lead.header}</TableCell> : null}
+                {shown.map((c) => (
+                  <TableCell key={c.id} sx={{ whiteSpace: 'nowrap', fontWeight: 600 }}>
+                    {c.label}
+                    {c.headerExtra}
+                  </TableCell>
+                ))}
+                {action ? (
+                  <TableCell sx={{ ...stickyRight, fontWeight: 600, zIndex: 3 }}>{action.label}</TableCell>
+                ) : null}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              <BodyState loading={loading} empty={empty} colSpan={span} text={emptyText} />
+              {rows.map((r) => (
+                <TableRow key={rowKey(r)} hover selected={props.rowSelected?.(r)}>
+                  {lead ? <TableCell padding="checkbox">{lead.cell(r)}</TableCell> : null}
+                  {shown.map((c) => (
+                    <TableCell key={c.id} sx={[c.nowrap ? { whiteSpace: 'nowrap' } : {}, ...toArray(c.cellSx)]}>
+                      {content(r, c)}
+                    </TableCell>
+                  ))}
+                  {action ? <TableCell sx={{ ...stickyRight, whiteSpace: 'nowrap' }}>{action.cell(r)}</TableCell> : null}
+                </TableRow>
+              ))}
+            </TableBody>
+            {footer}
+          </Table>
+        </TableContainer>
+      )}
+    </>
   );
 }
+
+const toArray = (sx: SxProps<Theme> | undefined) => (sx === undefined ? [] : Array.isArray(sx) ? sx : [sx]);

@@ -1,6 +1,9 @@
 import { MenuItem, TextField } from '@mui/material';
 
-/** A dropdown of a list's header (status, sort): the chosen option's value, of the options' own type. */
+/**
+ * A dropdown of a list's header (status, sort): the chosen option's value, of the options' own type. An option
+ * whose value is '' (All Batches, All Transactions) shows as chosen too, instead of a blank field.
+ */
 export function OptionSelect<T extends string | number>({
   label,
   value,
@@ -24,6 +27,7 @@ export function OptionSelect<T extends string | number>({
         const chosen = options.find((o) => String(o.value) === String(e.target.value));
         if (chosen) onChange(chosen.value);
       }}
+      slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
       sx={{ minWidth }}
     >
       {options.map((o) => (

@@ -249,11 +249,28 @@ describe('batch transactions: completed transactions', () => {
       tz: expect.any(String),
     });
     const table = screen.getByRole('table');
-    expect(
+    const headers = () =>
       within(table)
         .getAllByRole('columnheader')
-        .map((h) => h.textContent),
-    ).toEqual([
+        .map((h) => h.textContent);
+    // who did it and from which account start hidden; the Columns menu shows them
+    expect(headers()).toEqual([
+      'Batch ID',
+      'Beneficiary Name',
+      'Brand',
+      'Batch Fee / Fee',
+      'Amount',
+      'Reference',
+      'Status',
+      'Updated At',
+      'Action',
+    ]);
+    await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
+    const menu = screen.getByRole('dialog', { name: 'Table settings' });
+    for (const name of ['Behalf Of', 'Uploaded By', 'Account Used'])
+      await userEvent.click(within(menu).getByRole('checkbox', { name }));
+    await userEvent.keyboard('{Escape}');
+    expect(headers()).toEqual([
       'Batch ID',
       'Beneficiary Name',
       'Brand',

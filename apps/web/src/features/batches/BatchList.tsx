@@ -1,16 +1,18 @@
-import { AUTO_REFRESH_MS, type BatchListRow, type BatchStatus } from '@obol/contract';
-import { Button, CircularProgress, Paper, Stack, TableCell, TableRow, TextField } from '@mui/material';
+import { AUTO_REFRESH_MS, type BatchListRow } from '@obol/contract';
+import { Button, CircularProgress, Paper } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { localDateTime } from '../../lib/format.ts';
-import { sessionStore } from '../../lib/session.ts';
-import { useDebounced } from '../../lib/useDebounced.ts';
-import { useNotify } from '../../ui/notifications.tsx';
-import { pageCount, usePaging } from '../../lib/paging.ts';
+import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { serverMessage } from '../../lib/serverMessage.ts';
+import { sessionStore } from '../../lib/session.ts';
+import { oneOf, useUrlParams } from '../../lib/urlState.ts';
+import { useUrlSearch } from '../../lib/useUrlSearch.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
-import { ListTable } from '../../ui/ListTable.tsx';
+import { ListTable, type Column } from '../../ui/ListTable.tsx';
+import { useNotify } from '../../ui/notifications.tsx';
+import { SearchField } from '../../ui/SearchField.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { Pager } from '../../ui/Pager.tsx';
 import { StatusChip } from '../../ui/StatusChip.tsx';
@@ -38,40 +40,53 @@ export const BATCH_STATUS_OPTIONS = [
   { label: 'Pending', status: 'Pending' },
   { label: 'Declined', status: 'Declined' },
 ] as const;
+const STATUS_VALUES = BATCH_STATUS_OPTIONS.map((o) => o.status);
 const STATUS_CHOICES = BATCH_STATUS_OPTIONS.map((o): { label: string; value: string } => ({
   label: o.label,
   value: o.status,
 }));
 
-const COLUMNS = [
-  'Batch ID',
-  'Payout Type',
-  'Uploaded By',
-  'Account Used',
-  'Behalf Of',
-  'File Name',
-  'Timestamp',
-  'Batch Status',
-  'Action',
+const COLUMNS: Column<BatchRow>[] = [
+  {
+    id: 'batch_id',
+    label: 'Batch ID',
+    pinned: true,
+    card: 'title',
+    nowrap: true,
+    cell: (b) => (
+      <>
+        {b.batch_id}
+        <CopyButton text={b.batch_id} label={`Copy batch id ${b.batch_id}`} />
+      </>
+    ),
+  },
+  { id: 'payout_type', label: 'Payout Type', cell: (b) => b.payout_type },
+  { id: 'uploaded_by', label: 'Uploaded By', cell: (b) => b.uploaded_by.name },
+  { id: 'account_used', label: 'Account Used', cell: (b) => b.account_used.name },
+  { id: 'behalf_of', label: 'Behalf Of', cell: (b) => b.behalf_of.name },
+  { id: 'file_name', label: 'File Name', pinned: true, cell: (b) => b.file_name, cellSx: { wordBreak: 'break-word' } },
+  { id: 'timestamp', label: 'Timestamp', nowrap: true, cell: (b) => localDateTime(b.updated_at) },
+  {
+    id: 'status',
+    label: 'Batch Status',
+    pinned: true,
+    card: 'status',
+    cell: (b) => <StatusChip status={b.batch_status} />,
+  },
 ];
 
 /**
  * The batch list. `all`: every batch in scope with a status filter (POST /api/batches); `recent`: the last 24 hours,
  * no status (POST /api/recent-batches). Both search batch id or file name (debounced 1 s), reload every 5 minutes
- * and offer Export Batch, which opens the batch's transaction history.
+ * and offer Export Batch, which opens the batch's transaction history. Status, search and page are in the URL.
  */
 export function BatchList({ mode }: { mode: 'all' | 'recent' }) {
   const { notify } = useNotify();
   const navigate = useNavigate();
-  const paging = usePaging(BATCH_PER_PAGE);
-  const [status, setStatus] = useState<BatchStatus | ''>('');
-  const [searchText, setSearchText] = useState('');
-  const search = useDebounced(searchText.trim(), 1000);
-  const [lastSearch, setLastSearch] = useState(search);
-  if (lastSearch !== search) {
-    setLastSearch(search);
-    paging.reset();
-  }
+  const url = useUrlParams();
+  const paging = usePaging(BATCH_PER_PAGE, [BATCH_PER_PAGE], url);
+  const status = oneOf(url.params.get('status'), STATUS_VALUES, '');
+  const { text, setText, search } = useUrlSearch(url);
   const [exporting, setExporting] = useState<string | null>(null);
   const recent = mode === 'recent';
   const q = useQuery<{ data: BatchRow[]; total: number }>({
@@ -82,7 +97,7 @@ export function BatchList({ mode }: { mode: 'all' | 'recent' }) {
     refetchInterval: AUTO_REFRESH_MS,
   });
   const total = q.data?.total;
-  paging.clamp(total, !!q.data && !q.isPlaceholderData);
+  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
   const rows = q.data?.data ?? [];
 
   /** checks the batch can be read (a batch still being processed answers 402), makes it current, opens its history */
@@ -106,65 +121,49 @@ export function BatchList({ mode }: { mode: 'all' | 'recent' }) {
 
   return (
     <Paper>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ p: 2 }}>
-        {recent ? null : (
-          <OptionSelect
-            label="Batch status"
-            value={status}
-            options={STATUS_CHOICES}
-            onChange={(v) => {
-              setStatus(v as BatchStatus | '');
-              paging.reset();
-            }}
-          />
-        )}
-        <TextField
-          size="small"
-          label="Search"
-          slotProps={{ htmlInput: { 'data-search-input': true } }}
-          placeholder="Batch ID or file name"
-          value={searchText}
-          onChange={(e) => setSearchText(e.target.value)}
-          sx={{ minWidth: 260 }}
-        />
-      </Stack>
       <ListTable
+        id={recent ? 'recent-batches' : 'batches'}
+        label={recent ? 'Recent batches' : 'Batches'}
         columns={COLUMNS}
+        rows={rows}
+        rowKey={(b) => b.batch_id}
+        action={{
+          label: 'Action',
+          cell: (b) => (
+            <Button
+              size="small"
+              variant="outlined"
+              disabled={exporting !== null}
+              onClick={() => exportBatch(b)}
+              startIcon={exporting === b.batch_id ? <CircularProgress size={14} color="inherit" /> : undefined}
+              sx={{ whiteSpace: 'nowrap' }}
+            >
+              Export Batch
+            </Button>
+          ),
+        }}
+        toolbar={
+          <>
+            {recent ? null : (
+              <OptionSelect
+                label="Batch status"
+                value={status}
+                options={STATUS_CHOICES}
+                onChange={(v) => url.update({ status: v, ...FIRST_PAGE })}
+              />
+            )}
+            <SearchField
+              value={text}
+              onChange={setText}
+              placeholder="Batch ID or file name"
+              helperText="Contains: batch ID or file name"
+            />
+          </>
+        }
         sx={{ maxHeight: '70vh' }}
         loading={q.isLoading}
-        empty={!rows.length}
         emptyText={recent ? 'No batch uploaded in last 24 hours' : undefined}
-      >
-        {rows.map((b) => (
-          <TableRow key={b.batch_id} hover>
-            <TableCell sx={{ whiteSpace: 'nowrap' }}>
-              {b.batch_id}
-              <CopyButton text={b.batch_id} label={`Copy batch id ${b.batch_id}`} />
-            </TableCell>
-            <TableCell>{b.payout_type}</TableCell>
-            <TableCell>{b.uploaded_by.name}</TableCell>
-            <TableCell>{b.account_used.name}</TableCell>
-            <TableCell>{b.behalf_of.name}</TableCell>
-            <TableCell>{b.file_name}</TableCell>
-            <TableCell sx={{ whiteSpace: 'nowrap' }}>{localDateTime(b.updated_at)}</TableCell>
-            <TableCell>
-              <StatusChip status={b.batch_status} />
-            </TableCell>
-            <TableCell>
-              <Button
-                size="small"
-                variant="outlined"
-                disabled={exporting !== null}
-                onClick={() => exportBatch(b)}
-                startIcon={exporting === b.batch_id ? <CircularProgress size={14} color="inherit" /> : undefined}
-                sx={{ whiteSpace: 'nowrap' }}
-              >
-                Export Batch
-              </Button>
-            </TableCell>
-          </TableRow>
-        ))}
-      </ListTable>
+      />
       <Pager page={paging.page} pages={pageCount(total, BATCH_PER_PAGE)} onPage={paging.setPage} />
     </Paper>
   );

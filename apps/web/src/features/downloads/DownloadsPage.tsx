@@ -1,16 +1,18 @@
 import { DOWNLOADS_PER_PAGE, type DownloadFile } from '@obol/contract';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
-import { Button, CircularProgress, Paper, Stack, TableCell, TableRow, TextField } from '@mui/material';
+import { Button, CircularProgress, Paper } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/api.ts';
 import { localDateTime } from '../../lib/format.ts';
-import { pageCount, usePaging } from '../../lib/paging.ts';
-import { useDebounced } from '../../lib/useDebounced.ts';
-import { ListTable } from '../../ui/ListTable.tsx';
+import { pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { useUrlParams } from '../../lib/urlState.ts';
+import { useUrlSearch } from '../../lib/useUrlSearch.ts';
+import { ListTable, type Column } from '../../ui/ListTable.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Pager } from '../../ui/Pager.tsx';
+import { SearchField } from '../../ui/SearchField.tsx';
 import { StatusChip } from '../../ui/StatusChip.tsx';
 import { downloadFile } from './api/downloadFile.ts';
 import { downloadFilesQuery } from './api/downloadFiles.ts';
@@ -18,10 +20,22 @@ import { downloadFilesQuery } from './api/downloadFiles.ts';
 /** While a file is still being generated the list asks again this often. */
 export const DOWNLOADS_POLL_MS = 5000;
 
-const COLUMNS = ['File Name', 'Date Range', 'Status', 'Created At', 'Action'];
-
 const dateRange = (f: DownloadFile) =>
   f.start_date && f.end_date ? `${f.start_date} – ${f.end_date}` : (f.start_date ?? f.end_date ?? '-');
+
+const COLUMNS: Column<DownloadFile>[] = [
+  {
+    id: 'file_name',
+    label: 'File Name',
+    pinned: true,
+    card: 'title',
+    cell: (f) => f.file_name,
+    cellSx: { wordBreak: 'break-all' },
+  },
+  { id: 'date_range', label: 'Date Range', nowrap: true, cell: dateRange },
+  { id: 'status', label: 'Status', pinned: true, card: 'status', cell: (f) => <StatusChip status={f.status} /> },
+  { id: 'created_at', label: 'Created At', nowrap: true, cell: (f) => localDateTime(f.created_at) },
+];
 
 /**
  * The generated files of one kind: transaction files (type 0), reports (type 1) or 2D transaction files
@@ -29,14 +43,9 @@ const dateRange = (f: DownloadFile) =>
  */
 export function DownloadsPage({ type, accounting, title }: { type: 0 | 1; accounting: boolean; title: string }) {
   const { notify } = useNotify();
-  const paging = usePaging(DOWNLOADS_PER_PAGE);
-  const [searchText, setSearchText] = useState('');
-  const search = useDebounced(searchText.trim(), 1000);
-  const [lastSearch, setLastSearch] = useState(search);
-  if (lastSearch !== search) {
-    setLastSearch(search);
-    paging.reset();
-  }
+  const url = useUrlParams();
+  const paging = usePaging(DOWNLOADS_PER_PAGE, [DOWNLOADS_PER_PAGE], url);
+  const { text, setText, search } = useUrlSearch(url);
   const [downloading, setDownloading] = useState<number | null>(null);
   const body = { per_page: DOWNLOADS_PER_PAGE, page: paging.page, search, type, accounting };
   const q = useQuery({
@@ -47,7 +56,7 @@ export function DownloadsPage({ type, accounting, title }: { type: 0 | 1; accoun
       query.state.data?.data.some((f) => f.status === 'Initiated') ? DOWNLOADS_POLL_MS : false,
   });
   const total = q.data?.total;
-  paging.clamp(total, !!q.data && !q.isPlaceholderData);
+  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
   const rows = q.data?.data ?? [];
 
   const download = async (f: DownloadFile) => {
@@ -66,43 +75,39 @@ export function DownloadsPage({ type, accounting, title }: { type: 0 | 1; accoun
     <>
       <PageTitle>{title}</PageTitle>
       <Paper>
-        <Stack direction="row" sx={{ p: 2 }}>
-          <TextField
-            size="small"
-            label="Search"
-            slotProps={{ htmlInput: { 'data-search-input': true } }}
-            placeholder="File name or date (YYYY-MM-DD)"
-            value={searchText}
-            onChange={(e) => setSearchText(e.target.value)}
-            sx={{ minWidth: 300 }}
-          />
-        </Stack>
-        <ListTable columns={COLUMNS} sx={{ maxHeight: '70vh' }} loading={q.isLoading} empty={!rows.length}>
-          {rows.map((f) => (
-            <TableRow key={f.id} hover>
-              <TableCell sx={{ wordBreak: 'break-all' }}>{f.file_name}</TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{dateRange(f)}</TableCell>
-              <TableCell>
-                <StatusChip status={f.status} />
-              </TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{localDateTime(f.created_at)}</TableCell>
-              <TableCell>
-                <Button
-                  size="small"
-                  variant="outlined"
-                  aria-label={`Download ${f.file_name}`}
-                  disabled={f.is_download !== 1 || downloading !== null}
-                  onClick={() => download(f)}
-                  startIcon={
-                    downloading === f.id ? <CircularProgress size={14} color="inherit" /> : <FileDownloadIcon />
-                  }
-                >
-                  Download
-                </Button>
-              </TableCell>
-            </TableRow>
-          ))}
-        </ListTable>
+        <ListTable
+          id={`downloads-${type}${accounting ? '-accounting' : ''}`}
+          label={title}
+          columns={COLUMNS}
+          rows={rows}
+          rowKey={(f) => f.id}
+          action={{
+            label: 'Action',
+            cell: (f) => (
+              <Button
+                size="small"
+                variant="outlined"
+                aria-label={`Download ${f.file_name}`}
+                disabled={f.is_download !== 1 || downloading !== null}
+                onClick={() => download(f)}
+                startIcon={downloading === f.id ? <CircularProgress size={14} color="inherit" /> : <FileDownloadIcon />}
+              >
+                Download
+              </Button>
+            ),
+          }}
+          toolbar={
+            <SearchField
+              value={text}
+              onChange={setText}
+              placeholder="File name or date (YYYY-MM-DD)"
+              helperText="File name contains it, or a date the file was made or covers"
+              minWidth={300}
+            />
+          }
+          sx={{ maxHeight: '70vh' }}
+          loading={q.isLoading}
+        />
         <Pager page={paging.page} pages={pageCount(total, DOWNLOADS_PER_PAGE)} onPage={paging.setPage} />
       </Paper>
     </>

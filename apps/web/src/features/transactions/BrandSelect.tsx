@@ -8,7 +8,15 @@ export function BrandSelect({ value, onChange }: { value: string; onChange: (v: 
   const brands = q.data?.brand ?? [];
   const known = !value || brands.some((b) => b.name === value);
   return (
-    <TextField select size="small" label="Brand" value={known ? value : ''} onChange={(e) => onChange(e.target.value)}>
+    <TextField
+      select
+      size="small"
+      label="Brand"
+      value={known ? value : ''}
+      onChange={(e) => onChange(e.target.value)}
+      helperText="Exact brand"
+      slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+    >
       <MenuItem value="">All Brands</MenuItem>
       {brands.map((b) => (
         <MenuItem key={b.id} value={b.name}>

@@ -8,7 +8,9 @@ import {
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { prefsKey } from '../../lib/tablePrefs.ts';
 import { callsTo, mockApi, pathname, renderApp, signInAs, type Handler } from '../../test-utils.tsx';
+import { PAYOUT_COLUMNS } from './columns.tsx';
 
 // whole journeys through MUI selects and tables in jsdom take a few seconds
 vi.setConfig({ testTimeout: 20_000 });
@@ -83,6 +85,9 @@ describe('payout transactions', () => {
       row(i, i === 2 ? { intergiro_trx_id: null, status: 'Failed', amount: 100 } : {}),
     );
     signInAs(ALL_PERMISSIONS);
+    // this user chose to see every column (by default the less read ones are hidden)
+    const order = PAYOUT_COLUMNS.map((c) => c.id);
+    localStorage.setItem(prefsKey(1, 'payout-transactions'), JSON.stringify({ order, hidden: [] }));
     renderApp('/payout-transactions');
     expect(screen.getByRole('heading', { name: 'Payout Transactions' })).toBeTruthy();
     await screen.findByText('Beneficiary 1');

@@ -1,28 +1,28 @@
 import { AUTO_REFRESH_MS, DATE_SORT_OPTIONS, PAYOUT_STATUS_OPTIONS } from '@obol/contract';
-import { Paper, Stack, TableCell, TableRow, TextField } from '@mui/material';
+import { Paper, Stack, TextField } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { browserTimeZone } from '../../lib/dates.ts';
 import {
   centsError,
   dateErrors,
   filterBody,
+  MATCH,
   useFilters,
   type ApplyResult,
   type FilterValues,
 } from '../../lib/filters.ts';
-import { euro, localDateTime } from '../../lib/format.ts';
-import { pageCount, usePaging } from '../../lib/paging.ts';
+import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
+import { oneOf, useUrlParams } from '../../lib/urlState.ts';
 import { DateRangeFields, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
 import { ListTable } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Pager } from '../../ui/Pager.tsx';
-import { StatusChip } from '../../ui/StatusChip.tsx';
 import { useExportPayoutTransactions } from './api/exportPayoutTransactions.ts';
 import { payoutTransactionsQuery } from './api/payoutTransactions.ts';
 import { BrandSelect } from './BrandSelect.tsx';
+import { PAYOUT_COLUMNS } from './columns.tsx';
 import { useTransactionDetails, ViewDetailsButton } from './DetailsDialog.tsx';
 import { ExportButton } from './ExportButton.tsx';
 
@@ -44,60 +44,44 @@ type Key = keyof typeof EMPTY;
 
 const validate = (v: FilterValues<Key>) => ({ amount: centsError(v.amount), ...dateErrors(v) });
 
-const COLUMNS = [
-  'Beneficiary Name',
-  'Brand',
-  'Behalf Of',
-  'Uploaded By',
-  'Account Used',
-  'Merchant Transaction ID',
-  'Intergiro Trx ID',
-  'Reference',
-  'Obol ID',
-  'Amount',
-  'Status',
-  'Updated At',
-  'Action',
-];
+/** the status and sort in the URL: `status=Completed`, `sort=oldest`; absent for All and newest first */
+const STATUSES = PAYOUT_STATUS_OPTIONS.map((o) => o.status);
+const SORTS = ['newest', 'oldest'] as const;
 
 /** Payout transactions: sort, status, filters, export, details; reloads itself every 5 minutes. */
 export function PayoutTransactionsPage() {
   const session = useSession();
   const canSearch = hasPermission(session, 'User can search');
   const canExport = hasPermission(session, 'User can export transactions');
-  const paging = usePaging();
-  const [sort, setSort] = useState<number>(DATE_SORT_OPTIONS[0].value);
-  const [status, setStatus] = useState<number>(PAYOUT_STATUS_OPTIONS[0].value);
-  const f = useFilters(EMPTY, validate);
+  const url = useUrlParams();
+  const paging = usePaging(undefined, undefined, url);
+  const statusName = oneOf(url.params.get('status'), STATUSES, '');
+  const status = PAYOUT_STATUS_OPTIONS.find((o) => o.status === statusName)?.value ?? PAYOUT_STATUS_OPTIONS[0].value;
+  const sortKey: 'ASC' | 'DESC' = oneOf(url.params.get('sort'), SORTS, 'newest') === 'oldest' ? 'ASC' : 'DESC';
+  const sort = DATE_SORT_OPTIONS.find((o) => o.sort === sortKey)?.value ?? DATE_SORT_OPTIONS[0].value;
+  const f = useFilters(EMPTY, validate, url);
   const details = useTransactionDetails();
   const exporting = useExportPayoutTransactions();
 
-  const statusName = PAYOUT_STATUS_OPTIONS.find((o) => o.value === status)?.status ?? '';
-  const sortKey = DATE_SORT_OPTIONS.find((o) => o.value === sort)?.sort ?? 'DESC';
   const filters = filterBody(f.applied);
   const tz = browserTimeZone();
-  const body = {
-    status: statusName,
-    'sort-by': sortKey,
-    per_page: paging.perPage,
-    page: paging.page,
-    ...filters,
-    tz,
-  };
+  /** what the list shows, without its order and page (the export and the volume chart take the same) */
+  const selection = { status: statusName, ...filters, tz };
+  const body = { ...selection, 'sort-by': sortKey, per_page: paging.perPage, page: paging.page };
   const q = useQuery({
     ...payoutTransactionsQuery(body),
     placeholderData: keepPreviousData,
     refetchInterval: AUTO_REFRESH_MS,
   });
   const total = q.data?.transactions.total;
-  paging.clamp(total, !!q.data && !q.isPlaceholderData);
+  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
   const rows = q.data?.transactions.data ?? [];
 
-  /** a new search goes to page 1; the same one reloads */
+  /** a new search went to page 1 with the URL; the same one reloads (back on page 1) */
   const reload = (r: ApplyResult) => {
-    if (r === 'invalid') return;
-    if (r === 'same' && paging.page === 1) void q.refetch();
-    paging.reset();
+    if (r !== 'same') return;
+    if (paging.page === 1) void q.refetch();
+    else paging.reset();
   };
   const exportList = (format: 'csv' | 'xlsx') =>
     exporting.mutateAsync({ status: statusName, 'sort-buy': sortKey, ...filters, tz, format });
@@ -112,79 +96,80 @@ export function PayoutTransactionsPage() {
         <PageTitle>Payout Transactions</PageTitle>
         <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
           {canSearch ? (
-            <FilterToggle open={f.open} onToggle={() => (f.open ? reload(f.close()) : f.setOpen(true))} />
+            <FilterToggle
+              open={f.open}
+              searchTarget={!f.open}
+              onToggle={() => (f.open ? reload(f.close()) : f.setOpen(true))}
+            />
           ) : null}
           <OptionSelect
             label="Sort by date"
             value={sort}
             options={DATE_SORT_OPTIONS}
-            onChange={(v) => {
-              setSort(v);
-              paging.reset();
-            }}
+            onChange={(v) => url.update({ sort: v === 1 ? 'oldest' : null, ...FIRST_PAGE })}
             minWidth={160}
           />
           <OptionSelect
             label="Status"
             value={status}
             options={PAYOUT_STATUS_OPTIONS}
-            onChange={(v) => {
-              setStatus(v);
-              paging.reset();
-            }}
+            onChange={(v) =>
+              url.update({ status: PAYOUT_STATUS_OPTIONS.find((o) => o.value === v)?.status, ...FIRST_PAGE })
+            }
           />
           {canExport ? <ExportButton disabled={!total} onExport={exportList} /> : null}
         </Stack>
       </Stack>
       {canSearch && f.open ? (
         <FilterPanel onSearch={() => reload(f.apply())} onClose={() => reload(f.close())}>
-          <TextField size="small" label="Beneficiary Name" {...f.field('beneficiary_name')} />
+          <TextField
+            size="small"
+            label="Beneficiary Name"
+            {...f.field('beneficiary_name', MATCH.contains)}
+            slotProps={{ htmlInput: { 'data-search-input': true } }}
+          />
           <BrandSelect value={f.draft.brand} onChange={(v) => f.set('brand', v)} />
-          <TextField size="small" label="Behalf Of" {...f.field('behalf_of')} />
-          <TextField size="small" label="Uploaded By" {...f.field('uploaded_by')} />
-          <TextField size="small" label="Account Used" {...f.field('account_used')} />
-          <TextField size="small" label="Merchant ID" {...f.field('merchant_id')} />
-          <TextField size="small" label="Intergiro Trx ID" {...f.field('intergiro_trx_id')} />
-          <TextField size="small" label="Reference" {...f.field('reference')} />
-          <TextField size="small" label="Obol ID" {...f.field('obol_id')} />
+          <TextField size="small" label="Behalf Of" {...f.field('behalf_of', MATCH.contains)} />
+          <TextField size="small" label="Uploaded By" {...f.field('uploaded_by', MATCH.contains)} />
+          <TextField
+            size="small"
+            label="Account Used"
+            {...f.field('account_used', 'Name contains, or exact account id')}
+          />
+          <TextField size="small" label="Merchant ID" {...f.field('merchant_id', MATCH.exact)} />
+          <TextField size="small" label="Intergiro Trx ID" {...f.field('intergiro_trx_id', MATCH.exact)} />
+          <TextField size="small" label="Reference" {...f.field('reference', MATCH.exact)} />
+          <TextField size="small" label="Obol ID" {...f.field('obol_id', MATCH.exact)} />
           <TextField
             size="small"
             type="number"
             label="Amount (in cents)"
-            {...f.field('amount')}
+            {...f.field('amount', MATCH.exact)}
             slotProps={{ htmlInput: { min: 0, step: 1 } }}
           />
           <DateRangeFields start={f.field('start_date')} end={f.field('end_date')} />
         </FilterPanel>
       ) : null}
       <Paper>
-        <ListTable columns={COLUMNS} sx={{ height: '65vh' }} loading={q.isLoading} empty={!rows.length}>
-          {rows.map((t) => (
-            <TableRow key={t.id} hover>
-              <TableCell>{t.beneficiary_name}</TableCell>
-              <TableCell>{t.brand}</TableCell>
-              <TableCell>{t.behalf_of || '-'}</TableCell>
-              <TableCell>{t.uploaded_by || '-'}</TableCell>
-              <TableCell>{t.account_used || '-'}</TableCell>
-              <TableCell>{t.merchant_transaction_id}</TableCell>
-              <TableCell>{t.intergiro_trx_id || '-'}</TableCell>
-              <TableCell>{t.reference}</TableCell>
-              <TableCell>{t.account_id}</TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{euro(t.amount)}</TableCell>
-              <TableCell>
-                <StatusChip status={t.status} />
-              </TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{localDateTime(t.updated_at)}</TableCell>
-              <TableCell>
-                <ViewDetailsButton
-                  disabled={details.busy}
-                  loading={details.loadingId === t.id}
-                  onClick={() => details.show(t.id)}
-                />
-              </TableCell>
-            </TableRow>
-          ))}
-        </ListTable>
+        <ListTable
+          id="payout-transactions"
+          label="Payout transactions"
+          columns={PAYOUT_COLUMNS}
+          rows={rows}
+          rowKey={(t) => t.id}
+          action={{
+            label: 'Action',
+            cell: (t) => (
+              <ViewDetailsButton
+                disabled={details.busy}
+                loading={details.loadingId === t.id}
+                onClick={() => details.show(t.id)}
+              />
+            ),
+          }}
+          sx={{ maxHeight: '65vh' }}
+          loading={q.isLoading}
+        />
         <Pager
           page={paging.page}
           pages={pageCount(total, paging.perPage)}

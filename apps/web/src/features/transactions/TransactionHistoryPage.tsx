@@ -1,24 +1,24 @@
-import { HISTORY_STATUS_OPTIONS, MSG, failureReason, type HistoryRow } from '@obol/contract';
+import { HISTORY_STATUS_OPTIONS, MSG, type HistoryRow } from '@obol/contract';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import SearchIcon from '@mui/icons-material/Search';
-import { Alert, Box, Button, Paper, Stack, TableCell, TableRow, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Paper, Stack, TextField, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../lib/api.ts';
 import { centsError } from '../../lib/filters.ts';
-import { euro, localDateTime } from '../../lib/format.ts';
-import { pageCount, usePaging } from '../../lib/paging.ts';
+import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { serverMessage } from '../../lib/serverMessage.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
+import { oneOf, useUrlParams } from '../../lib/urlState.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { ListTable } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Pager } from '../../ui/Pager.tsx';
-import { StatusChip } from '../../ui/StatusChip.tsx';
 import { batchHistoryQuery } from './api/batchHistory.ts';
 import { useExportBatchHistory } from './api/exportBatchHistory.ts';
+import { HISTORY_COLUMNS } from './columns.tsx';
 import { TransactionDialog, ViewDetailsButton } from './DetailsDialog.tsx';
 import { ExportButton } from './ExportButton.tsx';
 
@@ -29,21 +29,15 @@ const STATUS_CHOICES = HISTORY_STATUS_OPTIONS.map((o): { label: string; value: H
   value: o.status,
 }));
 
-const COLUMNS = [
-  'Beneficiary Name',
-  'Obol ID',
-  'Transaction ID',
-  'Currency',
-  'Amount',
-  'Timestamp',
-  'Status',
-  'Reason',
-  'Action',
-];
-
 type Range = { min: string; max: string };
 const NO_RANGE: Range = { min: '', max: '' };
 const rangeError = (v: string) => (v.trim() ? centsError(v) : MSG.required);
+
+/** The amount range in the URL (`min`, `max`): both whole cents, or none. */
+function rangeFromUrl(params: URLSearchParams): Range | null {
+  const r = { min: params.get('min') ?? '', max: params.get('max') ?? '' };
+  return rangeError(r.min) || rangeError(r.max) ? null : r;
+}
 
 /** The transactions of the current batch: amount range, status, export and details. */
 export function TransactionHistoryPage() {
@@ -52,11 +46,20 @@ export function TransactionHistoryPage() {
   const batch = session?.batch;
   const canSearch = hasPermission(session, 'User can search');
   const canExport = hasPermission(session, 'User can export transactions');
-  const paging = usePaging(PER_PAGE);
-  const [status, setStatus] = useState<HistoryStatus>('');
-  const [draft, setDraft] = useState<Range>(NO_RANGE);
-  const [applied, setApplied] = useState<Range | null>(null);
+  const url = useUrlParams();
+  const paging = usePaging(PER_PAGE, [PER_PAGE], url);
+  const status = oneOf(url.params.get('status'), STATUS_CHOICES.map((c) => c.value), '');
+  const applied = rangeFromUrl(url.params);
+  const appliedKey = applied ? `${applied.min}-${applied.max}` : '';
+  const [draft, setDraft] = useState<Range>(applied ?? NO_RANGE);
+  const [seen, setSeen] = useState(appliedKey);
   const [errors, setErrors] = useState<Partial<Range>>({});
+  if (seen !== appliedKey) {
+    // back, forward or a link changed the range: the fields follow
+    setSeen(appliedKey);
+    setDraft(applied ?? NO_RANGE);
+    setErrors({});
+  }
   const [shown, setShown] = useState<HistoryRow | null>(null);
   const exporting = useExportBatchHistory();
   const batchId = batch?.batch_id ?? '';
@@ -75,7 +78,7 @@ export function TransactionHistoryPage() {
     placeholderData: keepPreviousData,
   });
   const total = q.data?.total;
-  paging.clamp(total, !!q.data && !q.isPlaceholderData);
+  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
   const rows = q.data?.data ?? [];
   if (!batch) return null; // the route sends the user to /batch-transactions
 
@@ -95,16 +98,18 @@ export function TransactionHistoryPage() {
     const errs = { min: rangeError(draft.min), max: rangeError(draft.max) };
     if (errs.min || errs.max) return setErrors(errs);
     const next = { min: draft.min.trim(), max: draft.max.trim() };
-    if (applied && applied.min === next.min && applied.max === next.max && paging.page === 1) void q.refetch();
-    setApplied(next);
-    paging.reset();
+    if (applied && applied.min === next.min && applied.max === next.max) {
+      if (paging.page === 1) void q.refetch();
+      else paging.reset();
+      return;
+    }
+    url.update({ ...next, ...FIRST_PAGE });
   };
   const clearRange = () => {
     setDraft(NO_RANGE);
     setErrors({});
     if (!applied && paging.page === 1) void q.refetch();
-    setApplied(null);
-    paging.reset();
+    url.update({ min: null, max: null, ...FIRST_PAGE });
   };
   const exportHistory = (format: 'csv' | 'xlsx') => exporting.mutateAsync({ batch_id: batchId, status, format });
 
@@ -143,7 +148,7 @@ export function TransactionHistoryPage() {
                 onChange={(e) => setRange('min', e.target.value)}
                 error={!!minHelp}
                 helperText={minHelp}
-                slotProps={{ htmlInput: { min: 0, step: 1 } }}
+                slotProps={{ htmlInput: { min: 0, step: 1, 'data-search-input': true } }}
               />
               <TextField
                 size="small"
@@ -168,10 +173,7 @@ export function TransactionHistoryPage() {
               label="Status"
               value={status}
               options={STATUS_CHOICES}
-              onChange={(v) => {
-                setStatus(v);
-                paging.reset();
-              }}
+              onChange={(v) => url.update({ status: v, ...FIRST_PAGE })}
             />
             {canExport ? <ExportButton disabled={!total} onExport={exportHistory} /> : null}
           </Stack>
@@ -183,34 +185,16 @@ export function TransactionHistoryPage() {
         </Alert>
       ) : null}
       <Paper>
-        <ListTable columns={COLUMNS} sx={{ maxHeight: '70vh' }} loading={q.isLoading} empty={!rows.length}>
-          {rows.map((t) => (
-            <TableRow key={t.id} hover>
-              <TableCell>{t.beneficiary_name}</TableCell>
-              <TableCell>{t.account_id}</TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                {t.intergiro_trx_id ? (
-                  <>
-                    {t.intergiro_trx_id}
-                    <CopyButton text={t.intergiro_trx_id} label={`Copy transaction id ${t.intergiro_trx_id}`} />
-                  </>
-                ) : (
-                  '-'
-                )}
-              </TableCell>
-              <TableCell>{t.currency}</TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{euro(t.amount)}</TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{localDateTime(t.updated_at)}</TableCell>
-              <TableCell>
-                <StatusChip status={t.status} />
-              </TableCell>
-              <TableCell>{failureReason(t) || '-'}</TableCell>
-              <TableCell>
-                <ViewDetailsButton onClick={() => setShown(t)} />
-              </TableCell>
-            </TableRow>
-          ))}
-        </ListTable>
+        <ListTable
+          id="transaction-history"
+          label="Transactions of the batch"
+          columns={HISTORY_COLUMNS}
+          rows={rows}
+          rowKey={(t) => t.id}
+          action={{ label: 'Action', cell: (t) => <ViewDetailsButton onClick={() => setShown(t)} /> }}
+          sx={{ maxHeight: '70vh' }}
+          loading={q.isLoading}
+        />
         <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
       </Paper>
       <TransactionDialog details={shown} variant="reason" onClose={() => setShown(null)} />

@@ -1,8 +1,11 @@
 import { ALL_PERMISSIONS, type UserRow, type UsersListResponse } from '@obol/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { callsTo, mockApi, renderApp, signInAs } from '../../test-utils.tsx';
+
+// whole journeys through MUI selects and tables in jsdom take a few seconds
+vi.setConfig({ testTimeout: 20_000 });
 
 const row = (i: number, over: Partial<UserRow> = {}): UserRow => ({
   id: i,

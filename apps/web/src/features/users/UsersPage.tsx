@@ -1,31 +1,20 @@
-import { ROLES, type RoleName } from '@obol/contract';
-import {
-  Box,
-  Card,
-  CardContent,
-  Chip,
-  CircularProgress,
-  MenuItem,
-  Pagination,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { ROLES, type RoleName, type UserRow } from '@obol/contract';
+import { Card, CardContent, Chip, Paper, Stack, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { localDate, localDateTime } from '../../lib/format.ts';
-import { useDebounced } from '../../lib/useDebounced.ts';
+import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { oneOf, useUrlParams } from '../../lib/urlState.ts';
+import { useUrlSearch } from '../../lib/useUrlSearch.ts';
+import { ListTable, type Column } from '../../ui/ListTable.tsx';
+import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
+import { Pager } from '../../ui/Pager.tsx';
+import { SearchField } from '../../ui/SearchField.tsx';
 import { usersQuery } from './api/users.ts';
 
 const PER_PAGE = 10;
+const ALL_ROLES = 'All Roles';
+const ROLE_CHOICES = [ALL_ROLES, ...ROLES].map((r) => ({ label: r, value: r }));
 
 function Counter({ label, value }: { label: string; value: number | undefined }) {
   return (
@@ -34,32 +23,48 @@ function Counter({ label, value }: { label: string; value: number | undefined })
         <Typography color="text.secondary" variant="body2">
           {label}
         </Typography>
-        <Typography component="p" variant="h5">{value ?? '-'}</Typography>
+        <Typography variant="h5" component="p">
+          {value ?? '-'}
+        </Typography>
       </CardContent>
     </Card>
   );
 }
 
+const COLUMNS: Column<UserRow>[] = [
+  { id: 'name', label: 'Full Name', pinned: true, card: 'title', cell: (u) => u.name },
+  { id: 'email', label: 'Email', pinned: true, cell: (u) => u.email, cellSx: { wordBreak: 'break-all' } },
+  { id: 'user_of', label: 'User Of', cell: (u) => u.parent?.name ?? '-' },
+  { id: 'registered', label: 'Register Date', nowrap: true, cell: (u) => localDate(u.created_at) },
+  { id: 'last_login', label: 'Last Login', nowrap: true, cell: (u) => localDateTime(u.last_login) },
+  { id: 'role', label: 'User Role', cell: (u) => u.roles[0]?.name },
+  {
+    id: 'status',
+    label: 'Status',
+    pinned: true,
+    card: 'status',
+    cell: (u) => (
+      <Chip
+        size="small"
+        label={u.is_active === '1' ? 'Active' : 'Inactive'}
+        color={u.is_active === '1' ? 'success' : 'default'}
+      />
+    ),
+  },
+];
+
+/** The users in scope: counters, a role filter and a search (name or email contains), 10 a page; all in the URL. */
 export function UsersPage() {
-  const [page, setPage] = useState(1);
-  const [role, setRole] = useState('All Roles');
-  const [searchText, setSearchText] = useState('');
-  const search = useDebounced(searchText, 1000);
-  // a change of filter goes back to page 1
-  const filterKey = `${role}|${search}`;
-  const [lastFilter, setLastFilter] = useState(filterKey);
-  if (lastFilter !== filterKey) {
-    setLastFilter(filterKey);
-    setPage(1);
-  }
+  const url = useUrlParams();
+  const paging = usePaging(PER_PAGE, [PER_PAGE], url);
+  const role = oneOf<RoleName | ''>(url.params.get('role'), ROLES, '');
+  const { text, setText, search } = useUrlSearch(url);
   const q = useQuery({
-    ...usersQuery({ per_page: PER_PAGE, page, search, roles: role === 'All Roles' ? '' : (role as RoleName) }),
+    ...usersQuery({ per_page: PER_PAGE, page: paging.page, search, roles: role }),
     placeholderData: keepPreviousData,
   });
-  const total = q.data?.users.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / PER_PAGE));
-  // a last page that vanished drops by one
-  if (q.data && !q.isPlaceholderData && page > pages) setPage(pages);
+  const total = q.data?.users.total;
+  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
 
   return (
     <>
@@ -69,83 +74,28 @@ export function UsersPage() {
         <Counter label="Active Users" value={q.data?.active} />
         <Counter label="Inactive Users" value={q.data?.inactive} />
       </Stack>
-      <Paper sx={{ p: 2 }}>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
-          <TextField
-            select
-            label="Role"
-            value={role}
-            onChange={(e) => setRole(e.target.value)}
-            size="small"
-            sx={{ minWidth: 200 }}
-          >
-            <MenuItem value="All Roles">All Roles</MenuItem>
-            {ROLES.map((r) => (
-              <MenuItem key={r} value={r}>
-                {r}
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField
-            label="Search"
-            slotProps={{ htmlInput: { 'data-search-input': true } }}
-            value={searchText}
-            onChange={(e) => setSearchText(e.target.value)}
-            size="small"
-            sx={{ minWidth: 260 }}
-          />
-        </Stack>
-        <TableContainer>
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>Full Name</TableCell>
-                <TableCell>Email</TableCell>
-                <TableCell>User Of</TableCell>
-                <TableCell>Register Date</TableCell>
-                <TableCell>Last Login</TableCell>
-                <TableCell>User Role</TableCell>
-                <TableCell>Status</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {q.isLoading ? (
-                <TableRow>
-                  <TableCell colSpan={7} align="center">
-                    <CircularProgress size={24} />
-                  </TableCell>
-                </TableRow>
-              ) : !q.data?.users.data.length ? (
-                <TableRow>
-                  <TableCell colSpan={7} align="center">
-                    No Record Found
-                  </TableCell>
-                </TableRow>
-              ) : (
-                q.data.users.data.map((u) => (
-                  <TableRow key={u.id} hover>
-                    <TableCell>{u.name}</TableCell>
-                    <TableCell>{u.email}</TableCell>
-                    <TableCell>{u.parent?.name ?? '-'}</TableCell>
-                    <TableCell>{localDate(u.created_at)}</TableCell>
-                    <TableCell>{localDateTime(u.last_login)}</TableCell>
-                    <TableCell>{u.roles[0]?.name}</TableCell>
-                    <TableCell>
-                      <Chip
-                        size="small"
-                        label={u.is_active === '1' ? 'Active' : 'Inactive'}
-                        color={u.is_active === '1' ? 'success' : 'default'}
-                      />
-                    </TableCell>
-                  </TableRow>
-                ))
-              )}
-            </TableBody>
-          </Table>
-        </TableContainer>
-        <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 2 }}>
-          <Pagination count={pages} page={page} onChange={(_, p) => setPage(p)} siblingCount={2} boundaryCount={1} />
-        </Box>
+      <Paper>
+        <ListTable
+          id="users"
+          label="Users"
+          columns={COLUMNS}
+          rows={q.data?.users.data ?? []}
+          rowKey={(u) => u.id}
+          toolbar={
+            <>
+              <OptionSelect
+                label="Role"
+                value={role || ALL_ROLES}
+                options={ROLE_CHOICES}
+                onChange={(v) => url.update({ role: v === ALL_ROLES ? null : v, ...FIRST_PAGE })}
+                minWidth={200}
+              />
+              <SearchField value={text} onChange={setText} helperText="Name or email contains" />
+            </>
+          }
+          loading={q.isLoading}
+        />
+        <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
       </Paper>
     </>
   );

@@ -1,0 +1,88 @@
+import { failureReason, type CompletedRow, type HistoryRow, type PayoutRow } from '@obol/contract';
+import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
+import { Box, Tooltip } from '@mui/material';
+import { euro, localDateTime } from '../../lib/format.ts';
+import type { Column } from '../../ui/ListTable.tsx';
+import { CopyButton } from '../../ui/CopyButton.tsx';
+import { StatusChip } from '../../ui/StatusChip.tsx';
+
+const dash = (v: string | null | undefined) => v || '-';
+
+export const BATCH_FEE_TIP = 'The batch fee is applied on the summed amount of all transactions sharing a batch_id.';
+
+/**
+ * The payout list's columns. The name, amount and status are key columns (always shown); the ones people read
+ * less start hidden so the list fits a 1366 px screen without sideways scrolling (the Columns menu shows them).
+ */
+export const PAYOUT_COLUMNS: Column<PayoutRow>[] = [
+  { id: 'beneficiary', label: 'Beneficiary Name', pinned: true, card: 'title', cell: (t) => t.beneficiary_name },
+  { id: 'brand', label: 'Brand', cell: (t) => t.brand },
+  { id: 'behalf_of', label: 'Behalf Of', hidden: true, cell: (t) => dash(t.behalf_of) },
+  { id: 'uploaded_by', label: 'Uploaded By', hidden: true, cell: (t) => dash(t.uploaded_by) },
+  { id: 'account_used', label: 'Account Used', hidden: true, cell: (t) => dash(t.account_used) },
+  { id: 'merchant_trx', label: 'Merchant Transaction ID', cell: (t) => t.merchant_transaction_id },
+  { id: 'intergiro_trx', label: 'Intergiro Trx ID', hidden: true, cell: (t) => dash(t.intergiro_trx_id) },
+  { id: 'reference', label: 'Reference', cell: (t) => t.reference },
+  { id: 'obol_id', label: 'Obol ID', hidden: true, cell: (t) => t.account_id },
+  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (t) => euro(t.amount) },
+  { id: 'status', label: 'Status', pinned: true, card: 'status', cell: (t) => <StatusChip status={t.status} /> },
+  { id: 'updated_at', label: 'Updated At', nowrap: true, cell: (t) => localDateTime(t.updated_at) },
+];
+
+const feeTip = (
+  <Tooltip title={BATCH_FEE_TIP}>
+    <Box
+      component="span"
+      tabIndex={0}
+      sx={{ display: 'inline-flex', ml: 0.5, verticalAlign: 'middle', color: 'text.secondary' }}
+    >
+      <InfoOutlinedIcon fontSize="small" />
+    </Box>
+  </Tooltip>
+);
+
+/** The completed transactions' columns. */
+export const COMPLETED_COLUMNS: Column<CompletedRow>[] = [
+  { id: 'batch_id', label: 'Batch ID', nowrap: true, cell: (t) => dash(t.batch_id) },
+  { id: 'beneficiary', label: 'Beneficiary Name', pinned: true, card: 'title', cell: (t) => t.beneficiary_name },
+  { id: 'brand', label: 'Brand', cell: (t) => t.brand },
+  {
+    id: 'fee',
+    label: 'Batch Fee / Fee',
+    nowrap: true,
+    headerExtra: feeTip,
+    cell: (t) => `${euro(t.batch_fee ?? 0)} / ${euro(t.fee ?? 0)}`,
+  },
+  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (t) => euro(t.amount) },
+  { id: 'reference', label: 'Reference', cell: (t) => t.reference },
+  { id: 'behalf_of', label: 'Behalf Of', hidden: true, cell: (t) => dash(t.behalf_of) },
+  { id: 'uploaded_by', label: 'Uploaded By', hidden: true, cell: (t) => dash(t.uploaded_by) },
+  { id: 'account_used', label: 'Account Used', hidden: true, cell: (t) => dash(t.account_used) },
+  { id: 'status', label: 'Status', pinned: true, card: 'status', cell: (t) => <StatusChip status={t.status} /> },
+  { id: 'updated_at', label: 'Updated At', nowrap: true, cell: (t) => localDateTime(t.updated_at) },
+];
+
+/** The columns of a batch's transaction history. */
+export const HISTORY_COLUMNS: Column<HistoryRow>[] = [
+  { id: 'beneficiary', label: 'Beneficiary Name', pinned: true, card: 'title', cell: (t) => t.beneficiary_name },
+  { id: 'obol_id', label: 'Obol ID', cell: (t) => t.account_id },
+  {
+    id: 'trx_id',
+    label: 'Transaction ID',
+    nowrap: true,
+    cell: (t) =>
+      t.intergiro_trx_id ? (
+        <>
+          {t.intergiro_trx_id}
+          <CopyButton text={t.intergiro_trx_id} label={`Copy transaction id ${t.intergiro_trx_id}`} />
+        </>
+      ) : (
+        '-'
+      ),
+  },
+  { id: 'currency', label: 'Currency', cell: (t) => t.currency },
+  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (t) => euro(t.amount) },
+  { id: 'timestamp', label: 'Timestamp', nowrap: true, cell: (t) => localDateTime(t.updated_at) },
+  { id: 'status', label: 'Status', pinned: true, card: 'status', cell: (t) => <StatusChip status={t.status} /> },
+  { id: 'reason', label: 'Reason', cell: (t) => failureReason(t) || '-' },
+];

@@ -1,0 +1,76 @@
+import { MSG } from '@obol/contract';
+import { Box, CircularProgress, Paper, Stack, Table, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
+import type { Column, RowAction } from './columns.ts';
+
+/**
+ * The rows of a list on a phone: one card each, its title (the name) and status on top, the other chosen
+ * columns as label: value lines, the action as a full-width button at the bottom.
+ */
+export function RowCards<T>({
+  label,
+  columns,
+  rows,
+  rowKey,
+  action,
+  lead,
+  content,
+  loading,
+  emptyText = MSG.noRecord,
+  footer,
+}: {
+  label: string;
+  columns: readonly Column<T>[];
+  rows: readonly T[];
+  rowKey: (row: T) => string | number;
+  action?: RowAction<T>;
+  lead?: (row: T) => ReactNode;
+  content: (row: T, c: Column<T>) => ReactNode;
+  loading: boolean;
+  emptyText?: string;
+  footer?: ReactNode;
+}) {
+  const title = columns.find((c) => c.card === 'title') ?? columns[0];
+  const status = columns.find((c) => c.card === 'status');
+  const lines = columns.filter((c) => c !== title && c !== status);
+  if (loading || !rows.length)
+    return (
+      <Box sx={{ py: 4, textAlign: 'center' }}>
+        {loading ? <CircularProgress size={24} aria-label="Loading" /> : emptyText}
+      </Box>
+    );
+  return (
+    <>
+      <Stack component="ul" aria-label={label} spacing={1.5} sx={{ listStyle: 'none', p: 1.5, m: 0 }}>
+        {rows.map((r) => (
+          <Paper component="li" variant="outlined" key={rowKey(r)} data-row-card sx={{ p: 1.5 }}>
+            <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start', mb: 1 }}>
+              {lead ? lead(r) : null}
+              <Typography component="div" sx={{ flex: 1, fontWeight: 600, wordBreak: 'break-word' }}>
+                {title ? content(r, title) : null}
+              </Typography>
+              {status ? content(r, status) : null}
+            </Stack>
+            <Box
+              component="dl"
+              sx={{ display: 'grid', gridTemplateColumns: 'minmax(96px, max-content) 1fr', gap: 0.5, columnGap: 2, m: 0 }}
+            >
+              {lines.map((c) => (
+                <Box key={c.id} sx={{ display: 'contents' }}>
+                  <Typography component="dt" variant="body2" color="text.secondary">
+                    {c.label}
+                  </Typography>
+                  <Typography component="dd" variant="body2" sx={{ m: 0, wordBreak: 'break-word' }}>
+                    {content(r, c)}
+                  </Typography>
+                </Box>
+              ))}
+            </Box>
+            {action ? <Box sx={{ mt: 1.5, '& .MuiButton-root': { width: '100%' } }}>{action.cell(r)}</Box> : null}
+          </Paper>
+        ))}
+      </Stack>
+      {footer ? <Table size="small">{footer}</Table> : null}
+    </>
+  );
+}
