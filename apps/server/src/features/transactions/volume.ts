@@ -7,11 +7,10 @@ import {
   type VolumeDay,
   type VolumeGroup,
 } from '@obol/contract';
-import { sql } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../platform/db.ts';
 import { nextDay, today } from '../../platform/dates.ts';
 import type { Scope } from '../../platform/scope.ts';
-import { payoutWhere, type PayoutFilters } from './query.ts';
+import { payoutWhere, volumeQuery, type PayoutFilters } from './query.ts';
 
 /** The day `n` days before `day` (YYYY-MM-DD). */
 function daysBefore(day: string, n: number): string {
@@ -33,11 +32,7 @@ export async function payoutVolume(db: Executor, scope: Scope, f: PayoutFilters)
   const end = asked.end_date ?? today(f.tz);
   const start = asked.start_date ?? daysBefore(end, VOLUME_DEFAULT_DAYS - 1);
   const where = payoutWhere(scope, { ...f, start_date: start, end_date: end });
-  const res = await db.execute(sql`
-    SELECT to_char((p.updated_at AT TIME ZONE ${f.tz})::date, 'YYYY-MM-DD') AS day, p.status,
-      count(*)::int AS count, coalesce(sum(p.amount), 0)::bigint AS amount
-    FROM payouts p WHERE ${where}
-    GROUP BY 1, 2`);
+  const res = await db.execute(volumeQuery(where, f.tz));
 
   const days = new Map<string, VolumeDay>();
   for (let d = start; d <= end; d = nextDay(d)) days.set(d, emptyDay(d));
