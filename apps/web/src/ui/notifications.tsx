@@ -1,6 +1,6 @@
 import CloseIcon from '@mui/icons-material/Close';
 import { Alert, Button, IconButton, Snackbar, type AlertColor } from '@mui/material';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 
 export const SNACKBAR_MS = 2500;
@@ -40,9 +40,11 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   // the download notification belongs to the page that started the export: it does not follow the user
-  useEffect(() => {
+  const [page, setPage] = useState(pathname);
+  if (page !== pathname) {
+    setPage(pathname);
     setDownload(null);
-  }, [pathname]);
+  }
   const notify = useCallback(
     (type: string, text: string, title?: string) => setToast({ key: Date.now(), type, text, title }),
     [],

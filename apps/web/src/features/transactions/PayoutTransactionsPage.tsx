@@ -25,6 +25,7 @@ import { payoutTransactionsQuery } from './api/payoutTransactions.ts';
 import { BrandSelect } from './BrandSelect.tsx';
 import { useTransactionDetails, ViewDetailsButton } from './DetailsDialog.tsx';
 import { ExportButton } from './ExportButton.tsx';
+import { VolumeChart } from './VolumeChart.tsx';
 
 const EMPTY = {
   beneficiary_name: '',
@@ -157,6 +158,7 @@ export function PayoutTransactionsPage() {
           <DateRangeFields start={f.field('start_date')} end={f.field('end_date')} />
         </FilterPanel>
       ) : null}
+      <VolumeChart filters={{ status: statusName, ...filters, tz }} />
       <Paper>
         <ListTable columns={COLUMNS} sx={{ height: '65vh' }} loading={q.isLoading} empty={!rows.length}>
           {rows.map((t) => (
