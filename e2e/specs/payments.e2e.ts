@@ -83,6 +83,10 @@ describe('payments', () => {
     await page.getByText('Executable: 3', { exact: true }).first().waitFor();
     // delete the row with the bad wallet id
     await page.getByRole('button', { name: 'Delete row 3' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Delete this transaction?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
     await page.getByText('Inexecutable: 0', { exact: true }).first().waitFor();
     // rename the file
     const name = page.getByLabel('File name');

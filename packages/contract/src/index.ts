@@ -19,3 +19,4 @@ export * from './params.ts';
 export * from './text.ts';
 export * from './operation.ts';
 export * from './operations.ts';
+export * from './payoutVolume.ts';

@@ -4,6 +4,7 @@ import { centsFilter, dateRangeFilters, textFilter } from './listFilters.ts';
 import { MSG } from './messages.ts';
 import { operation, pageOf, timestamp } from './operation.ts';
 import { pageField, perPageField, wholeNumber } from './params.ts';
+import { checkVolumeRange, payoutVolumeResponse } from './payoutVolume.ts';
 import type { Permission } from './permissions.ts';
 import { HISTORY_STATUSES, PAYOUT_STATUSES, TRX_MSG } from './transactionStatus.ts';
 
@@ -47,6 +48,9 @@ export const payoutListRequest = z.object({
 export type PayoutListRequest = z.input<typeof payoutListRequest>;
 
 export const payoutExportRequest = z.object({ ...payoutFilters, 'sort-buy': sortKey, format: exportFormat });
+
+/** The payout-volume chart: the list's filters, at most 92 days (default the last 30). */
+export const payoutVolumeRequest = z.object(payoutFilters).superRefine(checkVolumeRange);
 
 export const transactionDetailsRequest = z.object({
   id: wholeNumber('id', 1, Number.MAX_SAFE_INTEGER),
@@ -207,6 +211,16 @@ export const transactionOps = {
     access: VIEW,
     input: payoutListRequest,
     output: payoutListResponse,
+  }),
+  payoutVolume: operation({
+    id: 'payoutVolume',
+    method: 'POST',
+    path: '/api/payout-volume',
+    tag: TAG,
+    summary: 'Per day, the count and amount of the payouts the list filters select, by status group',
+    access: VIEW,
+    input: payoutVolumeRequest,
+    output: payoutVolumeResponse,
   }),
   exportPayoutTransactions: operation({
     id: 'exportPayoutTransactions',

@@ -1,8 +1,8 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { pathname, renderWithProviders } from '../test-utils.tsx';
-import { downloadsPath, severityOf, snackbarHeight, useNotify } from './notifications.tsx';
+import { DOWNLOAD_MS, downloadsPath, severityOf, snackbarHeight, useNotify } from './notifications.tsx';
 
 describe('notifications', () => {
   it('map types to severities, unknown types to warning', () => {
@@ -52,13 +52,44 @@ describe('the notification components', () => {
     expect(getComputedStyle(alert).minHeight).toBe('88px');
   });
 
-  it('keeps the download notification open until See Downloads is used', async () => {
+  it('has a close button on every toast', async () => {
+    renderWithProviders(<Buttons />);
+    await userEvent.click(screen.getByRole('button', { name: 'short' }));
+    await userEvent.click(within(screen.getByRole('alert')).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+  });
+
+  it('shows the download notification with See Downloads, which goes to the list of the type', async () => {
     renderWithProviders(<Buttons />);
     await userEvent.click(screen.getByRole('button', { name: 'download' }));
+    // it outlives a toast
     await new Promise((r) => setTimeout(r, 2700));
     expect(screen.getByRole('status').textContent).toContain('Process is running in the background. Please wait.');
     await userEvent.click(screen.getByRole('button', { name: 'See Downloads' }));
     expect(pathname()).toBe('/download-accounting-transactions');
+    // and it does not follow the user to another page
     await waitFor(() => expect(screen.queryByRole('status')).toBeNull());
+  });
+
+  it('closes the download notification with its close button', async () => {
+    renderWithProviders(<Buttons />);
+    await userEvent.click(screen.getByRole('button', { name: 'download' }));
+    await userEvent.click(within(screen.getByRole('status')).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('status')).toBeNull());
+  });
+
+  it('closes the download notification by itself after DOWNLOAD_MS', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      renderWithProviders(<Buttons />);
+      fireEvent.click(screen.getByRole('button', { name: 'download' }));
+      expect(screen.getByRole('status')).toBeTruthy();
+      act(() => vi.advanceTimersByTime(DOWNLOAD_MS - 500));
+      expect(screen.getByRole('status')).toBeTruthy();
+      act(() => vi.advanceTimersByTime(1000));
+      await waitFor(() => expect(screen.queryByRole('status')).toBeNull());
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -191,3 +191,10 @@ export function pageQuery(where: SQL, dir: Direction, limit: number, offset: num
 }
 
 export const countQuery = (where: SQL) => sql`SELECT count(*)::int AS total FROM payouts p WHERE ${where}`;
+
+/** Per calendar day in `tz` and status: the count and the summed cents of the payouts `where` selects. */
+export const volumeQuery = (where: SQL, tz: string) => sql`
+  SELECT to_char((p.updated_at AT TIME ZONE ${tz})::date, 'YYYY-MM-DD') AS day, p.status,
+    count(*)::int AS count, coalesce(sum(p.amount), 0)::bigint AS amount
+  FROM payouts p WHERE ${where}
+  GROUP BY 1, 2`;

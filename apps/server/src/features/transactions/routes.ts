@@ -8,6 +8,7 @@ import { BATCH_HISTORY_EXPORT, COMPLETED_EXPORT, PAYOUTS_EXPORT } from './export
 import { batchHistory, historyBatch } from './history.ts';
 import { completedWhere, payoutWhere } from './query.ts';
 import { brandList, listCompleted, listPayouts, transactionDetails } from './service.ts';
+import { payoutVolume } from './volume.ts';
 
 /** The transaction lists of document 1 and their exports. */
 export function transactionsRoutes(app: FastifyInstance, deps: Deps) {
@@ -27,6 +28,8 @@ export function transactionsRoutes(app: FastifyInstance, deps: Deps) {
       cursor: input.cursor,
     }),
   );
+
+  route(app, transactionOps.payoutVolume, ({ input, auth }) => payoutVolume(deps.db, auth.scope, input));
 
   route(app, transactionOps.exportPayoutTransactions, async ({ input, auth, req }) => {
     await throttleExports(auth.user.id);

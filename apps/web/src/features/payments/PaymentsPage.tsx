@@ -8,14 +8,8 @@ import {
   CardActionArea,
   CardContent,
   CircularProgress,
-  FormControlLabel,
   Paper,
-  Radio,
-  RadioGroup,
   Stack,
-  Step,
-  StepLabel,
-  Stepper,
   TextField,
   Typography,
 } from '@mui/material';
@@ -32,12 +26,12 @@ import { accountBalance } from './api/accountBalance.ts';
 import { merchantAccountsQuery } from './api/merchantAccounts.ts';
 import { searchMerchantQuery } from './api/searchMerchant.ts';
 import { batchProgressQuery } from './api/batchProgress.ts';
+import { AccountStep } from './AccountStep.tsx';
 import { CheckerDialog } from './CheckerDialog.tsx';
 import { ManualPayoutForm } from './ManualPayoutForm.tsx';
+import { PaymentsStepper } from './PaymentsStepper.tsx';
 import type { AccountChoice, Selection } from './types.ts';
 import { UploadStep } from './UploadStep.tsx';
-
-const STEPS = ['Payment type', 'Merchant or brand', 'Account', 'Payout'];
 
 export function PaymentsPage() {
   const session = useSession();
@@ -103,14 +97,8 @@ export function PaymentsPage() {
   return (
     <>
       <PageTitle>Payments</PageTitle>
-      <Paper sx={{ p: 3 }}>
-        <Stepper activeStep={step} sx={{ mb: 3 }}>
-          {STEPS.map((s) => (
-            <Step key={s}>
-              <StepLabel>{s}</StepLabel>
-            </Step>
-          ))}
-        </Stepper>
+      <Paper sx={{ p: { xs: 2, sm: 3 } }}>
+        <PaymentsStepper step={step} />
         {banner ? (
           <Alert severity="info" sx={{ mb: 2 }}>
             {sel.balance !== null && sel.account
@@ -197,33 +185,15 @@ export function PaymentsPage() {
         ) : null}
 
         {step === 2 ? (
-          <Stack spacing={2}>
-            {accounts.isLoading ? (
-              <CircularProgress size={24} />
-            ) : accounts.data?.data.length ? (
-              <RadioGroup
-                value={sel.account?.account_id ?? ''}
-                onChange={(e) => pickAccount(accounts.data!.data.find((a) => a.account_id === e.target.value)!)}
-              >
-                {accounts.data.data.map((a) => (
-                  <FormControlLabel
-                    key={a.account_id}
-                    value={a.account_id}
-                    control={<Radio />}
-                    label={`${a.merchant_name}: payout account ${a.account_id} (${a.account_reference})`}
-                  />
-                ))}
-              </RadioGroup>
-            ) : (
-              <Alert severity="warning">Account not registered</Alert>
-            )}
-            <Stack direction="row" spacing={2}>
-              <Button onClick={() => setStep(1)}>Previous</Button>
-              <Button variant="contained" disabled={sel.balance === null} onClick={() => setStep(3)}>
-                Next
-              </Button>
-            </Stack>
-          </Stack>
+          <AccountStep
+            accounts={accounts.data?.data}
+            loading={accounts.isLoading}
+            chosen={sel.account}
+            ready={sel.balance !== null}
+            onPick={pickAccount}
+            onPrevious={() => setStep(1)}
+            onNext={() => setStep(3)}
+          />
         ) : null}
 
         {step === 3 && sel.type === 'manual' ? (

@@ -118,14 +118,25 @@ describe('the review of a staged batch', () => {
     openReview();
     await screen.findByText('Payee 3');
     await userEvent.click(screen.getByRole('button', { name: 'Delete row 1' }));
+    // nothing is deleted before the user confirms; Cancel deletes nothing
+    let ask = await screen.findByRole('alertdialog', { name: 'Delete this transaction?' });
+    await userEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(callsTo(fetch, '/api/delete-transaction')).toEqual([]);
+    await userEvent.click(screen.getByRole('button', { name: 'Delete row 1' }));
+    ask = await screen.findByRole('alertdialog', { name: 'Delete this transaction?' });
+    await userEvent.click(within(ask).getByRole('button', { name: 'Delete' }));
     await waitFor(() =>
       expect(callsTo(fetch, '/api/delete-transaction')).toEqual([
         { id: 101, batch_id: 'B1', merchant_name: 'Acme Payouts' },
       ]),
     );
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     await userEvent.click(screen.getByRole('checkbox', { name: 'Select row 2' }));
     await userEvent.click(screen.getByRole('checkbox', { name: 'Select row 3' }));
     await userEvent.click(screen.getByRole('button', { name: 'Delete selected' }));
+    ask = await screen.findByRole('alertdialog', { name: 'Delete 2 transactions?' });
+    await userEvent.click(within(ask).getByRole('button', { name: 'Delete' }));
     await waitFor(() =>
       expect(callsTo(fetch, '/api/delete-transactions')).toEqual([
         { id: [102, 103], batch_id: 'B1', merchant_name: 'Acme Payouts' },
@@ -189,6 +200,16 @@ describe('the review of a staged batch', () => {
     openReview();
     await screen.findByText('Payee 1');
     await userEvent.click(screen.getByRole('button', { name: 'Clear' }));
+    // Esc leaves the batch as it is
+    const ask = await screen.findByRole('alertdialog', { name: 'Clear this batch?' });
+    expect(ask.textContent).toContain('Its rows will be declined');
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(callsTo(fetch, '/api/clear-batch')).toEqual([]);
+    expect(pathname()).toBe('/payments/transactions');
+    await userEvent.click(screen.getByRole('button', { name: 'Clear' }));
+    const again = await screen.findByRole('alertdialog', { name: 'Clear this batch?' });
+    await userEvent.click(within(again).getByRole('button', { name: 'Clear batch' }));
     await waitFor(() => expect(pathname()).toBe('/payments'));
     expect(callsTo(fetch, '/api/clear-batch')).toEqual([{ batch_id: 'B1', merchant_name: 'Acme Payouts' }]);
     expect(sessionStore.get()?.batch).toBeNull();

@@ -5,6 +5,7 @@ import { Navigate } from 'react-router';
 import { euro } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
 import { CodeDialog } from '../../ui/CodeDialog.tsx';
+import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { StagedTable } from './review/StagedTable.tsx';
 import { PER_PAGE, useReviewActions, useReviewData } from './review/useReview.ts';
@@ -23,6 +24,21 @@ function BatchReview({ batch, onLeave }: { batch: CurrentBatch; onLeave: () => v
   const [page, setPage] = useState(1);
   const { rows, totals, balance } = useReviewData(batch, page);
   const review = useReviewActions(batch, totals.data?.amount, onLeave);
+  const confirm = useConfirm();
+  const askDelete = (ids: number[]) =>
+    confirm.ask({
+      title: ids.length === 1 ? 'Delete this transaction?' : `Delete ${ids.length} transactions?`,
+      text: `${ids.length === 1 ? 'It is' : 'They are'} removed from the batch; this cannot be undone.`,
+      confirmLabel: 'Delete',
+      action: () => review.remove(ids),
+    });
+  const askClear = () =>
+    confirm.ask({
+      title: 'Clear this batch?',
+      text: 'Its rows will be declined, and you go back to Payments to upload a new file.',
+      confirmLabel: 'Clear batch',
+      action: review.clear,
+    });
   const data = rows.data;
   const pages = Math.max(1, Math.ceil((data?.transaction.total ?? 0) / PER_PAGE));
   if (data && !rows.isPlaceholderData && page > pages) setPage(pages);
@@ -71,7 +87,7 @@ function BatchReview({ batch, onLeave }: { batch: CurrentBatch; onLeave: () => v
           editing={review.editing}
           onEdit={review.setEditing}
           onSave={review.saveRow}
-          onDelete={review.remove}
+          onDelete={askDelete}
         />
         <Box
           sx={{
@@ -88,11 +104,11 @@ function BatchReview({ batch, onLeave }: { batch: CurrentBatch; onLeave: () => v
               color="error"
               variant="outlined"
               disabled={!review.selected.length}
-              onClick={() => review.remove(review.selected)}
+              onClick={() => askDelete(review.selected)}
             >
               Delete selected
             </Button>
-            <Button onClick={review.clear}>Clear</Button>
+            <Button onClick={askClear}>Clear</Button>
             <Button variant="contained" disabled={!canExecute} onClick={review.execute}>
               Execute Transactions
             </Button>
@@ -107,6 +123,7 @@ function BatchReview({ batch, onLeave }: { batch: CurrentBatch; onLeave: () => v
         onClose={() => review.setCodeOpen(false)}
         onSubmit={review.confirm}
       />
+      {confirm.dialog}
     </>
   );
 }

@@ -25,6 +25,7 @@ import { BrandSelect } from './BrandSelect.tsx';
 import { PAYOUT_COLUMNS } from './columns.tsx';
 import { useTransactionDetails, ViewDetailsButton } from './DetailsDialog.tsx';
 import { ExportButton } from './ExportButton.tsx';
+import { VolumeChart } from './VolumeChart.tsx';
 
 const EMPTY = {
   beneficiary_name: '',
@@ -150,6 +151,7 @@ export function PayoutTransactionsPage() {
           <DateRangeFields start={f.field('start_date')} end={f.field('end_date')} />
         </FilterPanel>
       ) : null}
+      <VolumeChart filters={{ status: statusName, ...filters, tz }} />
       <Paper>
         <ListTable
           id="payout-transactions"

@@ -1,0 +1,90 @@
+import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
+import { useId, useState, type ReactNode } from 'react';
+
+interface Props {
+  open: boolean;
+  title: string;
+  text?: ReactNode;
+  /** the label of the confirm button, e.g. "Clear batch" */
+  confirmLabel: string;
+  cancelLabel?: string;
+  onCancel: () => void;
+  /** what the confirmation allows; the dialog waits for it and stays open while it runs */
+  onConfirm: () => void | Promise<void>;
+}
+
+/**
+ * Asks before a destructive action. Esc, a click outside and Cancel do nothing but close it; the confirm button
+ * is in the error colour. Focus starts on Cancel, so Enter alone never destroys anything.
+ */
+export function ConfirmDialog({ open, title, text, confirmLabel, cancelLabel = 'Cancel', onCancel, onConfirm }: Props) {
+  const id = useId();
+  const [busy, setBusy] = useState(false);
+  const confirm = async () => {
+    setBusy(true);
+    try {
+      await onConfirm();
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog
+      open={open}
+      onClose={busy ? undefined : onCancel}
+      aria-labelledby={`${id}-title`}
+      aria-describedby={text ? `${id}-text` : undefined}
+      role="alertdialog"
+      maxWidth="xs"
+      fullWidth
+    >
+      <DialogTitle id={`${id}-title`}>{title}</DialogTitle>
+      {text ? (
+        <DialogContent>
+          <DialogContentText id={`${id}-text`}>{text}</DialogContentText>
+        </DialogContent>
+      ) : null}
+      <DialogActions>
+        <Button onClick={onCancel} disabled={busy} autoFocus>
+          {cancelLabel}
+        </Button>
+        <Button color="error" variant="contained" onClick={confirm} disabled={busy}>
+          {confirmLabel}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/** A pending confirmation: what to ask and what to do once confirmed. */
+export interface Confirmation {
+  title: string;
+  text?: ReactNode;
+  confirmLabel: string;
+  action: () => void | Promise<void>;
+}
+
+/** State for one ConfirmDialog shared by several actions: `ask(...)` opens it, `dialog` renders it. */
+export function useConfirm() {
+  const [pending, setPending] = useState<Confirmation | null>(null);
+  // the last question stays rendered while the dialog fades out
+  const [open, setOpen] = useState(false);
+  const ask = (c: Confirmation) => {
+    setPending(c);
+    setOpen(true);
+  };
+  const dialog = (
+    <ConfirmDialog
+      open={open}
+      title={pending?.title ?? ''}
+      text={pending?.text}
+      confirmLabel={pending?.confirmLabel ?? 'Confirm'}
+      onCancel={() => setOpen(false)}
+      onConfirm={async () => {
+        await pending?.action();
+        setOpen(false);
+      }}
+    />
+  );
+  return { ask, dialog };
+}
