@@ -1,13 +1,40 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { precompress } from './tools/precompress.ts';
+
+/**
+ * Libraries in chunks of their own, cached across releases of the app's code and shared by every route:
+ * React and the router, MUI's core (styling engine, theme, transitions), TanStack Query. MUI's components,
+ * icons, zod, forms and the app's own modules are split by Rollup along the routes' lazy imports, so a page
+ * loads only the components it uses (one chunk of every MUI component weighed 99 kB brotli on the sign-in page).
+ */
+const VENDOR_CHUNKS: [string, RegExp][] = [
+  ['react', /\/node_modules\/(react|react-dom|scheduler|react-router|cookie|set-cookie-parser)\//],
+  [
+    'mui',
+    /\/node_modules\/(@mui\/(system|styled-engine|utils|private-theming|core-downloads-tracker|material\/esm\/(styles|utils|internal|transitions|className|colors))|@emotion|@popperjs|react-transition-group|react-is|clsx|stylis|@babel\/runtime|hoist-non-react-statics)\//,
+  ],
+  ['query', /\/node_modules\/@tanstack\//],
+];
+
+function manualChunks(id: string): string | undefined {
+  return VENDOR_CHUNKS.find(([, pattern]) => pattern.test(id))?.[0];
+}
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: {
     port: 5173,
     proxy: { '/api': 'http://127.0.0.1:3000' },
   },
-  build: { outDir: 'dist', chunkSizeWarningLimit: 2000 },
+  build: {
+    outDir: 'dist',
+    // dist/.vite/manifest.json: which chunks each page loads (tools/bundle-size.ts reads it)
+    manifest: true,
+    // Vite's default warning at 500 kB (minified) stays on; the sign-in page's budget is kept by a test
+    chunkSizeWarningLimit: 500,
+    rollupOptions: { output: { manualChunks } },
+  },
   test: {
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],

@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import fastifyStatic from '@fastify/static';
 import { MSG, systemOps } from '@obol/contract';
 import Fastify, { type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -28,6 +26,7 @@ import { loggerOptions } from './platform/logging.ts';
 import { randomUUID } from 'node:crypto';
 import { apiDocsRoutes } from './platform/apidocs.ts';
 import { route } from './platform/http.ts';
+import { isAppPage, registerCompression, registerWebApp, shouldServeWeb } from './platform/web.ts';
 
 /** The version of the API document. */
 export const API_VERSION = '0.1.0';
@@ -74,6 +73,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     },
   });
   registerSecurityHeaders(app, config);
+  await registerCompression(app);
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   const deps: Deps = {
     config,
@@ -144,12 +144,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   downloadsRoutes(app, deps);
 
   const webDist = opts.webDist ?? WEB_DIST;
-  const serveWeb = opts.serveWeb ?? existsSync(path.join(webDist, 'index.html'));
-  if (serveWeb) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: ['index.html'] });
-  }
+  const serveWeb = shouldServeWeb(webDist, opts.serveWeb);
+  if (serveWeb) await registerWebApp(app, webDist);
   app.setNotFoundHandler((req, reply) => {
-    if (req.url.startsWith('/api/') || req.url === '/api' || !serveWeb || req.method !== 'GET') {
+    if (!serveWeb || !isAppPage(req.method, req.url)) {
       return reply.status(404).send({ error: [`No route ${req.method} ${req.url.split('?')[0]}`] });
     }
     return reply.type('text/html').sendFile('index.html');

@@ -119,6 +119,8 @@ export function route<const O extends Operation>(app: FastifyInstance, op: O, ha
     method: op.method,
     url: op.path,
     config: { access: op.access, audit: op.audit, input: op.input, operation: op },
+    // a file (a download) is sent as it is read: compressing it on the fly would hold its first bytes back
+    ...('file' in op.output ? { compress: false as const } : {}),
     preHandler: async (req) => {
       if (op.access === 'public') return;
       if (!req.auth) throw unauthorized();
