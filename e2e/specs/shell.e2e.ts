@@ -37,9 +37,9 @@ describe('the web shell', () => {
     await expect(nav.getByRole('link', { name: 'Payin Transactions' }).count()).resolves.toBe(0);
     await nav.getByRole('link', { name: 'Recent Batches', exact: true }).click();
     await page.waitForURL('**/recent-batches');
-    await expect(
-      nav.getByRole('link', { name: 'Recent Batches', exact: true }).getAttribute('aria-current'),
-    ).resolves.toBe('page');
+    await expect
+      .poll(() => nav.getByRole('link', { name: 'Recent Batches', exact: true }).getAttribute('aria-current'))
+      .toBe('page');
     await expect(page.getByRole('navigation', { name: 'Breadcrumb' }).textContent()).resolves.toContain('Transactions');
     // avatar initials of "Ada Admin"
     await expect(page.getByRole('button', { name: 'Account menu' }).textContent()).resolves.toContain('AA');
@@ -62,7 +62,7 @@ describe('the web shell', () => {
     }
     expect(expected).not.toContain('Users');
     await page.goto('/users');
-    await expect(page.getByRole('heading', { name: 'No access' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'No access' }).waitFor();
     await context.close();
   });
 
@@ -74,6 +74,8 @@ describe('the web shell', () => {
     await page.getByRole('menuitemradio', { name: 'Dark' }).click();
     await page.goto('/download-reports');
     await page.getByRole('button', { name: 'Expand sidebar' }).waitFor();
+    const search = page.getByRole('textbox', { name: 'Search' });
+    await search.waitFor();
     await expect(page.evaluate(() => document.documentElement.dataset.obolColorScheme)).resolves.toBe('dark');
     await expect(
       page.evaluate(() => getComputedStyle(document.body).backgroundColor),
@@ -84,9 +86,7 @@ describe('the web shell', () => {
     await page.keyboard.press('Enter');
     await expect(page.evaluate(() => document.activeElement?.tagName)).resolves.toBe('MAIN');
     await page.keyboard.press('/');
-    await expect(page.getByRole('textbox', { name: 'Search' }).evaluate((e) => e === document.activeElement)).resolves.toBe(
-      true,
-    );
+    await expect.poll(() => search.evaluate((e) => e === document.activeElement)).toBe(true);
     await expect(page.locator('main').count()).resolves.toBe(1);
     const icon = await fetch(new URL('/favicon.ico', page.url()));
     expect(icon.status).toBe(200);
