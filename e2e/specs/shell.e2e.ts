@@ -11,7 +11,15 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const NON_BUILT_MENUS = ['Merchants', 'Roles & Permissions', 'API Keys', 'Brands', 'Activity Logs', 'Fee Module', 'More'];
+const NON_BUILT_MENUS = [
+  'Merchants',
+  'Roles & Permissions',
+  'API Keys',
+  'Brands',
+  'Activity Logs',
+  'Fee Module',
+  'More',
+];
 /** The menus of a role that lead to a built screen (the labels the sidebar shows). */
 const sidebarLabels = (perms: readonly string[]) =>
   visibleNavigation(perms)
@@ -77,9 +85,7 @@ describe('the web shell', () => {
     const search = page.getByRole('textbox', { name: 'Search' });
     await search.waitFor();
     await expect(page.evaluate(() => document.documentElement.dataset.obolColorScheme)).resolves.toBe('dark');
-    await expect(
-      page.evaluate(() => getComputedStyle(document.body).backgroundColor),
-    ).resolves.toBe('rgb(14, 16, 20)');
+    await expect(page.evaluate(() => getComputedStyle(document.body).backgroundColor)).resolves.toBe('rgb(14, 16, 20)');
     // the skip link is the first stop of the keyboard and moves focus to the main landmark
     await page.keyboard.press('Tab');
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Skip to content');

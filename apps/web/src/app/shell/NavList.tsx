@@ -155,12 +155,7 @@ export function NavList({ menus, rail = false, onNavigate }: Props) {
         const expanded = open.has(m.label);
         return (
           <Box key={m.label}>
-            <ListItemButton
-              sx={itemSx}
-              onClick={() => toggle(m.label)}
-              aria-expanded={expanded}
-              aria-controls={id}
-            >
+            <ListItemButton sx={itemSx} onClick={() => toggle(m.label)} aria-expanded={expanded} aria-controls={id}>
               <Icon label={m.label} />
               <ListItemText primary={m.label} />
               {expanded ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}

@@ -34,7 +34,9 @@ function Counter({ label, value }: { label: string; value: number | undefined })
         <Typography color="text.secondary" variant="body2">
           {label}
         </Typography>
-        <Typography component="p" variant="h5">{value ?? '-'}</Typography>
+        <Typography component="p" variant="h5">
+          {value ?? '-'}
+        </Typography>
       </CardContent>
     </Card>
   );
