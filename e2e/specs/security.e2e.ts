@@ -62,6 +62,7 @@ describe('the web app under its Content-Security-Policy', () => {
     await context.close();
   });
 
+  // every screen of the menu is a page load of its own (about 25 of them)
   it('raises no violation through sign-in and on every screen of the menu', async () => {
     const { context, page, violations } = await watchedPage();
     await signIn(page, 'admin@obol.example');
@@ -81,7 +82,7 @@ describe('the web app under its Content-Security-Policy', () => {
     await page.getByRole('menu').waitFor();
     expect(await violations()).toEqual([]);
     await context.close();
-  });
+  }, 180_000);
 
   it('opens a password link without a violation, and its API calls carry no Referer', async () => {
     const email = 'risk-ops@obol.example';

@@ -11,7 +11,15 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const NON_BUILT_MENUS = ['Merchants', 'Roles & Permissions', 'API Keys', 'Brands', 'Activity Logs', 'Fee Module', 'More'];
+const NON_BUILT_MENUS = [
+  'Merchants',
+  'Roles & Permissions',
+  'API Keys',
+  'Brands',
+  'Activity Logs',
+  'Fee Module',
+  'More',
+];
 /** The menus of a role that lead to a built screen (the labels the sidebar shows). */
 const sidebarLabels = (perms: readonly string[]) =>
   visibleNavigation(perms)
@@ -37,9 +45,9 @@ describe('the web shell', () => {
     await expect(nav.getByRole('link', { name: 'Payin Transactions' }).count()).resolves.toBe(0);
     await nav.getByRole('link', { name: 'Recent Batches', exact: true }).click();
     await page.waitForURL('**/recent-batches');
-    await expect(
-      nav.getByRole('link', { name: 'Recent Batches', exact: true }).getAttribute('aria-current'),
-    ).resolves.toBe('page');
+    await expect
+      .poll(() => nav.getByRole('link', { name: 'Recent Batches', exact: true }).getAttribute('aria-current'))
+      .toBe('page');
     await expect(page.getByRole('navigation', { name: 'Breadcrumb' }).textContent()).resolves.toContain('Transactions');
     // avatar initials of "Ada Admin"
     await expect(page.getByRole('button', { name: 'Account menu' }).textContent()).resolves.toContain('AA');
@@ -62,7 +70,7 @@ describe('the web shell', () => {
     }
     expect(expected).not.toContain('Users');
     await page.goto('/users');
-    await expect(page.getByRole('heading', { name: 'No access' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'No access' }).waitFor();
     await context.close();
   });
 
@@ -74,19 +82,17 @@ describe('the web shell', () => {
     await page.getByRole('menuitemradio', { name: 'Dark' }).click();
     await page.goto('/download-reports');
     await page.getByRole('button', { name: 'Expand sidebar' }).waitFor();
+    const search = page.getByRole('textbox', { name: 'Search' });
+    await search.waitFor();
     await expect(page.evaluate(() => document.documentElement.dataset.obolColorScheme)).resolves.toBe('dark');
-    await expect(
-      page.evaluate(() => getComputedStyle(document.body).backgroundColor),
-    ).resolves.toBe('rgb(14, 16, 20)');
+    await expect(page.evaluate(() => getComputedStyle(document.body).backgroundColor)).resolves.toBe('rgb(14, 16, 20)');
     // the skip link is the first stop of the keyboard and moves focus to the main landmark
     await page.keyboard.press('Tab');
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Skip to content');
     await page.keyboard.press('Enter');
     await expect(page.evaluate(() => document.activeElement?.tagName)).resolves.toBe('MAIN');
     await page.keyboard.press('/');
-    await expect(page.getByRole('textbox', { name: 'Search' }).evaluate((e) => e === document.activeElement)).resolves.toBe(
-      true,
-    );
+    await expect.poll(() => search.evaluate((e) => e === document.activeElement)).toBe(true);
     await expect(page.locator('main').count()).resolves.toBe(1);
     const icon = await fetch(new URL('/favicon.ico', page.url()));
     expect(icon.status).toBe(200);

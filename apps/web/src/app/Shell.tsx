@@ -66,7 +66,15 @@ export function Shell() {
         <Box component="nav" aria-label="Main menu" sx={{ flex: 1, overflowY: 'auto', overflowX: 'hidden' }}>
           <NavList menus={menus} rail={rail} />
         </Box>
-        <Box sx={{ p: 1, borderTop: 1, borderColor: 'divider', display: 'flex', justifyContent: rail ? 'center' : 'flex-end' }}>
+        <Box
+          sx={{
+            p: 1,
+            borderTop: 1,
+            borderColor: 'divider',
+            display: 'flex',
+            justifyContent: rail ? 'center' : 'flex-end',
+          }}
+        >
           <Tooltip title={rail ? 'Expand sidebar' : 'Collapse sidebar'} placement="right">
             <IconButton
               size="small"

@@ -92,6 +92,7 @@ export function navPathOf(pathname: string): GuardedPath | undefined {
 export function breadcrumbs(pathname: string): Crumb[] {
   const path = guardedPathOf(pathname);
   if (!path) return [];
+  if (!isBuilt(path)) return [{ label: 'Page not found' }];
   const chain: GuardedPath[] = [path];
   for (let p = PARENTS[path]; p; p = PARENTS[p]) chain.unshift(p);
   const group = NAVIGATION.find((m) => m.items?.some((i) => i.path === chain[0]));

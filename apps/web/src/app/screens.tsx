@@ -65,9 +65,7 @@ export const SCREENS: Record<BuiltPath, Screen> = {
   '/transactions-history': { element: <TransactionHistoryPage />, preload: TransactionHistoryPage.preload },
   // one component for the three download lists; the key gives each its own state
   '/download-transactions': {
-    element: (
-      <DownloadsPage key="transactions" type={0} accounting={false} title={TITLES['/download-transactions']} />
-    ),
+    element: <DownloadsPage key="transactions" type={0} accounting={false} title={TITLES['/download-transactions']} />,
     preload: DownloadsPage.preload,
   },
   '/download-reports': {

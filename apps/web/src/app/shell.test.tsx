@@ -22,9 +22,18 @@ describe('the sidebar', () => {
     for (const label of ['Reports', 'Transactions', 'Accounts'])
       expect(within(nav).getByRole('button', { name: label }).getAttribute('aria-expanded')).toBe('false');
     // screens not built yet are not offered
-    for (const label of ['Merchants', 'Roles & Permissions', 'API Keys', 'Brands', 'Activity Logs', 'Fee Module', 'More'])
-      expect(within(nav).queryByRole('link', { name: label }) ?? within(nav).queryByRole('button', { name: label }))
-        .toBeNull();
+    for (const label of [
+      'Merchants',
+      'Roles & Permissions',
+      'API Keys',
+      'Brands',
+      'Activity Logs',
+      'Fee Module',
+      'More',
+    ])
+      expect(
+        within(nav).queryByRole('link', { name: label }) ?? within(nav).queryByRole('button', { name: label }),
+      ).toBeNull();
     expect(screen.getByRole('button', { name: 'Account menu' }).textContent).toContain('AA');
   });
 
@@ -33,12 +42,11 @@ describe('the sidebar', () => {
     renderApp('/user-profile');
     await userEvent.click(within(sidebar()).getByRole('button', { name: 'Transactions' }));
     const group = within(sidebar()).getByRole('list', { name: 'Transactions' });
-    expect(within(group).getAllByRole('link').map((a) => a.textContent)).toEqual([
-      'Payout Transactions',
-      'Batch Transactions',
-      'Recent Batches',
-      'Download Transactions',
-    ]);
+    expect(
+      within(group)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['Payout Transactions', 'Batch Transactions', 'Recent Batches', 'Download Transactions']);
     expect(within(sidebar()).getByRole('button', { name: 'Transactions' }).getAttribute('aria-expanded')).toBe('true');
   });
 
@@ -116,6 +124,7 @@ describe('routes', () => {
       renderApp(p.replace(':role', 'Admin'));
       expect(screen.getByRole('heading', { level: 1, name: 'Page not found' }), p).toBeTruthy();
       expect(screen.queryByRole('heading', { name: TITLES[p] })).toBeNull();
+      expect(within(screen.getByRole('navigation', { name: 'Breadcrumb' })).getByText('Page not found')).toBeTruthy();
       expect(screen.getByRole('navigation', { name: 'Main menu' })).toBeTruthy();
       cleanup();
     }

@@ -12,7 +12,7 @@ import {
   MenuItem,
   Tooltip,
 } from '@mui/material';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { guardedPathOf, isBuilt, navPathOf } from '../paths.ts';
 import { SCREENS } from '../screens.tsx';
@@ -109,19 +109,11 @@ export function NavList({ menus, rail = false, onNavigate }: Props) {
   const current = navPathOf(pathname);
   const exact = guardedPathOf(pathname);
   const groupOf = (path?: string) => menus.find((m) => m.items?.some((i) => i.path === path))?.label;
-  const [open, setOpen] = useState<Set<string>>(() => new Set([groupOf(current)].filter((g): g is string => !!g)));
-  // arriving on a page (from the rail, a breadcrumb or a link) opens its group
+  // a group opens where the current page is, until the user opens or closes it
   const currentGroup = groupOf(current);
-  useEffect(() => {
-    if (currentGroup) setOpen((s) => (s.has(currentGroup) ? s : new Set(s).add(currentGroup)));
-  }, [currentGroup]);
-  const toggle = (label: string) =>
-    setOpen((s) => {
-      const n = new Set(s);
-      if (n.has(label)) n.delete(label);
-      else n.add(label);
-      return n;
-    });
+  const [toggled, setToggled] = useState<Record<string, boolean>>({});
+  const isOpen = (label: string) => toggled[label] ?? label === currentGroup;
+  const toggle = (label: string) => setToggled((t) => ({ ...t, [label]: !isOpen(label) }));
 
   const link = (path: string, label: string, nested: boolean) => (
     <ListItemButton
@@ -152,15 +144,10 @@ export function NavList({ menus, rail = false, onNavigate }: Props) {
           );
         if (rail) return <RailGroup key={m.label} menu={m} current={current} onNavigate={onNavigate} />;
         const id = `nav-group-${m.label.toLowerCase().replace(/\W+/g, '-')}`;
-        const expanded = open.has(m.label);
+        const expanded = isOpen(m.label);
         return (
           <Box key={m.label}>
-            <ListItemButton
-              sx={itemSx}
-              onClick={() => toggle(m.label)}
-              aria-expanded={expanded}
-              aria-controls={id}
-            >
+            <ListItemButton sx={itemSx} onClick={() => toggle(m.label)} aria-expanded={expanded} aria-controls={id}>
               <Icon label={m.label} />
               <ListItemText primary={m.label} />
               {expanded ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}

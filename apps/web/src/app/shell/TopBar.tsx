@@ -17,25 +17,35 @@ function Trail() {
         {crumbs[last].label}
       </Typography>
       <Breadcrumbs
-      aria-label="Breadcrumb"
-      separator={<NavigateNext fontSize="small" />}
-      sx={{ display: { xs: 'none', sm: 'block' }, minWidth: 0, '& .MuiBreadcrumbs-ol': { flexWrap: 'nowrap' }, '& .MuiBreadcrumbs-li': { minWidth: 0 } }}
-    >
-      {crumbs.map((c, n) =>
-        n === last ? (
-          <Typography key={c.label} aria-current="page" noWrap sx={{ color: 'text.primary', fontWeight: 600, fontSize: 14 }}>
-            {c.label}
-          </Typography>
-        ) : c.to ? (
-          <Link key={c.label} component={RouterLink} to={c.to} color="text.secondary" noWrap sx={{ fontSize: 14 }}>
-            {c.label}
-          </Link>
-        ) : (
-          <Typography key={c.label} color="text.secondary" noWrap sx={{ fontSize: 14 }}>
-            {c.label}
-          </Typography>
-        ),
-      )}
+        aria-label="Breadcrumb"
+        separator={<NavigateNext fontSize="small" />}
+        sx={{
+          display: { xs: 'none', sm: 'block' },
+          minWidth: 0,
+          '& .MuiBreadcrumbs-ol': { flexWrap: 'nowrap' },
+          '& .MuiBreadcrumbs-li': { minWidth: 0 },
+        }}
+      >
+        {crumbs.map((c, n) =>
+          n === last ? (
+            <Typography
+              key={c.label}
+              aria-current="page"
+              noWrap
+              sx={{ color: 'text.primary', fontWeight: 600, fontSize: 14 }}
+            >
+              {c.label}
+            </Typography>
+          ) : c.to ? (
+            <Link key={c.label} component={RouterLink} to={c.to} color="text.secondary" noWrap sx={{ fontSize: 14 }}>
+              {c.label}
+            </Link>
+          ) : (
+            <Typography key={c.label} color="text.secondary" noWrap sx={{ fontSize: 14 }}>
+              {c.label}
+            </Typography>
+          ),
+        )}
       </Breadcrumbs>
     </>
   );

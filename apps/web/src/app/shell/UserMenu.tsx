@@ -19,7 +19,14 @@ export function UserMenu({ name, role, onLogout }: { name: string; role: string;
         sx={{ p: 0.5 }}
       >
         <Avatar
-          sx={{ bgcolor: 'primary.main', color: 'primary.contrastText', width: 32, height: 32, fontSize: 13, fontWeight: 600 }}
+          sx={{
+            bgcolor: 'primary.main',
+            color: 'primary.contrastText',
+            width: 32,
+            height: 32,
+            fontSize: 13,
+            fontWeight: 600,
+          }}
         >
           {initials(name)}
         </Avatar>

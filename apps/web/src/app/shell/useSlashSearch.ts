@@ -6,7 +6,9 @@ export const SEARCH_SELECTOR = '[data-search-input], [role="searchbox"]';
 
 const typingIn = (el: EventTarget | null) =>
   el instanceof HTMLElement &&
-  (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName) || el.getAttribute('role') === 'combobox');
+  (el.isContentEditable ||
+    ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName) ||
+    el.getAttribute('role') === 'combobox');
 
 /** The page's search field: the first marked element in the main area, or the input inside it. */
 export function findSearchField(root: ParentNode = document): HTMLElement | null {

@@ -72,8 +72,8 @@ describe('sign-in', () => {
     expect(localStorage.getItem('obol.token')).toBe('token-1');
     expect(sessionStore.get()?.user.role).toBe('2D Admin');
     expect(sessionStorage.getItem(CHALLENGE_KEY)).toBeNull();
-    // a 2D Admin cannot see Payments: the first screen of its menus
-    await waitFor(() => expect(pathname()).toBe('/companies'));
+    // a 2D Admin cannot see Payments: the first built screen of its menus
+    await waitFor(() => expect(pathname()).toBe('/download-accounting-transactions'));
   });
 
   it('keeps e-mail and authenticator codes numeric', async () => {
@@ -116,7 +116,7 @@ describe('sign-in', () => {
     mockApi();
     signInAs(DEFAULT_ROLE_PERMISSIONS['2D Admin'], { role: '2D Admin' });
     renderApp('/signin/authentication');
-    await waitFor(() => expect(pathname()).toBe('/companies'));
+    await waitFor(() => expect(pathname()).toBe('/download-accounting-transactions'));
   });
 
   it('brands /merchant-signin for merchants', () => {

@@ -116,7 +116,9 @@ export function PaymentsPage() {
                 <Card variant="outlined" sx={{ flex: 1 }}>
                   <CardActionArea onClick={() => chooseType('manual')}>
                     <CardContent>
-                      <Typography component="h2" variant="h6">Manual Payout</Typography>
+                      <Typography component="h2" variant="h6">
+                        Manual Payout
+                      </Typography>
                       <Typography color="text.secondary">
                         One payout to one wallet, approved with a one-time code.
                       </Typography>
@@ -128,7 +130,9 @@ export function PaymentsPage() {
                 <Card variant="outlined" sx={{ flex: 1 }}>
                   <CardActionArea onClick={() => chooseType('batch')}>
                     <CardContent>
-                      <Typography component="h2" variant="h6">Batch Payout</Typography>
+                      <Typography component="h2" variant="h6">
+                        Batch Payout
+                      </Typography>
                       <Typography color="text.secondary">
                         Upload a CSV or spreadsheet of payouts, review, then execute.
                       </Typography>

@@ -67,9 +67,13 @@ export function ProfilePage() {
         <Grid size={{ xs: 12, md: 5 }}>
           <Paper sx={{ p: 3 }}>
             <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 2 }}>
-              <Avatar sx={{ width: 56, height: 56, bgcolor: 'primary.main', color: 'primary.contrastText' }}>{initials(user.name)}</Avatar>
+              <Avatar sx={{ width: 56, height: 56, bgcolor: 'primary.main', color: 'primary.contrastText' }}>
+                {initials(user.name)}
+              </Avatar>
               <Box>
-                <Typography component="h2" variant="h6">{user.name}</Typography>
+                <Typography component="h2" variant="h6">
+                  {user.name}
+                </Typography>
                 <Typography color="text.secondary">{user.email}</Typography>
                 <Typography variant="body2" color="text.secondary">
                   {user.role}
