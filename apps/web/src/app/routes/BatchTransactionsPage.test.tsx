@@ -90,6 +90,7 @@ describe('batch transactions: the batch list', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Go to page 3' }));
     await screen.findByText('B-21');
+    expect(screen.getByRole('combobox', { name: 'Batch status' }).textContent).toBe('All Batches');
     await userEvent.click(screen.getByRole('combobox', { name: 'Batch status' }));
     for (const o of ['All Batches', 'Completed', 'Pending', 'Declined'])
       expect(screen.getByRole('option', { name: o })).toBeTruthy();

@@ -140,6 +140,8 @@ describe('transaction history of the current batch', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Go to page 2' }));
     await screen.findByText('Beneficiary 11');
+    // the empty status is named, not blank
+    expect(screen.getByRole('combobox', { name: 'Status' }).textContent).toBe('All Transactions');
     await userEvent.click(screen.getByRole('combobox', { name: 'Status' }));
     for (const o of ['All Transactions', 'Completed', 'Pending', 'Failed'])
       expect(screen.getByRole('option', { name: o })).toBeTruthy();
