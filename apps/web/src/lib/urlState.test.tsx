@@ -2,6 +2,7 @@ import { ALL_PERMISSIONS, type BatchListRow } from '@obol/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { App } from '../app/App.tsx';
 import { callsTo, mockApi, renderWithProviders, signInAs } from '../test-utils.tsx';
@@ -14,7 +15,9 @@ let search = '';
 function Probe() {
   const location = useLocation();
   const navigate = useNavigate();
-  search = location.search;
+  useEffect(() => {
+    search = location.search;
+  });
   return (
     <button type="button" onClick={() => navigate(-1)}>
       Browser back
