@@ -143,7 +143,9 @@ export function ListTable<T>(props: ListTableProps<T>) {
                       {content(r, c)}
                     </TableCell>
                   ))}
-                  {action ? <TableCell sx={{ ...stickyRight, whiteSpace: 'nowrap' }}>{action.cell(r)}</TableCell> : null}
+                  {action ? (
+                    <TableCell sx={{ ...stickyRight, whiteSpace: 'nowrap' }}>{action.cell(r)}</TableCell>
+                  ) : null}
                 </TableRow>
               ))}
             </TableBody>

@@ -33,16 +33,14 @@ function StagedValue({ row, column }: { row: StagedRow; column: BatchColumn }) {
 const KEY: readonly BatchColumn[] = ['beneficiary_name', 'amount'];
 
 const STAGED_COLUMNS: Column<StagedRow>[] = [
-  ...COLUMNS.map(
-    ([c, label]): Column<StagedRow> => ({
-      id: c,
-      label,
-      pinned: KEY.includes(c),
-      card: c === 'beneficiary_name' ? 'title' : undefined,
-      nowrap: c === 'amount',
-      cell: (r) => <StagedValue row={r} column={c} />,
-    }),
-  ),
+  ...COLUMNS.map(([c, label]): Column<StagedRow> => ({
+    id: c,
+    label,
+    pinned: KEY.includes(c),
+    card: c === 'beneficiary_name' ? 'title' : undefined,
+    nowrap: c === 'amount',
+    cell: (r) => <StagedValue row={r} column={c} />,
+  })),
   {
     id: 'status',
     label: 'Status',
