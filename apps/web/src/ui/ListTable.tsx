@@ -96,7 +96,7 @@ export function ListTable<T>(props: ListTableProps<T>) {
         direction="row"
         spacing={2}
         useFlexGap
-        sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', px: 2, py: 1.5 }}
+        sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', px: 2, py: 1 }}
       >
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} useFlexGap sx={{ flex: 1, flexWrap: 'wrap' }}>
           {toolbar}
