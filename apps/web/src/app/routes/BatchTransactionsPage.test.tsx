@@ -14,7 +14,7 @@ import { prefsKey } from '../../lib/tablePrefs.ts';
 import { callsTo, mockApi, pathname, renderApp, signInAs, type Handler } from '../../test-utils.tsx';
 
 // whole journeys through MUI selects and tables in jsdom take a few seconds
-vi.setConfig({ testTimeout: 20_000 });
+vi.setConfig({ testTimeout: 40_000 });
 
 const batch = (i: number, over: Partial<BatchRow> = {}): BatchRow => ({
   batch_id: `B-${i}`,

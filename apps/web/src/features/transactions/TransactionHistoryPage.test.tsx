@@ -8,7 +8,7 @@ import { callsTo, mockApi, pathname, renderApp, signInAs, type Handler } from '.
 import { HISTORY_COLUMNS } from './columns.tsx';
 
 // whole journeys through MUI selects and tables in jsdom take a few seconds
-vi.setConfig({ testTimeout: 20_000 });
+vi.setConfig({ testTimeout: 40_000 });
 
 const CURRENT = {
   batch_id: 'B-7',
