@@ -43,7 +43,8 @@ export function usePaging(initialSize: number = PAGE_SIZES[0], sizes: readonly n
     /** drops to the last page (replacing the URL) once an answer says the current page no longer exists */
     fix(total: number | undefined, settled: boolean) {
       const pages = pageCount(total, perPage);
-      if (settled && total !== undefined && page > pages) update({ page: pages === 1 ? null : pages }, { replace: true });
+      if (settled && total !== undefined && page > pages)
+        update({ page: pages === 1 ? null : pages }, { replace: true });
     },
   };
 }

@@ -20,7 +20,9 @@ export function useUrlParams() {
     if (next.toString() === params.toString()) return;
     setParams(next, { replace: opts.replace, preventScrollReset: true });
   };
-  return { params, update };
+  /** the whole query string at once: `values` only (a new view of the page, such as another tab) */
+  const setAll = (values: Record<string, string>) => setParams(values, { preventScrollReset: true });
+  return { params, update, setAll };
 }
 export type UrlParams = ReturnType<typeof useUrlParams>;
 

@@ -96,12 +96,26 @@ export function ListTable<T>(props: ListTableProps<T>) {
         direction="row"
         spacing={2}
         useFlexGap
-        sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', px: 2, py: 1.5 }}
+        sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', px: 2, py: 1 }}
       >
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} useFlexGap sx={{ flex: 1, flexWrap: 'wrap' }}>
-          {toolbar}
+        {toolbar ? (
+          <Stack
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={2}
+            useFlexGap
+            sx={{
+              flex: 1,
+              flexWrap: 'wrap',
+              minWidth: { xs: '100%', sm: 0 },
+              '& > .MuiFormControl-root': { width: { xs: '100%', sm: 'auto' } },
+            }}
+          >
+            {toolbar}
+          </Stack>
+        ) : null}
+        <Stack direction="row" sx={{ ml: 'auto' }}>
+          <ColumnsMenu labels={labels} state={state} />
         </Stack>
-        <ColumnsMenu labels={labels} state={state} />
       </Stack>
       {phone ? (
         <RowCards
@@ -143,7 +157,9 @@ export function ListTable<T>(props: ListTableProps<T>) {
                       {content(r, c)}
                     </TableCell>
                   ))}
-                  {action ? <TableCell sx={{ ...stickyRight, whiteSpace: 'nowrap' }}>{action.cell(r)}</TableCell> : null}
+                  {action ? (
+                    <TableCell sx={{ ...stickyRight, whiteSpace: 'nowrap' }}>{action.cell(r)}</TableCell>
+                  ) : null}
                 </TableRow>
               ))}
             </TableBody>

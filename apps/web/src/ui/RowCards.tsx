@@ -53,7 +53,13 @@ export function RowCards<T>({
             </Stack>
             <Box
               component="dl"
-              sx={{ display: 'grid', gridTemplateColumns: 'minmax(96px, max-content) 1fr', gap: 0.5, columnGap: 2, m: 0 }}
+              sx={{
+                display: 'grid',
+                gridTemplateColumns: 'minmax(96px, max-content) 1fr',
+                gap: 0.5,
+                columnGap: 2,
+                m: 0,
+              }}
             >
               {lines.map((c) => (
                 <Box key={c.id} sx={{ display: 'contents' }}>

@@ -10,10 +10,11 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { BatchRow } from '../../features/batches/BatchList.tsx';
 import { sessionStore } from '../../lib/session.ts';
+import { prefsKey } from '../../lib/tablePrefs.ts';
 import { callsTo, mockApi, pathname, renderApp, signInAs, type Handler } from '../../test-utils.tsx';
 
 // whole journeys through MUI selects and tables in jsdom take a few seconds
-vi.setConfig({ testTimeout: 20_000 });
+vi.setConfig({ testTimeout: 40_000 });
 
 const batch = (i: number, over: Partial<BatchRow> = {}): BatchRow => ({
   batch_id: `B-${i}`,
@@ -48,6 +49,18 @@ describe('batch transactions: the batch list', () => {
   it('lists batches 10 a page with a status filter and a debounced search', async () => {
     const fetch = batchServer(23);
     signInAs(ALL_PERMISSIONS);
+    // this user chose to see every column (who uploaded it and from which account start hidden)
+    const order = [
+      'batch_id',
+      'payout_type',
+      'uploaded_by',
+      'account_used',
+      'behalf_of',
+      'file_name',
+      'timestamp',
+      'status',
+    ];
+    localStorage.setItem(prefsKey(1, 'batches'), JSON.stringify({ order, hidden: [] }));
     renderApp('/batch-transactions');
     expect(screen.getByRole('heading', { name: 'Batch Transactions' })).toBeTruthy();
     expect(screen.getByRole('tab', { name: 'Batches' }).getAttribute('aria-selected')).toBe('true');
@@ -90,6 +103,7 @@ describe('batch transactions: the batch list', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Go to page 3' }));
     await screen.findByText('B-21');
+    expect(screen.getByRole('combobox', { name: 'Batch status' }).textContent).toBe('All Batches');
     await userEvent.click(screen.getByRole('combobox', { name: 'Batch status' }));
     for (const o of ['All Batches', 'Completed', 'Pending', 'Declined'])
       expect(screen.getByRole('option', { name: o })).toBeTruthy();

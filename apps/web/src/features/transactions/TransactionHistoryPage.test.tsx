@@ -3,10 +3,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../../lib/session.ts';
+import { prefsKey } from '../../lib/tablePrefs.ts';
 import { callsTo, mockApi, pathname, renderApp, signInAs, type Handler } from '../../test-utils.tsx';
+import { HISTORY_COLUMNS } from './columns.tsx';
 
 // whole journeys through MUI selects and tables in jsdom take a few seconds
-vi.setConfig({ testTimeout: 20_000 });
+vi.setConfig({ testTimeout: 40_000 });
 
 const CURRENT = {
   batch_id: 'B-7',
@@ -73,6 +75,9 @@ describe('transaction history of the current batch', () => {
 
   it('lists the batch transactions with the failure reason and its details', async () => {
     const fetch = historyServer(13);
+    // this user chose to see every column (the currency starts hidden)
+    const order = HISTORY_COLUMNS.map((c) => c.id);
+    localStorage.setItem(prefsKey(1, 'transaction-history'), JSON.stringify({ order, hidden: [] }));
     open();
     expect(screen.getByRole('heading', { name: 'Transaction History' })).toBeTruthy();
     const sub = screen.getByRole('heading', { level: 2 });
@@ -140,6 +145,8 @@ describe('transaction history of the current batch', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Go to page 2' }));
     await screen.findByText('Beneficiary 11');
+    // the empty status is named, not blank
+    expect(screen.getByRole('combobox', { name: 'Status' }).textContent).toBe('All Transactions');
     await userEvent.click(screen.getByRole('combobox', { name: 'Status' }));
     for (const o of ['All Transactions', 'Completed', 'Pending', 'Failed'])
       expect(screen.getByRole('option', { name: o })).toBeTruthy();

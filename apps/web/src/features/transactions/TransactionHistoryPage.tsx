@@ -48,7 +48,11 @@ export function TransactionHistoryPage() {
   const canExport = hasPermission(session, 'User can export transactions');
   const url = useUrlParams();
   const paging = usePaging(PER_PAGE, [PER_PAGE], url);
-  const status = oneOf(url.params.get('status'), STATUS_CHOICES.map((c) => c.value), '');
+  const status = oneOf(
+    url.params.get('status'),
+    STATUS_CHOICES.map((c) => c.value),
+    '',
+  );
   const applied = rangeFromUrl(url.params);
   const appliedKey = applied ? `${applied.min}-${applied.max}` : '';
   const [draft, setDraft] = useState<Range>(applied ?? NO_RANGE);

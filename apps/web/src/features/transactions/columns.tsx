@@ -20,7 +20,7 @@ export const PAYOUT_COLUMNS: Column<PayoutRow>[] = [
   { id: 'behalf_of', label: 'Behalf Of', hidden: true, cell: (t) => dash(t.behalf_of) },
   { id: 'uploaded_by', label: 'Uploaded By', hidden: true, cell: (t) => dash(t.uploaded_by) },
   { id: 'account_used', label: 'Account Used', hidden: true, cell: (t) => dash(t.account_used) },
-  { id: 'merchant_trx', label: 'Merchant Transaction ID', cell: (t) => t.merchant_transaction_id },
+  { id: 'merchant_trx', label: 'Merchant Transaction ID', hidden: true, cell: (t) => t.merchant_transaction_id },
   { id: 'intergiro_trx', label: 'Intergiro Trx ID', hidden: true, cell: (t) => dash(t.intergiro_trx_id) },
   { id: 'reference', label: 'Reference', cell: (t) => t.reference },
   { id: 'obol_id', label: 'Obol ID', hidden: true, cell: (t) => t.account_id },
@@ -80,7 +80,7 @@ export const HISTORY_COLUMNS: Column<HistoryRow>[] = [
         '-'
       ),
   },
-  { id: 'currency', label: 'Currency', cell: (t) => t.currency },
+  { id: 'currency', label: 'Currency', hidden: true, cell: (t) => t.currency },
   { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (t) => euro(t.amount) },
   { id: 'timestamp', label: 'Timestamp', nowrap: true, cell: (t) => localDateTime(t.updated_at) },
   { id: 'status', label: 'Status', pinned: true, card: 'status', cell: (t) => <StatusChip status={t.status} /> },

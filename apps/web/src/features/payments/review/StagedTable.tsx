@@ -1,19 +1,9 @@
-import type { BatchAmount, StagedRow } from '@obol/contract';
+import type { BatchAmount, BatchColumn, StagedRow } from '@obol/contract';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
-import {
-  Checkbox,
-  Chip,
-  IconButton,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Tooltip,
-} from '@mui/material';
-import { COLUMNS, RowEditorActions, RowEditorCells, startEditing, type Editing } from './RowEditor.tsx';
+import { Box, Checkbox, Chip, IconButton, TextField, Tooltip } from '@mui/material';
+import { ListTable, type Column } from '../../../ui/ListTable.tsx';
+import { COLUMNS, RowEditorActions, rowErrors, startEditing, type Editing } from './RowEditor.tsx';
 import { TotalsBar } from './TotalsBar.tsx';
 
 interface Props {
@@ -27,93 +17,101 @@ interface Props {
   onDelete: (ids: number[]) => void;
 }
 
-/** The staged rows of a page: selectable, each editable in place or deleted; their errors marked per field. */
-export function StagedTable({ rows, totals, selected, onSelect, editing, onEdit, onSave, onDelete }: Props) {
+/** A staged row's value; a value that breaks a rule is marked, its error in a tooltip. */
+function StagedValue({ row, column }: { row: StagedRow; column: BatchColumn }) {
+  const f = row[column];
+  if (!f.error) return <>{f.value}</>;
   return (
-    <TableContainer>
-      <Table size="small">
-        <TableHead>
-          <TableRow>
-            <TableCell padding="checkbox">
-              <Checkbox
-                inputProps={{ 'aria-label': 'Select all on this page' }}
-                checked={!!rows.length && rows.every((r) => selected.includes(r.id))}
-                onChange={(e) => onSelect(e.target.checked ? rows.map((r) => r.id) : [])}
-              />
-            </TableCell>
-            {COLUMNS.map(([, label]) => (
-              <TableCell key={label}>{label}</TableCell>
-            ))}
-            <TableCell>Status</TableCell>
-            <TableCell align="right">Actions</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {!rows.length ? (
-            <TableRow>
-              <TableCell colSpan={9} align="center">
-                No Record Found
-              </TableCell>
-            </TableRow>
-          ) : (
-            rows.map((r) => (
-              <TableRow key={r.id} hover selected={selected.includes(r.id)}>
-                <TableCell padding="checkbox">
-                  <Checkbox
-                    inputProps={{ 'aria-label': `Select row ${r.row_number}` }}
-                    checked={selected.includes(r.id)}
-                    onChange={(e) =>
-                      onSelect(e.target.checked ? [...selected, r.id] : selected.filter((x) => x !== r.id))
-                    }
-                  />
-                </TableCell>
-                {editing?.id === r.id ? (
-                  <RowEditorCells editing={editing} onChange={onEdit} />
-                ) : (
-                  <StagedCells row={r} />
-                )}
-                <TableCell>
-                  <Chip size="small" color={r.status === 'Pending' ? 'warning' : 'error'} label={r.status} />
-                </TableCell>
-                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  {editing?.id === r.id ? (
-                    <RowEditorActions rowNumber={r.row_number} onSave={onSave} onCancel={() => onEdit(null)} />
-                  ) : (
-                    <>
-                      <IconButton aria-label={`Edit row ${r.row_number}`} onClick={() => onEdit(startEditing(r))}>
-                        <EditIcon />
-                      </IconButton>
-                      <IconButton aria-label={`Delete row ${r.row_number}`} onClick={() => onDelete([r.id])}>
-                        <DeleteIcon />
-                      </IconButton>
-                    </>
-                  )}
-                </TableCell>
-              </TableRow>
-            ))
-          )}
-        </TableBody>
-        <TotalsBar totals={totals} />
-      </Table>
-    </TableContainer>
+    <Tooltip title={f.error}>
+      <Box component="span" sx={{ color: 'error.main', fontWeight: 600 }}>
+        {f.value || '(empty)'}
+      </Box>
+    </Tooltip>
   );
 }
 
-/** A staged row's values; a value that breaks a rule is marked, its error in a tooltip. */
-function StagedCells({ row }: { row: StagedRow }) {
+const KEY: readonly BatchColumn[] = ['beneficiary_name', 'amount'];
+
+const STAGED_COLUMNS: Column<StagedRow>[] = [
+  ...COLUMNS.map(([c, label]): Column<StagedRow> => ({
+    id: c,
+    label,
+    pinned: KEY.includes(c),
+    card: c === 'beneficiary_name' ? 'title' : undefined,
+    nowrap: c === 'amount',
+    cell: (r) => <StagedValue row={r} column={c} />,
+  })),
+  {
+    id: 'status',
+    label: 'Status',
+    pinned: true,
+    card: 'status',
+    cell: (r) => <Chip size="small" color={r.status === 'Pending' ? 'warning' : 'error'} label={r.status} />,
+  },
+];
+
+/**
+ * The staged rows of a page in the shared list table (columns, order and density of the user's choice; cards on a
+ * phone): selectable, each editable in place or deleted; their errors marked per field.
+ */
+export function StagedTable({ rows, totals, selected, onSelect, editing, onEdit, onSave, onDelete }: Props) {
+  const errors = editing ? rowErrors(editing.values) : {};
   return (
-    <>
-      {COLUMNS.map(([c]) => (
-        <TableCell key={c} sx={row[c].error ? { color: 'error.main', fontWeight: 600 } : undefined}>
-          {row[c].error ? (
-            <Tooltip title={row[c].error}>
-              <span>{row[c].value || '(empty)'}</span>
-            </Tooltip>
+    <ListTable
+      id="staged-transactions"
+      label="Staged transactions"
+      columns={STAGED_COLUMNS}
+      rows={rows}
+      rowKey={(r) => r.id}
+      loading={false}
+      rowSelected={(r) => selected.includes(r.id)}
+      lead={{
+        header: (
+          <Checkbox
+            slotProps={{ input: { 'aria-label': 'Select all on this page' } }}
+            checked={!!rows.length && rows.every((r) => selected.includes(r.id))}
+            onChange={(e) => onSelect(e.target.checked ? rows.map((r) => r.id) : [])}
+          />
+        ),
+        cell: (r) => (
+          <Checkbox
+            slotProps={{ input: { 'aria-label': `Select row ${r.row_number}` } }}
+            checked={selected.includes(r.id)}
+            onChange={(e) => onSelect(e.target.checked ? [...selected, r.id] : selected.filter((x) => x !== r.id))}
+          />
+        ),
+      }}
+      cellOverride={(r, col) => {
+        if (!editing || editing.id !== r.id || col.id === 'status') return undefined;
+        const c = col.id as BatchColumn;
+        return (
+          <TextField
+            size="small"
+            value={editing.values[c]}
+            error={!!errors[c]}
+            helperText={errors[c] ?? null}
+            onChange={(e) => onEdit({ ...editing, values: { ...editing.values, [c]: e.target.value } })}
+            slotProps={{ htmlInput: { maxLength: c === 'amount' ? 10 : 50, 'aria-label': col.label } }}
+          />
+        );
+      }}
+      action={{
+        label: 'Actions',
+        cell: (r) =>
+          editing?.id === r.id ? (
+            <RowEditorActions rowNumber={r.row_number} onSave={onSave} onCancel={() => onEdit(null)} />
           ) : (
-            row[c].value
-          )}
-        </TableCell>
-      ))}
-    </>
+            <>
+              <IconButton aria-label={`Edit row ${r.row_number}`} onClick={() => onEdit(startEditing(r))}>
+                <EditIcon />
+              </IconButton>
+              <IconButton aria-label={`Delete row ${r.row_number}`} onClick={() => onDelete([r.id])}>
+                <DeleteIcon />
+              </IconButton>
+            </>
+          ),
+      }}
+      footer={<TotalsBar totals={totals} />}
+    />
   );
 }
