@@ -154,7 +154,7 @@ export function VolumeChart({ filters }: { filters: PayoutVolumeInput }) {
 /** The figures of the chart as a table, for screen readers. */
 function VolumeTable({ volume }: { volume: PayoutVolume }) {
   return (
-    <Box component="table" sx={visuallyHidden}>
+    <Box component="table" sx={visuallyHidden} data-testid="volume-figures">
       <caption>Payout volume by day and status</caption>
       <thead>
         <tr>
