@@ -48,7 +48,14 @@ export function ConfirmDialog({ open, title, text, confirmLabel, cancelLabel = '
         <Button onClick={onCancel} disabled={busy} autoFocus>
           {cancelLabel}
         </Button>
-        <Button color="error" variant="contained" onClick={confirm} disabled={busy}>
+        <Button
+          color="error"
+          variant="contained"
+          onClick={confirm}
+          disabled={busy}
+          // white on the dark theme's light red is under 4.5:1: the darker red keeps the label readable
+          sx={(t) => (t.palette.mode === 'dark' ? { bgcolor: 'error.dark', color: 'common.white' } : {})}
+        >
           {confirmLabel}
         </Button>
       </DialogActions>

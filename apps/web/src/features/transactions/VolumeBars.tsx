@@ -54,7 +54,7 @@ interface Props {
 export function VolumeBars({ days, metric, width, compact, label }: Props) {
   const theme = useTheme();
   const colours = useGroupColours();
-  const height = compact ? 56 : 168;
+  const height = compact ? 56 : 148;
   const m = compact ? { l: 0, r: 0, t: 4, b: 4 } : { l: 52, r: 8, t: 10, b: 22 };
   const plotW = Math.max(1, width - m.l - m.r);
   const plotH = height - m.t - m.b;
@@ -112,7 +112,7 @@ export function VolumeBars({ days, metric, width, compact, label }: Props) {
             })}
             {!compact &&
             (i % every === 0 || i === days.length - 1) &&
-            (i === days.length - 1 || days.length - 1 - i >= every / 2) ? (
+            (i === days.length - 1 || days.length - 1 - i >= every) ? (
               <text x={x + slot / 2} y={height - 6} textAnchor="middle" {...text}>
                 {dayLabel(d.day)}
               </text>

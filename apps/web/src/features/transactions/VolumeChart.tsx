@@ -110,6 +110,7 @@ export function VolumeChart({ filters }: { filters: PayoutVolumeInput }) {
             value={metric}
             onChange={(_, m: VolumeMetric | null) => m && setMetric(m)}
             aria-label="Show"
+            sx={{ '& .MuiToggleButton-root': { textTransform: 'none', py: 0.25, px: 1.25 } }}
           >
             <ToggleButton value="amount">Amount</ToggleButton>
             <ToggleButton value="count">Count</ToggleButton>
@@ -126,15 +127,14 @@ export function VolumeChart({ filters }: { filters: PayoutVolumeInput }) {
             label={volumeSummary(v)}
           />
         ) : (
-          <Skeleton variant="rectangular" height={compact ? 56 : 168} />
+          <Skeleton variant="rectangular" height={compact ? 56 : 148} />
         )}
       </Box>
       <Stack
         component="ul"
         direction="row"
         useFlexGap
-        spacing={2}
-        sx={{ flexWrap: 'wrap', listStyle: 'none', p: 0, m: 0, mt: 1 }}
+        sx={{ flexWrap: 'wrap', columnGap: 2, rowGap: 0.5, listStyle: 'none', p: 0, m: 0, mt: 1 }}
       >
         {VOLUME_GROUPS.map((g) => (
           <Stack component="li" key={g} direction="row" spacing={0.75} sx={{ alignItems: 'center' }}>
@@ -154,7 +154,7 @@ export function VolumeChart({ filters }: { filters: PayoutVolumeInput }) {
 /** The figures of the chart as a table, for screen readers. */
 function VolumeTable({ volume }: { volume: PayoutVolume }) {
   return (
-    <Box component="table" sx={visuallyHidden}>
+    <Box component="table" sx={visuallyHidden} data-testid="volume-figures">
       <caption>Payout volume by day and status</caption>
       <thead>
         <tr>

@@ -1,0 +1,68 @@
+import { ALL_PERMISSIONS, type AccountChoice, type HolderOption } from '@obol/contract';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { callsTo, mockApi, renderApp, signInAs } from '../../test-utils.tsx';
+
+vi.setConfig({ testTimeout: 40_000 });
+
+const ACME: HolderOption = {
+  id: 7,
+  parent_id: null,
+  name: 'Acme Payouts',
+  email: 'merchant@obol.example',
+  roles: [{ name: 'Merchant' }],
+  remember_token_status: 1,
+  fee: 1.5,
+  active_brands: [],
+} as unknown as HolderOption;
+const account = (n: number): AccountChoice => ({
+  merchant_name: 'Acme Payouts',
+  account_id: `PO0000000${n}`,
+  account_reference: `OBL000000${n}`,
+  balance: 50_000,
+});
+
+/** Payments as a staff user up to step 3 (the account), the holder's accounts as given. */
+async function toAccountStep(accounts: AccountChoice[]) {
+  const fetch = mockApi({
+    '/api/search-merchant': () => ({ body: { data: [ACME] } }),
+    '/api/merchant-accounts': () => ({ body: { data: accounts, fee: 1.5 } }),
+    '/api/account-balance': () => ({ body: { balance: 50_000, fee: 1.5 } }),
+  });
+  signInAs(ALL_PERMISSIONS);
+  renderApp('/payments');
+  await userEvent.click(await screen.findByText('Manual Payout'));
+  await userEvent.click(await screen.findByRole('combobox', { name: 'Merchant or brand' }));
+  await userEvent.click(await screen.findByRole('option', { name: 'Acme Payouts (Merchant)' }));
+  await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+  return fetch;
+}
+
+describe('the payments stepper, step 3', () => {
+  it('chooses the only account for the user and loads its balance', async () => {
+    const fetch = await toAccountStep([account(1)]);
+    const radio = (await screen.findByRole('radio', { name: /PO00000001/ })) as HTMLInputElement;
+    await waitFor(() => expect(radio.checked).toBe(true));
+    expect(screen.getByText(/only account you can pay out from/)).toBeTruthy();
+    const next = screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement;
+    await waitFor(() => expect(next.disabled).toBe(false));
+    expect(callsTo(fetch, '/api/account-balance')).toEqual([
+      { account_reference: 'OBL0000001', account_id: 'PO00000001' },
+    ]);
+    await userEvent.click(next);
+    await screen.findByLabelText('Beneficiary name');
+  });
+
+  it('waits for a choice when there are several', async () => {
+    const fetch = await toAccountStep([account(1), account(2)]);
+    const radios = (await screen.findAllByRole('radio')) as HTMLInputElement[];
+    expect(radios.map((r) => r.checked)).toEqual([false, false]);
+    expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(callsTo(fetch, '/api/account-balance')).toEqual([]);
+    await userEvent.click(radios[1]);
+    await waitFor(() =>
+      expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(false),
+    );
+  });
+});
