@@ -36,9 +36,7 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
     const r = await axe.run(document, { resultTypes: ['violations'] });
     return r.violations;
   });
-  return (violations as AxeViolation[])
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(describe);
+  return (violations as AxeViolation[]).filter((v) => v.impact === 'serious' || v.impact === 'critical').map(describe);
 }
 
 /** Fails, listing them, when the page has serious or critical accessibility violations. */

@@ -78,7 +78,10 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
   await page.getByTestId('upload-input').setInputFiles(payoutsCsv());
   await page.getByRole('button', { name: 'Upload' }).click();
   await page.waitForURL('**/payments/transactions', { timeout: 30_000 });
-  await page.getByText(/Executable: 1/).first().waitFor();
+  await page
+    .getByText(/Executable: 1/)
+    .first()
+    .waitFor();
   await settle(page);
   await on('review page');
   // decline the staged batch (confirming, where Clear asks), so /payments is not sent back to it
@@ -88,10 +91,16 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
   await page.waitForURL((u) => u.pathname === '/payments');
 
   await page.goto('/payout-transactions');
-  await page.getByRole('button', { name: /view details/i }).first().waitFor();
+  await page
+    .getByRole('button', { name: /view details/i })
+    .first()
+    .waitFor();
   await settle(page);
   await on('payout list');
-  await page.getByRole('button', { name: /view details/i }).first().click();
+  await page
+    .getByRole('button', { name: /view details/i })
+    .first()
+    .click();
   await page.getByRole('dialog').waitFor();
   await settle(page);
   await on('payout details dialog');
@@ -108,7 +117,10 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
 
   await page.getByRole('tab', { name: /batches/i }).click();
   const completed = page.getByRole('row').filter({ hasText: /completed/i });
-  await completed.first().getByRole('button', { name: /export batch/i }).click();
+  await completed
+    .first()
+    .getByRole('button', { name: /export batch/i })
+    .click();
   await page.waitForURL('**/transactions-history');
   await settle(page);
   await on('transaction history');
@@ -123,7 +135,12 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
 
 /** The sign-in pages, signed out: sign-in (staff and merchant), the code step, forgotten and new password. */
 export async function tourSignedOut(page: Page, on: OnScreen) {
-  for (const url of ['/signin', '/merchant-signin', '/forgot-password', '/new-password/not-a-token/ada%40obol.example']) {
+  for (const url of [
+    '/signin',
+    '/merchant-signin',
+    '/forgot-password',
+    '/new-password/not-a-token/ada%40obol.example',
+  ]) {
     await page.goto(url);
     await page.getByRole('heading').first().waitFor();
     await settle(page);
