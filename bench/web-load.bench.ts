@@ -9,9 +9,8 @@
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { root, startStack } from '../e2e/lib/stack.ts';
-
-if (process.env.BENCH_REBUILD === '1') process.env.E2E_REBUILD = '1';
+import { measure } from '../apps/web/tools/bundle-size.ts';
+import { ensureBuilt, root, startStack } from '../e2e/lib/stack.ts';
 
 const ADMIN = 'admin@obol.example';
 const PASSWORD = 'Obol@2026';
@@ -30,6 +29,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
 interface Load {
   lcp: number;
+  /** the HTML document's bytes transferred */
+  docWire: number;
   jsWire: number;
   jsRaw: number;
   scripts: number;
@@ -47,12 +48,15 @@ const READ_JS = `performance.getEntriesByType('resource')
   .reduce((s, e) => ({ wire: s.wire + e.transferSize, raw: s.raw + e.decodedBodySize, n: s.n + 1 }),
     { wire: 0, raw: 0, n: 0 })`;
 
+const READ_DOC = `performance.getEntriesByType('navigation')[0]?.transferSize ?? 0`;
+
 async function load(page: Page, url: string): Promise<Load> {
   await page.goto(url, { waitUntil: 'load' });
   await page.waitForLoadState('networkidle').catch(() => undefined);
   const lcp = (await page.evaluate(READ_LCP)) as number;
   const js = (await page.evaluate(READ_JS)) as { wire: number; raw: number; n: number };
-  return { lcp, jsWire: js.wire, jsRaw: js.raw, scripts: js.n };
+  const docWire = (await page.evaluate(READ_DOC)) as number;
+  return { lcp, docWire, jsWire: js.wire, jsRaw: js.raw, scripts: js.n };
 }
 
 /** cold: a new context (empty cache); warm: the same context again. The median of RUNS of each. */
@@ -93,8 +97,15 @@ const kB = (n: number) => `${(n / 1000).toFixed(1)} kB`;
 const ms = (n: number) => `${Math.round(n)} ms`;
 
 async function main() {
-  const stack = await startStack();
+  ensureBuilt(process.env.BENCH_REBUILD === '1');
+  // the baseline: static HTML as large as the sign-in page's JavaScript, no script, from the same server (written
+  // before the server starts: it serves the files it finds then)
   const dist = path.join(root, 'apps/web/dist');
+  const size = measure(dist).signIn.raw;
+  const para = `<p>${'Obol pays out to many beneficiaries at once. '.repeat(20)}</p>\n`;
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Baseline</title></head><body><h1>Baseline</h1>\n${para.repeat(Math.max(1, Math.ceil(size / para.length)))}</body></html>`;
+  writeFileSync(path.join(dist, BASELINE), html);
+  const stack = await startStack();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
@@ -129,18 +140,21 @@ async function main() {
 
     const rows: [string, { cold: Load; warm: Load }][] = [];
     rows.push(['/signin (signed out)', await measureRoute(fresh, '/signin')]);
-
-    // the baseline: static HTML as large as the sign-in page's JavaScript, no script, from the same server
-    const size = rows[0][1].cold.jsRaw;
-    const para = `<p>${'Obol pays out to many beneficiaries at once. '.repeat(20)}</p>\n`;
-    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Baseline</title></head><body><h1>Baseline</h1>\n${para.repeat(Math.max(1, Math.ceil(size / para.length)))}</body></html>`;
-    writeFileSync(path.join(dist, BASELINE), html);
     rows.push([`${BASELINE} (baseline, ${kB(html.length)} HTML)`, await measureRoute(fresh, BASELINE)]);
 
     for (const url of ROUTES) rows.push([url, await measureRoute(signedIn, url)]);
 
-    const header = ['route', 'LCP cold', 'LCP warm', 'JS cold wire', 'JS cold raw', 'JS warm wire', 'scripts'];
-    const widths = [44, 10, 10, 13, 12, 13, 8];
+    const header = [
+      'route',
+      'LCP cold',
+      'LCP warm',
+      'HTML wire',
+      'JS cold wire',
+      'JS cold raw',
+      'JS warm wire',
+      'scripts',
+    ];
+    const widths = [46, 9, 9, 10, 13, 12, 13, 8];
     const line = (cells: string[]) => cells.map((c, i) => (i ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' ');
     console.log(`\nWeb load, Chromium ${browser.version()}, ${viewport.width}x${viewport.height}, median of ${RUNS}`);
     console.log(line(header));
@@ -150,6 +164,7 @@ async function main() {
           label,
           ms(r.cold.lcp),
           ms(r.warm.lcp),
+          kB(r.cold.docWire),
           kB(r.cold.jsWire),
           kB(r.cold.jsRaw),
           kB(r.warm.jsWire),

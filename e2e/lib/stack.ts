@@ -33,15 +33,9 @@ async function waitFor(url: string, child: ChildProcess, ms = 120_000) {
   throw new Error(`${url} did not come up`);
 }
 
-export interface Stack {
-  baseUrl: string;
-  dataDir: string;
-  stop(): Promise<void>;
-}
-
-/** Builds the web app if needed (or when E2E_REBUILD=1), then starts the provider simulator and the server. */
-export async function startStack(): Promise<Stack> {
-  if (!existsSync(path.join(root, 'apps/web/dist/index.html')) || process.env.E2E_REBUILD === '1') {
+/** Builds the web app when it has no build yet, or when asked to. */
+export function ensureBuilt(force = false) {
+  if (!existsSync(path.join(root, 'apps/web/dist/index.html')) || force) {
     // a production build whatever NODE_ENV the caller has (vitest sets it to 'test', and Vite then builds React's
     // development bundle: three times the JavaScript, and slower)
     const r = spawnSync('npm', ['run', 'build', '-w', '@obol/web'], {
@@ -51,6 +45,17 @@ export async function startStack(): Promise<Stack> {
     });
     if (r.status !== 0) throw new Error('web build failed');
   }
+}
+
+export interface Stack {
+  baseUrl: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** Builds the web app if needed (or when E2E_REBUILD=1), then starts the provider simulator and the server. */
+export async function startStack(): Promise<Stack> {
+  ensureBuilt(process.env.E2E_REBUILD === '1');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'obol-e2e-'));
   const port = await freePort();
   const providerPort = await freePort();
