@@ -74,6 +74,27 @@ async function measureRoute(newContext: () => Promise<BrowserContext>, url: stri
   return { cold: median(cold), warm: median(warm) };
 }
 
+/**
+ * A page of `size` bytes of text, no script: words picked by a fixed pseudo-random sequence, so that it
+ * compresses about as much as prose does (repeating one paragraph would compress to nothing).
+ */
+function baselinePage(size: number): string {
+  const words = 'obol pays out to many beneficiaries at once from a merchant account with fees and a report'.split(' ');
+  let seed = 42;
+  const parts: string[] = [];
+  let length = 0;
+  while (length < size) {
+    const sentence = Array.from({ length: 12 }, () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      const w = words[seed % words.length];
+      return seed % 7 === 0 ? `${w}${seed % 1000}` : w;
+    }).join(' ');
+    parts.push(`<p>${sentence}.</p>`);
+    length += sentence.length + 8;
+  }
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Baseline</title></head><body><h1>Baseline</h1>\n${parts.join('\n')}</body></html>`;
+}
+
 /** The one-time code of the newest mail to this address written after `since`. */
 async function mailedCode(dataDir: string, email: string, since: number): Promise<string> {
   const dir = path.join(dataDir, 'mail');
@@ -102,8 +123,7 @@ async function main() {
   // before the server starts: it serves the files it finds then)
   const dist = path.join(root, 'apps/web/dist');
   const size = measure(dist).signIn.raw;
-  const para = `<p>${'Obol pays out to many beneficiaries at once. '.repeat(20)}</p>\n`;
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Baseline</title></head><body><h1>Baseline</h1>\n${para.repeat(Math.max(1, Math.ceil(size / para.length)))}</body></html>`;
+  const html = baselinePage(size);
   writeFileSync(path.join(dist, BASELINE), html);
   const stack = await startStack();
   const browser = await chromium.launch({

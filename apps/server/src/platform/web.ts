@@ -22,7 +22,9 @@ const FILE_EXTENSION =
  */
 export async function registerCompression(app: FastifyInstance): Promise<void> {
   await app.register(fastifyCompress, {
-    global: true,
+    globalCompression: true,
+    // request bodies are taken as sent: no inflating of a gzip upload past the body limit's intent
+    globalDecompression: false,
     encodings: ['br', 'gzip'],
     threshold: 1024,
   });
