@@ -1,84 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-async function waitFor(url: string, child: ChildProcess, ms = 120_000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}`);
-    try {
-      const r = await fetch(url);
-      if (r.ok) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error(`${url} did not come up`);
-}
+import { startStack } from './stack.ts';
 
 /** Builds the web app if needed and starts the provider simulator and the server on a fresh DATA_DIR. */
 export default async function setup(project: TestProject) {
-  if (!existsSync(path.join(root, 'apps/web/dist/index.html')) || process.env.E2E_REBUILD === '1') {
-    const r = spawnSync('npm', ['run', 'build', '-w', '@obol/web'], { cwd: root, stdio: 'inherit' });
-    if (r.status !== 0) throw new Error('web build failed');
-  }
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'obol-e2e-'));
-  const port = await freePort();
-  const providerPort = await freePort();
-  const env = {
-    ...process.env,
-    NODE_ENV: 'development',
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    PROVIDER_PORT: String(providerPort),
-    PROVIDER_DATA_DIR: path.join(dataDir, 'provider'),
-    PROVIDER_WEBHOOK_URL: `http://127.0.0.1:${port}/api/provider/webhook`,
-    DEMO_PASSWORD: 'Obol@2026',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: '',
-  };
-  const children: ChildProcess[] = [];
-  const start = (entry: string) => {
-    const c = spawn(process.execPath, [...(process.features.typescript ? [] : ['--experimental-strip-types']), entry], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    children.push(c);
-    return c;
-  };
-  if (existsSync(path.join(root, 'apps/provider/src/main.ts'))) {
-    const p = start('apps/provider/src/main.ts');
-    await waitFor(`http://127.0.0.1:${providerPort}/health`, p);
-  }
-  const server = start('apps/server/src/main.ts');
-  await waitFor(`http://127.0.0.1:${port}/api/health`, server);
-
-  project.provide('baseUrl', `http://127.0.0.1:${port}`);
-  project.provide('dataDir', dataDir);
-  return async () => {
-    for (const c of children) c.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+  const stack = await startStack();
+  project.provide('baseUrl', stack.baseUrl);
+  project.provide('dataDir', stack.dataDir);
+  return stack.stop;
 }
 
 declare module 'vitest' {

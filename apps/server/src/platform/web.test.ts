@@ -174,3 +174,16 @@ describe('missing files', () => {
     expect(isAppPage('POST', '/signin')).toBe(false);
   });
 });
+
+describe('request bodies', () => {
+  it('a gzip-encoded body is not inflated', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      payload: gzipSync(JSON.stringify({ email: 'a@b.c', password: 'x' })),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: ['The request body is not valid JSON'] });
+  });
+});

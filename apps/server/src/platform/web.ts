@@ -11,7 +11,7 @@ export const REVALIDATE = 'no-cache';
 
 /** Files a browser asks for by name: a miss answers 404, never the SPA's index.html. */
 const FILE_EXTENSION =
-  /\.(js|mjs|cjs|css|map|json|ico|png|jpe?g|gif|webp|avif|svg|woff2?|ttf|otf|txt|xml|webmanifest|wasm)$/i;
+  /\.(js|mjs|cjs|css|map|json|ico|png|jpe?g|gif|webp|avif|svg|woff2?|ttf|otf|txt|xml|html|webmanifest|wasm)$/i;
 
 /**
  * Compression by Accept-Encoding (brotli, then gzip) of every compressible answer (by its content type: the
@@ -22,7 +22,9 @@ const FILE_EXTENSION =
  */
 export async function registerCompression(app: FastifyInstance): Promise<void> {
   await app.register(fastifyCompress, {
-    global: true,
+    globalCompression: true,
+    // request bodies are taken as sent: no inflating of a gzip upload past the body limit's intent
+    globalDecompression: false,
     encodings: ['br', 'gzip'],
     threshold: 1024,
   });

@@ -1,0 +1,158 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/** Called on every screen the tour reaches, once it has drawn. */
+export type OnScreen = (label: string) => Promise<void>;
+
+/** Waits for the page's requests to settle and MUI's transitions to end. */
+export async function settle(page: Page) {
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  await page.waitForTimeout(400);
+}
+
+/** The payments steps up to the account: the merchant entry (typed by staff, preselected for a merchant). */
+async function toAccountStep(page: Page, kind: 'Manual Payout' | 'Batch Payout', staff: boolean, on?: OnScreen) {
+  await page.goto('/payments');
+  await page.getByText(kind, { exact: true }).click();
+  if (staff) {
+    await page.getByRole('combobox', { name: 'Merchant or brand' }).fill('Acme Payouts');
+    await page.getByRole('option', { name: 'Acme Payouts (Merchant)' }).click();
+  }
+  const next = page.getByRole('button', { name: 'Next' });
+  await expect.poll(() => next.isEnabled()).toBe(true);
+  await settle(page);
+  await on?.(`payments step 2 (${kind})`);
+  await next.click();
+  // with one account the step may choose it and move on by itself
+  const radio = page.getByRole('radio').first();
+  const form = page.getByLabel('Beneficiary name').or(page.getByTestId('upload-input'));
+  await radio.or(form).first().waitFor({ state: 'attached' });
+  if (await radio.isVisible()) {
+    await settle(page);
+    await on?.(`payments step 3 (${kind})`);
+    await radio.check();
+    const next3 = page.getByRole('button', { name: 'Next' });
+    await expect.poll(() => next3.isEnabled()).toBe(true);
+    await next3.click();
+  }
+}
+
+/** A CSV of two payouts to upload. */
+function payoutsCsv(): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'obol-e2e-a11y-')), 'a11y payouts.csv');
+  const tag = Date.now();
+  writeFileSync(
+    file,
+    [
+      'beneficiary_name,obol_id,merchant_transaction_id,brand,reference,amount',
+      `Ana Novak,100000001,A${tag}-1,Acme Brand,Invoice 1,1500`,
+      `Ben Berg,12345,A${tag}-2,Acme Brand,Invoice 2,1000`,
+    ].join('\n'),
+  );
+  return file;
+}
+
+/**
+ * Every built screen a signed-in user can reach: the payments steps (manual and batch), the review page of an
+ * uploaded batch, the payout list and a payout's details, both tabs of Batch Transactions, a batch's transaction
+ * history, Recent Batches, the download lists, Users and the profile. Calls `on` on each.
+ */
+export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
+  await page.goto('/payments');
+  await page.getByText('Manual Payout', { exact: true }).waitFor();
+  await settle(page);
+  await on('payments step 1');
+
+  await toAccountStep(page, 'Manual Payout', staff, on);
+  await page.getByLabel('Beneficiary name').waitFor();
+  await settle(page);
+  await on('payments step 4 (manual payout form)');
+
+  await toAccountStep(page, 'Batch Payout', staff);
+  await page.getByTestId('upload-input').waitFor({ state: 'attached' });
+  await settle(page);
+  await on('payments step 4 (upload)');
+  await page.getByTestId('upload-input').setInputFiles(payoutsCsv());
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await page.waitForURL('**/payments/transactions', { timeout: 30_000 });
+  await page
+    .getByText(/Executable: 1/)
+    .first()
+    .waitFor();
+  await settle(page);
+  await on('review page');
+  // decline the staged batch (confirming, where Clear asks), so /payments is not sent back to it
+  await page.getByRole('button', { name: /^clear$/i }).click();
+  const confirm = page.getByRole('dialog').getByRole('button', { name: /clear|decline|yes|confirm/i });
+  await Promise.race([page.waitForURL('**/payments'), confirm.waitFor().then(() => confirm.click())]);
+  await page.waitForURL((u) => u.pathname === '/payments');
+
+  await page.goto('/payout-transactions');
+  await page
+    .getByRole('button', { name: /view details/i })
+    .first()
+    .waitFor();
+  await settle(page);
+  await on('payout list');
+  await page
+    .getByRole('button', { name: /view details/i })
+    .first()
+    .click();
+  await page.getByRole('dialog').waitFor();
+  await settle(page);
+  await on('payout details dialog');
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'hidden' });
+
+  await page.goto('/batch-transactions');
+  await page.getByRole('tab', { name: /batches/i }).waitFor();
+  await settle(page);
+  await on('batch transactions: batches');
+  await page.getByRole('tab', { name: /completed transactions/i }).click();
+  await settle(page);
+  await on('batch transactions: completed transactions');
+
+  await page.getByRole('tab', { name: /batches/i }).click();
+  const completed = page.getByRole('row').filter({ hasText: /completed/i });
+  await completed
+    .first()
+    .getByRole('button', { name: /export batch/i })
+    .click();
+  await page.waitForURL('**/transactions-history');
+  await settle(page);
+  await on('transaction history');
+
+  for (const url of ['/recent-batches', '/download-transactions', '/download-reports', '/users', '/user-profile']) {
+    await page.goto(url);
+    await page.getByRole('heading').first().waitFor();
+    await settle(page);
+    await on(url);
+  }
+}
+
+/** The sign-in pages, signed out: sign-in (staff and merchant), the code step, forgotten and new password. */
+export async function tourSignedOut(page: Page, on: OnScreen) {
+  for (const url of [
+    '/signin',
+    '/merchant-signin',
+    '/forgot-password',
+    '/new-password/not-a-token/ada%40obol.example',
+  ]) {
+    await page.goto(url);
+    await page.getByRole('heading').first().waitFor();
+    await settle(page);
+    await on(url);
+  }
+  await page.goto('/signin');
+  await page.getByLabel('Email', { exact: true }).fill('admin@obol.example');
+  await page.getByLabel('Password', { exact: true }).fill('Obol@2026');
+  await page.getByLabel('E-mail code').check();
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/signin/authentication');
+  await page.getByLabel('Code', { exact: true }).waitFor();
+  await settle(page);
+  await on('/signin/authentication');
+}
