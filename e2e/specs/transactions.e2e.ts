@@ -43,7 +43,8 @@ describe('transactions', () => {
     await name.press('Enter');
     // the payouts to Ana Novak (at least the merchant's own and its brand's demo payouts), and no other
     const onlyAna = (names: string[]) => names.length >= 2 && names.every((n) => n === 'Ana Novak');
-    await expect.poll(async () => onlyAna(await firstCells(page))).toBe(true);
+    // the search goes through the URL and the server: on a loaded machine that can take more than poll's 1 s
+    await expect.poll(async () => onlyAna(await firstCells(page)), { timeout: 10_000 }).toBe(true);
 
     await page.getByRole('button', { name: 'View Details' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Transaction Details' });
