@@ -84,10 +84,13 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
     .waitFor();
   await settle(page);
   await on('review page');
-  // decline the staged batch (confirming, where Clear asks), so /payments is not sent back to it
+  // decline the staged batch (Clear asks first), so /payments is not sent back to it
   await page.getByRole('button', { name: /^clear$/i }).click();
-  const confirm = page.getByRole('dialog').getByRole('button', { name: /clear|decline|yes|confirm/i });
-  await Promise.race([page.waitForURL('**/payments'), confirm.waitFor().then(() => confirm.click())]);
+  const confirm = page.getByRole('alertdialog', { name: 'Clear this batch?' });
+  await confirm.waitFor();
+  await settle(page);
+  await on('review page, clear confirmation');
+  await confirm.getByRole('button', { name: 'Clear batch' }).click();
   await page.waitForURL((u) => u.pathname === '/payments');
 
   await page.goto('/payout-transactions');

@@ -82,7 +82,7 @@ describe('the web shell', () => {
     await page.getByRole('menuitemradio', { name: 'Dark' }).click();
     await page.goto('/download-reports');
     await page.getByRole('button', { name: 'Expand sidebar' }).waitFor();
-    const search = page.getByRole('textbox', { name: 'Search' });
+    const search = page.getByRole('searchbox', { name: 'Search' });
     await search.waitFor();
     await expect(page.evaluate(() => document.documentElement.dataset.obolColorScheme)).resolves.toBe('dark');
     await expect(page.evaluate(() => getComputedStyle(document.body).backgroundColor)).resolves.toBe('rgb(14, 16, 20)');

@@ -74,7 +74,7 @@ describe('the session', () => {
     const fetch = mockApi({ '/api/logout': () => ({ body: { message: ['Logged out'] } }) });
     signInAs(ALL_PERMISSIONS);
     renderApp('/user-profile');
-    await userEvent.click(screen.getByRole('button', { name: 'Account menu' }));
+    await userEvent.click(screen.getByRole('button', { name: /^Account menu/ }));
     expect(screen.getByRole('menuitem', { name: 'User Profile' })).toBeTruthy();
     await userEvent.click(screen.getByRole('menuitem', { name: 'Logout' }));
     await waitFor(() => expect(pathname()).toBe('/signin'));

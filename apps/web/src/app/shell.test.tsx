@@ -34,14 +34,14 @@ describe('the sidebar', () => {
       expect(
         within(nav).queryByRole('link', { name: label }) ?? within(nav).queryByRole('button', { name: label }),
       ).toBeNull();
-    expect(screen.getByRole('button', { name: 'Account menu' }).textContent).toContain('AA');
+    expect(screen.getByRole('button', { name: /^Account menu/ }).textContent).toContain('AA');
   });
 
   it('opens a group to its built pages only', async () => {
     signInAs(ALL_PERMISSIONS);
     renderApp('/user-profile');
     await userEvent.click(within(sidebar()).getByRole('button', { name: 'Transactions' }));
-    const group = within(sidebar()).getByRole('list', { name: 'Transactions' });
+    const group = within(sidebar()).getByRole('group', { name: 'Transactions' });
     expect(
       within(group)
         .getAllByRole('link')
@@ -181,7 +181,7 @@ describe('keyboard and landmarks', () => {
   it('"/" focuses the page\'s search field, but types a slash inside a field', async () => {
     signInAs(ALL_PERMISSIONS);
     renderApp('/download-reports');
-    const search = screen.getByRole('textbox', { name: 'Search' });
+    const search = screen.getByRole('searchbox', { name: 'Search' });
     await userEvent.keyboard('/');
     expect(document.activeElement).toBe(search);
     await userEvent.keyboard('2026/');
@@ -191,7 +191,7 @@ describe('keyboard and landmarks', () => {
   it('Esc closes the account menu and the phone drawer', async () => {
     signInAs(ALL_PERMISSIONS);
     renderApp('/user-profile');
-    await userEvent.click(screen.getByRole('button', { name: 'Account menu' }));
+    await userEvent.click(screen.getByRole('button', { name: /^Account menu/ }));
     expect(screen.getByRole('menu')).toBeTruthy();
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());

@@ -134,7 +134,7 @@ export function NavList({ menus, rail = false, onNavigate }: Props) {
   );
 
   return (
-    <List dense disablePadding sx={{ py: 1 }}>
+    <List component="div" dense disablePadding sx={{ py: 1 }}>
       {menus.map((m) => {
         if (m.path)
           return (
@@ -153,7 +153,7 @@ export function NavList({ menus, rail = false, onNavigate }: Props) {
               {expanded ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}
             </ListItemButton>
             <Collapse in={expanded} unmountOnExit>
-              <List dense disablePadding id={id} aria-label={m.label}>
+              <List component="div" role="group" dense disablePadding id={id} aria-label={m.label}>
                 {m.items!.map((i) => link(i.path, i.label, true))}
               </List>
             </Collapse>

@@ -12,7 +12,8 @@ export function UserMenu({ name, role, onLogout }: { name: string; role: string;
   return (
     <>
       <IconButton
-        aria-label="Account menu"
+        // the initials it shows are part of its name (WCAG 2.5.3)
+        aria-label={`Account menu (${initials(name)})`}
         aria-haspopup="menu"
         aria-expanded={!!anchor}
         onClick={(e) => setAnchor(e.currentTarget)}

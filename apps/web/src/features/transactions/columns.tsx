@@ -33,6 +33,8 @@ const feeTip = (
   <Tooltip title={BATCH_FEE_TIP}>
     <Box
       component="span"
+      // an information icon: a named image (a bare span may not carry the label the tooltip gives it)
+      role="img"
       tabIndex={0}
       sx={{ display: 'inline-flex', ml: 0.5, verticalAlign: 'middle', color: 'text.secondary' }}
     >
