@@ -30,6 +30,15 @@ function describe(v: AxeViolation): string {
 export async function seriousA11yViolations(page: Page): Promise<string[]> {
   // the page's Content-Security-Policy forbids inline scripts: the context must be made with bypassCSP
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE_SOURCE });
+  // colours are judged at rest: a transition caught half-way (a fading button, a ripple) is not what people read
+  if (!(await page.evaluate(() => 'axe' in window && document.getElementById('a11y-no-motion')))) {
+    await page.addStyleTag({
+      content: '*, *::before, *::after { transition: none !important; animation: none !important; }',
+    });
+    await page.evaluate(() => {
+      document.head.lastElementChild?.setAttribute('id', 'a11y-no-motion');
+    });
+  }
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: unknown[] }> } })
       .axe;

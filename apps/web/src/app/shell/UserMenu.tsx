@@ -13,7 +13,7 @@ export function UserMenu({ name, role, onLogout }: { name: string; role: string;
     <>
       <IconButton
         // the initials it shows are part of its name (WCAG 2.5.3)
-        aria-label={`Account menu (${initials(name)})`}
+        aria-label={`Account menu, ${initials(name)}`}
         aria-haspopup="menu"
         aria-expanded={!!anchor}
         onClick={(e) => setAnchor(e.currentTarget)}
