@@ -1,7 +1,7 @@
 /** Every screen as its own chunk: a page's code loads when the page is first opened (or its menu item hovered). */
 import type { ReactNode } from 'react';
 import { lazyScreen } from '../lib/lazyScreen.ts';
-import { TITLES, type BuiltPath } from './paths.ts';
+import { guardedPathOf, isBuilt, TITLES, type BuiltPath } from './paths.ts';
 
 export const Shell = lazyScreen(() => import('./Shell.tsx').then((m) => ({ default: m.Shell })));
 
@@ -89,3 +89,13 @@ export const preloadAll = () =>
     PasswordSuccessPage.preload(),
     ...Object.values(SCREENS).map((s) => s.preload()),
   ]);
+
+/**
+ * A signed-in first load: fetches the shell's and the page's code at once instead of one after the other (the
+ * shell would ask for the page only once it renders).
+ */
+export function preloadSignedIn(pathname: string) {
+  void Shell.preload();
+  const path = guardedPathOf(pathname);
+  if (path && isBuilt(path)) void SCREENS[path].preload();
+}
