@@ -13,7 +13,7 @@ import { completedTransactionsQuery } from './api/completedTransactions.ts';
 import { useExportCompletedTransactions } from './api/exportCompletedTransactions.ts';
 import { BrandSelect } from './BrandSelect.tsx';
 import { COMPLETED_COLUMNS } from './columns.tsx';
-import { useTransactionDetails, ViewDetailsButton } from './DetailsDialog.tsx';
+import { useTransactionDetails } from './DetailsDialog.tsx';
 import { ExportButton } from './ExportButton.tsx';
 
 export { BATCH_FEE_TIP } from './columns.tsx';
@@ -80,16 +80,7 @@ export function CompletedTransactions() {
           columns={COMPLETED_COLUMNS}
           rows={rows}
           rowKey={(t) => t.id}
-          action={{
-            label: 'Action',
-            cell: (t) => (
-              <ViewDetailsButton
-                disabled={details.busy}
-                loading={details.loadingId === t.id}
-                onClick={() => details.show(t.id)}
-              />
-            ),
-          }}
+          action={details.action}
           sx={{ maxHeight: '70vh' }}
           loading={q.isLoading}
         />

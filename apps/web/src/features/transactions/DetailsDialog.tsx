@@ -116,8 +116,8 @@ export function TransactionDialog({
 }
 
 /**
- * View Details through POST /api/transaction-details: `show(id)` loads and opens the dialog; `busy` disables the
- * actions while a request runs. A failure only stops the spinner.
+ * View Details through POST /api/transaction-details: the row `action` loads and opens the dialog, every row's
+ * button disabled while a request runs. A failure only stops the spinner.
  */
 export function useTransactionDetails() {
   const [details, setDetails] = useState<TransactionDetails | null>(null);
@@ -127,9 +127,17 @@ export function useTransactionDetails() {
     onError: (err) => console.error('transaction details failed', err),
   });
   return {
-    show: (id: number) => m.mutate(id),
-    busy: m.isPending,
-    loadingId: m.isPending ? m.variables : null,
+    /** the list table's row action: View Details of that row, with a spinner while it loads */
+    action: {
+      label: 'Action',
+      cell: (t: { id: number }) => (
+        <ViewDetailsButton
+          disabled={m.isPending}
+          loading={m.isPending && m.variables === t.id}
+          onClick={() => m.mutate(t.id)}
+        />
+      ),
+    },
     dialog: <TransactionDialog details={details} onClose={() => setDetails(null)} />,
   };
 }

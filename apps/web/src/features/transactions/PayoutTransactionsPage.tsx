@@ -23,7 +23,7 @@ import { useExportPayoutTransactions } from './api/exportPayoutTransactions.ts';
 import { payoutTransactionsQuery } from './api/payoutTransactions.ts';
 import { BrandSelect } from './BrandSelect.tsx';
 import { PAYOUT_COLUMNS } from './columns.tsx';
-import { useTransactionDetails, ViewDetailsButton } from './DetailsDialog.tsx';
+import { useTransactionDetails } from './DetailsDialog.tsx';
 import { ExportButton } from './ExportButton.tsx';
 import { VolumeChart } from './VolumeChart.tsx';
 
@@ -159,16 +159,7 @@ export function PayoutTransactionsPage() {
           columns={PAYOUT_COLUMNS}
           rows={rows}
           rowKey={(t) => t.id}
-          action={{
-            label: 'Action',
-            cell: (t) => (
-              <ViewDetailsButton
-                disabled={details.busy}
-                loading={details.loadingId === t.id}
-                onClick={() => details.show(t.id)}
-              />
-            ),
-          }}
+          action={details.action}
           sx={{ maxHeight: '65vh' }}
           loading={q.isLoading}
         />
