@@ -21,3 +21,7 @@ export const roleName = (roleId: SQLWrapper) =>
 /** The ids of the roles named, as a subquery (for `inArray(users.roleId, rolesNamed([...]))`). */
 export const rolesNamed = (names: readonly string[]) =>
   sql`(SELECT ${roles.id} FROM ${roles} WHERE ${inArray(roles.name, [...names])})`;
+
+/** The ids of the roles that hold `permission`, as a subquery. */
+export const rolesHolding = (permission: string) =>
+  sql`(SELECT ${rolePermissions.roleId} FROM ${rolePermissions} INNER JOIN ${permissions} ON ${permissions.id} = ${rolePermissions.permissionId} WHERE ${permissions.name} = ${permission})`;
