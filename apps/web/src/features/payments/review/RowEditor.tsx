@@ -1,7 +1,7 @@
 import { trimRow, validateRow, type BatchColumn, type RawRow, type StagedRow } from '@obol/contract';
 import SaveIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
-import { IconButton, TableCell, TextField } from '@mui/material';
+import { IconButton } from '@mui/material';
 
 /** The columns of a staged row, in the file's order, with their labels. */
 export const COLUMNS: readonly (readonly [BatchColumn, string])[] = [
@@ -34,27 +34,6 @@ export const rowErrors = (values: RawRow) => validateRow(trimRow(values)).errors
 export function firstRowError(values: RawRow): string | undefined {
   const errors = rowErrors(values);
   return COLUMNS.map(([c]) => errors[c]).find(Boolean);
-}
-
-/** The cells of the row being edited: a field per column, its error under it. */
-export function RowEditorCells({ editing, onChange }: { editing: Editing; onChange: (e: Editing) => void }) {
-  const errors = rowErrors(editing.values);
-  return (
-    <>
-      {COLUMNS.map(([c, label]) => (
-        <TableCell key={c}>
-          <TextField
-            size="small"
-            value={editing.values[c]}
-            error={!!errors[c]}
-            helperText={errors[c] ?? null}
-            onChange={(e) => onChange({ ...editing, values: { ...editing.values, [c]: e.target.value } })}
-            slotProps={{ htmlInput: { maxLength: c === 'amount' ? 10 : 50, 'aria-label': label } }}
-          />
-        </TableCell>
-      ))}
-    </>
-  );
 }
 
 /** Save and cancel, in the actions cell of the row being edited. */
