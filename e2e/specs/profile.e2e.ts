@@ -93,7 +93,10 @@ describe("a merchant's API key", () => {
     await signIn(page, 'merchant2@obol.example');
     await page.goto('/user-profile');
     const privateKey = page.getByTestId('private-key');
-    await page.getByTestId('public-key').filter({ hasText: /^pk_.{4}….{4}$/ }).waitFor();
+    await page
+      .getByTestId('public-key')
+      .filter({ hasText: /^pk_.{4}….{4}$/ })
+      .waitFor();
     await page.getByRole('button', { name: 'Copy the private key' }).click();
     await page.getByRole('alert').filter({ hasText: 'Decrypt Keys first.' }).waitFor();
     expect(await privateKey.textContent()).not.toContain('sk_');

@@ -112,7 +112,10 @@ describe('revealing the own keys (/api-key)', () => {
     expect(noEmail.body.fields).toEqual({ email: [MSG.required] });
     const wrong = await reveal(token, { email, current_password: 'Wrong@pass1' });
     expect(wrong.status).toBe(400);
-    expect(wrong.body).toEqual({ error: [MSG.incorrectPassword], fields: { current_password: [MSG.incorrectPassword] } });
+    expect(wrong.body).toEqual({
+      error: [MSG.incorrectPassword],
+      fields: { current_password: [MSG.incorrectPassword] },
+    });
     const other = await reveal(token, { email: 'merchant2@obol.example', current_password: DEMO_PASSWORD });
     expect(other.status).toBe(403);
     for (const r of [absent, empty, noEmail, wrong, other]) expect(r.text).not.toContain(privateKey);

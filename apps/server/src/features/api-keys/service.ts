@@ -14,7 +14,8 @@ import { apiKeys } from './tables.ts';
 /** A new key pair: `pk_` + 24 random bytes (the identifier), `sk_` + 32 random bytes (the secret), base64url. */
 export const newKeyPair = () => ({ publicKey: `pk_${randomToken(24)}`, privateKey: `sk_${randomToken(32)}` });
 
-const current = (userId: number) => and(eq(apiKeys.userId, userId), isNull(apiKeys.rotatedAt), isNull(apiKeys.revokedAt));
+const current = (userId: number) =>
+  and(eq(apiKeys.userId, userId), isNull(apiKeys.rotatedAt), isNull(apiKeys.revokedAt));
 
 /**
  * Gives a merchant or brand its key pair unless it has a current one; in the caller's transaction when given one

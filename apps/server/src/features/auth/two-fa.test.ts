@@ -50,7 +50,10 @@ describe('authenticator setup (/two-fa-setup)', () => {
     expect(missing.body.fields).toEqual({ current_password: [MSG.required] });
     const wrong = await setup(token, { current_password: 'Wrong@pass1' });
     expect(wrong.status).toBe(400);
-    expect(wrong.body).toEqual({ error: [MSG.incorrectPassword], fields: { current_password: [MSG.incorrectPassword] } });
+    expect(wrong.body).toEqual({
+      error: [MSG.incorrectPassword],
+      fields: { current_password: [MSG.incorrectPassword] },
+    });
     expect((await row(email)).totpPendingEnc).toBeNull();
 
     const ok = await setup(token, { current_password: DEMO_PASSWORD });
@@ -132,7 +135,12 @@ describe('the switch (/enable-two-fa)', () => {
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ two_fa_as_otp: false, message: [TWO_FA_MSG.toAuthenticator] });
     const after = await row(email);
-    expect(after).toMatchObject({ twoFaAsOtp: false, totpPendingEnc: null, totpPendingUntil: null, totpLastStep: step });
+    expect(after).toMatchObject({
+      twoFaAsOtp: false,
+      totpPendingEnc: null,
+      totpPendingUntil: null,
+      totpLastStep: step,
+    });
     expect(decryptSecret(t.config.secretsKey, after.totpSecretEnc!)).toBe(secret);
 
     // the confirming code is used up; the next step signs in; the old secret no longer does

@@ -18,7 +18,10 @@ export const otpauthUrl = (email: string, secret: string) =>
   `otpauth://totp/${ISSUER}:${encodeURIComponent(email)}?secret=${secret}&issuer=${ISSUER}&algorithm=SHA1&digits=6&period=30`;
 
 /** What the profile's switch is set to, for the activity log's before and after. */
-const state = (twoFaAsOtp: boolean) => ({ two_fa_as_otp: twoFaAsOtp, codes_by: twoFaAsOtp ? 'email' : 'authenticator' });
+const state = (twoFaAsOtp: boolean) => ({
+  two_fa_as_otp: twoFaAsOtp,
+  codes_by: twoFaAsOtp ? 'email' : 'authenticator',
+});
 
 export interface TwoFaAudit {
   before?: unknown;

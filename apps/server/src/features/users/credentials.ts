@@ -83,7 +83,11 @@ export async function activatePendingTotp(db: Executor, userId: number, pendingE
       updatedAt: new Date(),
     })
     .where(
-      and(eq(users.id, userId), eq(users.totpPendingEnc, pendingEnc), sql`${users.totpPendingUntil} > clock_timestamp()`),
+      and(
+        eq(users.id, userId),
+        eq(users.totpPendingEnc, pendingEnc),
+        sql`${users.totpPendingUntil} > clock_timestamp()`,
+      ),
     )
     .returning({ id: users.id });
   return done.length === 1;

@@ -44,7 +44,10 @@ describe("a merchant's own API key", () => {
       '/api/api-key-overview': overview,
       '/api/api-key': () =>
         ++calls === 1
-          ? { status: 400, body: { error: ['Incorrect Password.'], fields: { current_password: ['Incorrect Password.'] } } }
+          ? {
+              status: 400,
+              body: { error: ['Incorrect Password.'], fields: { current_password: ['Incorrect Password.'] } },
+            }
           : { body: keys },
     });
     signInMerchant();
@@ -77,7 +80,9 @@ describe("a merchant's own API key", () => {
     expect(screen.getByTestId('public-key').textContent).toBe('pk_AbCd…WxYz');
     writeText.mockClear();
     await userEvent.click(screen.getByRole('button', { name: 'Copy the public key' }));
-    await waitFor(() => expect(screen.getAllByRole('alert').some((a) => a.textContent?.includes('Decrypt Keys first.'))).toBe(true));
+    await waitFor(() =>
+      expect(screen.getAllByRole('alert').some((a) => a.textContent?.includes('Decrypt Keys first.'))).toBe(true),
+    );
     expect(writeText).not.toHaveBeenCalled();
   });
 

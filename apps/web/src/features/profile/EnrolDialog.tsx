@@ -72,7 +72,11 @@ export function EnrolDialog({
               />
             </Box>
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-              <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }} data-testid="totp-secret">
+              <Typography
+                variant="body2"
+                sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}
+                data-testid="totp-secret"
+              >
                 {grouped}
               </Typography>
               <CopyButton text={setup.secret} label="Copy the setup key" />

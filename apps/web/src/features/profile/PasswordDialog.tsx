@@ -1,13 +1,5 @@
 import { MSG } from '@obol/contract';
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-  TextField,
-} from '@mui/material';
+import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
 import { useId, useState, type ReactNode } from 'react';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 

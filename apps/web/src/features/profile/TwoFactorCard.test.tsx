@@ -21,8 +21,7 @@ const setupAnswer = () => ({
   },
 });
 // hidden: true, as an open dialog hides the page from the accessibility tree
-const theSwitch = () =>
-  screen.getByRole('switch', { name: '2FA for payouts with an authenticator app', hidden: true });
+const theSwitch = () => screen.getByRole('switch', { name: '2FA for payouts with an authenticator app', hidden: true });
 
 describe('the 2FA-for-payouts switch', () => {
   it('turns the authenticator on only after the password, the QR code and a code; cancel leaves it off', async () => {
@@ -78,7 +77,10 @@ describe('the 2FA-for-payouts switch', () => {
     expect((theSwitch() as HTMLInputElement).checked).toBe(true);
     expect(sessionStore.get()?.user.two_fa_as_otp).toBe(false);
     expect(await screen.findByText('Codes now come from your authenticator app.')).toBeTruthy();
-    expect(callsTo(fetch, '/api/two-fa-setup')).toEqual([{ current_password: 'wrong' }, { current_password: 'Obol@2026' }]);
+    expect(callsTo(fetch, '/api/two-fa-setup')).toEqual([
+      { current_password: 'wrong' },
+      { current_password: 'Obol@2026' },
+    ]);
     expect(callsTo(fetch, '/api/enable-two-fa')).toEqual([
       { enable_two_fa: true, current_password: 'Obol@2026', code: '123456' },
       { enable_two_fa: true, current_password: 'Obol@2026', code: '654321' },
@@ -104,7 +106,9 @@ describe('the 2FA-for-payouts switch', () => {
     let calls = 0;
     const fetch = mockApi({
       '/api/enable-two-fa': () =>
-        ++calls === 1 ? incorrect() : { body: { two_fa_as_otp: true, message: ['Codes are now sent to your e-mail.'] } },
+        ++calls === 1
+          ? incorrect()
+          : { body: { two_fa_as_otp: true, message: ['Codes are now sent to your e-mail.'] } },
     });
     signInAs(ALL_PERMISSIONS);
     sessionStore.update({ user: { ...sessionStore.get()!.user, two_fa_as_otp: false } });
@@ -120,6 +124,9 @@ describe('the 2FA-for-payouts switch', () => {
     await userEvent.type(field, 'Obol@2026{Enter}');
     await waitFor(() => expect((theSwitch() as HTMLInputElement).checked).toBe(false));
     expect(sessionStore.get()?.user.two_fa_as_otp).toBe(true);
-    expect(callsTo(fetch, '/api/enable-two-fa').at(-1)).toEqual({ enable_two_fa: false, current_password: 'Obol@2026' });
+    expect(callsTo(fetch, '/api/enable-two-fa').at(-1)).toEqual({
+      enable_two_fa: false,
+      current_password: 'Obol@2026',
+    });
   });
 });
