@@ -1,4 +1,4 @@
-import { API_KEY_ROLES } from '@obol/contract';
+import { hasOwnApiKey } from '@obol/contract';
 import { Grid, Stack } from '@mui/material';
 import { useSession } from '../../lib/session.ts';
 import { PageTitle } from '../../ui/PageTitle.tsx';
@@ -15,7 +15,6 @@ import { TwoFactorCard } from './TwoFactorCard.tsx';
 export function ProfilePage() {
   const session = useSession();
   if (!session) return null;
-  const ownKey = (API_KEY_ROLES as readonly string[]).includes(session.user.role);
   return (
     <>
       <PageTitle>User Profile</PageTitle>
@@ -24,7 +23,7 @@ export function ProfilePage() {
           <Stack spacing={2}>
             <ProfileOverview />
             <TwoFactorCard />
-            {ownKey ? <ApiKeyCard /> : null}
+            {hasOwnApiKey(session.user.role) ? <ApiKeyCard /> : null}
           </Stack>
         </Grid>
         <Grid size={{ xs: 12, md: 7 }}>
