@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { DEMO_PASSWORD } from './browser.ts';
 
 /** Called on every screen the tour reaches, once it has drawn. */
 export type OnScreen = (label: string) => Promise<void>;
@@ -134,6 +135,35 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
     await settle(page);
     await on(url);
   }
+  await profileDialogs(page, staff, on);
+}
+
+/**
+ * The profile's dialogs, from /user-profile: the 2FA switch's password step and the authenticator's QR code step
+ * (cancelled: the user keeps e-mail codes), and for a merchant the API key's reveal.
+ */
+async function profileDialogs(page: Page, staff: boolean, on: OnScreen) {
+  await page.getByRole('switch', { name: '2FA for payouts with an authenticator app' }).click();
+  const ask = page.getByRole('dialog', { name: 'Set up an authenticator app' });
+  await ask.waitFor();
+  await settle(page);
+  await on('profile: the 2FA switch asks the password');
+  await ask.getByLabel('Password').fill(DEMO_PASSWORD);
+  await ask.getByRole('button', { name: 'Continue' }).click();
+  const enrol = page.getByRole('dialog', { name: 'Scan the QR code' });
+  await enrol.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
+  await settle(page);
+  await on('profile: the authenticator QR code');
+  await enrol.getByRole('button', { name: 'Cancel' }).click();
+  await enrol.waitFor({ state: 'hidden' });
+  if (staff) return;
+  await page.getByRole('button', { name: 'Reveal keys' }).click();
+  const reveal = page.getByRole('dialog', { name: 'Reveal API keys' });
+  await reveal.waitFor();
+  await settle(page);
+  await on('profile: the API key reveal asks the password');
+  await reveal.getByRole('button', { name: 'Cancel' }).click();
+  await reveal.waitFor({ state: 'hidden' });
 }
 
 /** The sign-in pages, signed out: sign-in (staff and merchant), the code step, forgotten and new password. */

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeFromMail, launch, newPage, signIn } from '../lib/browser.ts';
+import { codeFromMail, DEMO_PASSWORD, launch, newPage, signIn } from '../lib/browser.ts';
 import { settle } from '../lib/tour.ts';
 
 let browser: Browser;
@@ -104,4 +104,26 @@ describe('on a phone (390x844)', () => {
     await expectNoSidewaysScroll(page, 'payout details');
     await context.close();
   }, 120_000);
+
+  it("a merchant's profile fits, with its keys revealed and the authenticator's QR code open", async () => {
+    const { context, page } = await newPage(browser, PHONE);
+    await signIn(page, 'merchant2@obol.example');
+    await page.goto('/user-profile');
+    await page.getByRole('button', { name: 'Reveal keys' }).click();
+    const reveal = page.getByRole('dialog', { name: 'Reveal API keys' });
+    await reveal.getByLabel('Password').fill(DEMO_PASSWORD);
+    await reveal.getByRole('button', { name: 'Reveal' }).click();
+    await reveal.waitFor({ state: 'hidden' });
+    await page.getByTestId('private-key').filter({ hasText: /^sk_/ }).waitFor();
+    await expectNoSidewaysScroll(page, 'profile with revealed keys');
+    await page.getByRole('switch', { name: '2FA for payouts with an authenticator app' }).click();
+    const ask = page.getByRole('dialog', { name: 'Set up an authenticator app' });
+    await ask.getByLabel('Password').fill(DEMO_PASSWORD);
+    await ask.getByRole('button', { name: 'Continue' }).click();
+    const enrol = page.getByRole('dialog', { name: 'Scan the QR code' });
+    await enrol.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
+    await expectNoSidewaysScroll(page, 'the authenticator QR code');
+    await enrol.getByRole('button', { name: 'Cancel' }).click();
+    await context.close();
+  });
 });

@@ -3,6 +3,7 @@ import { openConfiguredDatabase } from './platform/boot.ts';
 import { buildApp } from './app.ts';
 import { seedDemo, syncReferenceData } from './seed.ts';
 import { seedDemoPayouts } from './demo.ts';
+import { ensureApiKeys } from './features/api-keys/service.ts';
 import { startWorkers } from './workers.ts';
 
 async function main() {
@@ -10,6 +11,8 @@ async function main() {
   const database = await openConfiguredDatabase(config);
   await syncReferenceData(database.db);
   const seeded = config.seedDemo ? await seedDemo(database.db, config.demoPassword) : false;
+  // every merchant and brand has an API key pair (the demo ones, and those of a database older than the keys)
+  await ensureApiKeys(database.db, config.secretsKey);
   const { app, deps } = await buildApp({ config, database });
   // a fresh demo database gets a payout history; the workers send it to the provider simulator
   if (seeded) await seedDemoPayouts(deps);

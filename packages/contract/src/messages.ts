@@ -25,7 +25,8 @@ export const MSG = {
   codeSent: 'A verification code has been sent to your e-mail',
   noRecord: 'No Record Found',
   processingBackground: 'Process is running in the background. Please wait.',
-  copied: 'Copied To Clipboard',
+  copied: 'Copied To Clipboard.',
+  decryptKeysFirst: 'Decrypt Keys first.',
 } as const;
 
 /** How long to wait, in words: '1 second', '45 seconds', '2 minutes' (rounded up). */

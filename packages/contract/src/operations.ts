@@ -5,6 +5,7 @@ import { downloadOps } from './downloads.ts';
 import { ledgerOps } from './ledger.ts';
 import { operation, type Operation } from './operation.ts';
 import { paymentsOps } from './payments.ts';
+import { profileOps } from './profile.ts';
 import { providerOps } from './provider.ts';
 import { transactionOps } from './transactions.ts';
 import { usersOps } from './users.ts';
@@ -30,6 +31,7 @@ export const OPERATION_GROUPS = {
   system: systemOps,
   auth: authOps,
   users: usersOps,
+  profile: profileOps,
   ledger: ledgerOps,
   provider: providerOps,
   payments: paymentsOps,

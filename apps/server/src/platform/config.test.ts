@@ -162,6 +162,8 @@ describe('configuration', () => {
       approvalCode: { limit: 20, seconds: 600 },
       upload: { limit: 30, seconds: 600 },
       export: { limit: 20, seconds: 600 },
+      apiKeyReveal: { limit: 10, seconds: 600 },
+      twoFa: { limit: 10, seconds: 600 },
     });
   });
 });

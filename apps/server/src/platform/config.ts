@@ -105,6 +105,10 @@ export interface Limits {
   upload: RateWindow;
   /** transaction exports, per user */
   export: RateWindow;
+  /** reveals of the own API key, per user (each also checks the password under the account's limits) */
+  apiKeyReveal: RateWindow;
+  /** authenticator setups and 2FA switches, per user (each also checks the password under the account's limits) */
+  twoFa: RateWindow;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -115,6 +119,8 @@ export const DEFAULT_LIMITS: Limits = {
   approvalCode: { limit: 20, seconds: 10 * 60 },
   upload: { limit: 30, seconds: 10 * 60 },
   export: { limit: 20, seconds: 10 * 60 },
+  apiKeyReveal: { limit: 10, seconds: 10 * 60 },
+  twoFa: { limit: 10, seconds: 10 * 60 },
 };
 
 export interface Config {

@@ -13,6 +13,7 @@ import { openDatabase, runMigrations, type Database } from '../platform/db.ts';
 import type { Deps } from '../platform/deps.ts';
 import type { Access } from '../platform/http.ts';
 import { createMailer, type MailMessage } from '../platform/mail.ts';
+import { ensureApiKeys } from '../features/api-keys/service.ts';
 import { seedDemo, syncReferenceData } from '../seed.ts';
 import { startWorkers } from '../workers.ts';
 
@@ -139,6 +140,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
   if (!opts.database) {
     await syncReferenceData(database.db);
     await seedDemo(database.db, DEMO_PASSWORD);
+    await ensureApiKeys(database.db, config.secretsKey);
   }
   const mails: MailMessage[] = [];
   const routes: RouteInfo[] = [];

@@ -1,5 +1,5 @@
-import { authOps, MSG } from '@obol/contract';
-import type { FastifyInstance } from 'fastify';
+import { authOps, MSG, profileOps } from '@obol/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { forbidden } from '../../platform/errors.ts';
 import { route } from '../../platform/http.ts';
@@ -7,6 +7,7 @@ import { changePassword, checkLink, confirmPassword, forgotPassword, setPassword
 import { newBackupCodes } from './second-factor.ts';
 import { currentTiming, logout } from './sessions.ts';
 import { login, verifyCode } from './sign-in.ts';
+import { startTotpSetup, switchTwoFa, type TwoFaAudit } from './two-fa.ts';
 
 export function authRoutes(app: FastifyInstance, deps: Deps) {
   route(app, authOps.login, ({ input, req }) =>
@@ -79,5 +80,24 @@ export function authRoutes(app: FastifyInstance, deps: Deps) {
       .header('content-disposition', 'attachment; filename="obol-backup-codes.txt"')
       .header('cache-control', 'no-store')
       .send(body);
+  });
+
+  const record =
+    (req: FastifyRequest) =>
+    ({ before, after, detail }: TwoFaAudit) =>
+      Object.assign(req.audit, { before, after, detail });
+
+  route(app, profileOps.twoFaSetup, async ({ input, auth: ctx, req, reply }) => {
+    req.audit.targetType = 'user';
+    req.audit.targetId = ctx.user.id;
+    const answer = await startTotpSetup(deps, ctx, input.current_password, req.ip, record(req));
+    reply.header('cache-control', 'no-store');
+    return answer;
+  });
+
+  route(app, profileOps.enableTwoFa, async ({ input, auth: ctx, req }) => {
+    req.audit.targetType = 'user';
+    req.audit.targetId = ctx.user.id;
+    return switchTwoFa(deps, ctx, input, req.ip, record(req));
   });
 }

@@ -55,3 +55,48 @@ export async function acceptTotpStep(db: Executor, userId: number, step: number)
     .returning({ id: users.id });
   return updated.length === 1;
 }
+
+// ---- enrolling the authenticator (the profile's 2FA switch) ----
+
+/** Keeps a new authenticator secret pending (encrypted) until `until`; the active secret stays as it is. */
+export async function setPendingTotp(db: Executor, userId: number, secretEnc: string, until: Date) {
+  await db
+    .update(users)
+    .set({ totpPendingEnc: secretEnc, totpPendingUntil: until, updatedAt: new Date() })
+    .where(eq(users.id, userId));
+}
+
+/**
+ * Makes the pending secret the active one and codes come from the authenticator, in one conditional UPDATE: only
+ * while the pending secret is the one the code was checked against and has not expired. `step` (the confirming
+ * code's time step) is recorded as used. False when the pending secret changed or expired meanwhile.
+ */
+export async function activatePendingTotp(db: Executor, userId: number, pendingEnc: string, step: number) {
+  const done = await db
+    .update(users)
+    .set({
+      totpSecretEnc: sql`${users.totpPendingEnc}`,
+      totpPendingEnc: null,
+      totpPendingUntil: null,
+      totpLastStep: step,
+      twoFaAsOtp: false,
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        eq(users.id, userId),
+        eq(users.totpPendingEnc, pendingEnc),
+        sql`${users.totpPendingUntil} > clock_timestamp()`,
+      ),
+    )
+    .returning({ id: users.id });
+  return done.length === 1;
+}
+
+/** Codes go by e-mail again; the authenticator secret (active and pending) is forgotten. */
+export async function useEmailCodes(db: Executor, userId: number) {
+  await db
+    .update(users)
+    .set({ twoFaAsOtp: true, totpSecretEnc: null, totpPendingEnc: null, totpPendingUntil: null, updatedAt: new Date() })
+    .where(eq(users.id, userId));
+}

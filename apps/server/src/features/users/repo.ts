@@ -117,3 +117,12 @@ export async function userNameOf(db: Executor, id: number): Promise<{ id: number
 /** The ids of the users (brands and team) under a merchant, as a subquery. */
 export const usersUnder = (merchantId: number) =>
   sql`(SELECT ${users.id} FROM ${users} WHERE ${users.parentId} = ${merchantId})`;
+
+/** The ids of every user holding one of these roles (active or not). */
+export async function userIdsWithRoles(db: Executor, roles: readonly RoleName[]): Promise<number[]> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(inArray(users.roleId, rolesNamed(roles)));
+  return rows.map((r) => r.id);
+}

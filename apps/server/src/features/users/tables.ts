@@ -34,6 +34,10 @@ export const users = pgTable(
     totpSecretEnc: text('totp_secret_enc'),
     /** last accepted authenticator time step, so a code is used once */
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    /** an authenticator secret being set up (encrypted like the active one), until a code confirms it */
+    totpPendingEnc: text('totp_pending_enc'),
+    /** the pending secret must be confirmed before this time */
+    totpPendingUntil: timestamp('totp_pending_until', { withTimezone: true }),
     lastLogin: timestamp('last_login', { withTimezone: true }),
     /** merchant and brand fee in basis points (1.25 % = 125) */
     feeBps: integer('fee_bps'),

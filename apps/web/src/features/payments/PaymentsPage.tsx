@@ -21,13 +21,14 @@ import { euro } from '../../lib/format.ts';
 import { sessionStore, useSession } from '../../lib/session.ts';
 import { useDebounced } from '../../lib/useDebounced.ts';
 import { useNotify } from '../../ui/notifications.tsx';
+import { CheckerDialog } from '../../ui/CheckerDialog.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { accountBalance } from './api/accountBalance.ts';
 import { merchantAccountsQuery } from './api/merchantAccounts.ts';
 import { searchMerchantQuery } from './api/searchMerchant.ts';
 import { batchProgressQuery } from './api/batchProgress.ts';
+import { walletChecker } from './api/walletChecker.ts';
 import { AccountStep } from './AccountStep.tsx';
-import { CheckerDialog } from './CheckerDialog.tsx';
 import { ManualPayoutForm } from './ManualPayoutForm.tsx';
 import { PaymentsStepper } from './PaymentsStepper.tsx';
 import type { AccountChoice, Selection } from './types.ts';
@@ -205,7 +206,7 @@ export function PaymentsPage() {
         ) : null}
         {step === 3 && sel.type === 'batch' ? <UploadStep selection={sel} onPrevious={() => setStep(2)} /> : null}
       </Paper>
-      <CheckerDialog open={checker} onClose={() => setChecker(false)} />
+      <CheckerDialog open={checker} onClose={() => setChecker(false)} check={walletChecker} />
     </>
   );
 }

@@ -10,13 +10,24 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useState } from 'react';
-import { ApiError } from '../../lib/api.ts';
-import { useNotify } from '../../ui/notifications.tsx';
-import { walletChecker } from './api/walletChecker.ts';
+import { useId, useState } from 'react';
+import { ApiError } from '../lib/api.ts';
+import { useNotify } from './notifications.tsx';
 
-/** The Obol Checker: who holds a wallet id. */
-export function CheckerDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+/**
+ * The Obol Checker: who holds a wallet id. Used by Payments and the profile; each passes its own call of
+ * /wallet-checker (a feature's api/ file), so this part talks to no server itself.
+ */
+export function CheckerDialog({
+  open,
+  onClose,
+  check: checkWallet,
+}: {
+  open: boolean;
+  onClose: () => void;
+  check: (obolId: string) => Promise<{ user_info: WalletHolder }>;
+}) {
+  const titleId = useId();
   const { notify } = useNotify();
   const [id, setId] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -27,15 +38,15 @@ export function CheckerDialog({ open, onClose }: { open: boolean; onClose: () =>
     if (!id.trim()) return setError(MSG.required);
     setError(null);
     try {
-      setInfo((await walletChecker(id.trim())).user_info);
+      setInfo((await checkWallet(id.trim())).user_info);
     } catch (err) {
       notify('error', err instanceof ApiError ? err.display : MSG.somethingWrong);
     }
   };
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs">
+    <Dialog open={open} onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="xs">
       <form onSubmit={check} noValidate>
-        <DialogTitle>Obol Checker</DialogTitle>
+        <DialogTitle id={titleId}>Obol Checker</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
             <TextField

@@ -1,0 +1,106 @@
+import { MSG, type ApiKeyResponse } from '@obol/contract';
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import { Box, Button, IconButton, Paper, Skeleton, Stack, Typography } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useSession } from '../../lib/session.ts';
+import { useCopy } from '../../ui/CopyButton.tsx';
+import { useNotify } from '../../ui/notifications.tsx';
+import { apiKeyOverviewQuery } from './api/apiKeyOverview.ts';
+import { revealApiKey } from './api/revealApiKey.ts';
+import { PasswordDialog } from './PasswordDialog.tsx';
+
+const HIDDEN = '••••••••••••••••';
+
+/**
+ * A merchant's or brand's own API key: the account reference and the masked public key; 'Reveal keys' asks the
+ * password and shows both keys (kept in this card only, gone when it unmounts or on 'Hide keys'). Copying before
+ * the reveal says 'Decrypt Keys first.'.
+ */
+export function ApiKeyCard() {
+  const session = useSession();
+  const { notify } = useNotify();
+  const copy = useCopy();
+  const overview = useQuery(apiKeyOverviewQuery());
+  const [keys, setKeys] = useState<ApiKeyResponse | null>(null);
+  const [asking, setAsking] = useState(false);
+  if (!session) return null;
+  const copyKey = (value: string | undefined) => (value ? copy(value) : notify('error', MSG.decryptKeysFirst));
+  const data = overview.data;
+  const reference = keys?.account_reference ?? data?.account_reference;
+
+  const row = (label: string, value: string | undefined, shown: string) => (
+    <Box>
+      <Typography variant="body2" color="text.secondary">
+        {label}
+      </Typography>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+        <Typography
+          variant="body2"
+          sx={{ fontFamily: 'monospace', wordBreak: 'break-all', flex: 1, minWidth: 0 }}
+          data-testid={label === 'Public key' ? 'public-key' : 'private-key'}
+        >
+          {shown}
+        </Typography>
+        <IconButton size="small" aria-label={`Copy the ${label.toLowerCase()}`} onClick={() => copyKey(value)}>
+          <ContentCopyIcon fontSize="inherit" />
+        </IconButton>
+      </Stack>
+    </Box>
+  );
+
+  return (
+    <Paper sx={{ p: 3 }}>
+      <Typography component="h2" variant="h6" sx={{ mb: 2 }}>
+        API key
+      </Typography>
+      {overview.isPending ? (
+        <Skeleton variant="rounded" height={96} />
+      ) : (
+        <Stack spacing={1.5}>
+          <Box>
+            <Typography variant="body2" color="text.secondary">
+              Account reference
+            </Typography>
+            <Typography variant="body2" sx={{ fontWeight: 600 }}>
+              {reference ?? 'Account not registered'}
+            </Typography>
+          </Box>
+          {data?.public_key_masked || keys ? (
+            <>
+              {row('Public key', keys?.public_key, keys?.public_key ?? data?.public_key_masked ?? '')}
+              {row('Private key', keys?.private_key, keys?.private_key ?? HIDDEN)}
+              <Box>
+                {keys ? (
+                  <Button variant="outlined" onClick={() => setKeys(null)}>
+                    Hide keys
+                  </Button>
+                ) : (
+                  <Button variant="outlined" onClick={() => setAsking(true)}>
+                    Reveal keys
+                  </Button>
+                )}
+              </Box>
+            </>
+          ) : (
+            <Typography variant="body2" color="text.secondary">
+              {overview.isError ? 'The API key could not be loaded.' : 'No API key has been issued for this account.'}
+            </Typography>
+          )}
+        </Stack>
+      )}
+      <PasswordDialog
+        open={asking}
+        title="Reveal API keys"
+        text="Enter your password to see your public and private key. Every reveal is recorded in the activity log."
+        confirmLabel="Reveal"
+        requiredMessage={MSG.requiredShort}
+        onCancel={() => setAsking(false)}
+        onConfirm={async (password) => {
+          setKeys(await revealApiKey({ current_password: password, email: session.user.email }));
+          setAsking(false);
+        }}
+      />
+    </Paper>
+  );
+}

@@ -1,0 +1,75 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { changePasswordRequest, MSG } from '@obol/contract';
+import { Button, Paper, Stack, TextField, Typography } from '@mui/material';
+import { useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod';
+import { ApiError, errorMessage } from '../../lib/api.ts';
+import { useNotify } from '../../ui/notifications.tsx';
+import { PasswordRules } from '../../ui/PasswordRules.tsx';
+import { changePassword } from './api/changePassword.ts';
+
+type ChangeForm = z.input<typeof changePasswordRequest>;
+
+/** The change-password form: the current password, the new one under the spec's rules, and its confirmation. */
+export function ChangePasswordCard() {
+  const { notify } = useNotify();
+  const form = useForm<ChangeForm>({
+    resolver: zodResolver(changePasswordRequest),
+    mode: 'onTouched',
+    defaultValues: { current_password: '', password: '', password_confirmation: '' },
+  });
+  const password = useWatch({ control: form.control, name: 'password' });
+
+  const submit = form.handleSubmit(async (v) => {
+    try {
+      const r = await changePassword(v);
+      notify('success', r.message?.[0] ?? MSG.passwordChanged);
+      form.reset();
+    } catch (err) {
+      if (err instanceof ApiError) {
+        for (const f of ['current_password', 'password', 'password_confirmation'] as const) {
+          const m = err.fieldError(f);
+          if (m) form.setError(f, { message: m });
+        }
+      }
+      notify('error', errorMessage(err));
+    }
+  });
+
+  return (
+    <Paper sx={{ p: 3 }}>
+      <Typography component="h2" variant="h6" sx={{ mb: 2 }}>
+        Change password
+      </Typography>
+      <form onSubmit={submit} noValidate>
+        <Stack spacing={2} sx={{ maxWidth: 420 }}>
+          <TextField
+            label="Current password"
+            type="password"
+            {...form.register('current_password')}
+            error={!!form.formState.errors.current_password}
+            helperText={form.formState.errors.current_password?.message}
+          />
+          <TextField
+            label="New password"
+            type="password"
+            {...form.register('password')}
+            error={!!form.formState.errors.password}
+            helperText={form.formState.errors.password?.message}
+          />
+          <PasswordRules password={password ?? ''} />
+          <TextField
+            label="Confirm new password"
+            type="password"
+            {...form.register('password_confirmation')}
+            error={!!form.formState.errors.password_confirmation}
+            helperText={form.formState.errors.password_confirmation?.message}
+          />
+          <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
+            Change password
+          </Button>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
