@@ -98,6 +98,8 @@ describe('POST /api/get-logs', () => {
       outcome: 'success',
       statusCode: 200,
       userId: me.id,
+      userName: me.name,
+      userEmail: me.email,
       targetType: 'merchant',
       targetId: '7',
       before: { fee: '1.50', name: 'Acme' },
