@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, newPage, signIn } from '../lib/browser.ts';
+import { settle } from '../lib/tour.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -63,6 +64,26 @@ describe('the activity log', () => {
     // a future day cannot be asked for
     await date.fill('2999-01-01');
     await page.getByText('Date must not be after today').waitFor();
+    await context.close();
+  });
+
+  it('fits a phone: records as cards, the details dialog, no sideways scroll', async () => {
+    const { context, page } = await newPage(browser, { width: 390, height: 844 });
+    await signIn(page, 'manager@obol.example');
+    await page.getByRole('alert').filter({ hasText: 'Logged In' }).waitFor();
+    await page.goto('/activity-logs');
+    const details = page.getByRole('button', { name: /^View details of / }).first();
+    await details.waitFor();
+    // cards, not a table that scrolls sideways
+    expect(await page.getByRole('table').count()).toBe(0);
+    const sideways = () =>
+      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    await settle(page);
+    expect(await sideways()).toBeLessThanOrEqual(0);
+    await details.click();
+    await page.getByRole('dialog', { name: 'Activity Details' }).waitFor();
+    await settle(page);
+    expect(await sideways()).toBeLessThanOrEqual(0);
     await context.close();
   });
 });
