@@ -50,7 +50,7 @@ export const activityLog = pgTable(
     detail: text('detail'),
     ip: text('ip'),
     requestId: text('request_id'),
-    /** when the record joined the chain (the trigger's clock): never earlier than the record before it */
+    /** the time of the inserting transaction (now()); part of the hash */
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
