@@ -59,7 +59,8 @@ function payoutsCsv(): string {
 /**
  * Every built screen a signed-in user can reach: the payments steps (manual and batch), the review page of an
  * uploaded batch, the payout list and a payout's details, both tabs of Batch Transactions, a batch's transaction
- * history, Recent Batches, the download lists, Users and the profile. Calls `on` on each.
+ * history, Recent Batches, the download lists, Users, the profile and (staff) the activity log with a record's details.
+ * Calls `on` on each.
  */
 export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
   await page.goto('/payments');
@@ -134,6 +135,26 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
     await page.getByRole('heading').first().waitFor();
     await settle(page);
     await on(url);
+  }
+  // the activity log is staff's by default: the list, a record's details and the chain check's result
+  if (staff) {
+    await page.goto('/activity-logs');
+    const details = page.getByRole('button', { name: /^View details of / }).first();
+    await details.waitFor();
+    await settle(page);
+    await on('/activity-logs');
+    await details.click();
+    await page.getByRole('dialog', { name: 'Activity Details' }).waitFor();
+    await settle(page);
+    await on('activity details dialog');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Verify chain' }).click();
+    await page.getByTestId('verify-result').waitFor();
+    await settle(page);
+    await on('activity logs, chain verified');
+    await page.goto('/user-profile');
+    await page.getByRole('heading').first().waitFor();
   }
   await profileDialogs(page, staff, on);
 }

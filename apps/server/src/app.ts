@@ -13,6 +13,7 @@ import { paymentsRoutes } from './features/payments/routes.ts';
 import { batchesRoutes, batchListRoutes } from './features/batches/routes.ts';
 import { transactionsRoutes } from './features/transactions/routes.ts';
 import { downloadsRoutes } from './features/downloads/routes.ts';
+import { activityRoutes } from './features/activity/routes.ts';
 import { createFileStore, type FileStore } from './platform/files.ts';
 import { createJobs, type Jobs } from './platform/jobs.ts';
 import { createProviderClient, type ProviderClient } from './platform/provider.ts';
@@ -144,6 +145,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   batchListRoutes(app, deps);
   transactionsRoutes(app, deps);
   downloadsRoutes(app, deps);
+  activityRoutes(app, deps);
 
   const webDist = opts.webDist ?? WEB_DIST;
   const serveWeb = shouldServeWeb(webDist, opts.serveWeb);

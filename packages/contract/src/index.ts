@@ -4,6 +4,7 @@ export * from './messages.ts';
 export * from './auth.ts';
 export * from './users.ts';
 export * from './profile.ts';
+export * from './activity.ts';
 export * from './navigation.ts';
 export * from './money.ts';
 export * from './payments.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { activityOps } from './activity.ts';
 import { authOps } from './auth.ts';
 import { batchOps } from './batches.ts';
 import { downloadOps } from './downloads.ts';
@@ -38,6 +39,7 @@ export const OPERATION_GROUPS = {
   batches: batchOps,
   transactions: transactionOps,
   downloads: downloadOps,
+  activity: activityOps,
 } as const;
 
 export const OPERATIONS: readonly Operation[] = Object.values(OPERATION_GROUPS).flatMap(

@@ -49,6 +49,7 @@ export const BUILT_PATHS = [
   '/download-transactions',
   '/download-reports',
   '/download-accounting-transactions',
+  '/activity-logs',
 ] as const satisfies readonly GuardedPath[];
 export type BuiltPath = (typeof BUILT_PATHS)[number];
 

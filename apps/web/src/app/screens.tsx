@@ -46,6 +46,9 @@ const TransactionHistoryPage = lazyScreen(() =>
 const DownloadsPage = lazyScreen(() =>
   import('../features/downloads/DownloadsPage.tsx').then((m) => ({ default: m.DownloadsPage })),
 );
+const ActivityLogsPage = lazyScreen(() =>
+  import('../features/activity/ActivityLogsPage.tsx').then((m) => ({ default: m.ActivityLogsPage })),
+);
 
 /** A built screen: what it renders, and how to load its code ahead. */
 interface Screen {
@@ -76,6 +79,7 @@ export const SCREENS: Record<BuiltPath, Screen> = {
     element: <DownloadsPage key="accounting" type={0} accounting title={TITLES['/download-accounting-transactions']} />,
     preload: DownloadsPage.preload,
   },
+  '/activity-logs': { element: <ActivityLogsPage />, preload: ActivityLogsPage.preload },
 };
 
 /** Loads the code of every screen (tests render them without a Suspense fallback). */
