@@ -105,6 +105,10 @@ export interface Limits {
   upload: RateWindow;
   /** transaction exports, per user */
   export: RateWindow;
+  /** users invited, per inviting user */
+  invite: RateWindow;
+  /** invitation mails sent again, per invited user */
+  resendInvitation: RateWindow;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -115,6 +119,8 @@ export const DEFAULT_LIMITS: Limits = {
   approvalCode: { limit: 20, seconds: 10 * 60 },
   upload: { limit: 30, seconds: 10 * 60 },
   export: { limit: 20, seconds: 10 * 60 },
+  invite: { limit: 20, seconds: 60 * 60 },
+  resendInvitation: { limit: 5, seconds: 60 * 60 },
 };
 
 export interface Config {

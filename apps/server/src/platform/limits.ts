@@ -66,6 +66,8 @@ const WHAT: Record<WindowName, string> = {
   approvalCode: 'code requests',
   upload: 'uploads',
   export: 'exports',
+  invite: 'invitations',
+  resendInvitation: 'invitation mails',
 };
 
 /** The rate_limits key of one named window for one subject (a user id, an address, an e-mail). */
