@@ -123,7 +123,8 @@ export function changeStatus(deps: Deps, auth: AuthContext, id: number, active: 
 export function updateRole(deps: Deps, auth: AuthContext, id: number, role: RoleName): Promise<Change> {
   return roleAdministration(deps, async (tx) => {
     const before = await lockTarget(tx, auth, id);
-    const changeable = before.role === 'Admin' || [...MERCHANT_SIDE_ROLES, ...STAFF_ASSIGNABLE_ROLES].includes(before.role);
+    const changeable =
+      before.role === 'Admin' || [...MERCHANT_SIDE_ROLES, ...STAFF_ASSIGNABLE_ROLES].includes(before.role);
     if (!changeable) throw unprocessable(USERS_MSG.roleNotChangeable);
     if (!manageableRoles(before.role).includes(role)) throw unprocessable(USERS_MSG.roleNotAllowed, 'role_name');
     const after = await updateUser(tx, auth, id, { roleId: sql`${rolesNamed([role])}` as unknown as number });
@@ -181,7 +182,8 @@ async function parentFor(
   }
   if (auth.scope.kind !== 'all') throw forbidden();
   if (STAFF_ASSIGNABLE_ROLES.includes(role)) {
-    if (parentId != null) throw new ApiError(400, [USERS_MSG.parentNotAllowed], { parent_id: [USERS_MSG.parentNotAllowed] });
+    if (parentId != null)
+      throw new ApiError(400, [USERS_MSG.parentNotAllowed], { parent_id: [USERS_MSG.parentNotAllowed] });
     return null;
   }
   if (!merchantSide) throw unprocessable(USERS_MSG.roleNotAllowed, 'rolename');
@@ -189,11 +191,8 @@ async function parentFor(
   const [merchant] = await deps.db
     .select({ id: users.id })
     .from(users)
-    .where(
-      and(eq(users.id, parentId), isNull(users.deletedAt), sql`${users.roleId} IN ${rolesNamed(['Merchant'])}`),
-    );
-  if (!merchant)
-    throw new ApiError(400, [USERS_MSG.parentNotMerchant], { parent_id: [USERS_MSG.parentNotMerchant] });
+    .where(and(eq(users.id, parentId), isNull(users.deletedAt), sql`${users.roleId} IN ${rolesNamed(['Merchant'])}`));
+  if (!merchant) throw new ApiError(400, [USERS_MSG.parentNotMerchant], { parent_id: [USERS_MSG.parentNotMerchant] });
   return merchant.id;
 }
 

@@ -124,7 +124,8 @@ export const usersUnder = (merchantId: number) =>
 
 /** The merchants a scope may choose from (staff all, a merchant's side its own), by name. */
 export async function merchantsInScope(db: Executor, scope: Scope): Promise<{ id: number; name: string }[]> {
-  const own = scope.kind === 'merchant' ? eq(users.id, scope.merchantId) : scope.kind === 'all' ? undefined : sql`false`;
+  const own =
+    scope.kind === 'merchant' ? eq(users.id, scope.merchantId) : scope.kind === 'all' ? undefined : sql`false`;
   return db
     .select({ id: users.id, name: users.name })
     .from(users)

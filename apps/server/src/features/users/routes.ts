@@ -1,10 +1,4 @@
-import {
-  MERCHANT_SIDE_ROLES,
-  STAFF_ASSIGNABLE_ROLES,
-  USERS_MSG,
-  isActiveStatus,
-  usersOps,
-} from '@obol/contract';
+import { MERCHANT_SIDE_ROLES, STAFF_ASSIGNABLE_ROLES, USERS_MSG, isActiveStatus, usersOps } from '@obol/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';

@@ -44,7 +44,9 @@ export const users = pgTable(
   },
   (t) => [
     // a deleted user's e-mail may be invited again
-    uniqueIndex('users_email_key').on(t.email).where(sql`${t.deletedAt} IS NULL`),
+    uniqueIndex('users_email_key')
+      .on(t.email)
+      .where(sql`${t.deletedAt} IS NULL`),
     index('users_parent_idx').on(t.parentId),
     index('users_role_idx').on(t.roleId),
     index('users_created_idx').on(t.createdAt.desc(), t.id.desc()),
