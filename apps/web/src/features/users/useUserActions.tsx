@@ -1,5 +1,5 @@
 import { USERS_MSG, type UserRow } from '@obol/contract';
-import { Button, Stack, Switch, Tooltip } from '@mui/material';
+import { Button, Stack, Switch } from '@mui/material';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/api.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
@@ -58,24 +58,15 @@ export function useUserActions() {
     id: 'active_switch',
     label: 'Activate/Deactivate',
     pinned: true,
-    cell: (u) => {
-      const unverified = u.remember_token_status !== 'Verified';
-      const control = (
-        <Switch
-          checked={u.is_active === '1'}
-          onChange={() => toggle(u)}
-          disabled={unverified || untouchable(u)}
-          slotProps={{ input: { 'aria-label': `Active: ${u.name}` } }}
-        />
-      );
-      return unverified ? (
-        <Tooltip title="Not verified yet">
-          <span>{control}</span>
-        </Tooltip>
-      ) : (
-        control
-      );
-    },
+    // an unverified user cannot be switched (the server refuses too)
+    cell: (u) => (
+      <Switch
+        checked={u.is_active === '1'}
+        onChange={() => toggle(u)}
+        disabled={u.remember_token_status !== 'Verified' || untouchable(u)}
+        slotProps={{ input: { 'aria-label': `Active: ${u.name}` } }}
+      />
+    ),
   };
 
   const action: RowAction<UserRow> = {
