@@ -159,6 +159,8 @@ function baseValue(r: RouteInfo, field: string, role: Role): unknown {
     merchant_name: 'Acme Payouts',
     cursor: '',
     level_type: 'User',
+    rolename: 'Reviewer',
+    role_name: 'Finance',
   };
   const named = byRoute[r.url]?.[field] ?? known[field];
   if (named !== undefined) return named;
