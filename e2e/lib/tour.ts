@@ -134,6 +134,21 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
     await settle(page);
     await on(url);
   }
+
+  // the Users screen with its rows and actions loaded, and the Invite user dialog
+  await page.goto('/users');
+  await page
+    .getByRole('button', { name: /^Manage / })
+    .first()
+    .waitFor();
+  await settle(page);
+  await on('users with their actions');
+  await page.getByRole('button', { name: 'Invite user' }).click();
+  await page.getByRole('dialog', { name: 'Invite user' }).waitFor();
+  await settle(page);
+  await on('invite user dialog');
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'hidden' });
 }
 
 /** The sign-in pages, signed out: sign-in (staff and merchant), the code step, forgotten and new password. */

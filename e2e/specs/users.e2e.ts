@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, linkFromMail, newPage, signIn } from '../lib/browser.ts';
+import { settle } from '../lib/tour.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -96,5 +97,23 @@ describe('users administration', () => {
     await user.page.getByRole('alert').filter({ hasText: 'Session expired' }).waitFor();
     await user.context.close();
     await admin.context.close();
+  });
+
+  it('on a phone (390 px) the list turns to cards with their actions, and nothing scrolls sideways', async () => {
+    const { context, page } = await newPage(browser, { width: 390, height: 844 }, { isMobile: true, hasTouch: true });
+    await signIn(page, 'merchant@obol.example');
+    await page.goto('/users');
+    const card = page.locator('[data-row-card]').filter({ hasText: 'finance@obol.example' });
+    await card.getByRole('button', { name: /^Manage / }).waitFor();
+    await card.getByRole('switch').waitFor();
+    const sideways = async () => {
+      await settle(page);
+      return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    };
+    expect(await sideways()).toBeLessThanOrEqual(0);
+    await page.getByRole('button', { name: 'Invite user' }).click();
+    await page.getByRole('dialog', { name: 'Invite user' }).waitFor();
+    expect(await sideways()).toBeLessThanOrEqual(0);
+    await context.close();
   });
 });
