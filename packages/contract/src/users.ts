@@ -25,11 +25,7 @@ const role = (field: string) =>
 
 /** Invite user: name, e-mail and role; parent_id (a merchant) when staff invite a merchant-side role. */
 export const inviteUserRequest = z.object({
-  name: z
-    .string({ error: MSG.required })
-    .trim()
-    .min(1, MSG.required)
-    .max(100, 'Name must be at most 100 characters'),
+  name: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(100, 'Name must be at most 100 characters'),
   email,
   rolename: role('rolename'),
   parent_id: wholeNumber('parent_id', 1, INT4_MAX).nullish(),

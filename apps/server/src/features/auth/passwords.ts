@@ -126,11 +126,7 @@ async function voidResetLinks(tx: Executor, userId: number) {
     .update(oneTimeCodes)
     .set({ usedAt: new Date() })
     .where(
-      and(
-        eq(oneTimeCodes.userId, userId),
-        inArray(oneTimeCodes.purpose, PASSWORD_LINKS),
-        isNull(oneTimeCodes.usedAt),
-      ),
+      and(eq(oneTimeCodes.userId, userId), inArray(oneTimeCodes.purpose, PASSWORD_LINKS), isNull(oneTimeCodes.usedAt)),
     );
 }
 
