@@ -7,6 +7,7 @@ import {
   type RoleName,
 } from '@obol/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { isUniqueViolation, type Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError, forbidden, notFound, unprocessable } from '../../platform/errors.ts';
@@ -43,7 +44,7 @@ const stateColumns = {
   emailVerifiedAt: users.emailVerifiedAt,
   deletedAt: users.deletedAt,
 };
-type StateRow = { [K in keyof typeof stateColumns]: unknown } & {
+interface StateRow {
   id: number;
   name: string;
   email: string;
@@ -52,7 +53,7 @@ type StateRow = { [K in keyof typeof stateColumns]: unknown } & {
   isActive: boolean;
   emailVerifiedAt: Date | null;
   deletedAt: Date | null;
-};
+}
 
 const toState = (r: StateRow): UserState => ({
   id: r.id,
@@ -88,7 +89,7 @@ async function lockTarget(tx: Tx, auth: AuthContext, id: number): Promise<UserSt
 }
 
 /** The conditional write of a locked user: still in scope and not deleted, or nothing. */
-async function updateUser(tx: Tx, auth: AuthContext, id: number, set: Partial<typeof users.$inferInsert>) {
+async function updateUser(tx: Tx, auth: AuthContext, id: number, set: PgUpdateSetSource<typeof users>) {
   const [row] = await tx
     .update(users)
     .set({ ...set, updatedAt: new Date() })
@@ -127,7 +128,7 @@ export function updateRole(deps: Deps, auth: AuthContext, id: number, role: Role
       before.role === 'Admin' || [...MERCHANT_SIDE_ROLES, ...STAFF_ASSIGNABLE_ROLES].includes(before.role);
     if (!changeable) throw unprocessable(USERS_MSG.roleNotChangeable);
     if (!manageableRoles(before.role).includes(role)) throw unprocessable(USERS_MSG.roleNotAllowed, 'role_name');
-    const after = await updateUser(tx, auth, id, { roleId: sql`${rolesNamed([role])}` as unknown as number });
+    const after = await updateUser(tx, auth, id, { roleId: sql`${rolesNamed([role])}` });
     return { before, after };
   });
 }
@@ -222,7 +223,7 @@ export async function inviteUser(
         .values({
           name: inv.name,
           email: inv.email,
-          roleId: sql`${rolesNamed([inv.role])}` as unknown as number,
+          roleId: sql`${rolesNamed([inv.role])}`,
           parentId,
         })
         .returning(stateColumns);
