@@ -136,6 +136,20 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
     await settle(page);
     await on(url);
   }
+  // the Users screen with its rows and actions loaded, and the Invite user dialog
+  await page.goto('/users');
+  await page
+    .getByRole('button', { name: /^Manage / })
+    .first()
+    .waitFor();
+  await settle(page);
+  await on('users with their actions');
+  await page.getByRole('button', { name: 'Invite user' }).click();
+  await page.getByRole('dialog', { name: 'Invite user' }).waitFor();
+  await settle(page);
+  await on('invite user dialog');
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'hidden' });
   // the activity log is staff's by default: the list, a record's details and the chain check's result
   if (staff) {
     await page.goto('/activity-logs');
@@ -153,9 +167,9 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
     await page.getByTestId('verify-result').waitFor();
     await settle(page);
     await on('activity logs, chain verified');
-    await page.goto('/user-profile');
-    await page.getByRole('heading').first().waitFor();
   }
+  await page.goto('/user-profile');
+  await page.getByRole('heading').first().waitFor();
   await profileDialogs(page, staff, on);
 }
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { operation, pageOf, timestamp } from './operation.ts';
-import { pageField, perPageField, wholeNumber } from './params.ts';
-import { ROLES } from './roles.ts';
+import { email } from './auth.ts';
+import { MSG } from './messages.ts';
+import { messageAnswer, messages, operation, pageOf, timestamp } from './operation.ts';
+import { INT4_MAX, pageField, perPageField, wholeNumber } from './params.ts';
+import { MERCHANT_SIDE_ROLES, ROLES, STAFF_ASSIGNABLE_ROLES, type RoleName } from './roles.ts';
 
 export const pageParams = { per_page: perPageField(), page: pageField() };
 
@@ -16,6 +18,80 @@ export const usersListRequest = z.object({
 export type UsersListRequest = z.input<typeof usersListRequest>;
 
 export const userDetailRequest = z.object({ id: wholeNumber('id', 1, Number.MAX_SAFE_INTEGER) });
+export type UserDetailRequest = z.input<typeof userDetailRequest>;
+
+const role = (field: string) =>
+  z.enum(ROLES, { error: (i) => (i.input === undefined ? MSG.required : `${field} must be a known role`) });
+
+/** Invite user: name, e-mail and role; parent_id (a merchant) when staff invite a merchant-side role. */
+export const inviteUserRequest = z.object({
+  name: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(100, 'Name must be at most 100 characters'),
+  email,
+  rolename: role('rolename'),
+  parent_id: wholeNumber('parent_id', 1, INT4_MAX).nullish(),
+});
+export type InviteUserRequest = z.input<typeof inviteUserRequest>;
+
+export const inviteUserResponse = z.object({ message: messages, id: z.number().int() });
+
+/** Activate (1) or deactivate (0) a user; `level_type` is 'User' here (brands are switched on the Merchants screen). */
+export const changeUserStatusRequest = z.object({
+  id: wholeNumber('id', 1, Number.MAX_SAFE_INTEGER),
+  status: z.union([z.literal(0), z.literal(1), z.literal('0'), z.literal('1'), z.boolean()], {
+    error: (i) => (i.input === undefined ? MSG.required : 'status must be 0 or 1'),
+  }),
+  level_type: z.literal('User', { error: (i) => (i.input === undefined ? MSG.required : 'level_type must be User') }),
+  parent_id: wholeNumber('parent_id', 1, Number.MAX_SAFE_INTEGER).nullish(),
+});
+export type ChangeUserStatusRequest = z.input<typeof changeUserStatusRequest>;
+/** Whether a status value means active. */
+export const isActiveStatus = (s: z.output<typeof changeUserStatusRequest>['status']) =>
+  s === 1 || s === '1' || s === true;
+
+export const updateRoleRequest = z.object({
+  id: wholeNumber('id', 1, Number.MAX_SAFE_INTEGER),
+  role_name: role('role_name'),
+});
+export type UpdateRoleRequest = z.input<typeof updateRoleRequest>;
+
+/** The roles the caller may give: the merchant-side set to a merchant's team, the staff set to staff. */
+export const allUserRolesResponse = z.object({ roles: z.array(z.enum(ROLES)) });
+export type AllUserRolesResponse = z.output<typeof allUserRolesResponse>;
+
+/** Merchants for a chooser (staff inviting a merchant-side user): id and name. */
+export const allMerchantsResponse = z.object({ data: z.array(z.object({ id: z.number().int(), name: z.string() })) });
+export type AllMerchantsResponse = z.output<typeof allMerchantsResponse>;
+
+/**
+ * Manage user (section 6): the roles a user may be moved to are the merchant-side set when the user's role is in
+ * it, otherwise the staff set.
+ */
+export function manageableRoles(current: RoleName): readonly RoleName[] {
+  return MERCHANT_SIDE_ROLES.includes(current) ? MERCHANT_SIDE_ROLES : STAFF_ASSIGNABLE_ROLES;
+}
+
+/** What the Users screen says. */
+export const USERS_MSG = {
+  invited: 'User invited successfully. An invitation mail has been sent.',
+  invitedMailFailed: 'User invited, but the invitation mail could not be sent: use Resend mail.',
+  userUpdated: 'User updated successfully',
+  statusUpdated: 'Status Updated.',
+  userDeleted: 'User Deleted successfully.',
+  invitationResent: 'Invitation mail sent again.',
+  deactivateWarning: 'User will no longer perform any action!',
+  emailTaken: 'This e-mail already belongs to a user',
+  notSelf: 'You cannot change your own account here',
+  onlyAdminTouchesAdmin: 'Only an Admin can change an Admin',
+  notVerified: 'User is not verified yet',
+  alreadyVerified: 'User is already verified',
+  roleNotAllowed: 'You may not give this role',
+  parentRequired: 'Choose the merchant the user belongs to',
+  parentNotMerchant: 'parent_id must be a merchant',
+  parentNotAllowed: 'parent_id is only for merchant-side roles',
+  userNotFound: 'User not found',
+  roleNotChangeable: 'The role of this user cannot be changed here',
+  hasUsers: 'Delete the users and brands of this merchant first',
+} as const;
 
 /** A user as the users screens show it. */
 export const userRow = z.object({
@@ -68,5 +144,79 @@ export const usersOps = {
     access: 'User can view users',
     input: userDetailRequest,
     output: userDetailResponse,
+  }),
+  inviteUser: operation({
+    id: 'inviteUser',
+    method: 'POST',
+    path: '/api/invite-user',
+    tag: TAG,
+    summary: 'Invites a user: creates the account and mails a set-password link (valid 72 hours)',
+    access: 'User can update user details',
+    audit: 'users.invite',
+    input: inviteUserRequest,
+    output: inviteUserResponse,
+    status: 201,
+  }),
+  changeUserStatus: operation({
+    id: 'changeUserStatus',
+    method: 'POST',
+    path: '/api/change-user-status',
+    tag: TAG,
+    summary: "Activates or deactivates a user; deactivating ends the user's sessions at once",
+    access: 'User can activate or deacativate a user',
+    audit: 'users.change-status',
+    input: changeUserStatusRequest,
+    output: messageAnswer,
+  }),
+  updateRole: operation({
+    id: 'updateRole',
+    method: 'POST',
+    path: '/api/update-role',
+    tag: TAG,
+    summary: "Changes a user's role within its set (merchant-side or staff)",
+    access: 'User can update user details',
+    audit: 'users.update-role',
+    input: updateRoleRequest,
+    output: messageAnswer,
+  }),
+  allUserRoles: operation({
+    id: 'allUserRoles',
+    method: 'GET',
+    path: '/api/all-user-roles',
+    tag: TAG,
+    summary: 'The roles the caller may give (merchant-side for a merchant, staff and merchant-side for staff)',
+    access: 'User can update user details',
+    output: allUserRolesResponse,
+  }),
+  resendInvitation: operation({
+    id: 'resendInvitation',
+    method: 'POST',
+    path: '/api/resend-invitation',
+    tag: TAG,
+    summary: 'Mails a new set-password link to a user not yet verified; the old link stops working',
+    access: 'User can update user details',
+    audit: 'users.resend-invitation',
+    input: userDetailRequest,
+    output: messageAnswer,
+  }),
+  deleteUser: operation({
+    id: 'deleteUser',
+    method: 'POST',
+    path: '/api/delete-user',
+    tag: TAG,
+    summary: 'Deletes a user (kept for the records, hidden everywhere, sessions ended, e-mail free again)',
+    access: 'User can update user details',
+    audit: 'users.delete',
+    input: userDetailRequest,
+    output: messageAnswer,
+  }),
+  allMerchants: operation({
+    id: 'allMerchants',
+    method: 'GET',
+    path: '/api/all-merchants',
+    tag: 'Merchants',
+    summary: 'The merchants the caller may see, for choosers: id and name',
+    access: ['User can update user details', 'User can view merchants'],
+    output: allMerchantsResponse,
   }),
 } as const;

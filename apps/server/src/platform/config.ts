@@ -109,6 +109,10 @@ export interface Limits {
   apiKeyReveal: RateWindow;
   /** authenticator setups and 2FA switches, per user (each also checks the password under the account's limits) */
   twoFa: RateWindow;
+  /** users invited, per inviting user */
+  invite: RateWindow;
+  /** invitation mails sent again, per invited user */
+  resendInvitation: RateWindow;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -121,6 +125,8 @@ export const DEFAULT_LIMITS: Limits = {
   export: { limit: 20, seconds: 10 * 60 },
   apiKeyReveal: { limit: 10, seconds: 10 * 60 },
   twoFa: { limit: 10, seconds: 10 * 60 },
+  invite: { limit: 20, seconds: 60 * 60 },
+  resendInvitation: { limit: 5, seconds: 60 * 60 },
 };
 
 export interface Config {

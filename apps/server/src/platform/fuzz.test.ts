@@ -158,6 +158,9 @@ function baseValue(r: RouteInfo, field: string, role: Role): unknown {
     file_name: 'fuzz',
     merchant_name: 'Acme Payouts',
     cursor: '',
+    level_type: 'User',
+    rolename: 'Reviewer',
+    role_name: 'Finance',
   };
   const named = byRoute[r.url]?.[field] ?? known[field];
   if (named !== undefined) return named;

@@ -68,6 +68,8 @@ const WHAT: Record<WindowName, string> = {
   export: 'exports',
   apiKeyReveal: 'requests',
   twoFa: 'requests',
+  invite: 'invitations',
+  resendInvitation: 'invitation mails',
 };
 
 /** The rate_limits key of one named window for one subject (a user id, an address, an e-mail). */

@@ -1,8 +1,9 @@
 import { MSG } from '@obol/contract';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 import { hashPassword, keyedHash, randomToken, verifyPassword } from '../../platform/crypto.ts';
 import type { Executor } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
+import type { MailMessage } from '../../platform/mail.ts';
 import { badRequest } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import { tally } from '../../platform/limits.ts';
@@ -13,6 +14,41 @@ import { oneTimeCodes } from './tables.ts';
 import { beginAttempt } from './throttle.ts';
 
 export const RESET_LINK_TTL_MS = 60 * 60_000;
+/** An invitation gives the invitee a few days to set a password. */
+export const INVITE_LINK_TTL_MS = 72 * 3_600_000;
+/** Both kinds of link set a password through the same pages (/new-password, check-link-expiry, set-password). */
+const PASSWORD_LINKS = ['password_reset', 'invitation'];
+
+const passwordLinkUrl = (deps: Pick<Deps, 'config'>, token: string, email: string) =>
+  `${deps.config.publicUrl}/new-password/${encodeURIComponent(token)}/${encodeURIComponent(email)}`;
+
+/**
+ * Inside the caller's transaction (the invite, or a resend): a new single-use invitation link for the user,
+ * voiding every older link, so only the newest mail works. Returns the mail to send once the transaction commits.
+ */
+export async function newInvitation(
+  tx: Executor,
+  deps: Pick<Deps, 'config'>,
+  user: { id: number; name: string; email: string },
+  invitedBy: string,
+): Promise<MailMessage> {
+  await voidResetLinks(tx, user.id);
+  const token = randomToken();
+  await tx.insert(oneTimeCodes).values({
+    userId: user.id,
+    purpose: 'invitation',
+    method: 'link',
+    codeHash: keyedHash(deps.config.secretsKey, token),
+    maxAttempts: 1,
+    expiresAt: new Date(Date.now() + INVITE_LINK_TTL_MS),
+  });
+  return {
+    to: user.email,
+    subject: 'You are invited to Obol',
+    template: 'invitation',
+    text: `Hello ${user.name},\n\n${invitedBy} invited you to Obol. Set your password here (valid for 72 hours, usable once):\n${passwordLinkUrl(deps, token, user.email)}\n\nThen sign in with your e-mail address and that password.\n`,
+  };
+}
 
 /**
  * Mails a link to set a new password. The caller answers the same whatever happens here: no account, an
@@ -33,7 +69,7 @@ export async function forgotPassword(deps: Deps, email: string, ip: string): Pro
     maxAttempts: 1,
     expiresAt: new Date(Date.now() + RESET_LINK_TTL_MS),
   });
-  const link = `${deps.config.publicUrl}/new-password/${encodeURIComponent(token)}/${encodeURIComponent(user.email)}`;
+  const link = passwordLinkUrl(deps, token, user.email);
   await deps.mailer.send({
     to: user.email,
     subject: 'Set a new Obol password',
@@ -52,7 +88,7 @@ async function findResetLink(deps: Deps, token: string, email: string) {
     .where(
       and(
         eq(oneTimeCodes.userId, user.id),
-        eq(oneTimeCodes.purpose, 'password_reset'),
+        inArray(oneTimeCodes.purpose, PASSWORD_LINKS),
         eq(oneTimeCodes.codeHash, keyedHash(deps.config.secretsKey, token)),
         isNull(oneTimeCodes.usedAt),
         gt(oneTimeCodes.expiresAt, new Date()),
@@ -81,13 +117,16 @@ export async function setPassword(deps: Deps, input: { token: string; email: str
   return found.user;
 }
 
-/** A new password voids every reset link of the account still outstanding: an older mail must not undo it. */
+/**
+ * A new password voids every password link (reset or invitation) of the account still outstanding: an older
+ * mail must not undo it.
+ */
 async function voidResetLinks(tx: Executor, userId: number) {
   await tx
     .update(oneTimeCodes)
     .set({ usedAt: new Date() })
     .where(
-      and(eq(oneTimeCodes.userId, userId), eq(oneTimeCodes.purpose, 'password_reset'), isNull(oneTimeCodes.usedAt)),
+      and(eq(oneTimeCodes.userId, userId), inArray(oneTimeCodes.purpose, PASSWORD_LINKS), isNull(oneTimeCodes.usedAt)),
     );
 }
 

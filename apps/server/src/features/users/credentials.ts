@@ -10,7 +10,7 @@ import { users } from './tables.ts';
 /** A user as sign-in sees it: the whole row, with the name of its role. */
 export type SignInUser = typeof users.$inferSelect & { roleName: string };
 
-/** The user with this e-mail (any case) or id, with its role's name; undefined when none. */
+/** The user with this e-mail (any case) or id, with its role's name; undefined when none or deleted. */
 export async function signInUser(
   db: Executor,
   by: { email: string } | { id: number },
@@ -18,7 +18,13 @@ export async function signInUser(
   const [row] = await db
     .select({ u: users, roleName: roleName(users.roleId) })
     .from(users)
-    .where('email' in by ? eq(users.email, by.email.toLowerCase()) : eq(users.id, by.id))
+    .where(
+      and(
+        'email' in by ? eq(users.email, by.email.toLowerCase()) : eq(users.id, by.id),
+        // a deleted user cannot sign in, use a session or a password link
+        isNull(users.deletedAt),
+      ),
+    )
     .limit(1);
   return row ? { ...row.u, roleName: row.roleName } : undefined;
 }

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Tx } from '../../platform/db.ts';
 import { unprocessable } from '../../platform/errors.ts';
 import { rolesHolding } from '../roles/repo.ts';
@@ -24,7 +24,13 @@ export async function assertSomeoneCanEditRoles(tx: Tx): Promise<void> {
   const [editor] = await tx
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.isActive, true), sql`${users.roleId} IN ${rolesHolding(ROLE_EDITOR_PERMISSION)}`))
+    .where(
+      and(
+        eq(users.isActive, true),
+        isNull(users.deletedAt),
+        sql`${users.roleId} IN ${rolesHolding(ROLE_EDITOR_PERMISSION)}`,
+      ),
+    )
     .limit(1);
   if (!editor) throw unprocessable(NOBODY_CAN_EDIT_ROLES);
 }

@@ -1,5 +1,5 @@
 import { MERCHANT_SIDE_ROLES, type RoleName, type UserRow } from '@obol/contract';
-import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
@@ -8,13 +8,17 @@ import { users } from './tables.ts';
 
 const parent = alias(users, 'parent');
 
-/** The users a scope may see: staff see everyone; a merchant sees its own team; a brand no one. */
+/** The users a scope may see: staff see everyone; a merchant sees its own team; a brand no one. Never the deleted. */
 export function userScopeFilter(scope: Scope): SQL {
   switch (scope.kind) {
     case 'all':
-      return sql`true`;
+      return isNull(users.deletedAt);
     case 'merchant':
-      return and(eq(users.parentId, scope.merchantId), inArray(users.roleId, rolesNamed(MERCHANT_SIDE_ROLES)))!;
+      return and(
+        isNull(users.deletedAt),
+        eq(users.parentId, scope.merchantId),
+        inArray(users.roleId, rolesNamed(MERCHANT_SIDE_ROLES)),
+      )!;
     default:
       return sql`false`;
   }
@@ -125,4 +129,15 @@ export async function userIdsWithRoles(db: Executor, roles: readonly RoleName[])
     .from(users)
     .where(inArray(users.roleId, rolesNamed(roles)));
   return rows.map((r) => r.id);
+}
+
+/** The merchants a scope may choose from (staff all, a merchant's side its own), by name. */
+export async function merchantsInScope(db: Executor, scope: Scope): Promise<{ id: number; name: string }[]> {
+  const own =
+    scope.kind === 'merchant' ? eq(users.id, scope.merchantId) : scope.kind === 'all' ? undefined : sql`false`;
+  return db
+    .select({ id: users.id, name: users.name })
+    .from(users)
+    .where(and(isNull(users.deletedAt), inArray(users.roleId, rolesNamed(['Merchant'])), own))
+    .orderBy(users.name, users.id);
 }

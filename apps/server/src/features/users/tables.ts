@@ -43,9 +43,14 @@ export const users = pgTable(
     feeBps: integer('fee_bps'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** set when the user is deleted: kept for the records that name it, hidden everywhere else */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex('users_email_key').on(t.email),
+    // a deleted user's e-mail may be invited again
+    uniqueIndex('users_email_key')
+      .on(t.email)
+      .where(sql`${t.deletedAt} IS NULL`),
     index('users_parent_idx').on(t.parentId),
     index('users_role_idx').on(t.roleId),
     index('users_created_idx').on(t.createdAt.desc(), t.id.desc()),

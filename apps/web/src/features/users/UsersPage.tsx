@@ -1,7 +1,10 @@
-import { ROLES, type RoleName, type UserRow } from '@obol/contract';
-import { Card, CardContent, Chip, Paper, Stack, Typography } from '@mui/material';
+import { ROLES, STAFF_ROLES, type RoleName, type UserRow } from '@obol/contract';
+import PersonAddIcon from '@mui/icons-material/PersonAdd';
+import { Button, Card, CardContent, Chip, Paper, Stack, Typography } from '@mui/material';
+import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { localDate, localDateTime } from '../../lib/format.ts';
+import { useSession } from '../../lib/session.ts';
 import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { oneOf, useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
@@ -11,6 +14,8 @@ import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Pager } from '../../ui/Pager.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { usersQuery } from './api/users.ts';
+import { InviteDialog } from './InviteDialog.tsx';
+import { useUserActions } from './useUserActions.tsx';
 
 const PER_PAGE = 10;
 const ALL_ROLES = 'All Roles';
@@ -53,8 +58,15 @@ const COLUMNS: Column<UserRow>[] = [
   },
 ];
 
-/** The users in scope: counters, a role filter and a search (name or email contains), 10 a page; all in the URL. */
+/**
+ * The users in scope: counters, a role filter and a search (name or email contains), 10 a page, all in the URL;
+ * with the permissions, the activate/deactivate switch and the Manage, Resend mail and Delete actions, and Invite.
+ */
 export function UsersPage() {
+  const session = useSession();
+  const actions = useUserActions();
+  const [inviting, setInviting] = useState(false);
+  const columns = actions.switchColumn ? [...COLUMNS, actions.switchColumn] : COLUMNS;
   const url = useUrlParams();
   const paging = usePaging(PER_PAGE, [PER_PAGE], url);
   const role = oneOf<RoleName | ''>(url.params.get('role'), ROLES, '');
@@ -68,7 +80,19 @@ export function UsersPage() {
 
   return (
     <>
-      <PageTitle>Users</PageTitle>
+      <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
+        <PageTitle>Users</PageTitle>
+        {actions.canUpdate ? (
+          <Button
+            variant="contained"
+            startIcon={<PersonAddIcon />}
+            onClick={() => setInviting(true)}
+            sx={{ ml: 'auto' }}
+          >
+            Invite user
+          </Button>
+        ) : null}
+      </Stack>
       <Stack direction="row" spacing={2} sx={{ mb: 2, flexWrap: 'wrap' }} useFlexGap>
         <Counter label="Total Users" value={q.data?.count} />
         <Counter label="Active Users" value={q.data?.active} />
@@ -78,7 +102,8 @@ export function UsersPage() {
         <ListTable
           id="users"
           label="Users"
-          columns={COLUMNS}
+          columns={columns}
+          action={actions.action}
           rows={q.data?.users.data ?? []}
           rowKey={(u) => u.id}
           toolbar={
@@ -97,6 +122,14 @@ export function UsersPage() {
         />
         <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
       </Paper>
+      {actions.dialogs}
+      {actions.canUpdate ? (
+        <InviteDialog
+          open={inviting}
+          onClose={() => setInviting(false)}
+          staff={!!session && STAFF_ROLES.includes(session.user.role)}
+        />
+      ) : null}
     </>
   );
 }

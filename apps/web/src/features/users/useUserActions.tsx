@@ -1,0 +1,134 @@
+import { USERS_MSG, type UserRow } from '@obol/contract';
+import { Button, Stack, Switch } from '@mui/material';
+import { useState } from 'react';
+import { errorMessage } from '../../lib/api.ts';
+import { hasPermission, useSession } from '../../lib/session.ts';
+import type { Column, RowAction } from '../../ui/ListTable.tsx';
+import { useConfirm } from '../../ui/ConfirmDialog.tsx';
+import { useNotify } from '../../ui/notifications.tsx';
+import { useChangeUserStatus } from './api/changeUserStatus.ts';
+import { useDeleteUser } from './api/deleteUser.ts';
+import { useResendInvitation } from './api/resendInvitation.ts';
+import { ManageDialog } from './ManageDialog.tsx';
+
+const CHANGEABLE_ROLES = ['Merchant', 'Brand'];
+
+/**
+ * What the caller may do to the users of the list: the activate/deactivate switch (with 'User can activate or
+ * deacativate a user') and Manage, Resend mail and Delete (with 'User can update user details'), each confirmed.
+ * Nobody acts on themselves, and only an Admin on an Admin, as the server says.
+ */
+export function useUserActions() {
+  const session = useSession();
+  const me = session?.user;
+  const canStatus = hasPermission(session, 'User can activate or deacativate a user');
+  const canUpdate = hasPermission(session, 'User can update user details');
+  const { notify } = useNotify();
+  const { ask, dialog } = useConfirm();
+  const [managed, setManaged] = useState<UserRow | null>(null);
+  const status = useChangeUserStatus();
+  const resend = useResendInvitation();
+  const remove = useDeleteUser();
+
+  const untouchable = (u: UserRow) => u.id === me?.id || (u.roles[0]?.name === 'Admin' && me?.role !== 'Admin');
+  const run = async (work: () => Promise<unknown>, success: string) => {
+    try {
+      await work();
+      notify('success', success);
+    } catch (err) {
+      notify('error', errorMessage(err));
+    }
+  };
+
+  const toggle = (u: UserRow) => {
+    const activate = u.is_active !== '1';
+    ask({
+      title: activate ? `Activate ${u.name}?` : `Deactivate ${u.name}?`,
+      text: activate ? 'Sure you want to activate this user?' : USERS_MSG.deactivateWarning,
+      confirmLabel: activate ? 'Activate' : 'Deactivate',
+      action: () =>
+        run(
+          () => status.mutateAsync({ id: u.id, status: activate ? 1 : 0, level_type: 'User' }),
+          USERS_MSG.statusUpdated,
+        ),
+    });
+  };
+
+  const switchColumn: Column<UserRow> = {
+    id: 'active_switch',
+    label: 'Activate/Deactivate',
+    pinned: true,
+    // an unverified user cannot be switched (the server refuses too)
+    cell: (u) => (
+      <Switch
+        checked={u.is_active === '1'}
+        onChange={() => toggle(u)}
+        disabled={u.remember_token_status !== 'Verified' || untouchable(u)}
+        slotProps={{ input: { 'aria-label': `Active: ${u.name}` } }}
+      />
+    ),
+  };
+
+  const action: RowAction<UserRow> = {
+    label: 'Action',
+    cell: (u) => {
+      const off = untouchable(u);
+      return (
+        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+          <Button
+            size="small"
+            onClick={() => setManaged(u)}
+            disabled={off || CHANGEABLE_ROLES.includes(u.roles[0]?.name ?? '')}
+            aria-label={`Manage ${u.name}`}
+          >
+            Manage
+          </Button>
+          <Button
+            size="small"
+            disabled={off || u.resend_mail !== 1}
+            aria-label={`Resend mail to ${u.name}`}
+            onClick={() =>
+              ask({
+                title: 'Resend invitation mail?',
+                text: `A new invitation link goes to ${u.email}; the previous one stops working.`,
+                confirmLabel: 'Resend mail',
+                action: () => run(() => resend.mutateAsync({ id: u.id }), USERS_MSG.invitationResent),
+              })
+            }
+          >
+            Resend mail
+          </Button>
+          <Button
+            size="small"
+            color="error"
+            disabled={off}
+            aria-label={`Delete ${u.name}`}
+            onClick={() =>
+              ask({
+                title: `Delete ${u.name}?`,
+                text: 'The user can no longer sign in and disappears from the lists.',
+                confirmLabel: 'Delete',
+                action: () => run(() => remove.mutateAsync({ id: u.id }), USERS_MSG.userDeleted),
+              })
+            }
+          >
+            Delete
+          </Button>
+        </Stack>
+      );
+    },
+  };
+
+  return {
+    canStatus,
+    canUpdate,
+    switchColumn: canStatus ? switchColumn : null,
+    action: canUpdate ? action : undefined,
+    dialogs: (
+      <>
+        {dialog}
+        <ManageDialog user={managed} onClose={() => setManaged(null)} />
+      </>
+    ),
+  };
+}
