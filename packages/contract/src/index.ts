@@ -3,6 +3,7 @@ export * from './roles.ts';
 export * from './messages.ts';
 export * from './auth.ts';
 export * from './users.ts';
+export * from './rolesAdmin.ts';
 export * from './navigation.ts';
 export * from './money.ts';
 export * from './payments.ts';

@@ -6,6 +6,7 @@ import { ledgerOps } from './ledger.ts';
 import { operation, type Operation } from './operation.ts';
 import { paymentsOps } from './payments.ts';
 import { providerOps } from './provider.ts';
+import { rolesOps } from './rolesAdmin.ts';
 import { transactionOps } from './transactions.ts';
 import { usersOps } from './users.ts';
 
@@ -30,6 +31,7 @@ export const OPERATION_GROUPS = {
   system: systemOps,
   auth: authOps,
   users: usersOps,
+  roles: rolesOps,
   ledger: ledgerOps,
   provider: providerOps,
   payments: paymentsOps,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { operation, pageOf, timestamp } from './operation.ts';
+import { messageAnswer, operation, pageOf, timestamp } from './operation.ts';
 import { pageField, perPageField, wholeNumber } from './params.ts';
 import { ROLES } from './roles.ts';
 
@@ -68,5 +68,16 @@ export const usersOps = {
     access: 'User can view users',
     input: userDetailRequest,
     output: userDetailResponse,
+  }),
+  deleteUser: operation({
+    id: 'deleteUser',
+    method: 'POST',
+    path: '/api/delete-user',
+    tag: TAG,
+    summary: "Deletes a user in the caller's scope",
+    access: 'User can update user details',
+    audit: 'users.delete',
+    input: userDetailRequest,
+    output: messageAnswer,
   }),
 } as const;
