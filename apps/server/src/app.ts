@@ -6,6 +6,7 @@ import type { DestinationStream } from 'pino';
 import { authRoutes } from './features/auth/routes.ts';
 import { authenticate } from './features/auth/sessions.ts';
 import { usersRoutes } from './features/users/routes.ts';
+import { rolesRoutes } from './features/roles/routes.ts';
 import { ledgerRoutes } from './features/ledger/routes.ts';
 import { providerRoutes } from './features/provider/routes.ts';
 import { paymentsRoutes } from './features/payments/routes.ts';
@@ -135,6 +136,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
 
   authRoutes(app, deps);
   usersRoutes(app, deps);
+  rolesRoutes(app, deps);
   ledgerRoutes(app, deps);
   providerRoutes(app, deps);
   paymentsRoutes(app, deps);

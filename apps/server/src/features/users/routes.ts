@@ -1,9 +1,12 @@
-import { usersOps } from '@obol/contract';
+import { MSG, usersOps } from '@obol/contract';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
-import { forbidden, notFound } from '../../platform/errors.ts';
+import { conflict, forbidden, notFound, unprocessable } from '../../platform/errors.ts';
 import { route } from '../../platform/http.ts';
-import { findUserInScope, listUsers } from './repo.ts';
+import { assertSomeoneCanEditRoles, lockRoleAdministration } from './guard.ts';
+import { findUserInScope, listUsers, userScopeFilter } from './repo.ts';
+import { users } from './tables.ts';
 
 export function usersRoutes(app: FastifyInstance, deps: Deps) {
   route(app, usersOps.users, async ({ input, auth }) => {
@@ -17,5 +20,35 @@ export function usersRoutes(app: FastifyInstance, deps: Deps) {
     const user = input.id <= 2_147_483_647 ? await findUserInScope(deps.db, auth.scope, input.id) : undefined;
     if (!user) throw notFound('User not found');
     return { user };
+  });
+
+  // w-roles placeholder: replaced by w-users at merge
+  route(app, usersOps.deleteUser, async ({ input, auth, req }) => {
+    req.audit.targetType = 'user';
+    req.audit.targetId = input.id;
+    if (input.id === auth.user.id) throw unprocessable('You cannot delete yourself');
+    const before = input.id <= 2_147_483_647 ? await findUserInScope(deps.db, auth.scope, input.id) : undefined;
+    if (!before) throw notFound('User not found');
+    try {
+      await deps.db.transaction(async (tx) => {
+        await lockRoleAdministration(tx);
+        const gone = await tx
+          .delete(users)
+          .where(and(userScopeFilter(auth.scope), eq(users.id, input.id)))
+          .returning({ id: users.id });
+        if (!gone.length) throw notFound('User not found');
+        await assertSomeoneCanEditRoles(tx);
+      });
+    } catch (err) {
+      if (
+        (err as { code?: string; cause?: { code?: string } }).code === '23503' ||
+        (err as { cause?: { code?: string } }).cause?.code === '23503'
+      )
+        throw conflict('The user has a history and cannot be deleted');
+      throw err;
+    }
+    req.audit.before = before;
+    req.audit.after = null;
+    return { message: [MSG.userDeleted] };
   });
 }
