@@ -158,6 +158,9 @@ function baseValue(r: RouteInfo, field: string, role: Role): unknown {
     file_name: 'fuzz',
     merchant_name: 'Acme Payouts',
     cursor: '',
+    role: 'Reviewer',
+    role_name: 'Reviewer',
+    permission_name: ['User can view transactions', 'User can view profile'],
   };
   const named = byRoute[r.url]?.[field] ?? known[field];
   if (named !== undefined) return named;
