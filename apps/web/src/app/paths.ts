@@ -49,6 +49,8 @@ export const BUILT_PATHS = [
   '/download-transactions',
   '/download-reports',
   '/download-accounting-transactions',
+  '/roles-permissions',
+  '/roles-permissions/:role',
 ] as const satisfies readonly GuardedPath[];
 export type BuiltPath = (typeof BUILT_PATHS)[number];
 

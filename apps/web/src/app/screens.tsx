@@ -46,6 +46,10 @@ const TransactionHistoryPage = lazyScreen(() =>
 const DownloadsPage = lazyScreen(() =>
   import('../features/downloads/DownloadsPage.tsx').then((m) => ({ default: m.DownloadsPage })),
 );
+const RolesPage = lazyScreen(() => import('../features/roles/RolesPage.tsx').then((m) => ({ default: m.RolesPage })));
+const UsersByRolePage = lazyScreen(() =>
+  import('../features/roles/UsersByRolePage.tsx').then((m) => ({ default: m.UsersByRolePage })),
+);
 
 /** A built screen: what it renders, and how to load its code ahead. */
 interface Screen {
@@ -76,6 +80,8 @@ export const SCREENS: Record<BuiltPath, Screen> = {
     element: <DownloadsPage key="accounting" type={0} accounting title={TITLES['/download-accounting-transactions']} />,
     preload: DownloadsPage.preload,
   },
+  '/roles-permissions': { element: <RolesPage />, preload: RolesPage.preload },
+  '/roles-permissions/:role': { element: <UsersByRolePage />, preload: UsersByRolePage.preload },
 };
 
 /** Loads the code of every screen (tests render them without a Suspense fallback). */
