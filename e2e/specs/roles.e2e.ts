@@ -2,6 +2,7 @@ import { DEFAULT_ROLE_PERMISSIONS } from '@obol/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, newPage, signIn } from '../lib/browser.ts';
+import { settle } from '../lib/tour.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -89,6 +90,30 @@ describe('roles and permissions', () => {
       await restore(admin.page, 'Finance').catch(() => undefined);
       await admin.context.close();
       await finance.context.close();
+    }
+  });
+
+  it('fits a phone (390 px): the cards, the editor and the users of a role', async () => {
+    const { context, page } = await newPage(browser, { width: 390, height: 844 }, { isMobile: true, hasTouch: true });
+    const sideways = async () => {
+      await settle(page);
+      return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    };
+    try {
+      await signIn(page, 'admin@obol.example');
+      await page.goto('/roles-permissions');
+      await page.getByRole('button', { name: 'Edit Finance' }).waitFor();
+      expect(await sideways(), 'cards').toBeLessThanOrEqual(0);
+      await page.getByRole('button', { name: 'Edit Finance' }).click();
+      const editor = page.getByRole('dialog', { name: 'Edit Finance permissions' });
+      await editor.getByLabel('User can view transactions', { exact: true }).waitFor();
+      expect(await sideways(), 'editor').toBeLessThanOrEqual(0);
+      await editor.getByRole('button', { name: 'Cancel' }).click();
+      await page.goto('/roles-permissions/Finance');
+      await page.getByText('finance@obol.example').waitFor();
+      expect(await sideways(), 'users of a role').toBeLessThanOrEqual(0);
+    } finally {
+      await context.close();
     }
   });
 });
