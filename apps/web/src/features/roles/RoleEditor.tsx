@@ -134,26 +134,37 @@ export function PermissionEditor({ role, initial, onClose }: EditorProps) {
   );
 }
 
-/** The Edit dialog of a role: loads what the role holds now, then shows the editor. */
+/** What the role holds now, read afresh each time the dialog opens, then the editor. */
+function EditorBody({ role, onClose }: { role: RoleName; onClose: () => void }) {
+  const q = useQuery(roleScreensQuery(role));
+  if (q.isError)
+    return (
+      <DialogContent>
+        <Typography color="error">{errorMessage(q.error)}</Typography>
+      </DialogContent>
+    );
+  // a copy cached by an earlier opening may be out of date: wait for this opening's own answer
+  if (!q.data || !q.isFetchedAfterMount)
+    return (
+      <DialogContent sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
+        <CircularProgress aria-label="Loading" />
+      </DialogContent>
+    );
+  const held = q.data.data.flatMap((s) => s.permissions.filter((p) => p.status).map((p) => p.permission_name));
+  return <PermissionEditor role={role} initial={held} onClose={onClose} />;
+}
+
+/** The Edit dialog of a role. */
 export function RoleEditorDialog({ role, onClose }: { role: RoleName | null; onClose: () => void }) {
   const fullScreen = useMediaQuery((t: Theme) => t.breakpoints.down('sm'), { noSsr: true });
   const titleId = useId();
-  const q = useQuery({ ...roleScreensQuery(role ?? 'Admin'), enabled: !!role });
-  const held = q.data?.data.flatMap((s) => s.permissions.filter((p) => p.status).map((p) => p.permission_name));
+  // the last role stays shown while the dialog fades out
+  const [shown, setShown] = useState(role);
+  if (role && role !== shown) setShown(role);
   return (
     <Dialog open={!!role} onClose={onClose} fullScreen={fullScreen} maxWidth="lg" fullWidth aria-labelledby={titleId}>
-      <DialogTitle id={titleId}>{role ? `Edit ${role} permissions` : ''}</DialogTitle>
-      {role && held && !q.isFetching ? (
-        <PermissionEditor key={role} role={role} initial={held} onClose={onClose} />
-      ) : q.isError ? (
-        <DialogContent>
-          <Typography color="error">{errorMessage(q.error)}</Typography>
-        </DialogContent>
-      ) : (
-        <DialogContent sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
-          <CircularProgress aria-label="Loading" />
-        </DialogContent>
-      )}
+      <DialogTitle id={titleId}>{shown ? `Edit ${shown} permissions` : ''}</DialogTitle>
+      {shown ? <EditorBody key={shown} role={shown} onClose={onClose} /> : null}
     </Dialog>
   );
 }

@@ -152,6 +152,28 @@ describe('roles and permissions', () => {
     expect(box('User can view role&permissions').checked).toBe(false);
   });
 
+  it('reads the role afresh each time the editor opens', async () => {
+    let finance: Permission[] = [...DEFAULT_ROLE_PERMISSIONS.Finance];
+    mockApi({
+      '/api/user-with-count': () => ({ body: { data: ROLES.map((name) => ({ name, count: 1 })) } }),
+      '/api/role-against-users': (b) => ({
+        body: { name: (b as { role: RoleName }).role, data: roleScreens(finance) },
+      }),
+    });
+    signInAs(ALL_PERMISSIONS);
+    renderApp('/roles-permissions');
+    let dialog = await openEditor('Finance');
+    await within(dialog).findByLabelText('User can view transactions');
+    expect(box('User can view transactions').checked).toBe(true);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // another administrator changes the role meanwhile
+    finance = ['User can view profile'];
+    dialog = await openEditor('Finance');
+    await waitFor(() => expect(box('User can view transactions').checked).toBe(false));
+    expect(box('User can view profile').checked).toBe(true);
+  });
+
   it('offers no Edit to a merchant-side holder of the permission (roles are shared by every merchant)', async () => {
     rolesServer();
     signInAs(ALL_PERMISSIONS, { role: 'Merchant', name: 'Acme' });
