@@ -61,6 +61,8 @@ function payoutsCsv(): string {
  * uploaded batch, the payout list and a payout's details, both tabs of Batch Transactions, a batch's transaction
  * history, Recent Batches, the download lists, Users, the profile and (staff) the activity log with a record's details.
  * Calls `on` on each.
+ * history, Recent Batches, the download lists, Users, the profile, and (staff) Roles & Permissions with its editor and
+ * the users of a role. Calls `on` on each.
  */
 export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
   await page.goto('/payments');
@@ -167,6 +169,7 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
     await page.getByTestId('verify-result').waitFor();
     await settle(page);
     await on('activity logs, chain verified');
+    await tourRoles(page, on);
   }
   await page.goto('/user-profile');
   await page.getByRole('heading').first().waitFor();
@@ -199,6 +202,26 @@ async function profileDialogs(page: Page, staff: boolean, on: OnScreen) {
   await on('profile: the API key reveal asks the password');
   await reveal.getByRole('button', { name: 'Cancel' }).click();
   await reveal.waitFor({ state: 'hidden' });
+}
+
+/** Roles & Permissions, the editor of a role and the users of a role (staff: a merchant does not hold it). */
+async function tourRoles(page: Page, on: OnScreen) {
+  await page.goto('/roles-permissions');
+  await page.getByRole('button', { name: 'Edit Finance' }).waitFor();
+  await settle(page);
+  await on('/roles-permissions');
+  await page.getByRole('button', { name: 'Edit Finance' }).click();
+  const editor = page.getByRole('dialog', { name: 'Edit Finance permissions' });
+  await editor.getByLabel('User can view transactions').waitFor();
+  await settle(page);
+  await on('role editor');
+  await editor.getByRole('button', { name: 'Cancel' }).click();
+  await editor.waitFor({ state: 'hidden' });
+  await page.goto('/roles-permissions/Finance');
+  await page.getByRole('heading', { name: 'Users with Finance role' }).waitFor();
+  await page.getByRole('cell', { name: 'finance@obol.example' }).waitFor();
+  await settle(page);
+  await on('/roles-permissions/Finance');
 }
 
 /** The sign-in pages, signed out: sign-in (staff and merchant), the code step, forgotten and new password. */

@@ -7,6 +7,7 @@ import { authRoutes } from './features/auth/routes.ts';
 import { authenticate } from './features/auth/sessions.ts';
 import { usersRoutes } from './features/users/routes.ts';
 import { apiKeysRoutes } from './features/api-keys/routes.ts';
+import { rolesRoutes } from './features/roles/routes.ts';
 import { ledgerRoutes } from './features/ledger/routes.ts';
 import { providerRoutes } from './features/provider/routes.ts';
 import { paymentsRoutes } from './features/payments/routes.ts';
@@ -138,6 +139,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   authRoutes(app, deps);
   usersRoutes(app, deps);
   apiKeysRoutes(app, deps);
+  rolesRoutes(app, deps);
   ledgerRoutes(app, deps);
   providerRoutes(app, deps);
   paymentsRoutes(app, deps);

@@ -5,6 +5,7 @@ export * from './auth.ts';
 export * from './users.ts';
 export * from './profile.ts';
 export * from './activity.ts';
+export * from './rolesAdmin.ts';
 export * from './navigation.ts';
 export * from './money.ts';
 export * from './payments.ts';

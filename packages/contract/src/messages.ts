@@ -27,6 +27,8 @@ export const MSG = {
   processingBackground: 'Process is running in the background. Please wait.',
   copied: 'Copied To Clipboard.',
   decryptKeysFirst: 'Decrypt Keys first.',
+  roleUpdated: 'Role Updated Successfully',
+  userDeleted: 'User Deleted successfully.',
 } as const;
 
 /** How long to wait, in words: '1 second', '45 seconds', '2 minutes' (rounded up). */

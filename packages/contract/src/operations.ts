@@ -8,6 +8,7 @@ import { operation, type Operation } from './operation.ts';
 import { paymentsOps } from './payments.ts';
 import { profileOps } from './profile.ts';
 import { providerOps } from './provider.ts';
+import { rolesOps } from './rolesAdmin.ts';
 import { transactionOps } from './transactions.ts';
 import { usersOps } from './users.ts';
 
@@ -33,6 +34,7 @@ export const OPERATION_GROUPS = {
   auth: authOps,
   users: usersOps,
   profile: profileOps,
+  roles: rolesOps,
   ledger: ledgerOps,
   provider: providerOps,
   payments: paymentsOps,

@@ -160,7 +160,9 @@ function baseValue(r: RouteInfo, field: string, role: Role): unknown {
     cursor: '',
     level_type: 'User',
     rolename: 'Reviewer',
-    role_name: 'Finance',
+    role: 'Reviewer',
+    role_name: 'Reviewer',
+    permission_name: ['User can view transactions', 'User can view profile'],
   };
   const named = byRoute[r.url]?.[field] ?? known[field];
   if (named !== undefined) return named;

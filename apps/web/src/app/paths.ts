@@ -50,6 +50,8 @@ export const BUILT_PATHS = [
   '/download-reports',
   '/download-accounting-transactions',
   '/activity-logs',
+  '/roles-permissions',
+  '/roles-permissions/:role',
 ] as const satisfies readonly GuardedPath[];
 export type BuiltPath = (typeof BUILT_PATHS)[number];
 

@@ -49,6 +49,10 @@ const DownloadsPage = lazyScreen(() =>
 const ActivityLogsPage = lazyScreen(() =>
   import('../features/activity/ActivityLogsPage.tsx').then((m) => ({ default: m.ActivityLogsPage })),
 );
+const RolesPage = lazyScreen(() => import('../features/roles/RolesPage.tsx').then((m) => ({ default: m.RolesPage })));
+const UsersByRolePage = lazyScreen(() =>
+  import('../features/roles/UsersByRolePage.tsx').then((m) => ({ default: m.UsersByRolePage })),
+);
 
 /** A built screen: what it renders, and how to load its code ahead. */
 interface Screen {
@@ -80,6 +84,8 @@ export const SCREENS: Record<BuiltPath, Screen> = {
     preload: DownloadsPage.preload,
   },
   '/activity-logs': { element: <ActivityLogsPage />, preload: ActivityLogsPage.preload },
+  '/roles-permissions': { element: <RolesPage />, preload: RolesPage.preload },
+  '/roles-permissions/:role': { element: <UsersByRolePage />, preload: UsersByRolePage.preload },
 };
 
 /** Loads the code of every screen (tests render them without a Suspense fallback). */

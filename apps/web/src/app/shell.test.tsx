@@ -18,12 +18,12 @@ describe('the sidebar', () => {
     signInAs(ALL_PERMISSIONS);
     renderApp('/user-profile');
     const nav = sidebar();
-    for (const label of ['Payments', 'Users', 'Activity Logs'])
+    for (const label of ['Payments', 'Users', 'Activity Logs', 'Roles & Permissions'])
       expect(within(nav).getByRole('link', { name: label })).toBeTruthy();
     for (const label of ['Reports', 'Transactions', 'Accounts'])
       expect(within(nav).getByRole('button', { name: label }).getAttribute('aria-expanded')).toBe('false');
     // screens not built yet are not offered
-    for (const label of ['Merchants', 'Roles & Permissions', 'API Keys', 'Brands', 'Fee Module', 'More'])
+    for (const label of ['Merchants', 'API Keys', 'Brands', 'Fee Module', 'More'])
       expect(
         within(nav).queryByRole('link', { name: label }) ?? within(nav).queryByRole('button', { name: label }),
       ).toBeNull();
@@ -48,6 +48,7 @@ describe('the sidebar', () => {
     renderApp('/user-profile');
     const nav = sidebar();
     expect(within(nav).queryByRole('link', { name: 'Users' })).toBeNull();
+    expect(within(nav).queryByRole('link', { name: 'Roles & Permissions' })).toBeNull();
     expect(within(nav).queryByRole('button', { name: 'Accounts' })).toBeNull();
     expect(within(nav).getByRole('link', { name: 'Payments' })).toBeTruthy();
     expect(within(nav).getByRole('button', { name: 'Transactions' })).toBeTruthy();

@@ -5,4 +5,6 @@
 export const queryKeys = {
   /** the generated files (downloads): an export adds one */
   downloadFiles: ['download-files'] as const,
+  /** the users list (users feature): deleting a user elsewhere changes it */
+  users: ['users'] as const,
 };
