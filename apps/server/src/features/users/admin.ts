@@ -218,6 +218,16 @@ export async function inviteUser(
   let created: { user: UserState; mail: Awaited<ReturnType<typeof newInvitation>> };
   try {
     created = await deps.db.transaction(async (tx) => {
+      // the merchant is held (FOR SHARE) until the new user is in: a deletion of it at the same moment either
+      // waits and then sees this user (refused: it has users), or goes first and this invitation finds no merchant
+      if (parentId !== null) {
+        const [held] = await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.id, parentId), isNull(users.deletedAt)))
+          .for('share');
+        if (!held) throw new ApiError(400, [USERS_MSG.parentNotMerchant], { parent_id: [USERS_MSG.parentNotMerchant] });
+      }
       const [row] = await tx
         .insert(users)
         .values({
