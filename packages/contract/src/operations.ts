@@ -4,6 +4,7 @@ import { batchOps } from './batches.ts';
 import { downloadOps } from './downloads.ts';
 import { ledgerOps } from './ledger.ts';
 import { operation, type Operation } from './operation.ts';
+import { passkeyOps } from './passkeys.ts';
 import { paymentsOps } from './payments.ts';
 import { providerOps } from './provider.ts';
 import { transactionOps } from './transactions.ts';
@@ -29,6 +30,7 @@ export const systemOps = {
 export const OPERATION_GROUPS = {
   system: systemOps,
   auth: authOps,
+  passkeys: passkeyOps,
   users: usersOps,
   ledger: ledgerOps,
   provider: providerOps,

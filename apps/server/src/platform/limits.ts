@@ -66,6 +66,7 @@ const WHAT: Record<WindowName, string> = {
   approvalCode: 'code requests',
   upload: 'uploads',
   export: 'exports',
+  passkey: 'passkey changes',
 };
 
 /** The rate_limits key of one named window for one subject (a user id, an address, an e-mail). */

@@ -7,3 +7,4 @@ export * from '../features/payouts/tables.ts';
 export * from '../features/provider/tables.ts';
 export * from '../features/batches/tables.ts';
 export * from '../features/downloads/tables.ts';
+export * from '../features/passkeys/tables.ts';
