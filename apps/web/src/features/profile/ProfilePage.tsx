@@ -26,6 +26,7 @@ import { useSession } from '../../lib/session.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { PasswordRules } from '../../ui/PasswordRules.tsx';
+import { PasskeysCard } from './PasskeysCard.tsx';
 
 type ChangeForm = z.input<typeof changePasswordRequest>;
 
@@ -143,6 +144,9 @@ export function ProfilePage() {
               </Stack>
             </form>
           </Paper>
+        </Grid>
+        <Grid size={12}>
+          <PasskeysCard />
         </Grid>
       </Grid>
     </>
