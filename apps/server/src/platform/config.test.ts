@@ -162,6 +162,7 @@ describe('configuration', () => {
       approvalCode: { limit: 20, seconds: 600 },
       upload: { limit: 30, seconds: 600 },
       export: { limit: 20, seconds: 600 },
+      passkey: { limit: 20, seconds: 600 },
     });
   });
 });
