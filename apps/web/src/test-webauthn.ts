@@ -37,4 +37,5 @@ export function stubWebAuthn() {
 }
 
 /** What a browser throws when the user closes the passkey prompt. */
-export const promptClosed = () => new DOMException('The operation either timed out or was not allowed.', 'NotAllowedError');
+export const promptClosed = () =>
+  new DOMException('The operation either timed out or was not allowed.', 'NotAllowedError');

@@ -27,7 +27,12 @@ function server(keys = [KEY], extra: Parameters<typeof mockApi>[0] = {}) {
     '/api/passkeys': () => ({ body: { data: list, total: list.length } }),
     '/api/passkey-register-options': () => ({ body: { options: OPTIONS, message: [] } }),
     '/api/passkey-register': (b) => {
-      const added = { id: 8, name: (b as { name: string }).name, created_at: '2026-03-02T10:00:00Z', last_used_at: null };
+      const added = {
+        id: 8,
+        name: (b as { name: string }).name,
+        created_at: '2026-03-02T10:00:00Z',
+        last_used_at: null,
+      };
       list = [...list, added];
       return { status: 201, body: { passkey: added, message: [MSG.passkeyAdded] } };
     },
