@@ -26,9 +26,9 @@ export function cbor(value: unknown): Buffer {
     const s = Buffer.from(value, 'utf8');
     return Buffer.concat([head(3, s.length), s]);
   }
-  if (value instanceof Uint8Array) return Buffer.concat([head(2, value.length), value]);
+  if (value instanceof Uint8Array) return Buffer.concat([head(2, value.length), Buffer.from(value)]);
   if (value instanceof Map) {
-    const parts = [head(5, value.size)];
+    const parts: Buffer[] = [head(5, value.size)];
     for (const [k, v] of value) parts.push(cbor(k), cbor(v));
     return Buffer.concat(parts);
   }
@@ -59,8 +59,12 @@ const AT = 0x40;
 export class SoftAuthenticator {
   readonly credentials: SoftCredential[] = [];
 
-  /** `origin` is what the browser would put in the client data: the page's origin. */
-  constructor(public origin: string) {}
+  /** what the browser would put in the client data: the page's origin */
+  readonly origin: string;
+
+  constructor(origin: string) {
+    this.origin = origin;
+  }
 
   /**
    * navigator.credentials.create(): a new credential (or `credential` again) for the options' RP ID (or `rpId`),

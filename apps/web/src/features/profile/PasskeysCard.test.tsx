@@ -1,4 +1,4 @@
-import { ALL_PERMISSIONS, MSG } from '@obol/contract';
+import { ALL_PERMISSIONS, MSG, type PasskeyRow } from '@obol/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -10,7 +10,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const KEY = { id: 7, name: 'Work laptop', created_at: '2026-03-01T10:00:00Z', last_used_at: null };
+const KEY: PasskeyRow = { id: 7, name: 'Work laptop', created_at: '2026-03-01T10:00:00Z', last_used_at: null };
 const OPTIONS = {
   challenge: 'Y2hhbGxlbmdl',
   rp: { name: 'Obol', id: 'localhost' },
