@@ -4,6 +4,7 @@ import { MSG, systemOps } from '@obol/contract';
 import Fastify, { type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { authRoutes } from './features/auth/routes.ts';
+import { passkeyRoutes } from './features/passkeys/routes.ts';
 import { authenticate } from './features/auth/sessions.ts';
 import { usersRoutes } from './features/users/routes.ts';
 import { apiKeysRoutes } from './features/api-keys/routes.ts';
@@ -137,6 +138,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   apiDocsRoutes(app, config, API_VERSION);
 
   authRoutes(app, deps);
+  passkeyRoutes(app, deps);
   usersRoutes(app, deps);
   apiKeysRoutes(app, deps);
   rolesRoutes(app, deps);

@@ -115,6 +115,10 @@ export const ACTIVITY_LABELS: Record<string, string> = {
   'download.file': 'Downloaded a file',
   'provider.reconcile': 'Reconciled with the provider',
   'provider.webhook': 'Received a provider event',
+  'passkeys.register-options': 'Started adding a passkey',
+  'passkeys.register': 'Added a passkey',
+  'passkeys.rename': 'Renamed a passkey',
+  'passkeys.delete': 'Removed a passkey',
   'activity.verify': 'Verified the activity log',
 };
 

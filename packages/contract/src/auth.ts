@@ -3,6 +3,7 @@ import { MSG } from './messages.ts';
 import { ALL_PERMISSIONS, type Permission } from './permissions.ts';
 import { messageAnswer, messages, operation, timestamp } from './operation.ts';
 import { ROLES } from './roles.ts';
+import { passkeyAssertion, passkeyRequestOptions } from './webauthn.ts';
 
 export const email = z
   .string({ error: MSG.required })
@@ -26,25 +27,38 @@ export const newPassword = z
   .refine((s) => /[A-Za-z]/.test(s), MSG.passwordAlphabet)
   .refine((s) => /[!@#$%^&*()+=._-]/.test(s), MSG.passwordSpecial);
 
-export const AUTH_TYPES = ['email', 'authenticator', 'backup'] as const;
+export const AUTH_TYPES = ['email', 'authenticator', 'backup', 'passkey'] as const;
 export type AuthType = (typeof AUTH_TYPES)[number];
 
 export const loginRequest = z.object({
   email,
   password: z.string({ error: MSG.required }).min(1, MSG.required).max(128),
-  auth_type: z.enum(AUTH_TYPES, { error: 'auth_type must be email, authenticator or backup' }),
+  auth_type: z.enum(AUTH_TYPES, { error: 'auth_type must be email, authenticator, backup or passkey' }),
 });
 export type LoginRequest = z.input<typeof loginRequest>;
 
-export const verifyCodeRequest = z.object({
-  challenge_token: z.string({ error: MSG.required }).min(1, MSG.required).max(200),
-  code: z
-    .string({ error: MSG.required })
-    .trim()
-    .min(1, MSG.required)
-    .max(64)
-    .transform((s) => s.replace(/\s+/g, '')),
-});
+/**
+ * The second factor: `code` for an e-mailed, authenticator or backup code; `assertion` (what
+ * navigator.credentials.get() answered) for a passkey. One of the two, as the challenge's auth_type wants.
+ */
+export const verifyCodeRequest = z
+  .object({
+    challenge_token: z.string({ error: MSG.required }).min(1, MSG.required).max(200),
+    code: z
+      .string({ error: MSG.required })
+      .trim()
+      .min(1, MSG.required)
+      .max(64)
+      .transform((s) => s.replace(/\s+/g, ''))
+      .optional(),
+    assertion: passkeyAssertion.optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.code === undefined && v.assertion === undefined)
+      ctx.addIssue({ code: 'custom', message: MSG.required, path: ['code'] });
+    if (v.code !== undefined && v.assertion !== undefined)
+      ctx.addIssue({ code: 'custom', message: 'Send either a code or a passkey assertion', path: ['assertion'] });
+  });
 export type VerifyCodeRequest = z.input<typeof verifyCodeRequest>;
 
 const permission = z.enum(ALL_PERMISSIONS as [Permission, ...Permission[]]);
@@ -92,6 +106,8 @@ export type SessionTiming = z.output<typeof sessionTiming>;
 export const loginResponse = z.object({
   challenge_token: z.string(),
   auth_type: z.enum(AUTH_TYPES),
+  /** for auth_type passkey: what the browser passes to navigator.credentials.get() (the user's passkeys) */
+  passkey_options: passkeyRequestOptions.optional(),
   message: messages,
 });
 export type LoginResponse = z.output<typeof loginResponse>;
@@ -164,7 +180,8 @@ export const authOps = {
     method: 'POST',
     path: '/api/login',
     tag: TAG,
-    summary: 'Checks the password and starts the second factor (an e-mailed code, the authenticator or a backup code)',
+    summary:
+      'Checks the password and starts the second factor (an e-mailed code, the authenticator, a backup code or a passkey)',
     access: 'public',
     audit: 'auth.login',
     input: loginRequest,
@@ -175,7 +192,8 @@ export const authOps = {
     method: 'POST',
     path: '/api/verify-code',
     tag: TAG,
-    summary: 'Checks the second factor and opens a session: its bearer token, the user, permissions, accounts',
+    summary:
+      'Checks the second factor (a code or a passkey assertion) and opens a session: its bearer token, the user, permissions, accounts',
     access: 'public',
     audit: 'auth.verify-code',
     input: verifyCodeRequest,

@@ -2,6 +2,8 @@ export * from './permissions.ts';
 export * from './roles.ts';
 export * from './messages.ts';
 export * from './auth.ts';
+export * from './webauthn.ts';
+export * from './passkeys.ts';
 export * from './users.ts';
 export * from './profile.ts';
 export * from './activity.ts';

@@ -29,6 +29,17 @@ export const MSG = {
   decryptKeysFirst: 'Decrypt Keys first.',
   roleUpdated: 'Role Updated Successfully',
   userDeleted: 'User Deleted successfully.',
+  passkeyAdded: 'Passkey added',
+  passkeyRenamed: 'Passkey renamed',
+  passkeyRemoved: 'Passkey removed',
+  passkeyNotFound: 'Passkey not found',
+  noPasskey: 'No passkey is registered for this account. Choose another second factor.',
+  passkeyInvalid: 'The passkey could not be verified',
+  passkeyExpired: 'The passkey request has expired or was already used. Please try again.',
+  passkeyExists: 'This passkey is already registered',
+  passkeyLimit: 'You can register at most 10 passkeys. Remove one first.',
+  passkeyCancelled: 'The passkey prompt was cancelled or timed out',
+  passkeyUnsupported: 'This browser cannot use passkeys',
 } as const;
 
 /** How long to wait, in words: '1 second', '45 seconds', '2 minutes' (rounded up). */

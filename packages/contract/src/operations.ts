@@ -5,6 +5,7 @@ import { batchOps } from './batches.ts';
 import { downloadOps } from './downloads.ts';
 import { ledgerOps } from './ledger.ts';
 import { operation, type Operation } from './operation.ts';
+import { passkeyOps } from './passkeys.ts';
 import { paymentsOps } from './payments.ts';
 import { profileOps } from './profile.ts';
 import { providerOps } from './provider.ts';
@@ -32,6 +33,7 @@ export const systemOps = {
 export const OPERATION_GROUPS = {
   system: systemOps,
   auth: authOps,
+  passkeys: passkeyOps,
   users: usersOps,
   profile: profileOps,
   roles: rolesOps,

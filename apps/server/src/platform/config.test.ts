@@ -164,6 +164,7 @@ describe('configuration', () => {
       export: { limit: 20, seconds: 600 },
       apiKeyReveal: { limit: 10, seconds: 600 },
       twoFa: { limit: 10, seconds: 600 },
+      passkey: { limit: 20, seconds: 600 },
     });
   });
 });

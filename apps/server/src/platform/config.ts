@@ -75,6 +75,17 @@ const envSchema = z.object({
       }
       return trust;
     }),
+  /** the WebAuthn relying party (passkeys): its domain, and the origin the browser signs for */
+  WEBAUTHN_RP_ID: z
+    .string()
+    .regex(/^[a-z0-9.-]+$/i, 'WEBAUTHN_RP_ID must be a domain name (like obol.example), without scheme or port')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  WEBAUTHN_ORIGIN: z
+    .string()
+    .regex(/^https?:\/\/[^/]+$/, 'WEBAUTHN_ORIGIN must be an origin like https://obol.example (no path)')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -113,6 +124,8 @@ export interface Limits {
   invite: RateWindow;
   /** invitation mails sent again, per invited user */
   resendInvitation: RateWindow;
+  /** passkey changes (register options, register, rename, delete), per user */
+  passkey: RateWindow;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -127,6 +140,7 @@ export const DEFAULT_LIMITS: Limits = {
   twoFa: { limit: 10, seconds: 10 * 60 },
   invite: { limit: 20, seconds: 60 * 60 },
   resendInvitation: { limit: 5, seconds: 60 * 60 },
+  passkey: { limit: 20, seconds: 10 * 60 },
 };
 
 export interface Config {
@@ -163,6 +177,12 @@ export interface Config {
    */
   trustProxy: false | string[];
   limits: Limits;
+  /**
+   * The WebAuthn relying party. Unset: in production the host and origin of PUBLIC_URL; elsewhere those of the
+   * request (its Host header), so a development server works under whatever name it is reached by.
+   */
+  webauthnRpId?: string;
+  webauthnOrigin?: string;
 }
 
 export class ConfigError extends Error {}
@@ -234,6 +254,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     limits: structuredClone(DEFAULT_LIMITS),
+    webauthnRpId: e.WEBAUTHN_RP_ID?.toLowerCase(),
+    webauthnOrigin: e.WEBAUTHN_ORIGIN,
   };
 }
 

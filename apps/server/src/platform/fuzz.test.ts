@@ -128,6 +128,16 @@ function baseValue(r: RouteInfo, field: string, role: Role): unknown {
     '/api/delete-transactions': { id: [rowIds[2]] },
     '/api/merchant-accounts': { id: merchantId },
     '/api/get-user-detail': { id: merchantId },
+    // well-formed, though no authenticator made it (the server refuses it after its checks)
+    '/api/passkey-register': {
+      response: {
+        id: 'Y3JlZA',
+        rawId: 'Y3JlZA',
+        type: 'public-key',
+        clientExtensionResults: {},
+        response: { clientDataJSON: 'e30', attestationObject: 'oA' },
+      },
+    },
   };
   const known: Record<string, unknown> = {
     email: EMAIL[role],

@@ -189,7 +189,7 @@ describe('the error envelope', () => {
     // present but wrong is not 'required': each keeps its own message
     const wrong = await t.post('/api/login', { email: 'admin@obol.example', password: 12345678, auth_type: 'sms' });
     expect(wrong.status).toBe(400);
-    expect(wrong.body.fields.auth_type).toEqual(['auth_type must be email, authenticator or backup']);
+    expect(wrong.body.fields.auth_type).toEqual(['auth_type must be email, authenticator, backup or passkey']);
     const nulls = await t.post('/api/login', { email: null, password: null, auth_type: null });
     expect(nulls.body.fields).toEqual({ email: [MSG.required], password: [MSG.required], auth_type: [MSG.required] });
   });

@@ -70,6 +70,7 @@ const WHAT: Record<WindowName, string> = {
   twoFa: 'requests',
   invite: 'invitations',
   resendInvitation: 'invitation mails',
+  passkey: 'passkey changes',
 };
 
 /** The rate_limits key of one named window for one subject (a user id, an address, an e-mail). */

@@ -8,3 +8,4 @@ export * from '../features/provider/tables.ts';
 export * from '../features/batches/tables.ts';
 export * from '../features/downloads/tables.ts';
 export * from '../features/api-keys/tables.ts';
+export * from '../features/passkeys/tables.ts';

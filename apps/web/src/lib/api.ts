@@ -117,7 +117,7 @@ export async function download<O extends Operation>(
  * 400/401/403/404/429/500, 'Something went wrong!' otherwise.
  */
 export function signInErrorMessage(err: unknown): string {
-  if (err instanceof ApiError && [400, 401, 403, 404, 429, 500].includes(err.status) && err.body?.error?.[0])
+  if (err instanceof ApiError && [400, 401, 403, 404, 422, 429, 500].includes(err.status) && err.body?.error?.[0])
     return err.body.error[0];
   return MSG.somethingWrong;
 }

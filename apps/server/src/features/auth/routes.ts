@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { forbidden } from '../../platform/errors.ts';
 import { route } from '../../platform/http.ts';
+import { relyingParty } from '../passkeys/rp.ts';
 import { changePassword, checkLink, confirmPassword, forgotPassword, setPassword } from './passwords.ts';
 import { newBackupCodes } from './second-factor.ts';
 import { currentTiming, logout } from './sessions.ts';
@@ -11,16 +12,21 @@ import { startTotpSetup, switchTwoFa, type TwoFaAudit } from './two-fa.ts';
 
 export function authRoutes(app: FastifyInstance, deps: Deps) {
   route(app, authOps.login, ({ input, req }) =>
-    login(deps, input, req.ip, (a) => {
+    login(deps, input, { ip: req.ip, rp: relyingParty(deps.config, req) }, (a) => {
       req.audit.actor = a;
       req.audit.detail = `second factor: ${input.auth_type}`;
     }),
   );
 
   route(app, authOps.verifyCode, ({ input, req }) =>
-    verifyCode(deps, input, { ip: req.ip, userAgent: req.headers['user-agent'] }, (a) => {
-      req.audit.actor = a;
-    }),
+    verifyCode(
+      deps,
+      input,
+      { ip: req.ip, userAgent: req.headers['user-agent'], rp: relyingParty(deps.config, req) },
+      (a) => {
+        req.audit.actor = a;
+      },
+    ),
   );
 
   route(app, authOps.logout, async ({ auth: ctx }) => {

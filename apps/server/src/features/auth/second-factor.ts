@@ -20,12 +20,14 @@ export const BACKUP_CODE_COUNT = 10;
 
 /**
  * Starts the second factor of a sign-in whose password was right: a challenge (the token the client sends
- * back with the code), and for `email` a six-digit code mailed to the user. Returns the challenge token.
+ * back with the code), and for `email` a six-digit code mailed to the user. For `passkey`, `passkeyChallenge`
+ * is the hash of the WebAuthn challenge the browser is to sign. Returns the challenge token.
  */
 export async function startLoginChallenge(
   deps: Deps,
   user: { id: number; name: string; email: string },
   method: AuthType,
+  passkeyChallenge?: string,
 ): Promise<string> {
   const challenge = randomToken();
   const code = method === 'email' ? sixDigitCode() : null;
@@ -34,7 +36,7 @@ export async function startLoginChallenge(
     purpose: 'login',
     method,
     challengeHash: sha256(challenge),
-    codeHash: code ? keyedHash(deps.config.secretsKey, code) : null,
+    codeHash: code ? keyedHash(deps.config.secretsKey, code) : method === 'passkey' ? (passkeyChallenge ?? null) : null,
     maxAttempts: CODE_MAX_ATTEMPTS,
     expiresAt: new Date(Date.now() + LOGIN_CODE_TTL_MS),
   });

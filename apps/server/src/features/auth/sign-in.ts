@@ -1,4 +1,11 @@
-import { MSG, type AuthType, type SessionUser, type VerifyCodeResponse } from '@obol/contract';
+import {
+  MSG,
+  type AuthType,
+  type LoginResponse,
+  type PasskeyAssertion,
+  type SessionUser,
+  type VerifyCodeResponse,
+} from '@obol/contract';
 import { verifyPassword } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError, tooManyRequests } from '../../platform/errors.ts';
@@ -6,6 +13,8 @@ import type { AuthUser } from '../../platform/http.ts';
 import { scopeFor } from '../../platform/scope.ts';
 import { currentBatchOf } from '../batches/current.ts';
 import { accountInfoFor } from '../ledger/info.ts';
+import { checkPasskeyAssertion, startPasskeySignIn } from '../passkeys/credentials.ts';
+import type { RelyingParty } from '../passkeys/rp.ts';
 import { permissionsOfRole } from '../roles/repo.ts';
 import { recordLogin, signInUser, toAuthUser } from '../users/credentials.ts';
 import { userNameOf } from '../users/repo.ts';
@@ -25,9 +34,10 @@ const INACTIVE = 'Your account is inactive. Please contact your administrator.';
 export async function login(
   deps: Deps,
   input: LoginInput,
-  ip: string,
+  meta: { ip: string; rp: RelyingParty },
   audit: (a: { id: number | null; name?: string; email: string }) => void,
-) {
+): Promise<LoginResponse> {
+  const { ip } = meta;
   audit({ id: null, email: input.email });
   // counted before the password is checked, so racing guesses cannot exceed the limits
   const attempt = await beginAttempt(deps, input.email, ip);
@@ -38,6 +48,18 @@ export async function login(
   if (!user.isActive) throw new ApiError(403, [INACTIVE]);
   // the account's attempt stays counted until the second factor completes the sign-in
   await attempt.passed();
+  if (input.auth_type === 'passkey') {
+    // the browser signs the WebAuthn challenge; the sign-in challenge keeps its hash
+    const started = await startPasskeySignIn(deps, user.id, meta.rp);
+    if (!started) throw new ApiError(422, [MSG.noPasskey]);
+    const challenge = await startLoginChallenge(deps, user, 'passkey', started.challengeHash);
+    return {
+      challenge_token: challenge,
+      auth_type: 'passkey',
+      passkey_options: started.options,
+      message: ['Confirm with your passkey'],
+    };
+  }
   const challenge = await startLoginChallenge(deps, user, input.auth_type);
   const message =
     input.auth_type === 'email'
@@ -51,8 +73,8 @@ export async function login(
 /** Checks the second-factor code of a challenge, under the sign-in limits, and opens the session. */
 export async function verifyCode(
   deps: Deps,
-  input: { challenge_token: string; code: string },
-  meta: { ip: string; userAgent?: string },
+  input: { challenge_token: string; code?: string; assertion?: PasskeyAssertion },
+  meta: { ip: string; userAgent?: string; rp: RelyingParty },
   audit: (a: { id: number | null; name?: string; email?: string }) => void,
 ): Promise<VerifyCodeResponse> {
   const challenge = await loginChallenge(deps.db, input.challenge_token);
@@ -65,8 +87,15 @@ export async function verifyCode(
   const attempt = await beginAttempt(deps, user.email, meta.ip, challenge.id);
   // and a try of this challenge (5 per code), counted first, atomically, so parallel guesses cannot exceed it
   if (!(await countTry(deps.db, challenge.id))) throw tooManyRequests();
-  const ok = await checkCode(deps, user.id, challenge.method, challenge.codeHash, input.code);
-  if (!ok) throw new ApiError(401, [MSG.invalidCode]);
+  if (challenge.method === 'passkey') {
+    const ok =
+      !!input.assertion && (await checkPasskeyAssertion(deps, user.id, challenge.codeHash, input.assertion, meta.rp));
+    if (!ok) throw new ApiError(401, [MSG.passkeyInvalid]);
+  } else {
+    const ok =
+      input.code !== undefined && (await checkCode(deps, user.id, challenge.method, challenge.codeHash, input.code));
+    if (!ok) throw new ApiError(401, [MSG.invalidCode]);
+  }
   if (!(await consumeCode(deps.db, challenge.id))) throw new ApiError(401, [MSG.invalidCode]);
   if (!user.isActive) throw new ApiError(403, [INACTIVE]);
   await attempt.completed();

@@ -17,13 +17,16 @@ const HINT: Record<Challenge['auth_type'], string> = {
   backup: 'Enter one of your backup codes.',
 };
 
+/** The factors typed on this page (a passkey is used on the sign-in page itself). */
+const CODE_TYPES = AUTH_TYPES.filter((t): t is Challenge['auth_type'] => t !== 'passkey');
+
 /** The pending sign-in, or null when none was started (or it is unreadable). */
 export function readChallenge(): Challenge | null {
   try {
     const raw = sessionStorage.getItem(CHALLENGE_KEY);
     if (!raw) return null;
     const c = JSON.parse(raw) as Partial<Challenge>;
-    if (!c.token || !c.auth_type || !AUTH_TYPES.includes(c.auth_type)) return null;
+    if (!c.token || !c.auth_type || !CODE_TYPES.includes(c.auth_type)) return null;
     return { token: c.token, auth_type: c.auth_type, merchant: !!c.merchant };
   } catch {
     return null;

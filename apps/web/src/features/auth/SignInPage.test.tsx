@@ -17,10 +17,10 @@ describe('sign-in', () => {
     expect(fetch).not.toHaveBeenCalled();
   });
 
-  it('offers the three second factors as radio buttons', () => {
+  it('offers the four second factors as radio buttons', () => {
     mockApi();
     renderApp('/signin');
-    for (const f of ['E-mail code', 'Authenticator app', 'Backup code'])
+    for (const f of ['E-mail code', 'Authenticator app', 'Backup code', 'Passkey'])
       expect(screen.getByRole('radio', { name: f })).toBeTruthy();
     expect((screen.getByRole('radio', { name: 'E-mail code' }) as HTMLInputElement).checked).toBe(true);
   });

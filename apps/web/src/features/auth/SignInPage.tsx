@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { AUTH_TYPES, loginRequest, type AuthType } from '@obol/contract';
+import { loginRequest, MSG, type AuthType } from '@obol/contract';
 import {
+  Alert,
   Button,
   FormControl,
   FormControlLabel,
@@ -12,12 +13,15 @@ import {
   TextField,
 } from '@mui/material';
 import { useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Controller, useForm } from 'react-hook-form';
 import { Navigate, Link as RouterLink, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { signInErrorMessage } from '../../lib/api.ts';
 import { login } from './api/login.ts';
-import { CHALLENGE_KEY, useSession } from '../../lib/session.ts';
+import { verifyCode } from './api/verifyCode.ts';
+import { PasskeyError, signWithPasskey } from '../../lib/passkeys.ts';
+import { CHALLENGE_KEY, sessionStore, useSession } from '../../lib/session.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { firstPermittedPath } from '../../app/paths.ts';
 import { AuthLayout } from './AuthLayout.tsx';
@@ -28,7 +32,8 @@ export { CHALLENGE_KEY };
 /** The pending sign-in kept between the two steps. */
 export interface Challenge {
   token: string;
-  auth_type: AuthType;
+  /** a passkey is used on the sign-in page itself: no code follows */
+  auth_type: Exclude<AuthType, 'passkey'>;
   merchant: boolean;
 }
 
@@ -42,26 +47,43 @@ export function SignInPage({ merchant = false }: { merchant?: boolean }) {
   const navigate = useNavigate();
   const { notify } = useNotify();
   const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  // set once this page signed the user in with a passkey: it then navigates itself instead of redirecting
+  const [verified, setVerified] = useState(false);
   const form = useForm<Form>({
     resolver: zodResolver(loginRequest),
     defaultValues: { email: '', password: '', auth_type: 'email' },
   });
-  if (session) return <Navigate to={signedInHome(session.permissions)} replace />;
+  if (session && !verified) return <Navigate to={signedInHome(session.permissions)} replace />;
 
   const submit = form.handleSubmit(async (values) => {
     setBusy(true);
+    setFailure(null);
     try {
       const r = await login(values);
+      if (r.auth_type === 'passkey') {
+        // the browser's passkey prompt runs at once (its code loads only now)
+        if (!r.passkey_options) throw new PasskeyError(MSG.noPasskey);
+        const assertion = await signWithPasskey(r.passkey_options);
+        const signedIn = await verifyCode({ challenge_token: r.challenge_token, assertion });
+        flushSync(() => setVerified(true));
+        sessionStore.signIn(signedIn);
+        notify('success', MSG.loggedIn);
+        navigate(firstPermittedPath(signedIn.permission), { replace: true });
+        return;
+      }
       const challenge: Challenge = {
         token: r.challenge_token,
-        auth_type: AUTH_TYPES.includes(r.auth_type) ? r.auth_type : values.auth_type,
+        auth_type: r.auth_type,
         merchant,
       };
       sessionStorage.setItem(CHALLENGE_KEY, JSON.stringify(challenge));
       notify('info', r.message[0] ?? 'Enter your code');
       navigate('/signin/authentication');
     } catch (err) {
-      notify('error', signInErrorMessage(err));
+      const message = err instanceof PasskeyError ? err.message : signInErrorMessage(err);
+      if (values.auth_type === 'passkey') setFailure(message);
+      notify('error', message);
     } finally {
       setBusy(false);
     }
@@ -104,10 +126,16 @@ export function SignInPage({ merchant = false }: { merchant?: boolean }) {
                   <FormControlLabel value="email" control={<Radio />} label="E-mail code" />
                   <FormControlLabel value="authenticator" control={<Radio />} label="Authenticator app" />
                   <FormControlLabel value="backup" control={<Radio />} label="Backup code" />
+                  <FormControlLabel value="passkey" control={<Radio />} label="Passkey" />
                 </RadioGroup>
               )}
             />
           </FormControl>
+          {failure ? (
+            <Alert severity="error" role="alert">
+              {failure}
+            </Alert>
+          ) : null}
           <Button type="submit" variant="contained" size="large" disabled={busy}>
             Sign in
           </Button>

@@ -4,6 +4,7 @@ import { useSession } from '../../lib/session.ts';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { ApiKeyCard } from './ApiKeyCard.tsx';
 import { ChangePasswordCard } from './ChangePasswordCard.tsx';
+import { PasskeysCard } from './PasskeysCard.tsx';
 import { ProfileOverview } from './ProfileOverview.tsx';
 import { TwoFactorCard } from './TwoFactorCard.tsx';
 
@@ -27,7 +28,10 @@ export function ProfilePage() {
           </Stack>
         </Grid>
         <Grid size={{ xs: 12, md: 7 }}>
-          <ChangePasswordCard />
+          <Stack spacing={2}>
+            <ChangePasswordCard />
+            <PasskeysCard />
+          </Stack>
         </Grid>
       </Grid>
     </>
