@@ -47,7 +47,7 @@ describe('users administration on the Users screen', () => {
     renderApp('/users');
     await screen.findByText('User 2');
     expect(screen.queryByRole('button', { name: 'Invite user' })).toBeNull();
-    expect(screen.queryByRole('columnheader', { name: 'Activate/Deactivate' })).toBeNull();
+    expect(screen.queryByRole('columnheader', { name: 'Active' })).toBeNull();
     expect(screen.queryByRole('columnheader', { name: 'Action' })).toBeNull();
     expect(screen.queryByRole('switch', { name: 'Active: User 2' })).toBeNull();
   });

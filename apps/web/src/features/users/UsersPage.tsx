@@ -38,7 +38,13 @@ function Counter({ label, value }: { label: string; value: number | undefined })
 
 const COLUMNS: Column<UserRow>[] = [
   { id: 'name', label: 'Full Name', pinned: true, card: 'title', cell: (u) => u.name },
-  { id: 'email', label: 'Email', pinned: true, cell: (u) => u.email, cellSx: { wordBreak: 'break-all' } },
+  {
+    id: 'email',
+    label: 'Email',
+    pinned: true,
+    cell: (u) => u.email,
+    cellSx: { overflowWrap: 'anywhere', minWidth: 160 },
+  },
   { id: 'user_of', label: 'User Of', cell: (u) => u.parent?.name ?? '-' },
   { id: 'registered', label: 'Register Date', nowrap: true, cell: (u) => localDate(u.created_at) },
   { id: 'last_login', label: 'Last Login', nowrap: true, cell: (u) => localDateTime(u.last_login) },

@@ -1,6 +1,9 @@
 import { USERS_MSG, type UserRow } from '@obol/contract';
-import { Button, Stack, Switch } from '@mui/material';
-import { useState } from 'react';
+import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import ResendIcon from '@mui/icons-material/ForwardToInboxOutlined';
+import ManageIcon from '@mui/icons-material/ManageAccountsOutlined';
+import { IconButton, Stack, Switch, Tooltip } from '@mui/material';
+import { useState, type ReactNode } from 'react';
 import { errorMessage } from '../../lib/api.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import type { Column, RowAction } from '../../ui/ListTable.tsx';
@@ -12,6 +15,32 @@ import { useResendInvitation } from './api/resendInvitation.ts';
 import { ManageDialog } from './ManageDialog.tsx';
 
 const CHANGEABLE_ROLES = ['Merchant', 'Brand'];
+
+/** A row's action as a compact icon with its name in a tooltip (a disabled one keeps its tooltip). */
+function ActionIcon(props: {
+  title: string;
+  label: string;
+  disabled: boolean;
+  danger?: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Tooltip title={props.title}>
+      <span>
+        <IconButton
+          size="small"
+          aria-label={props.label}
+          disabled={props.disabled}
+          color={props.danger ? 'error' : 'primary'}
+          onClick={props.onClick}
+        >
+          {props.children}
+        </IconButton>
+      </span>
+    </Tooltip>
+  );
+}
 
 /**
  * What the caller may do to the users of the list: the activate/deactivate switch (with 'User can activate or
@@ -56,7 +85,7 @@ export function useUserActions() {
 
   const switchColumn: Column<UserRow> = {
     id: 'active_switch',
-    label: 'Activate/Deactivate',
+    label: 'Active',
     pinned: true,
     // an unverified user cannot be switched (the server refuses too)
     cell: (u) => (
@@ -74,19 +103,19 @@ export function useUserActions() {
     cell: (u) => {
       const off = untouchable(u);
       return (
-        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-          <Button
-            size="small"
-            onClick={() => setManaged(u)}
+        <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'nowrap' }}>
+          <ActionIcon
+            title="Manage"
+            label={`Manage ${u.name}`}
             disabled={off || CHANGEABLE_ROLES.includes(u.roles[0]?.name ?? '')}
-            aria-label={`Manage ${u.name}`}
+            onClick={() => setManaged(u)}
           >
-            Manage
-          </Button>
-          <Button
-            size="small"
+            <ManageIcon fontSize="small" />
+          </ActionIcon>
+          <ActionIcon
+            title="Resend mail"
+            label={`Resend mail to ${u.name}`}
             disabled={off || u.resend_mail !== 1}
-            aria-label={`Resend mail to ${u.name}`}
             onClick={() =>
               ask({
                 title: 'Resend invitation mail?',
@@ -96,13 +125,13 @@ export function useUserActions() {
               })
             }
           >
-            Resend mail
-          </Button>
-          <Button
-            size="small"
-            color="error"
+            <ResendIcon fontSize="small" />
+          </ActionIcon>
+          <ActionIcon
+            title="Delete"
+            label={`Delete ${u.name}`}
+            danger
             disabled={off}
-            aria-label={`Delete ${u.name}`}
             onClick={() =>
               ask({
                 title: `Delete ${u.name}?`,
@@ -112,8 +141,8 @@ export function useUserActions() {
               })
             }
           >
-            Delete
-          </Button>
+            <DeleteIcon fontSize="small" />
+          </ActionIcon>
         </Stack>
       );
     },
