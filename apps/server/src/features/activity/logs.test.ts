@@ -216,7 +216,7 @@ describe('POST /api/get-logs', () => {
 
 describe('activityLabel', () => {
   it('labels known actions, falls back to the name, and marks failures and refusals', () => {
-    expect(activityLabel('user.invite')).toBe('Invited a user');
+    expect(activityLabel('users.invite')).toBe('Invited a user');
     expect(activityLabel('auth.verify-code', 'failure')).toBe('Signed in (failed)');
     expect(activityLabel('fee.update-fee')).toBe('Fee: update fee');
     expect(activityLabel('denied POST /api/users', 'denied')).toBe('Refused: POST /api/users');
