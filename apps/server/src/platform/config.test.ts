@@ -164,6 +164,8 @@ describe('configuration', () => {
       export: { limit: 20, seconds: 600 },
       apiKeyReveal: { limit: 10, seconds: 600 },
       twoFa: { limit: 10, seconds: 600 },
+      invite: { limit: 20, seconds: 3600 },
+      resendInvitation: { limit: 5, seconds: 3600 },
       passkey: { limit: 20, seconds: 600 },
     });
   });
