@@ -15,6 +15,8 @@ afterEach(() => vi.restoreAllMocks());
 const overview = () => ({
   body: { account_reference: 'ACME-0001', public_key_masked: 'pk_AbCd…WxYz', created_at: '2026-11-01T10:00:00.000Z' },
 });
+/** The profile's passkeys card lists none (its own tests cover it). */
+const noPasskeys = () => ({ body: { data: [], total: 0 } });
 const keys = {
   user_verified: 1,
   public_key: 'pk_AbCdEfGhIjKlMnOpQrStUvWxYz012345',
@@ -27,7 +29,7 @@ const signInMerchant = () =>
 
 describe("a merchant's own API key", () => {
   it('shows the account reference and the masked key; copying before the reveal says Decrypt Keys first.', async () => {
-    mockApi({ '/api/api-key-overview': overview });
+    mockApi({ '/api/api-key-overview': overview, '/api/passkeys': noPasskeys });
     signInMerchant();
     renderApp('/user-profile');
     expect(await screen.findByText('ACME-0001')).toBeTruthy();
@@ -41,6 +43,7 @@ describe("a merchant's own API key", () => {
   it('reveals the keys after the password (Required., Incorrect Password.), then copies them', async () => {
     let calls = 0;
     const fetch = mockApi({
+      '/api/passkeys': noPasskeys,
       '/api/api-key-overview': overview,
       '/api/api-key': () =>
         ++calls === 1
@@ -88,6 +91,7 @@ describe("a merchant's own API key", () => {
 
   it('shows when to retry after too many reveals', async () => {
     mockApi({
+      '/api/passkeys': noPasskeys,
       '/api/api-key-overview': overview,
       '/api/api-key': () => ({ status: 429, body: { error: ['Too many requests. Please try again in 9 minutes.'] } }),
     });
