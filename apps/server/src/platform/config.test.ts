@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { ConfigError, DEFAULT_LIMITS, loadConfig } from './config.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { DEFAULT_LIMITS } from './limit-rules.ts';
 import { createMailer } from './mail.ts';
 
 /** the least a production start needs */

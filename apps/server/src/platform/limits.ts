@@ -1,6 +1,6 @@
 import { tryAgainIn } from '@obol/contract';
 import { sql } from 'drizzle-orm';
-import type { Limits, RateWindow } from './config.ts';
+import type { Limits, RateWindow } from './limit-rules.ts';
 import { rowsOf, type Executor } from './db.ts';
 import type { Deps } from './deps.ts';
 import { tooManyRequests } from './errors.ts';

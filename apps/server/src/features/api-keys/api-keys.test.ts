@@ -1,7 +1,7 @@
 import { maskKey, MSG } from '@obol/contract';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../../platform/config.ts';
+import { DEFAULT_LIMITS } from '../../platform/limit-rules.ts';
 import { decryptSecret } from '../../platform/crypto.ts';
 import { DEMO_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 import { activityLog } from '../activity/tables.ts';

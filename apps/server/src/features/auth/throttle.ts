@@ -1,6 +1,6 @@
 import { tryAgainIn } from '@obol/contract';
 import { sql, type SQL } from 'drizzle-orm';
-import type { Limits } from '../../platform/config.ts';
+import type { Limits } from '../../platform/limit-rules.ts';
 import { rowsOf } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { tooManyRequests } from '../../platform/errors.ts';

@@ -2,7 +2,7 @@ import { MSG, TWO_FA_MSG } from '@obol/contract';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { base32Decode, decryptSecret, encryptSecret, newTotpSecret, totpAt, totpStep } from '../../platform/crypto.ts';
-import { DEFAULT_LIMITS } from '../../platform/config.ts';
+import { DEFAULT_LIMITS } from '../../platform/limit-rules.ts';
 import { DEMO_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 import { activityLog } from '../activity/tables.ts';
 import { users } from '../users/tables.ts';
