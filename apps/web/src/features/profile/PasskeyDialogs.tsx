@@ -20,6 +20,7 @@ import { passkeyRegister } from './api/passkeyRegister.ts';
 import { passkeyRegisterOptions } from './api/passkeyRegisterOptions.ts';
 import { passkeysKey } from './api/passkeys.ts';
 import { renamePasskey } from './api/renamePasskey.ts';
+import { PasswordDialog } from './PasswordDialog.tsx';
 
 /** The field's message in a 400, or the answer's message. */
 const fieldOr = (err: unknown, field: string) =>
@@ -32,7 +33,6 @@ function FormDialog({
   onClose,
   onSubmit,
   submitLabel,
-  danger,
   children,
 }: {
   open: boolean;
@@ -41,7 +41,6 @@ function FormDialog({
   onClose: () => void;
   onSubmit: () => void;
   submitLabel: string;
-  danger?: boolean;
   children: ReactNode;
 }) {
   const titleId = `passkey-dialog-${submitLabel.toLowerCase().replace(/\W+/g, '-')}`;
@@ -64,13 +63,7 @@ function FormDialog({
           <Button onClick={onClose} disabled={busy}>
             Cancel
           </Button>
-          <Button
-            type="submit"
-            variant="contained"
-            color={danger ? 'error' : 'primary'}
-            disabled={busy}
-            sx={(t) => (danger && t.palette.mode === 'dark' ? { bgcolor: 'error.dark', color: 'common.white' } : {})}
-          >
+          <Button type="submit" variant="contained" disabled={busy}>
             {submitLabel}
           </Button>
         </DialogActions>
@@ -190,45 +183,24 @@ export function RenamePasskeyDialog({ passkey, onClose }: { passkey: PasskeyRow;
   );
 }
 
-/** Removing a passkey is confirmed with the password. */
+/** Removing a passkey is confirmed with the password (the profile's password dialog). */
 export function RemovePasskeyDialog({ passkey, onClose }: { passkey: PasskeyRow; onClose: () => void }) {
   const { notify } = useNotify();
   const client = useQueryClient();
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const remove = useMutation({
-    mutationFn: () => deletePasskey({ id: passkey.id, current_password: password }),
-    onSuccess: (r) => {
-      void client.invalidateQueries({ queryKey: passkeysKey });
-      notify('success', r.message[0] ?? MSG.passkeyRemoved);
-      onClose();
-    },
-    onError: (err) => setError(fieldOr(err, 'current_password')),
-  });
   return (
-    <FormDialog
+    <PasswordDialog
       open
       title="Remove passkey?"
-      busy={remove.isPending}
-      onClose={onClose}
-      onSubmit={() => (password ? remove.mutate() : setError(MSG.required))}
-      submitLabel="Remove passkey"
+      text={`“${passkey.name}” will no longer sign you in. Enter your password to remove it.`}
+      confirmLabel="Remove passkey"
       danger
-    >
-      <DialogContentText>
-        “{passkey.name}” will no longer sign you in. Enter your password to remove it.
-      </DialogContentText>
-      <TextField
-        label="Password"
-        type="password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        slotProps={{ htmlInput: { autoComplete: 'current-password' } }}
-        error={!!error}
-        helperText={error}
-        autoFocus
-        fullWidth
-      />
-    </FormDialog>
+      onCancel={onClose}
+      onConfirm={async (password) => {
+        const r = await deletePasskey({ id: passkey.id, current_password: password });
+        void client.invalidateQueries({ queryKey: passkeysKey });
+        notify('success', r.message[0] ?? MSG.passkeyRemoved);
+        onClose();
+      }}
+    />
   );
 }

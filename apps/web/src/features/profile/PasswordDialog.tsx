@@ -10,6 +10,8 @@ interface Props {
   confirmLabel: string;
   /** what an empty field says ('This field is required'; the API key dialog says 'Required.') */
   requiredMessage?: string;
+  /** the confirmation removes something: its button is red */
+  danger?: boolean;
   /** the request field the server names when the password is wrong */
   field?: string;
   onCancel: () => void;
@@ -29,6 +31,7 @@ export function PasswordDialog({
   confirmLabel,
   requiredMessage = MSG.required,
   field = 'current_password',
+  danger = false,
   onCancel,
   onConfirm,
 }: Props) {
@@ -79,7 +82,13 @@ export function PasswordDialog({
           <Button onClick={close} disabled={busy}>
             Cancel
           </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
+          <Button
+            type="submit"
+            variant="contained"
+            color={danger ? 'error' : 'primary'}
+            disabled={busy}
+            sx={(t) => (danger && t.palette.mode === 'dark' ? { bgcolor: 'error.dark', color: 'common.white' } : {})}
+          >
             {confirmLabel}
           </Button>
         </DialogActions>
