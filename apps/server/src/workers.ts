@@ -6,6 +6,7 @@ import { reconcile } from './features/provider/service.ts';
 import { stageBatch } from './features/batches/stage.ts';
 import { executeBatch, submitBatch } from './features/batches/execute.ts';
 import { runExport } from './features/downloads/service.ts';
+import { pruneThrottles } from './platform/housekeeping.ts';
 
 /** Starts this process's job workers and schedules. Every server process may run them; pg-boss shares the work. */
 export async function startWorkers(deps: Deps): Promise<() => void> {
@@ -36,6 +37,12 @@ export async function startWorkers(deps: Deps): Promise<() => void> {
     await reconcile(deps);
   });
   await deps.jobs.schedule('provider.reconcile', '*/15 * * * *');
+  // rate-limit windows, quiet sign-in throttles and old passkey challenges that no longer decide anything
+  await deps.jobs.work('maintenance.prune', async () => {
+    const pruned = await pruneThrottles(deps);
+    deps.log.info({ pruned }, 'throttle rows pruned');
+  });
+  await deps.jobs.schedule('maintenance.prune', '23 * * * *');
   if (deps.database.kind === 'pglite') {
     // PGlite has no autovacuum
     await deps.jobs.work('maintenance.vacuum', async () => {

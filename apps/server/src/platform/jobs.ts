@@ -33,6 +33,7 @@ export const QUEUES = [
   'provider.reconcile',
   'maintenance.vacuum',
   'export.run',
+  'maintenance.prune',
 ] as const;
 
 // a job whose worker died (no heartbeat) is handed to another worker within about 20 seconds
