@@ -103,3 +103,6 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   }
   return false;
 }
+
+/** Escapes LIKE's wildcards (and its escape character) so a search matches what was typed, literally. */
+export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -1,7 +1,7 @@
 import type { BatchListResponse, BatchStatus } from '@obol/contract';
 import { and, count, desc, eq, gte, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Executor } from '../../platform/db.ts';
+import { escapeLike, type Executor } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { accounts } from '../ledger/tables.ts';
 import { users } from '../users/tables.ts';
@@ -10,8 +10,6 @@ import { batches } from './tables.ts';
 
 const uploader = alias(users, 'uploader');
 const behalf = alias(users, 'behalf');
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 export interface BatchListQuery {
   page: number;
   perPage: number;

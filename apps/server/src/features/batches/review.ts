@@ -1,7 +1,7 @@
 import { trimRow, validateRow, type StagedStatus } from '@obol/contract';
 import { and, asc, count, eq, ilike, inArray, ne, or, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
-import type { Executor } from '../../platform/db.ts';
+import { escapeLike, type Executor } from '../../platform/db.ts';
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import { brandNamesOf } from '../payments/service.ts';
@@ -18,8 +18,6 @@ export interface StagedQuery {
   search: string;
   status: '' | StagedStatus;
 }
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export async function stagedPage(db: Executor, batchId: string, q: StagedQuery) {
   const filters: SQL[] = [eq(stagedTransactions.batchId, batchId)];

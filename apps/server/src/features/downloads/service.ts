@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EXPORT_CONTENT_TYPES, isCalendarDate, type DownloadFile } from '@obol/contract';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
-import { rowsOf, type Executor, type Tx } from '../../platform/db.ts';
+import { escapeLike, rowsOf, type Executor, type Tx } from '../../platform/db.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import type { Scope } from '../../platform/scope.ts';
@@ -138,8 +138,6 @@ export async function runExport(deps: Deps, fileId: number): Promise<void> {
       .where(and(eq(downloadFiles.id, fileId), eq(downloadFiles.status, 'Initiated')));
   }
 }
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export interface FileListQuery {
   page: number;

@@ -1,5 +1,6 @@
 import { isCalendarDate, TRX_MSG } from '@obol/contract';
 import { sql, type SQL } from 'drizzle-orm';
+import { escapeLike } from '../../platform/db.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { dayRange, today } from '../../platform/dates.ts';
 import type { Scope } from '../../platform/scope.ts';
@@ -11,7 +12,6 @@ import type { Scope } from '../../platform/scope.ts';
  * when the client steps to the next page, which stays fast at any depth.
  */
 
-export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const contains = (s: string) => `%${escapeLike(s)}%`;
 
 /** Payouts the caller may see: staff all, a merchant (and its team) its own, a brand those made on its behalf. */

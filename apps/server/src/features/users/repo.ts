@@ -1,7 +1,7 @@
 import { MERCHANT_SIDE_ROLES, type RoleName, type UserRow } from '@obol/contract';
 import { and, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Executor } from '../../platform/db.ts';
+import { escapeLike, type Executor } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { roleName, rolesNamed } from '../roles/repo.ts';
 import { users } from './tables.ts';
@@ -23,8 +23,6 @@ export function userScopeFilter(scope: Scope): SQL {
       return sql`false`;
   }
 }
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export interface UserListQuery {
   page: number;
