@@ -171,6 +171,19 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
     await on('activity logs, chain verified');
     await tourRoles(page, on);
   }
+  // the brands in scope
+  await page.goto('/brands');
+  await page.getByRole('heading', { name: 'Brands', level: 1 }).waitFor();
+  await page.getByText('brand@obol.example').first().waitFor();
+  await settle(page);
+  await on('/brands');
+  // the balance screen with a holder chosen (the Admin's first choice is the Fee Account)
+  await page.goto('/view-balance');
+  await page.getByRole('combobox', { name: 'Merchant or brand' }).click();
+  await page.getByRole('option').first().click();
+  await page.getByText('Account id').first().waitFor();
+  await settle(page);
+  await on('/view-balance with balances');
   await page.goto('/user-profile');
   await page.getByRole('heading').first().waitFor();
   await profileDialogs(page, staff, on);

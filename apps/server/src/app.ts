@@ -7,6 +7,7 @@ import { authRoutes } from './features/auth/routes.ts';
 import { passkeyRoutes } from './features/passkeys/routes.ts';
 import { authenticate } from './features/auth/sessions.ts';
 import { usersRoutes } from './features/users/routes.ts';
+import { brandsRoutes } from './features/brands/routes.ts';
 import { apiKeysRoutes } from './features/api-keys/routes.ts';
 import { rolesRoutes } from './features/roles/routes.ts';
 import { ledgerRoutes } from './features/ledger/routes.ts';
@@ -140,6 +141,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   authRoutes(app, deps);
   passkeyRoutes(app, deps);
   usersRoutes(app, deps);
+  brandsRoutes(app, deps);
   apiKeysRoutes(app, deps);
   rolesRoutes(app, deps);
   ledgerRoutes(app, deps);

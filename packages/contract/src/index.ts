@@ -5,6 +5,7 @@ export * from './auth.ts';
 export * from './webauthn.ts';
 export * from './passkeys.ts';
 export * from './users.ts';
+export * from './brands.ts';
 export * from './profile.ts';
 export * from './activity.ts';
 export * from './rolesAdmin.ts';

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { accountInfo } from './auth.ts';
 import { operation } from './operation.ts';
+import { INT4_MAX, wholeNumber } from './params.ts';
+import { searchMerchantRequest, searchMerchantResponse } from './payments.ts';
 
 const cents = z.number().int();
 
@@ -47,6 +49,30 @@ export const accountBalanceResponse = z.object({
 });
 export type AccountBalanceResponse = z.output<typeof accountBalanceResponse>;
 
+/** The balance screen's look-up: `id` 0 is the Fee Account (Admin only). */
+export const holderBalancesRequest = z.object({ id: wholeNumber('id', 0, INT4_MAX) });
+export type HolderBalancesRequest = z.input<typeof holderBalancesRequest>;
+
+/** One account of a holder as the balance screen shows it. */
+export const holderBalance = z.object({
+  /** payout, payin, clp, or fee for the Fee Account */
+  kind: z.string(),
+  account_id: z.string(),
+  account_reference: z.string(),
+  balance: cents,
+  currency: z.string(),
+});
+export type HolderBalance = z.output<typeof holderBalance>;
+
+export const holderBalancesResponse = z.object({
+  name: z.string(),
+  /** the holder's fee in percent; null for the Fee Account */
+  fee: z.number().nullable(),
+  account_reference: z.string(),
+  data: z.array(holderBalance),
+});
+export type HolderBalancesResponse = z.output<typeof holderBalancesResponse>;
+
 // ---- the calls ----
 
 const TAG = 'Ledger';
@@ -84,5 +110,26 @@ export const ledgerOps = {
     ],
     input: accountBalanceRequest,
     output: accountBalanceResponse,
+  }),
+  balanceHolders: operation({
+    id: 'balanceHolders',
+    method: 'POST',
+    path: '/api/balance-holders',
+    tag: TAG,
+    summary: "The balance screen's chooser: merchants (with their brands) and brands in the caller's scope",
+    access: 'User can view balance screen',
+    input: searchMerchantRequest,
+    output: searchMerchantResponse,
+  }),
+  holderBalances: operation({
+    id: 'holderBalances',
+    method: 'POST',
+    path: '/api/holder-balances',
+    tag: TAG,
+    summary:
+      "A merchant's or brand's payout, pay-in and CLP balances and account reference (id 0: the Fee Account, Admin only); 404 outside the scope",
+    access: 'User can view balance screen',
+    input: holderBalancesRequest,
+    output: holderBalancesResponse,
   }),
 } as const;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { activityOps } from './activity.ts';
 import { authOps } from './auth.ts';
 import { batchOps } from './batches.ts';
+import { brandOps } from './brands.ts';
 import { downloadOps } from './downloads.ts';
 import { ledgerOps } from './ledger.ts';
 import { operation, type Operation } from './operation.ts';
@@ -35,6 +36,7 @@ export const OPERATION_GROUPS = {
   auth: authOps,
   passkeys: passkeyOps,
   users: usersOps,
+  brands: brandOps,
   profile: profileOps,
   roles: rolesOps,
   ledger: ledgerOps,

@@ -52,6 +52,8 @@ export const BUILT_PATHS = [
   '/activity-logs',
   '/roles-permissions',
   '/roles-permissions/:role',
+  '/view-balance',
+  '/brands',
 ] as const satisfies readonly GuardedPath[];
 export type BuiltPath = (typeof BUILT_PATHS)[number];
 

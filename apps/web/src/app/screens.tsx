@@ -54,6 +54,13 @@ const UsersByRolePage = lazyScreen(() =>
   import('../features/roles/UsersByRolePage.tsx').then((m) => ({ default: m.UsersByRolePage })),
 );
 
+const BrandsPage = lazyScreen(() =>
+  import('../features/brands/BrandsPage.tsx').then((m) => ({ default: m.BrandsPage })),
+);
+const ViewBalancePage = lazyScreen(() =>
+  import('../features/balance/ViewBalancePage.tsx').then((m) => ({ default: m.ViewBalancePage })),
+);
+
 /** A built screen: what it renders, and how to load its code ahead. */
 interface Screen {
   element: ReactNode;
@@ -86,6 +93,8 @@ export const SCREENS: Record<BuiltPath, Screen> = {
   '/activity-logs': { element: <ActivityLogsPage />, preload: ActivityLogsPage.preload },
   '/roles-permissions': { element: <RolesPage />, preload: RolesPage.preload },
   '/roles-permissions/:role': { element: <UsersByRolePage />, preload: UsersByRolePage.preload },
+  '/view-balance': { element: <ViewBalancePage />, preload: ViewBalancePage.preload },
+  '/brands': { element: <BrandsPage />, preload: BrandsPage.preload },
 };
 
 /** Loads the code of every screen (tests render them without a Suspense fallback). */

@@ -18,12 +18,12 @@ describe('the sidebar', () => {
     signInAs(ALL_PERMISSIONS);
     renderApp('/user-profile');
     const nav = sidebar();
-    for (const label of ['Payments', 'Users', 'Activity Logs', 'Roles & Permissions'])
+    for (const label of ['Payments', 'Users', 'Activity Logs', 'Roles & Permissions', 'Brands'])
       expect(within(nav).getByRole('link', { name: label })).toBeTruthy();
-    for (const label of ['Reports', 'Transactions', 'Accounts'])
+    for (const label of ['Reports', 'Transactions', 'Accounts', 'More'])
       expect(within(nav).getByRole('button', { name: label }).getAttribute('aria-expanded')).toBe('false');
     // screens not built yet are not offered
-    for (const label of ['Merchants', 'API Keys', 'Brands', 'Fee Module', 'More'])
+    for (const label of ['Merchants', 'API Keys', 'Fee Module'])
       expect(
         within(nav).queryByRole('link', { name: label }) ?? within(nav).queryByRole('button', { name: label }),
       ).toBeNull();
@@ -41,6 +41,18 @@ describe('the sidebar', () => {
         .map((a) => a.textContent),
     ).toEqual(['Payout Transactions', 'Batch Transactions', 'Recent Batches', 'Download Transactions']);
     expect(within(sidebar()).getByRole('button', { name: 'Transactions' }).getAttribute('aria-expanded')).toBe('true');
+  });
+
+  it('offers View Balance under More, and not the transfer screens that are not built', async () => {
+    signInAs(ALL_PERMISSIONS);
+    renderApp('/user-profile');
+    await userEvent.click(within(sidebar()).getByRole('button', { name: 'More' }));
+    const group = within(sidebar()).getByRole('group', { name: 'More' });
+    expect(
+      within(group)
+        .getAllByRole('link')
+        .map((l) => l.textContent),
+    ).toEqual(['View Balance']);
   });
 
   it('shows a brand only its menus', () => {
@@ -112,7 +124,7 @@ describe('routes', () => {
   it('answers every path whose screen is not built with "Page not found" in the shell, and a way home', async () => {
     signInAs(ALL_PERMISSIONS);
     const unbuilt = (Object.keys(ROUTE_PERMISSIONS) as GuardedPath[]).filter((p) => !isBuilt(p));
-    expect(unbuilt.length).toBeGreaterThan(15);
+    expect(unbuilt.length).toBeGreaterThan(0);
     expect(BUILT_PATHS.length + unbuilt.length).toBe(Object.keys(ROUTE_PERMISSIONS).length);
     for (const p of unbuilt) {
       renderApp(p.replace(':role', 'Admin'));

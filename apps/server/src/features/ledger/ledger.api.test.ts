@@ -123,3 +123,76 @@ describe("account balance in the caller's scope", () => {
     ).toBe(403);
   });
 });
+
+describe('the balance screen (/api/balance-holders, /api/holder-balances)', () => {
+  const id = async (who: string) => (await userIdByEmail(t.deps.db, `${who}@obol.example`))!;
+  const balances = async (who: string, holder: number) =>
+    t.post('/api/holder-balances', { id: holder }, await token(who));
+
+  it("shows a holder's payout, pay-in and CLP balances with its account reference and fee", async () => {
+    const r = await balances('admin', await id('merchant'));
+    expect(r.status).toBe(200);
+    expect(r.body.account_reference).toBe(ref.merchant);
+    expect(r.body.fee).toBeGreaterThan(0);
+    expect(r.body.data.map((a: { kind: string; balance: number }) => [a.kind, a.balance])).toEqual([
+      ['payout', 5_000_000],
+      ['payin', 1_250_000],
+      ['clp', 0],
+    ]);
+    // the figures are the ledger's: the same as the account-balance call for the payout account
+    const one = await t.post('/api/account-balance', { account_reference: ref.merchant }, await token('admin'));
+    expect(one.body.balance).toBe(r.body.data[0].balance);
+  });
+
+  it('the Fee Account (id 0) is for the Admin only', async () => {
+    const admin = await balances('admin', 0);
+    expect(admin.status).toBe(200);
+    expect(admin.body).toMatchObject({ name: 'Fee Account', fee: null, account_reference: 'Fee Account' });
+    expect(admin.body.data).toHaveLength(1);
+    expect(admin.body.data[0].kind).toBe('fee');
+    for (const who of ['accountant', 'merchant', 'brand']) {
+      const r = await balances(who, 0);
+      expect(r.status, who).toBe(404);
+      expect(r.body.error).toEqual(["Merchant/Brand doesn't exist"]);
+    }
+  });
+
+  it('keeps every caller to its scope: another tenant answers 404, as nobody does', async () => {
+    expect((await balances('accountant', await id('merchant2'))).status).toBe(200);
+    expect((await balances('merchant', await id('merchant'))).status).toBe(200);
+    expect((await balances('merchant', await id('brand'))).status).toBe(200);
+    expect((await balances('merchant', await id('merchant2'))).status).toBe(404);
+    expect((await balances('merchant', await id('brand2'))).status).toBe(404);
+    const brand = await balances('brand', await id('brand'));
+    expect(brand.status).toBe(200);
+    expect(brand.body.account_reference).toBe(ref.brand);
+    expect((await balances('brand', await id('merchant'))).status).toBe(404);
+    // a staff user is no holder
+    expect((await balances('admin', await id('admin'))).status).toBe(404);
+    expect((await balances('admin', 2_000_000_000)).status).toBe(404);
+  });
+
+  it('the chooser lists the holders in scope; without the permission both calls answer 403', async () => {
+    const staff = await t.post('/api/balance-holders', { search: '' }, await token('accountant'));
+    expect(staff.status).toBe(200);
+    const names = staff.body.data.map((h: { name: string }) => h.name);
+    expect(names.length).toBeGreaterThanOrEqual(2);
+    const mine = await t.post('/api/balance-holders', { search: '' }, await token('merchant'));
+    const ids = mine.body.data.flatMap((h: { id: number; active_brands: { id: number }[] }) => [
+      h.id,
+      ...h.active_brands.map((b) => b.id),
+    ]);
+    expect(ids).toContain(await id('merchant'));
+    expect(ids).not.toContain(await id('merchant2'));
+    expect((await t.post('/api/balance-holders', {}, await token('reviewer'))).status).toBe(403);
+    expect((await balances('reviewer', await id('merchant'))).status).toBe(403);
+  });
+
+  it('refuses an id that is not a whole number, naming the field', async () => {
+    for (const bad of [-1, 1.5, 'x', null]) {
+      const r = await t.post('/api/holder-balances', { id: bad }, await token('admin'));
+      expect(r.status, String(bad)).toBe(400);
+      expect(JSON.stringify(r.body)).toContain('id');
+    }
+  });
+});

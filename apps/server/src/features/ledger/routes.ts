@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { notFound } from '../../platform/errors.ts';
 import { route } from '../../platform/http.ts';
+import { searchHolders } from '../payments/holders.ts';
+import { holderBalances } from './balances.ts';
 import { accountBalanceIn, accountInfoFor } from './info.ts';
 import { trialBalance } from './service.ts';
 
@@ -25,4 +27,10 @@ export function ledgerRoutes(app: FastifyInstance, deps: Deps) {
     if (!balance) throw notFound('Account not registered');
     return balance;
   });
+
+  route(app, ledgerOps.balanceHolders, async ({ input, auth }) => ({
+    data: await searchHolders(deps.db, auth.scope, input.search),
+  }));
+
+  route(app, ledgerOps.holderBalances, ({ input, auth }) => holderBalances(deps.db, auth, input.id));
 }

@@ -1,6 +1,6 @@
 import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AccountChoice, HolderChoice, HolderOption, MerchantAccountsResponse } from '@obol/contract';
-import type { Executor } from '../../platform/db.ts';
+import { escapeLike, type Executor } from '../../platform/db.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import type { Scope } from '../../platform/scope.ts';
@@ -79,8 +79,6 @@ export async function findHolderInScope(db: Executor, scope: Scope, id: number):
     .limit(1);
   return r ? toHolder(r) : undefined;
 }
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * The merchant/brand picker: merchants (or, for a brand, itself) matching the search, each with its active

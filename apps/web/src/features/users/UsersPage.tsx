@@ -1,6 +1,6 @@
 import { ROLES, STAFF_ROLES, type RoleName, type UserRow } from '@obol/contract';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
-import { Button, Card, CardContent, Chip, Paper, Stack, Typography } from '@mui/material';
+import { Button, Chip, Paper, Stack } from '@mui/material';
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { localDate, localDateTime } from '../../lib/format.ts';
@@ -8,6 +8,7 @@ import { useSession } from '../../lib/session.ts';
 import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { oneOf, useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
+import { Counter } from '../../ui/Counter.tsx';
 import { ListTable, type Column } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
@@ -20,21 +21,6 @@ import { useUserActions } from './useUserActions.tsx';
 const PER_PAGE = 10;
 const ALL_ROLES = 'All Roles';
 const ROLE_CHOICES = [ALL_ROLES, ...ROLES].map((r) => ({ label: r, value: r }));
-
-function Counter({ label, value }: { label: string; value: number | undefined }) {
-  return (
-    <Card sx={{ flex: 1, minWidth: 160 }}>
-      <CardContent>
-        <Typography color="text.secondary" variant="body2">
-          {label}
-        </Typography>
-        <Typography variant="h5" component="p">
-          {value ?? '-'}
-        </Typography>
-      </CardContent>
-    </Card>
-  );
-}
 
 const COLUMNS: Column<UserRow>[] = [
   { id: 'name', label: 'Full Name', pinned: true, card: 'title', cell: (u) => u.name },
