@@ -95,6 +95,7 @@ export const ACTIVITY_LABELS: Record<string, string> = {
   'auth.two-fa-setup': 'Started an authenticator setup',
   'api-key.reveal': 'Revealed the API keys',
   'users.invite': 'Invited a user',
+  'fees.update': 'Changed the fee of a merchant or brand',
   'users.change-status': 'Changed the status of a user',
   'users.update-role': 'Changed the role of a user',
   'users.resend-invitation': 'Resent an invitation',

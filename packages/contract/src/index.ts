@@ -6,6 +6,7 @@ export * from './webauthn.ts';
 export * from './passkeys.ts';
 export * from './users.ts';
 export * from './brands.ts';
+export * from './fees.ts';
 export * from './profile.ts';
 export * from './activity.ts';
 export * from './rolesAdmin.ts';

@@ -4,6 +4,7 @@ import { authOps } from './auth.ts';
 import { batchOps } from './batches.ts';
 import { brandOps } from './brands.ts';
 import { downloadOps } from './downloads.ts';
+import { feeOps } from './fees.ts';
 import { ledgerOps } from './ledger.ts';
 import { operation, type Operation } from './operation.ts';
 import { passkeyOps } from './passkeys.ts';
@@ -37,6 +38,7 @@ export const OPERATION_GROUPS = {
   passkeys: passkeyOps,
   users: usersOps,
   brands: brandOps,
+  fees: feeOps,
   profile: profileOps,
   roles: rolesOps,
   ledger: ledgerOps,
