@@ -17,8 +17,8 @@ export const brandRow = z.object({
   email: z.string(),
   /** the merchant the brand belongs to */
   parent: z.object({ id: z.number().int(), name: z.string() }),
-  /** the reference of the brand's accounts; null before any is opened */
-  account_reference: z.string().nullable(),
+  /** the reference of the brand's account set */
+  account_reference: z.string(),
   remember_token_status: z.enum(['Verified', 'Not verified']),
   is_active: z.enum(['0', '1']),
   created_at: timestamp,

@@ -9,4 +9,3 @@ export * from '../features/batches/tables.ts';
 export * from '../features/downloads/tables.ts';
 export * from '../features/api-keys/tables.ts';
 export * from '../features/passkeys/tables.ts';
-export * from '../features/fees/tables.ts';

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { auditInTx } from '../../platform/audit.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { route } from '../../platform/http.ts';
-import { changeFee, feeHistory, feeIncome, listFees } from './service.ts';
+import { feeIncome } from '../ledger/income.ts';
+import { changeFee, feeHistory, listFees } from '../users/fees.ts';
 
 export function feesRoutes(app: FastifyInstance, deps: Deps) {
   route(app, feeOps.feeList, ({ input }) =>

@@ -3,9 +3,9 @@ import { and, count, desc, eq, ilike, inArray, isNull, sql, type SQL } from 'dri
 import { alias } from 'drizzle-orm/pg-core';
 import { escapeLike, type Executor } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
-import { accounts } from '../ledger/tables.ts';
+import { holderReference } from '../ledger/accounts.ts';
 import { rolesNamed } from '../roles/repo.ts';
-import { users } from '../users/tables.ts';
+import { users } from './tables.ts';
 
 const merchant = alias(users, 'merchant');
 
@@ -39,14 +39,12 @@ export async function listBrands(db: Executor, scope: Scope, q: BrandListQuery):
       email: users.email,
       parentId: merchant.id,
       parentName: merchant.name,
-      accountReference: accounts.accountReference,
       verifiedAt: users.emailVerifiedAt,
       isActive: users.isActive,
       createdAt: users.createdAt,
     })
     .from(users)
     .innerJoin(merchant, eq(merchant.id, users.parentId))
-    .leftJoin(accounts, and(eq(accounts.ownerId, users.id), eq(accounts.kind, 'payout')))
     .where(where)
     .orderBy(desc(users.createdAt), desc(users.id))
     .limit(q.perPage)
@@ -61,7 +59,7 @@ export async function listBrands(db: Executor, scope: Scope, q: BrandListQuery):
     name: r.name,
     email: r.email,
     parent: { id: r.parentId, name: r.parentName },
-    account_reference: r.accountReference,
+    account_reference: holderReference(r.id),
     remember_token_status: r.verifiedAt ? 'Verified' : 'Not verified',
     is_active: r.isActive ? '1' : '0',
     created_at: r.createdAt.toISOString(),
