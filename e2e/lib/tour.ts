@@ -171,6 +171,20 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
     await on('activity logs, chain verified');
     await tourRoles(page, on);
   }
+  // the Fee Module (staff): the list, the income card, and the edit dialog
+  if (staff) {
+    await page.goto('/fee-module');
+    const edit = page.getByRole('button', { name: /^Edit the fee of / }).first();
+    await edit.waitFor();
+    await settle(page);
+    await on('/fee-module');
+    await edit.click();
+    await page.getByRole('dialog', { name: /^Edit fee of / }).waitFor();
+    await settle(page);
+    await on('edit fee dialog');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+  }
   // the brands in scope
   await page.goto('/brands');
   await page.getByRole('heading', { name: 'Brands', level: 1 }).waitFor();

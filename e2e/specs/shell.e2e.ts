@@ -11,7 +11,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const NON_BUILT_MENUS = ['Merchants', 'API Keys', 'Fee Module'];
+const NON_BUILT_MENUS = ['Merchants', 'API Keys'];
 /** The menus of a role that lead to a built screen (the labels the sidebar shows). */
 const sidebarLabels = (perms: readonly string[]) =>
   visibleNavigation(perms)

@@ -54,6 +54,7 @@ export const BUILT_PATHS = [
   '/roles-permissions/:role',
   '/view-balance',
   '/brands',
+  '/fee-module',
 ] as const satisfies readonly GuardedPath[];
 export type BuiltPath = (typeof BUILT_PATHS)[number];
 

@@ -57,6 +57,9 @@ const UsersByRolePage = lazyScreen(() =>
 const BrandsPage = lazyScreen(() =>
   import('../features/brands/BrandsPage.tsx').then((m) => ({ default: m.BrandsPage })),
 );
+const FeeModulePage = lazyScreen(() =>
+  import('../features/fees/FeeModulePage.tsx').then((m) => ({ default: m.FeeModulePage })),
+);
 const ViewBalancePage = lazyScreen(() =>
   import('../features/balance/ViewBalancePage.tsx').then((m) => ({ default: m.ViewBalancePage })),
 );
@@ -95,6 +98,7 @@ export const SCREENS: Record<BuiltPath, Screen> = {
   '/roles-permissions/:role': { element: <UsersByRolePage />, preload: UsersByRolePage.preload },
   '/view-balance': { element: <ViewBalancePage />, preload: ViewBalancePage.preload },
   '/brands': { element: <BrandsPage />, preload: BrandsPage.preload },
+  '/fee-module': { element: <FeeModulePage />, preload: FeeModulePage.preload },
 };
 
 /** Loads the code of every screen (tests render them without a Suspense fallback). */

@@ -23,7 +23,7 @@ describe('the sidebar', () => {
     for (const label of ['Reports', 'Transactions', 'Accounts', 'More'])
       expect(within(nav).getByRole('button', { name: label }).getAttribute('aria-expanded')).toBe('false');
     // screens not built yet are not offered
-    for (const label of ['Merchants', 'API Keys', 'Fee Module'])
+    for (const label of ['Merchants', 'API Keys'])
       expect(
         within(nav).queryByRole('link', { name: label }) ?? within(nav).queryByRole('button', { name: label }),
       ).toBeNull();

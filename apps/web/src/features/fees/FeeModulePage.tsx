@@ -1,0 +1,187 @@
+import type { FeeRow } from '@obol/contract';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { errorMessage } from '../../lib/api.ts';
+import { euro, localDateTime } from '../../lib/format.ts';
+import { pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { useUrlParams } from '../../lib/urlState.ts';
+import { useUrlSearch } from '../../lib/useUrlSearch.ts';
+import { ListTable, type Column, type RowAction } from '../../ui/ListTable.tsx';
+import { OptionSelect } from '../../ui/OptionSelect.tsx';
+import { PageTitle } from '../../ui/PageTitle.tsx';
+import { Pager } from '../../ui/Pager.tsx';
+import { SearchField } from '../../ui/SearchField.tsx';
+import { feeIncomeQuery, feeListQuery } from './api/fees.ts';
+import { EditFeeDialog, FeeHistoryDialog } from './FeeDialogs.tsx';
+
+const PER_PAGE = 10;
+const GROUPS = [
+  { label: 'By day', value: 'day' },
+  { label: 'By month', value: 'month' },
+] as const;
+
+const COLUMNS: Column<FeeRow>[] = [
+  { id: 'name', label: 'Name', pinned: true, card: 'title', cell: (r) => r.name },
+  { id: 'email', label: 'Email', cell: (r) => r.email, cellSx: { overflowWrap: 'anywhere', minWidth: 160 } },
+  {
+    id: 'role',
+    label: 'Type',
+    cell: (r) => <Chip size="small" variant="outlined" label={r.role} />,
+  },
+  { id: 'merchant', label: 'Merchant', cell: (r) => r.parent?.name ?? '-' },
+  {
+    id: 'fee',
+    label: 'Fee',
+    pinned: true,
+    card: 'status',
+    cell: (r) => <Box sx={{ fontVariantNumeric: 'tabular-nums', fontWeight: 600 }}>{r.fee}%</Box>,
+  },
+  {
+    id: 'changed',
+    label: 'Last Changed',
+    nowrap: true,
+    cell: (r) => (r.changed_at ? localDateTime(r.changed_at) : '-'),
+  },
+];
+
+/** The Fee Account's income per UTC day or month between two dates (the last 30 days until chosen). */
+function IncomeCard() {
+  const [group, setGroup] = useState<'day' | 'month'>('day');
+  const [start, setStart] = useState('');
+  const [end, setEnd] = useState('');
+  const q = useQuery({
+    ...feeIncomeQuery({ group, start_date: start, end_date: end }),
+    placeholderData: keepPreviousData,
+  });
+  const max = new Date().toISOString().slice(0, 10);
+  return (
+    <Paper sx={{ p: { xs: 2, sm: 3 }, mb: 2 }} component="section" aria-labelledby="fee-income-title">
+      <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'baseline', flexWrap: 'wrap', mb: 2 }}>
+        <Typography id="fee-income-title" component="h2" variant="h6">
+          Fee income
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          Fee Account, net of fees returned, UTC
+        </Typography>
+        <Typography component="p" variant="h5" sx={{ ml: 'auto', fontWeight: 600, fontVariantNumeric: 'tabular-nums' }}>
+          {q.data ? euro(q.data.total) : '-'}
+        </Typography>
+      </Stack>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
+        <OptionSelect label="Group" value={group} options={GROUPS} onChange={setGroup} minWidth={140} />
+        <TextField
+          type="date"
+          label="From"
+          value={start}
+          onChange={(e) => setStart(e.target.value)}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { max } }}
+        />
+        <TextField
+          type="date"
+          label="To"
+          value={end}
+          onChange={(e) => setEnd(e.target.value)}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { max } }}
+        />
+      </Stack>
+      {q.isError ? (
+        <Alert severity="error">{errorMessage(q.error)}</Alert>
+      ) : !q.data ? (
+        <Skeleton variant="rounded" height={80} />
+      ) : q.data.data.length === 0 ? (
+        <Typography color="text.secondary">
+          No fee income from {q.data.start_date} to {q.data.end_date}.
+        </Typography>
+      ) : (
+        <Box sx={{ maxHeight: 280, overflow: 'auto' }}>
+          <Table size="small" aria-label="Fee income by period">
+            <TableHead>
+              <TableRow>
+                <TableCell>{group === 'day' ? 'Day' : 'Month'}</TableCell>
+                <TableCell align="right">Income</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {q.data.data.map((d) => (
+                <TableRow key={d.period}>
+                  <TableCell>{d.period}</TableCell>
+                  <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+                    {euro(d.amount)}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </Box>
+      )}
+    </Paper>
+  );
+}
+
+/**
+ * The Fee Module (DECISIONS.md): every merchant's and brand's fee, changed with a reason and with its history,
+ * and the Fee Account's income per day or month.
+ */
+export function FeeModulePage() {
+  const url = useUrlParams();
+  const paging = usePaging(PER_PAGE, [PER_PAGE], url);
+  const { text, setText, search } = useUrlSearch(url);
+  const q = useQuery({
+    ...feeListQuery({ per_page: PER_PAGE, page: paging.page, search }),
+    placeholderData: keepPreviousData,
+  });
+  useClampPage(paging, q.data?.total, !!q.data && !q.isPlaceholderData);
+  const [editing, setEditing] = useState<FeeRow | null>(null);
+  const [history, setHistory] = useState<FeeRow | null>(null);
+  const action: RowAction<FeeRow> = {
+    label: 'Action',
+    cell: (r) => (
+      <Stack direction="row" spacing={1}>
+        <Button size="small" variant="outlined" onClick={() => setEditing(r)} aria-label={`Edit the fee of ${r.name}`}>
+          Edit
+        </Button>
+        <Button size="small" onClick={() => setHistory(r)} aria-label={`Fee history of ${r.name}`}>
+          History
+        </Button>
+      </Stack>
+    ),
+  };
+
+  return (
+    <>
+      <PageTitle>Fee Module</PageTitle>
+      <IncomeCard />
+      <Paper>
+        <ListTable
+          id="fee-module"
+          label="Fees of merchants and brands"
+          columns={COLUMNS}
+          action={action}
+          rows={q.data?.data ?? []}
+          rowKey={(r) => r.id}
+          toolbar={<SearchField value={text} onChange={setText} helperText="Name or email contains" />}
+          loading={q.isLoading}
+        />
+        <Pager page={paging.page} pages={pageCount(q.data?.total, PER_PAGE)} onPage={paging.setPage} />
+      </Paper>
+      {editing ? <EditFeeDialog row={editing} onClose={() => setEditing(null)} /> : null}
+      {history ? <FeeHistoryDialog row={history} onClose={() => setHistory(null)} /> : null}
+    </>
+  );
+}
