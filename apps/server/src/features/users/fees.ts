@@ -83,7 +83,9 @@ export async function changeFee(
   const oldBps = holder.feeBps ?? 0;
   if (oldBps === newBps) throw unprocessable(FEE_MSG.unchanged, 'fee');
   await tx.update(users).set({ feeBps: newBps, updatedAt: new Date() }).where(eq(users.id, holderId));
-  await tx.insert(feeChanges).values({ holderId, oldBps, newBps, reason, changedBy: actorId });
+  await tx
+    .insert(feeChanges)
+    .values({ holderId, oldBps, newBps, reason, changedBy: actorId, changedAt: sql`clock_timestamp()` });
   return {
     before: { id: holder.id, name: holder.name, fee: percent(oldBps) },
     after: { id: holder.id, name: holder.name, fee: percent(newBps), reason },
@@ -109,7 +111,9 @@ export async function feeHistory(db: Executor, holderId: number): Promise<FeeCha
     .from(feeChanges)
     .innerJoin(changer, eq(changer.id, feeChanges.changedBy))
     .where(eq(feeChanges.holderId, holderId))
-    .orderBy(desc(feeChanges.changedAt), desc(feeChanges.id));
+    // in the order the changes took the holder's lock: ids are drawn under it, while now() is each
+    // transaction's start and may be earlier for a change that waited
+    .orderBy(desc(feeChanges.id));
   return rows.map((r) => ({
     id: r.id,
     old_fee: percent(r.oldBps),
