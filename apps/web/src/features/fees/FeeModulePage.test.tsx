@@ -2,7 +2,7 @@ import { ALL_PERMISSIONS, DEFAULT_ROLE_PERMISSIONS } from '@obol/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { callsTo, mockApi, renderApp, signInAs } from '../../test-utils.tsx';
+import { callsTo, mockApi, renderApp, signInAs, type Handler } from '../../test-utils.tsx';
 import { typedBps } from './FeeDialogs.tsx';
 
 afterEach(() => vi.restoreAllMocks());
@@ -16,7 +16,7 @@ const row = {
   fee: 1.5,
   changed_at: null,
 };
-const api = (over: Record<string, Parameters<typeof mockApi>[0][string]> = {}) =>
+const api = (over: Record<string, Handler> = {}) =>
   mockApi({
     '/api/fee-list': () => ({ body: { data: [row], total: 1 } }),
     '/api/fee-income': () => ({
