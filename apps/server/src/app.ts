@@ -8,6 +8,7 @@ import { passkeyRoutes } from './features/passkeys/routes.ts';
 import { authenticate } from './features/auth/sessions.ts';
 import { usersRoutes } from './features/users/routes.ts';
 import { brandsRoutes } from './features/brands/routes.ts';
+import { merchantsRoutes } from './features/merchants/routes.ts';
 import { feesRoutes } from './features/fees/routes.ts';
 import { apiKeysRoutes } from './features/api-keys/routes.ts';
 import { rolesRoutes } from './features/roles/routes.ts';
@@ -142,6 +143,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   authRoutes(app, deps);
   passkeyRoutes(app, deps);
   usersRoutes(app, deps);
+  merchantsRoutes(app, deps);
   brandsRoutes(app, deps);
   feesRoutes(app, deps);
   apiKeysRoutes(app, deps);

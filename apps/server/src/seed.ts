@@ -2,7 +2,7 @@ import { DEFAULT_ROLE_PERMISSIONS, PERMISSION_GROUPS, ROLES, roleSlug, type Role
 import { count, eq, inArray } from 'drizzle-orm';
 import { hashPassword } from './platform/crypto.ts';
 import type { Db } from './platform/db.ts';
-import { permissions, rolePermissions, roles, users } from './platform/schema.ts';
+import { holderDetails, permissions, rolePermissions, roles, users } from './platform/schema.ts';
 import { ensurePlatformAccounts, openHolderAccounts, platformAccountId } from './features/ledger/accounts.ts';
 import { postEntry } from './features/ledger/service.ts';
 
@@ -143,6 +143,14 @@ export async function seedDemo(db: Db, demoPassword: string): Promise<boolean> {
     const provider = await platformAccountId(tx, 'provider');
     for (const u of ordered.filter((x) => x.role === 'Merchant' || x.role === 'Brand')) {
       const id = ids.get(u.email)!;
+      await tx.insert(holderDetails).values({
+        userId: id,
+        descriptor: u.name.toUpperCase().slice(0, 22),
+        brandName: u.role === 'Brand' ? u.name : null,
+        obolId: `3${String(id).padStart(8, '0')}`,
+        mid: `MID${String(id).padStart(6, '0')}`,
+        city: 'Berlin',
+      });
       const accts = await openHolderAccounts(tx, { id, name: u.name });
       const payout = accts.find((a) => a.kind === 'payout')!;
       const payin = accts.find((a) => a.kind === 'payin')!;

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { activityOps } from './activity.ts';
+import { apiKeyOps } from './apiKeys.ts';
 import { authOps } from './auth.ts';
 import { batchOps } from './batches.ts';
 import { brandOps } from './brands.ts';
 import { downloadOps } from './downloads.ts';
 import { feeOps } from './fees.ts';
 import { ledgerOps } from './ledger.ts';
+import { merchantOps } from './merchants.ts';
 import { operation, type Operation } from './operation.ts';
 import { passkeyOps } from './passkeys.ts';
 import { paymentsOps } from './payments.ts';
@@ -37,9 +39,11 @@ export const OPERATION_GROUPS = {
   auth: authOps,
   passkeys: passkeyOps,
   users: usersOps,
+  merchants: merchantOps,
   brands: brandOps,
   fees: feeOps,
   profile: profileOps,
+  apiKeys: apiKeyOps,
   roles: rolesOps,
   ledger: ledgerOps,
   provider: providerOps,

@@ -90,9 +90,32 @@ export const apiKeyResponse = z.object({
   public_key: z.string(),
   private_key: z.string(),
   account_reference: z.string().nullable(),
+  /** a merchant's brands' keys, in plain text too */
+  brands: z
+    .array(z.object({ id: z.number().int(), name: z.string(), public_key: z.string(), private_key: z.string() }))
+    .optional(),
   message: messages,
 });
 export type ApiKeyResponse = z.output<typeof apiKeyResponse>;
+
+/** How long a rotated key keeps working beside its successor, so integrations can switch without downtime. */
+export const API_KEY_GRACE_HOURS = 24;
+
+/** Rotate the caller's key: the password again (the same rules and limits as a reveal). */
+export const rotateApiKeyRequest = z.object({
+  current_password: z.string({ error: MSG.requiredShort }).min(1, MSG.requiredShort).max(128),
+});
+export type RotateApiKeyRequest = z.input<typeof rotateApiKeyRequest>;
+
+/** The new keys in plain text, and until when the previous public key still authenticates. */
+export const rotateApiKeyResponse = z.object({
+  public_key: z.string(),
+  private_key: z.string(),
+  previous_public_key_masked: z.string().nullable(),
+  previous_valid_until: timestamp.nullable(),
+  message: messages,
+});
+export type RotateApiKeyResponse = z.output<typeof rotateApiKeyResponse>;
 
 /** The masked form of a public key: its prefix and first 4 characters, an ellipsis and its last 4. */
 export function maskKey(key: string): string {
@@ -147,5 +170,16 @@ export const profileOps = {
     audit: 'api-key.reveal',
     input: apiKeyRequest,
     output: apiKeyResponse,
+  }),
+  rotateApiKey: operation({
+    id: 'rotateApiKey',
+    method: 'POST',
+    path: '/api/rotate-api-key',
+    tag: TAG,
+    summary: `After the password: a new key pair for the caller; the previous key keeps working for ${API_KEY_GRACE_HOURS} hours`,
+    access: { roles: API_KEY_ROLES },
+    audit: 'api-key.rotate',
+    input: rotateApiKeyRequest,
+    output: rotateApiKeyResponse,
   }),
 } as const;

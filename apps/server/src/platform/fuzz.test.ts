@@ -128,6 +128,8 @@ function baseValue(r: RouteInfo, field: string, role: Role): unknown {
     '/api/delete-transactions': { id: [rowIds[2]] },
     '/api/merchant-accounts': { id: merchantId },
     '/api/get-user-detail': { id: merchantId },
+    '/api/change-merchant-status': { level_type: 'Brand' },
+    '/api/create-user': { rolename: 'Merchant', name: 'Fuzz Shop', payin_name: 'FUZZ', mId: 'MID-F', fee: '1' },
     // well-formed, though no authenticator made it (the server refuses it after its checks)
     '/api/passkey-register': {
       response: {

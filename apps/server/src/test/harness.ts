@@ -88,14 +88,23 @@ export interface RouteInfo {
   operation: Operation | undefined;
 }
 
-type SchemaDef = { type?: string; shape?: Record<string, z.ZodType>; in?: unknown; innerType?: unknown };
-/** The fields of a route's input: the shape of its zod object, under any pipe, default or refinement. */
+type SchemaDef = {
+  type?: string;
+  shape?: Record<string, z.ZodType>;
+  in?: unknown;
+  innerType?: unknown;
+  options?: unknown[];
+};
+/**
+ * The fields of a route's input: the shape of its zod object, under any pipe, default or refinement; of a union
+ * (create-user: a merchant or brands), its first member's.
+ */
 export function inputShape(schema: z.ZodType | undefined): Record<string, z.ZodType> {
   let s = schema as unknown as { def?: SchemaDef } | undefined;
   for (let i = 0; s && i < 10; i++) {
     const def = s.def;
     if (def?.type === 'object' && def.shape) return def.shape;
-    s = (def?.in ?? def?.innerType) as typeof s;
+    s = (def?.in ?? def?.innerType ?? def?.options?.[0]) as typeof s;
   }
   return {};
 }

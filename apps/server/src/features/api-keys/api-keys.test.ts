@@ -8,7 +8,7 @@ import { activityLog } from '../activity/tables.ts';
 import { loginThrottle, rateLimits } from '../auth/tables.ts';
 import { roles } from '../roles/tables.ts';
 import { users } from '../users/tables.ts';
-import { ensureApiKeys, issueApiKey } from './service.ts';
+import { ensureApiKeys, findActiveApiKey, issueApiKey } from './service.ts';
 import { apiKeys } from './tables.ts';
 
 let t: TestApp;
@@ -195,5 +195,144 @@ describe('revealing the own keys (/api-key)', () => {
       expect(a.text).not.toContain(privateKey);
       expect(a.text).not.toContain(key.privateKeyEnc);
     }
+  });
+});
+
+describe('rotating a key (/api/rotate-api-key)', () => {
+  it('issues a new pair after the password; the old key works through the grace period, then stops', async () => {
+    const token = await t.signIn('brand2@obol.example');
+    const userId = await idOf('brand2@obol.example');
+    const [before] = await currentKeys(userId);
+
+    const wrong = await t.post('/api/rotate-api-key', { current_password: 'Not@thepass1' }, token);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toEqual([MSG.incorrectPassword]);
+    expect((await currentKeys(userId))[0].id).toBe(before.id);
+
+    const r = await t.post('/api/rotate-api-key', { current_password: DEMO_PASSWORD }, token);
+    expect(r.status).toBe(200);
+    expect(r.headers['cache-control']).toBe('no-store');
+    expect(r.body.public_key).toMatch(/^pk_/);
+    expect(r.body.previous_public_key_masked).toBe(maskKey(before.publicKey));
+    const hours = (new Date(r.body.previous_valid_until).getTime() - Date.now()) / 3_600_000;
+    expect(hours).toBeGreaterThan(23.9);
+    expect(hours).toBeLessThanOrEqual(24);
+
+    const [now] = await currentKeys(userId);
+    expect(now.publicKey).toBe(r.body.public_key);
+    expect(decryptSecret(t.deps.config.secretsKey, now.privateKeyEnc)).toBe(r.body.private_key);
+    // both authenticate during the grace period
+    expect((await findActiveApiKey(t.deps.db, before.publicKey))?.id).toBe(before.id);
+    expect((await findActiveApiKey(t.deps.db, now.publicKey))?.id).toBe(now.id);
+    // past it, only the new one
+    await t.deps.db
+      .update(apiKeys)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(apiKeys.id, before.id));
+    expect(await findActiveApiKey(t.deps.db, before.publicKey)).toBeUndefined();
+    expect((await findActiveApiKey(t.deps.db, now.publicKey))?.id).toBe(now.id);
+    expect(await findActiveApiKey(t.deps.db, 'pk_unknown')).toBeUndefined();
+
+    // the reveal now shows the new pair; the log names the keys only by their masks
+    const shown = await reveal(token, { current_password: DEMO_PASSWORD, email: 'brand2@obol.example' });
+    expect(shown.body.public_key).toBe(r.body.public_key);
+    const [log] = await t.deps.db
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.action, 'api-key.rotate'), eq(activityLog.outcome, 'success')))
+      .orderBy(desc(activityLog.id));
+    expect(JSON.stringify(log)).not.toContain(r.body.private_key);
+    expect(JSON.stringify(log)).not.toContain(r.body.public_key);
+    expect(log.after).toEqual({ public_key: maskKey(r.body.public_key) });
+  });
+
+  it('keeps one current key when two rotations race', async () => {
+    const token = await t.signIn('merchant2@obol.example');
+    const userId = await idOf('merchant2@obol.example');
+    const answers = await Promise.all([
+      t.post('/api/rotate-api-key', { current_password: DEMO_PASSWORD }, token),
+      t.post('/api/rotate-api-key', { current_password: DEMO_PASSWORD }, token),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    const current = await currentKeys(userId);
+    expect(current).toHaveLength(1);
+    expect(answers.map((a) => a.body.public_key)).toContain(current[0].publicKey);
+  });
+
+  it('is for merchants and brands only', async () => {
+    const token = await t.signIn('admin@obol.example');
+    expect((await t.post('/api/rotate-api-key', { current_password: DEMO_PASSWORD }, token)).status).toBe(403);
+  });
+});
+
+describe('the API Keys screen', () => {
+  it('lists merchants with masked public keys and account references, never a private key; a merchant itself', async () => {
+    const admin = await t.signIn('admin@obol.example');
+    const r = await t.post('/api/api-and-keys', {}, admin);
+    expect(r.status).toBe(200);
+    expect(JSON.stringify(r.body)).not.toContain('sk_');
+    const acme = r.body.data.find((m: { email: string }) => m.email === 'merchant@obol.example');
+    const [key] = await currentKeys(await idOf('merchant@obol.example'));
+    expect(acme).toMatchObject({ public_key_masked: maskKey(key.publicKey), account_reference: expect.any(String) });
+    expect(r.body.total).toBeGreaterThanOrEqual(2);
+    const found = await t.post('/api/api-and-keys', { name: 'globex' }, admin);
+    expect(found.body.data.map((m: { email: string }) => m.email)).toEqual(['merchant2@obol.example']);
+
+    const merchant = await t.signIn('merchant@obol.example');
+    const own = await t.post('/api/api-and-keys', {}, merchant);
+    expect(own.body.data.map((m: { email: string }) => m.email)).toEqual(['merchant@obol.example']);
+    expect((await t.post('/api/api-and-keys', {}, await t.signIn('brand@obol.example'))).status).toBe(403);
+  });
+
+  it("shows a merchant's brands' keys masked, and another merchant's as 404", async () => {
+    const merchant = await t.signIn('merchant@obol.example');
+    const mine = await t.post('/api/api-key-brands', { id: await idOf('merchant@obol.example') }, merchant);
+    expect(mine.status).toBe(200);
+    expect(mine.body.data.map((b: { email: string }) => b.email)).toContain('brand@obol.example');
+    expect(JSON.stringify(mine.body)).not.toContain('sk_');
+    const other = await t.post('/api/api-key-brands', { id: await idOf('merchant2@obol.example') }, merchant);
+    expect(other.status).toBe(404);
+    const share = await t.post(
+      '/api/email-keys',
+      { id: await idOf('merchant2@obol.example'), email: 'dev@shop.example' },
+      merchant,
+    );
+    expect(share.status).toBe(404);
+  });
+
+  it("a merchant's reveal carries its brands' keys too", async () => {
+    const merchant = await t.signIn('merchant@obol.example');
+    const r = await reveal(merchant, { current_password: DEMO_PASSWORD, email: 'merchant@obol.example' });
+    expect(r.status).toBe(200);
+    const brandId = await idOf('brand@obol.example');
+    const [brandKey] = await currentKeys(brandId);
+    expect(r.body.brands).toContainEqual({
+      id: brandId,
+      name: expect.any(String),
+      public_key: brandKey.publicKey,
+      private_key: decryptSecret(t.deps.config.secretsKey, brandKey.privateKeyEnc),
+    });
+  });
+
+  it('shares public keys by e-mail with the e-mail rules, never a private key, and logs it', async () => {
+    const admin = await t.signIn('admin@obol.example');
+    const id = await idOf('merchant@obol.example');
+    const missing = await t.post('/api/email-keys', { id }, admin);
+    expect(missing.status).toBe(400);
+    expect(missing.body.fields.email).toEqual([MSG.required]);
+    const bad = await t.post('/api/email-keys', { id, email: 'nope' }, admin);
+    expect(bad.body.fields.email).toEqual([MSG.emailInvalid]);
+
+    const r = await t.post('/api/email-keys', { id, email: 'Dev@Shop.Example' }, admin);
+    expect(r.status).toBe(200);
+    const mail = t.lastMailTo('dev@shop.example')!;
+    const [key] = await currentKeys(id);
+    expect(mail.text).toContain(key.publicKey);
+    expect(mail.text).not.toContain('sk_');
+    const [log] = await t.deps.db
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.action, 'api-key.share'), eq(activityLog.outcome, 'success')));
+    expect(log.detail).toContain('dev@shop.example');
   });
 });

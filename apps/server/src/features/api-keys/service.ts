@@ -1,5 +1,12 @@
-import { API_KEY_ROLES, maskKey, type ApiKeyOverview, type ApiKeyResponse } from '@obol/contract';
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import {
+  API_KEY_GRACE_HOURS,
+  API_KEY_ROLES,
+  maskKey,
+  type ApiKeyOverview,
+  type ApiKeyResponse,
+  type RotateApiKeyResponse,
+} from '@obol/contract';
+import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { decryptSecret, encryptSecret, randomToken } from '../../platform/crypto.ts';
 import type { Executor } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -92,5 +99,78 @@ export async function revealApiKey(
     private_key: decryptSecret(deps.config.secretsKey, key.privateKeyEnc),
     account_reference: account.account_reference,
     message: ['Keys decrypted'],
+  };
+}
+
+/**
+ * The key a public key names, when it authenticates now: not revoked, and current or within its rotation's grace
+ * period. Undefined otherwise. For the merchant API (the caller then checks the private key and the holder).
+ */
+export async function findActiveApiKey(db: Executor, publicKey: string) {
+  if (!publicKey || publicKey.length > 200) return undefined;
+  const [key] = await db
+    .select({
+      id: apiKeys.id,
+      userId: apiKeys.userId,
+      privateKeyEnc: apiKeys.privateKeyEnc,
+      expiresAt: apiKeys.expiresAt,
+    })
+    .from(apiKeys)
+    .where(
+      and(
+        eq(apiKeys.publicKey, publicKey),
+        isNull(apiKeys.revokedAt),
+        or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`)),
+      ),
+    )
+    .limit(1);
+  return key;
+}
+
+/**
+ * A new key pair for the caller, after the password (counted like a reveal). In one transaction under a per-holder
+ * advisory lock: the current key is marked rotated with `expires_at` = now + the grace period, then the new one is
+ * inserted. Racing rotations queue on the lock (the second rotates the first's new key), and the partial unique
+ * index keeps one current key whatever happens.
+ */
+export async function rotateApiKey(
+  deps: Deps,
+  auth: AuthContext,
+  currentPassword: string,
+  ip: string,
+  audit: (detail: { previous: string | null; next: string }) => void,
+): Promise<RotateApiKeyResponse> {
+  await throttle(deps, 'apiKeyReveal', auth.user.id);
+  await confirmPassword(deps, auth, currentPassword, ip, 'current_password');
+  const { publicKey, privateKey } = newKeyPair();
+  const previous = await deps.db.transaction(async (tx) => {
+    // one rotation of a holder at a time: a row lock on the current key is not enough, as a second rotation
+    // waiting on it would find the key already rotated and no current one to lock
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('api-key-rotation'), ${auth.user.id}::int)`);
+    const [old] = await tx.select().from(apiKeys).where(current(auth.user.id));
+    let until: Date | null = null;
+    if (old) {
+      const [rotated] = await tx
+        .update(apiKeys)
+        .set({
+          rotatedAt: sql`now()`,
+          expiresAt: sql`now() + make_interval(hours => ${API_KEY_GRACE_HOURS})`,
+        })
+        .where(eq(apiKeys.id, old.id))
+        .returning({ expiresAt: apiKeys.expiresAt });
+      until = rotated.expiresAt;
+    }
+    await tx
+      .insert(apiKeys)
+      .values({ userId: auth.user.id, publicKey, privateKeyEnc: encryptSecret(deps.config.secretsKey, privateKey) });
+    return old ? { masked: maskKey(old.publicKey), until } : null;
+  });
+  audit({ previous: previous?.masked ?? null, next: maskKey(publicKey) });
+  return {
+    public_key: publicKey,
+    private_key: privateKey,
+    previous_public_key_masked: previous?.masked ?? null,
+    previous_valid_until: previous?.until?.toISOString() ?? null,
+    message: [`New keys issued. The previous key works until ${previous?.until?.toISOString() ?? 'now'}.`],
   };
 }

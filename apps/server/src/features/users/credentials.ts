@@ -16,7 +16,12 @@ export async function signInUser(
   by: { email: string } | { id: number },
 ): Promise<SignInUser | undefined> {
   const [row] = await db
-    .select({ u: users, roleName: roleName(users.roleId) })
+    .select({
+      u: users,
+      roleName: roleName(users.roleId),
+      // a deactivated merchant takes its brands and team with it: none of them may sign in or use a session
+      parentActive: sql<boolean>`coalesce((SELECT p.is_active FROM users p WHERE p.id = "users"."parent_id"), true)`,
+    })
     .from(users)
     .where(
       and(
@@ -26,7 +31,7 @@ export async function signInUser(
       ),
     )
     .limit(1);
-  return row ? { ...row.u, roleName: row.roleName } : undefined;
+  return row ? { ...row.u, isActive: row.u.isActive && row.parentActive, roleName: row.roleName } : undefined;
 }
 
 export function toAuthUser(u: SignInUser): AuthUser {

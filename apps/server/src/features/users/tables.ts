@@ -81,3 +81,26 @@ export const feeChanges = pgTable(
   },
   (t) => [index('fee_changes_holder_idx').on(t.holderId, t.changedAt.desc(), t.id.desc())],
 );
+
+/**
+ * What a merchant or brand has beyond a user: the card descriptor, the payout wallet at the provider (checked when
+ * created), the MID, registration and address, and (merchants) whether it is a direct merchant. Written in the
+ * transaction that creates the merchant or brand, where descriptor, wallet and MID are required; they are nullable
+ * only for holders made before this table (the demo seed of an older database). The descriptor code is derived
+ * from the id.
+ */
+export const holderDetails = pgTable('holder_details', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  descriptor: text('descriptor'),
+  brandName: text('brand_name'),
+  obolId: text('obol_id'),
+  mid: text('mid'),
+  registrationNumber: text('registration_number'),
+  street: text('street'),
+  city: text('city'),
+  zipCode: text('zip_code'),
+  directMerchant: boolean('direct_merchant').notNull().default(false),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
