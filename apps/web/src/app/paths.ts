@@ -53,6 +53,8 @@ export const BUILT_PATHS = [
   '/roles-permissions',
   '/roles-permissions/:role',
   '/view-balance',
+  '/merchants',
+  '/api-keys',
   '/brands',
   '/fee-module',
 ] as const satisfies readonly GuardedPath[];

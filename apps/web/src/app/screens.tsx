@@ -54,6 +54,12 @@ const UsersByRolePage = lazyScreen(() =>
   import('../features/roles/UsersByRolePage.tsx').then((m) => ({ default: m.UsersByRolePage })),
 );
 
+const ApiKeysPage = lazyScreen(() =>
+  import('../features/api-keys/ApiKeysPage.tsx').then((m) => ({ default: m.ApiKeysPage })),
+);
+const MerchantsPage = lazyScreen(() =>
+  import('../features/merchants/MerchantsPage.tsx').then((m) => ({ default: m.MerchantsPage })),
+);
 const BrandsPage = lazyScreen(() =>
   import('../features/brands/BrandsPage.tsx').then((m) => ({ default: m.BrandsPage })),
 );
@@ -97,6 +103,8 @@ export const SCREENS: Record<BuiltPath, Screen> = {
   '/roles-permissions': { element: <RolesPage />, preload: RolesPage.preload },
   '/roles-permissions/:role': { element: <UsersByRolePage />, preload: UsersByRolePage.preload },
   '/view-balance': { element: <ViewBalancePage />, preload: ViewBalancePage.preload },
+  '/merchants': { element: <MerchantsPage />, preload: MerchantsPage.preload },
+  '/api-keys': { element: <ApiKeysPage />, preload: ApiKeysPage.preload },
   '/brands': { element: <BrandsPage />, preload: BrandsPage.preload },
   '/fee-module': { element: <FeeModulePage />, preload: FeeModulePage.preload },
 };

@@ -8,7 +8,7 @@ import { useCopy } from '../../ui/CopyButton.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
 import { apiKeyOverviewQuery } from './api/apiKeyOverview.ts';
 import { revealApiKey } from './api/revealApiKey.ts';
-import { PasswordDialog } from './PasswordDialog.tsx';
+import { PasswordDialog } from '../../ui/PasswordDialog.tsx';
 
 const HIDDEN = '••••••••••••••••';
 

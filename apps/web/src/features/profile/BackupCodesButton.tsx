@@ -2,7 +2,7 @@ import { Button } from '@mui/material';
 import { useState } from 'react';
 import { useNotify } from '../../ui/notifications.tsx';
 import { exportBackupCode } from './api/exportBackupCode.ts';
-import { PasswordDialog } from './PasswordDialog.tsx';
+import { PasswordDialog } from '../../ui/PasswordDialog.tsx';
 
 /**
  * New backup codes sign in without the second factor the user set up, so the server wants the password as well

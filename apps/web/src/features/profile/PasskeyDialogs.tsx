@@ -20,7 +20,7 @@ import { passkeyRegister } from './api/passkeyRegister.ts';
 import { passkeyRegisterOptions } from './api/passkeyRegisterOptions.ts';
 import { passkeysKey } from './api/passkeys.ts';
 import { renamePasskey } from './api/renamePasskey.ts';
-import { PasswordDialog } from './PasswordDialog.tsx';
+import { PasswordDialog } from '../../ui/PasswordDialog.tsx';
 
 /** The field's message in a 400, or the answer's message. */
 const fieldOr = (err: unknown, field: string) =>

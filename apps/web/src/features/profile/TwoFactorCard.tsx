@@ -7,7 +7,7 @@ import { enableTwoFa } from './api/enableTwoFa.ts';
 import { twoFaSetup } from './api/twoFaSetup.ts';
 import { BackupCodesButton } from './BackupCodesButton.tsx';
 import { EnrolDialog } from './EnrolDialog.tsx';
-import { PasswordDialog } from './PasswordDialog.tsx';
+import { PasswordDialog } from '../../ui/PasswordDialog.tsx';
 
 /**
  * The 2FA-for-payouts switch: codes for sign-in and payouts by e-mail (off) or from an authenticator app (on). It

@@ -2,10 +2,11 @@ import { USERS_MSG, type UserRow } from '@obol/contract';
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import ResendIcon from '@mui/icons-material/ForwardToInboxOutlined';
 import ManageIcon from '@mui/icons-material/ManageAccountsOutlined';
-import { IconButton, Stack, Switch, Tooltip } from '@mui/material';
-import { useState, type ReactNode } from 'react';
+import { Stack, Switch } from '@mui/material';
+import { useState } from 'react';
 import { errorMessage } from '../../lib/api.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
+import { ActionIcon } from '../../ui/ActionIcon.tsx';
 import type { Column, RowAction } from '../../ui/ListTable.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
@@ -15,32 +16,6 @@ import { useResendInvitation } from './api/resendInvitation.ts';
 import { ManageDialog } from './ManageDialog.tsx';
 
 const CHANGEABLE_ROLES = ['Merchant', 'Brand'];
-
-/** A row's action as a compact icon with its name in a tooltip (a disabled one keeps its tooltip). */
-function ActionIcon(props: {
-  title: string;
-  label: string;
-  disabled: boolean;
-  danger?: boolean;
-  onClick: () => void;
-  children: ReactNode;
-}) {
-  return (
-    <Tooltip title={props.title}>
-      <span>
-        <IconButton
-          size="small"
-          aria-label={props.label}
-          disabled={props.disabled}
-          color={props.danger ? 'error' : 'primary'}
-          onClick={props.onClick}
-        >
-          {props.children}
-        </IconButton>
-      </span>
-    </Tooltip>
-  );
-}
 
 /**
  * What the caller may do to the users of the list: the activate/deactivate switch (with 'User can activate or

@@ -1,7 +1,7 @@
 import { MSG } from '@obol/contract';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
 import { useId, useState, type ReactNode } from 'react';
-import { ApiError, errorMessage } from '../../lib/api.ts';
+import { ApiError, errorMessage } from '../lib/api.ts';
 
 interface Props {
   open: boolean;

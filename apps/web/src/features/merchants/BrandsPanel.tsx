@@ -1,0 +1,198 @@
+import { MSG, type HolderRow } from '@obol/contract';
+import CloseIcon from '@mui/icons-material/Close';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import ResendIcon from '@mui/icons-material/ForwardToInboxOutlined';
+import InfoIcon from '@mui/icons-material/InfoOutlined';
+import PauseIcon from '@mui/icons-material/PauseCircleOutline';
+import PlayIcon from '@mui/icons-material/PlayCircleOutline';
+import {
+  Box,
+  Button,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Divider,
+  Drawer,
+  IconButton,
+  LinearProgress,
+  List,
+  ListItem,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { localDate } from '../../lib/format.ts';
+import { useDebounced } from '../../lib/useDebounced.ts';
+import { ActionIcon } from '../../ui/ActionIcon.tsx';
+import { merchantBrandsQuery } from './api/merchants.ts';
+import { MerchantDialog } from './MerchantDialog.tsx';
+import { useHolderActions } from './useHolderActions.tsx';
+
+/** The details of a merchant or brand, read-only. */
+export function HolderDetailsDialog({ holder, onClose }: { holder: HolderRow; onClose: () => void }) {
+  const id = useId();
+  const lines: [string, string | number | null][] = [
+    ['Email', holder.email],
+    ['Account reference', holder.account_reference],
+    ['Descriptor', holder.descriptor_name],
+    ['Descriptor code', holder.descriptor_code],
+    ['Obol Id', holder.obol_id],
+    ['MID', holder.mid],
+    ['Fee', holder.fee === null ? null : `${holder.fee} %`],
+    ['Brand name', holder.brand_name],
+    ['Registration number', holder.registration_number],
+    ['Address', [holder.street, holder.zip_code, holder.city].filter(Boolean).join(', ') || null],
+    ['Verified', holder.remember_token_status],
+    ['Status', holder.is_active === '1' ? 'Active' : 'Inactive'],
+    ['Created', localDate(holder.created_at)],
+  ];
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="xs" aria-labelledby={`${id}-title`}>
+      <DialogTitle id={`${id}-title`}>{holder.name}</DialogTitle>
+      <DialogContent>
+        <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 1, m: 0 }}>
+          {lines.map(([label, value]) => (
+            <Box key={label} sx={{ display: 'contents' }}>
+              <Typography component="dt" variant="body2" color="text.secondary">
+                {label}
+              </Typography>
+              <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+                {value ?? '-'}
+              </Typography>
+            </Box>
+          ))}
+        </Box>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Close</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/**
+ * A merchant's brands in a right-side panel: a search by name (1 second after typing stops), and for each brand
+ * resend mail, activate, deactivate, edit and details.
+ */
+export function BrandsPanel({ merchant, onClose }: { merchant: HolderRow | null; onClose: () => void }) {
+  const titleId = useId();
+  const [text, setText] = useState('');
+  const name = useDebounced(text.trim(), 1000);
+  const actions = useHolderActions();
+  const [editing, setEditing] = useState<HolderRow | null>(null);
+  const [details, setDetails] = useState<HolderRow | null>(null);
+  const q = useQuery({
+    ...merchantBrandsQuery(merchant?.id ?? 0, name),
+    enabled: !!merchant,
+    placeholderData: keepPreviousData,
+  });
+  const brands = q.data?.data ?? [];
+
+  return (
+    <Drawer
+      anchor="right"
+      open={!!merchant}
+      onClose={onClose}
+      slotProps={{ paper: { sx: { width: { xs: '100%', sm: 440 } }, role: 'dialog', 'aria-labelledby': titleId } }}
+    >
+      <Stack direction="row" sx={{ alignItems: 'center', px: 2, py: 1.5 }}>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Typography id={titleId} variant="h6" component="h2" noWrap>
+            Brands of {merchant?.name}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {merchant?.total_brands ?? 0} in all
+          </Typography>
+        </Box>
+        <IconButton aria-label="Close the brands panel" onClick={onClose}>
+          <CloseIcon />
+        </IconButton>
+      </Stack>
+      <Box sx={{ px: 2, pb: 1 }}>
+        <TextField
+          label="Search brands"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          size="small"
+          fullWidth
+          type="search"
+        />
+      </Box>
+      {q.isFetching ? <LinearProgress aria-label="Loading brands" /> : <Box sx={{ height: 4 }} />}
+      <Divider />
+      {q.isSuccess && brands.length === 0 ? (
+        <Typography sx={{ p: 3, textAlign: 'center' }} color="text.secondary">
+          {MSG.noRecord}
+        </Typography>
+      ) : null}
+      <List disablePadding aria-label={`Brands of ${merchant?.name ?? ''}`}>
+        {brands.map((b) => {
+          const verified = b.remember_token_status === 'Verified';
+          const active = b.is_active === '1';
+          return (
+            <ListItem key={b.id} divider sx={{ display: 'block', py: 1.5 }}>
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                <Box sx={{ flex: 1, minWidth: 0 }}>
+                  <Typography variant="subtitle2" noWrap>
+                    {b.name}
+                  </Typography>
+                  <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+                    {b.email}
+                  </Typography>
+                </Box>
+                <Chip size="small" label={active ? 'Active' : 'Inactive'} color={active ? 'success' : 'default'} />
+              </Stack>
+              <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', mt: 0.5 }}>
+                <Typography variant="caption" color="text.secondary" sx={{ flex: 1 }}>
+                  {b.account_reference} · {verified ? 'Verified' : 'Not verified'}
+                </Typography>
+                <ActionIcon title="Details" label={`Details of ${b.name}`} onClick={() => setDetails(b)}>
+                  <InfoIcon fontSize="small" />
+                </ActionIcon>
+                {actions.canManage ? (
+                  <>
+                    <ActionIcon
+                      title="Resend mail"
+                      label={`Resend mail to ${b.name}`}
+                      disabled={b.resend_mail !== 1}
+                      onClick={() => actions.resendMail(b)}
+                    >
+                      <ResendIcon fontSize="small" />
+                    </ActionIcon>
+                    <ActionIcon
+                      title="Activate"
+                      label={`Activate ${b.name}`}
+                      disabled={active || !verified}
+                      onClick={() => actions.setActive(b, true)}
+                    >
+                      <PlayIcon fontSize="small" />
+                    </ActionIcon>
+                    <ActionIcon
+                      title="Deactivate"
+                      label={`Deactivate ${b.name}`}
+                      danger
+                      disabled={!active || !verified}
+                      onClick={() => actions.setActive(b, false)}
+                    >
+                      <PauseIcon fontSize="small" />
+                    </ActionIcon>
+                    <ActionIcon title="Edit" label={`Edit ${b.name}`} onClick={() => setEditing(b)}>
+                      <EditIcon fontSize="small" />
+                    </ActionIcon>
+                  </>
+                ) : null}
+              </Stack>
+            </ListItem>
+          );
+        })}
+      </List>
+      {actions.dialog}
+      {editing ? <MerchantDialog holder={editing} onClose={() => setEditing(null)} /> : null}
+      {details ? <HolderDetailsDialog holder={details} onClose={() => setDetails(null)} /> : null}
+    </Drawer>
+  );
+}

@@ -1,0 +1,216 @@
+import { MERCHANT_MSG, type HolderRow } from '@obol/contract';
+import AddBusinessIcon from '@mui/icons-material/AddBusinessOutlined';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import ResendIcon from '@mui/icons-material/ForwardToInboxOutlined';
+import AddBrandIcon from '@mui/icons-material/LibraryAddOutlined';
+import { Button, Checkbox, Chip, Link, Paper, Stack, Switch } from '@mui/material';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { errorMessage } from '../../lib/api.ts';
+import { pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { useSession } from '../../lib/session.ts';
+import { useUrlParams } from '../../lib/urlState.ts';
+import { useUrlSearch } from '../../lib/useUrlSearch.ts';
+import { ActionIcon } from '../../ui/ActionIcon.tsx';
+import { Counter } from '../../ui/Counter.tsx';
+import { ListTable, type Column, type RowAction } from '../../ui/ListTable.tsx';
+import { PageTitle } from '../../ui/PageTitle.tsx';
+import { Pager } from '../../ui/Pager.tsx';
+import { SearchField } from '../../ui/SearchField.tsx';
+import { useNotify } from '../../ui/notifications.tsx';
+import { AddBrandsDialog } from './AddBrandsDialog.tsx';
+import { merchantsQuery, useUpdateDirectMerchant } from './api/merchants.ts';
+import { BrandsPanel } from './BrandsPanel.tsx';
+import { MerchantDialog } from './MerchantDialog.tsx';
+import { useHolderActions } from './useHolderActions.tsx';
+
+const PER_PAGE = 10;
+
+const verifiedChip = (m: HolderRow) => (
+  <Chip
+    size="small"
+    label={m.remember_token_status}
+    color={m.remember_token_status === 'Verified' ? 'success' : 'warning'}
+    variant="outlined"
+  />
+);
+
+/**
+ * The merchants in scope: counters, a search by name or e-mail, 10 a page, all in the URL; each merchant's brands
+ * in a side panel. With 'User can add merchant': Add New Merchant, the activate/deactivate switch, edit, add brands
+ * and resend mail; an Admin also marks direct merchants.
+ */
+export function MerchantsPage() {
+  const session = useSession();
+  const admin = session?.user.role === 'Admin';
+  const actions = useHolderActions();
+  const { notify } = useNotify();
+  const direct = useUpdateDirectMerchant();
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<HolderRow | null>(null);
+  const [adding, setAdding] = useState<HolderRow | null>(null);
+  const [panel, setPanel] = useState<HolderRow | null>(null);
+  const url = useUrlParams();
+  const paging = usePaging(PER_PAGE, [PER_PAGE], url);
+  const { text, setText, search } = useUrlSearch(url);
+  const q = useQuery({
+    ...merchantsQuery({ per_page: PER_PAGE, page: paging.page, search }),
+    placeholderData: keepPreviousData,
+  });
+  const total = q.data?.merchants.total;
+  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
+  const rows = q.data?.merchants.data ?? [];
+  // the panel follows the list (a brand added or switched changes the merchant's counts)
+  const panelMerchant = panel ? (rows.find((r) => r.id === panel.id) ?? panel) : null;
+
+  const toggleDirect = async (m: HolderRow) => {
+    try {
+      const r = await direct.mutateAsync({ user_id: m.id, direct_merchant: m.direct_merchant === 1 ? 0 : 1 });
+      notify('success', r.message[0]);
+    } catch (err) {
+      notify('error', errorMessage(err));
+    }
+  };
+
+  const columns: Column<HolderRow>[] = [
+    { id: 'name', label: 'Name', pinned: true, card: 'title', cell: (m) => m.name },
+    {
+      id: 'email',
+      label: 'Email',
+      pinned: true,
+      cell: (m) => m.email,
+      cellSx: { overflowWrap: 'anywhere', minWidth: 160 },
+    },
+    { id: 'descriptor_name', label: 'Descriptor Name', cell: (m) => m.descriptor_name ?? '-' },
+    { id: 'descriptor_code', label: 'Descriptor Code', nowrap: true, cell: (m) => m.descriptor_code },
+    {
+      id: 'brands',
+      label: 'Brands',
+      nowrap: true,
+      cell: (m) => (
+        <Link component="button" type="button" onClick={() => setPanel(m)} aria-label={`View brands of ${m.name}`}>
+          View brands
+        </Link>
+      ),
+    },
+    { id: 'total_brands', label: 'Total Brands', cell: (m) => m.total_brands },
+    ...(actions.canManage
+      ? [
+          {
+            id: 'active_switch',
+            label: 'Active',
+            pinned: true,
+            cell: (m: HolderRow) => (
+              <Switch
+                checked={m.is_active === '1'}
+                onChange={() => actions.setActive(m, m.is_active !== '1')}
+                disabled={m.remember_token_status !== 'Verified'}
+                slotProps={{ input: { 'aria-label': `Active: ${m.name}` } }}
+              />
+            ),
+          },
+        ]
+      : []),
+    {
+      id: 'status',
+      label: 'Status',
+      card: 'status',
+      cell: (m) => (
+        <Chip
+          size="small"
+          label={m.is_active === '1' ? 'Active' : 'Inactive'}
+          color={m.is_active === '1' ? 'success' : 'default'}
+        />
+      ),
+    },
+    { id: 'verified', label: 'Verified', cell: verifiedChip },
+    ...(admin
+      ? [
+          {
+            id: 'direct',
+            label: 'Direct Merchant',
+            cell: (m: HolderRow) => (
+              <Checkbox
+                checked={m.direct_merchant === 1}
+                onChange={() => void toggleDirect(m)}
+                disabled={direct.isPending}
+                slotProps={{ input: { 'aria-label': `Direct merchant: ${m.name}` } }}
+              />
+            ),
+          },
+        ]
+      : []),
+  ];
+
+  const action: RowAction<HolderRow> = {
+    label: 'Action',
+    cell: (m) =>
+      actions.canManage ? (
+        <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'nowrap' }}>
+          <ActionIcon title="Edit merchant" label={`Edit ${m.name}`} onClick={() => setEditing(m)}>
+            <EditIcon fontSize="small" />
+          </ActionIcon>
+          <ActionIcon
+            title="Add brands"
+            label={`Add brands to ${m.name}`}
+            onClick={() =>
+              m.remember_token_status === 'Verified' ? setAdding(m) : notify('error', MERCHANT_MSG.notVerified)
+            }
+          >
+            <AddBrandIcon fontSize="small" />
+          </ActionIcon>
+          <ActionIcon
+            title="Resend mail"
+            label={`Resend mail to ${m.name}`}
+            disabled={m.resend_mail !== 1}
+            onClick={() => actions.resendMail(m)}
+          >
+            <ResendIcon fontSize="small" />
+          </ActionIcon>
+        </Stack>
+      ) : (
+        '-'
+      ),
+  };
+
+  return (
+    <>
+      <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
+        <PageTitle>Merchants</PageTitle>
+        {actions.canManage ? (
+          <Button
+            variant="contained"
+            startIcon={<AddBusinessIcon />}
+            onClick={() => setCreating(true)}
+            sx={{ ml: 'auto' }}
+          >
+            Add New Merchant
+          </Button>
+        ) : null}
+      </Stack>
+      <Stack direction="row" spacing={2} sx={{ mb: 2, flexWrap: 'wrap' }} useFlexGap>
+        <Counter label="Total Merchants" value={q.data?.count} />
+        <Counter label="Active Merchants" value={q.data?.active} />
+        <Counter label="Inactive Merchants" value={q.data?.inactive} />
+      </Stack>
+      <Paper>
+        <ListTable
+          id="merchants"
+          label="Merchants"
+          columns={columns}
+          action={action}
+          rows={rows}
+          rowKey={(m) => m.id}
+          toolbar={<SearchField value={text} onChange={setText} helperText="Name or email contains" />}
+          loading={q.isLoading}
+        />
+        <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
+      </Paper>
+      {actions.dialog}
+      {creating ? <MerchantDialog onClose={() => setCreating(false)} /> : null}
+      {editing ? <MerchantDialog holder={editing} onClose={() => setEditing(null)} /> : null}
+      {adding ? <AddBrandsDialog merchant={adding} onClose={() => setAdding(null)} /> : null}
+      <BrandsPanel merchant={panelMerchant} onClose={() => setPanel(null)} />
+    </>
+  );
+}
