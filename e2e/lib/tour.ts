@@ -185,6 +185,48 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
   }
+  if (staff) {
+    // the merchants, the Add New Merchant dialog and a merchant's brands panel
+    await page.goto('/merchants?q=merchant%40obol.example');
+    await page.getByRole('heading', { name: 'Merchants', level: 1 }).waitFor();
+    await page.getByText('merchant@obol.example').first().waitFor();
+    await settle(page);
+    await on('/merchants');
+    await page.getByRole('button', { name: 'Add New Merchant' }).click();
+    await page.getByRole('dialog', { name: 'Add New Merchant' }).waitFor();
+    await settle(page);
+    await on('Add New Merchant dialog');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    await page
+      .getByRole('button', { name: /^View brands of / })
+      .first()
+      .click();
+    await page.getByRole('dialog', { name: /^Brands of / }).waitFor();
+    await page.getByRole('listitem').first().waitFor();
+    await settle(page);
+    await on('brands panel');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+  }
+  // the API keys in scope (masked) and the share dialog
+  await page.goto('/api-keys');
+  await page.getByRole('heading', { name: 'API Keys', level: 1 }).waitFor();
+  await page
+    .getByText(/^pk_.{4}….{4}$/)
+    .first()
+    .waitFor();
+  await settle(page);
+  await on('/api-keys');
+  await page
+    .getByRole('button', { name: /^Share keys of / })
+    .first()
+    .click();
+  await page.getByRole('dialog', { name: /^Share keys of / }).waitFor();
+  await settle(page);
+  await on('share keys dialog');
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'hidden' });
   // the brands in scope
   await page.goto('/brands');
   await page.getByRole('heading', { name: 'Brands', level: 1 }).waitFor();

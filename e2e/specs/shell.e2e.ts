@@ -11,7 +11,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const NON_BUILT_MENUS = ['Merchants', 'API Keys'];
+// every top-level menu now leads to a built screen; a menu whose screens are not built yet goes here
+const NON_BUILT_MENUS: string[] = [];
 /** The menus of a role that lead to a built screen (the labels the sidebar shows). */
 const sidebarLabels = (perms: readonly string[]) =>
   visibleNavigation(perms)
@@ -44,7 +45,7 @@ describe('the web shell', () => {
     // avatar initials of "Ada Admin"
     await expect(page.getByRole('button', { name: 'Account menu' }).textContent()).resolves.toContain('AA');
     // a screen not built yet is not a placeholder
-    await page.goto('/merchants');
+    await page.goto('/companies');
     await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
     await page.getByRole('link', { name: 'Go to my start page' }).click();
     await page.waitForURL('**/payments');
@@ -111,6 +112,9 @@ describe('the web shell', () => {
   it('a revoked session shows "Session expired" and lands on /signin', async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, 'manager@obol.example');
+    // the landing page's own calls done first: one of them meeting the revoked session would expire it on this page,
+    // whose toast the reload below would lose
+    await page.waitForLoadState('networkidle');
     const token = await page.evaluate(() => localStorage.getItem('obol.token'));
     expect(token).toBeTruthy();
     // the session ends on the server (as an idle expiry or a sign-out elsewhere would)
