@@ -17,6 +17,7 @@ import { providerRoutes } from './features/provider/routes.ts';
 import { paymentsRoutes } from './features/payments/routes.ts';
 import { batchesRoutes, batchListRoutes } from './features/batches/routes.ts';
 import { transactionsRoutes } from './features/transactions/routes.ts';
+import { transfersRoutes } from './features/transfers/routes.ts';
 import { downloadsRoutes } from './features/downloads/routes.ts';
 import { activityRoutes } from './features/activity/routes.ts';
 import { createFileStore, type FileStore } from './platform/files.ts';
@@ -154,6 +155,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   batchesRoutes(app, deps);
   batchListRoutes(app, deps);
   transactionsRoutes(app, deps);
+  transfersRoutes(app, deps);
   downloadsRoutes(app, deps);
   activityRoutes(app, deps);
 

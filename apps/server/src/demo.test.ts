@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rowsOf } from './platform/db.ts';
 import { startTestApp, type TestApp } from './test/harness.ts';
-import { seedDemoPayouts } from './demo.ts';
+import { seedDemoPayouts, seedDemoTransfers } from './demo.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -30,4 +30,29 @@ it('seeds a demo payout history through the ledger, each payout reserved and que
   expect(list.body.transactions.total).toBe(20);
   const merchant2 = await t.signIn('merchant2@obol.example');
   expect((await t.post('/api/payout-transactions', {}, merchant2)).body.transactions.total).toBe(4);
+});
+
+it('seeds demo transfers from the merchants’ accounts, each reserved in the ledger and queued for the provider', async () => {
+  expect(await seedDemoTransfers(t.deps)).toBe(4);
+  const [p] = rowsOf<{ n: number; pending: number; reserved: number; queued: number }>(
+    await t.deps.db.execute(sql`SELECT count(*)::int AS n,
+        count(*) FILTER (WHERE status = 'Pending')::int AS pending,
+        count(*) FILTER (WHERE EXISTS (SELECT 1 FROM journal_entries j WHERE j.idempotency_key = 'transfer:' || transfers.id || ':reserve'))::int AS reserved,
+        (SELECT count(*)::int FROM pgboss.job WHERE name = 'transfer.submit') AS queued
+      FROM transfers`),
+  );
+  expect(p).toEqual({ n: 4, pending: 4, reserved: 4, queued: 4 });
+  const [{ total }] = rowsOf<{ total: number }>(
+    await t.deps.db.execute(sql`SELECT sum(balance)::bigint AS total FROM accounts`),
+  );
+  expect(Number(total)).toBe(0);
+  const merchant = await t.signIn('merchant@obol.example');
+  const mine = await t.post('/api/get-amount-transfer-details', {}, merchant);
+  expect(mine.status).toBe(403); // a merchant has no Transfers permission by default
+  const accountant = await t.signIn('accountant@obol.example');
+  const all = await t.post('/api/get-amount-transfer-details', {}, accountant);
+  expect(all.body.total).toBe(4);
+  expect(new Set(all.body.data.map((r: { merchant_name: string }) => r.merchant_name))).toEqual(
+    new Set(['Acme Payouts', 'Acme Brand']),
+  );
 });

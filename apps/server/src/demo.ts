@@ -3,6 +3,7 @@ import type { Deps } from './platform/deps.ts';
 import { holderAccounts } from './features/ledger/accounts.ts';
 import { batches } from './features/batches/tables.ts';
 import { createPayout } from './features/payouts/service.ts';
+import { recordTransfer } from './features/transfers/service.ts';
 import { newBatchId } from './features/payments/service.ts';
 import { users } from './features/users/tables.ts';
 import { eq } from 'drizzle-orm';
@@ -122,6 +123,88 @@ export async function seedDemoPayouts(deps: Deps): Promise<number> {
         idempotencyKey: `demo:${mtid}`,
       });
     });
+    n++;
+  }
+  return n;
+}
+
+interface DemoTransfer {
+  holder: string;
+  kind: 'payout' | 'payin' | 'clp';
+  beneficiary: string;
+  iban: string;
+  bic: string;
+  amount: number;
+  message: string;
+}
+
+/**
+ * A few transfers to IBANs for Transfer Transactions, made by the accountant from the merchants' accounts the
+ * way Merchants Payout makes them (reserve entry, then the provider): the simulator pays them, but for the
+ * account ending in 0000, which the bank declines as closed, so the money goes back and the reason shows.
+ */
+export async function seedDemoTransfers(deps: Deps): Promise<number> {
+  const plan: DemoTransfer[] = [
+    {
+      holder: 'merchant@obol.example',
+      kind: 'payout',
+      beneficiary: 'Acme Supplies B.V.',
+      iban: 'NL91ABNA0417164300',
+      bic: 'ABNANL2A',
+      amount: 125_000,
+      message: 'Packaging, invoice 2026-311',
+    },
+    {
+      holder: 'merchant@obol.example',
+      kind: 'payout',
+      beneficiary: 'Northwind Logistics Ltd',
+      iban: 'GB82WEST12345698765432',
+      bic: 'NWBKGB2L',
+      amount: 48_990,
+      message: 'Freight for October',
+    },
+    {
+      holder: 'merchant@obol.example',
+      kind: 'payout',
+      beneficiary: 'Old Supplier GmbH',
+      iban: 'DE94370400440532010000',
+      bic: 'COBADEFFXXX',
+      amount: 12_500,
+      message: '',
+    },
+    {
+      holder: 'brand@obol.example',
+      kind: 'payout',
+      beneficiary: 'Acme Brand Studio',
+      iban: 'FR1420041010050500013M02606',
+      bic: 'PSSTFRPPPAR',
+      amount: 7_500,
+      message: 'Design retainer',
+    },
+  ];
+  const by = (await userIdByEmail(deps.db, 'accountant@obol.example'))!;
+  const [staff] = await deps.db.select().from(users).where(eq(users.id, by));
+  let n = 0;
+  for (const [i, t] of plan.entries()) {
+    const holderId = (await userIdByEmail(deps.db, t.holder))!;
+    const [holder] = await deps.db.select().from(users).where(eq(users.id, holderId));
+    const account = (await holderAccounts(deps.db, holderId))[t.kind]!;
+    await deps.db.transaction((tx) =>
+      recordTransfer(tx, deps, {
+        merchantId: holder.parentId ?? holder.id,
+        holderId,
+        account,
+        holderName: holder.name,
+        createdBy: by,
+        createdByName: staff.name,
+        beneficiaryName: t.beneficiary,
+        iban: t.iban,
+        bic: t.bic,
+        amount: t.amount,
+        message: t.message,
+        idempotencyKey: `demo:transfer:${i + 1}`,
+      }),
+    );
     n++;
   }
   return n;

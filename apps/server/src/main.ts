@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from './platform/config.ts';
 import { openConfiguredDatabase } from './platform/boot.ts';
 import { buildApp } from './app.ts';
 import { seedDemo, syncReferenceData } from './seed.ts';
-import { seedDemoPayouts } from './demo.ts';
+import { seedDemoPayouts, seedDemoTransfers } from './demo.ts';
 import { ensureApiKeys } from './features/api-keys/service.ts';
 import { startWorkers } from './workers.ts';
 
@@ -14,8 +14,11 @@ async function main() {
   // every merchant and brand has an API key pair (the demo ones, and those of a database older than the keys)
   await ensureApiKeys(database.db, config.secretsKey);
   const { app, deps } = await buildApp({ config, database });
-  // a fresh demo database gets a payout history; the workers send it to the provider simulator
-  if (seeded) await seedDemoPayouts(deps);
+  // a fresh demo database gets a payout and transfer history; the workers send it to the provider simulator
+  if (seeded) {
+    await seedDemoPayouts(deps);
+    await seedDemoTransfers(deps);
+  }
   const stopWorkers = config.workers ? await startWorkers(deps) : () => undefined;
   await app.listen({ port: config.port, host: config.host });
   const where = database.kind === 'pglite' ? `PGlite in ${config.dataDir}/pglite` : 'PostgreSQL (DATABASE_URL)';

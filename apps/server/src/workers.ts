@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Deps } from './platform/deps.ts';
 import { submitPayout } from './features/payouts/service.ts';
+import { recoverTransfers, submitTransfer } from './features/transfers/service.ts';
 import { recoverInFlight, RECOVER_EVERY_MS } from './features/payouts/recovery.ts';
 import { reconcile } from './features/provider/service.ts';
 import { stageBatch } from './features/batches/stage.ts';
@@ -10,13 +11,14 @@ import { pruneThrottles } from './platform/housekeeping.ts';
 
 /** Starts this process's job workers and schedules. Every server process may run them; pg-boss shares the work. */
 export async function startWorkers(deps: Deps): Promise<() => void> {
-  // payouts a dead process, a lost answer or a lost webhook left in flight: at start, then every 15 s
+  // payouts and transfers a dead process, a lost answer or a lost webhook left in flight: at start, then every 15 s
   let recovering = false;
   const recover = () => {
     if (recovering) return;
     recovering = true;
     recoverInFlight(deps)
-      .catch((err: unknown) => deps.log.warn({ err }, 'payout recovery failed; it runs again shortly'))
+      .then(() => recoverTransfers(deps))
+      .catch((err: unknown) => deps.log.warn({ err }, 'payout or transfer recovery failed; it runs again shortly'))
       .finally(() => (recovering = false));
   };
   const sweeper = setInterval(recover, RECOVER_EVERY_MS);
@@ -28,6 +30,11 @@ export async function startWorkers(deps: Deps): Promise<() => void> {
     {
       batchSize: 50,
     },
+  );
+  await deps.jobs.work<{ transferId: number }>(
+    'transfer.submit',
+    (data) => submitTransfer(deps, deps.provider, data.transferId),
+    { batchSize: 10 },
   );
   await deps.jobs.work<{ batchId: string }>('batch.stage', (d) => stageBatch(deps, d.batchId), { batchSize: 1 });
   await deps.jobs.work<{ batchId: string }>('batch.execute', (d) => executeBatch(deps, d.batchId), { batchSize: 1 });

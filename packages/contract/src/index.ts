@@ -21,6 +21,8 @@ export * from './batch-rows.ts';
 export * from './batch-answers.ts';
 export * from './batches.ts';
 export * from './transactions.ts';
+export * from './transfers.ts';
+export * from './iban.ts';
 export * from './transactionStatus.ts';
 export * from './listFilters.ts';
 export * from './downloads.ts';

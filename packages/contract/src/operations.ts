@@ -15,6 +15,7 @@ import { profileOps } from './profile.ts';
 import { providerOps } from './provider.ts';
 import { rolesOps } from './rolesAdmin.ts';
 import { transactionOps } from './transactions.ts';
+import { transferOps } from './transfers.ts';
 import { usersOps } from './users.ts';
 
 /** The platform's own calls. */
@@ -50,6 +51,7 @@ export const OPERATION_GROUPS = {
   payments: paymentsOps,
   batches: batchOps,
   transactions: transactionOps,
+  transfers: transferOps,
   downloads: downloadOps,
   activity: activityOps,
 } as const;

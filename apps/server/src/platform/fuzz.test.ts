@@ -160,6 +160,8 @@ function baseValue(r: RouteInfo, field: string, role: Role): unknown {
     merchant_transaction_id: 'FZ-9',
     account_reference: holderReference(merchantId),
     account_id: '0',
+    iban: 'DE89370400440532013000',
+    bic: 'DEUTDEFF',
     idempotency_key: 'fuzz-idempotency-1',
     start_date: '2025-01-01',
     end_date: '2025-01-31',

@@ -34,6 +34,7 @@ export const QUEUES = [
   'maintenance.vacuum',
   'export.run',
   'maintenance.prune',
+  'transfer.submit',
 ] as const;
 
 // a job whose worker died (no heartbeat) is handed to another worker within about 20 seconds

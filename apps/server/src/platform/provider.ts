@@ -18,6 +18,8 @@ export interface ProviderClient {
   refund(body: { idempotency_key: string; payin_id: string; amount: number }): Promise<{ id: string; status: string }>;
   /** The payout created with this idempotency key, as the provider has it now; null when it has none. */
   payoutByKey(idempotencyKey: string): Promise<ProviderItem | null>;
+  /** The transfer created with this idempotency key, as the provider has it now; null when it has none. */
+  transferByKey(idempotencyKey: string): Promise<ProviderItem | null>;
   /**
    * The payouts created with these idempotency keys, each once (those the provider does not have are left
    * out); asked in chunks of {@link PROVIDER_LOOKUP_MAX} keys.
@@ -163,6 +165,16 @@ export function createProviderClient(opts: ProviderClientOptions): ProviderClien
         );
   }
 
+  /** One payout or transfer by its idempotency key, checked to be the one asked for. */
+  async function itemByKey(kind: 'payouts' | 'transfers', key: string): Promise<ProviderItem | null> {
+    const path = `/${kind}?idempotency_key=${encodeURIComponent(key)}`;
+    const found = await call<unknown>('GET', path, undefined, true);
+    if (found === null) return null;
+    const item = providerItem(found, path);
+    if (item.idempotency_key !== key) throw new ProviderUnavailable(`provider answered another item on ${path}`);
+    return item;
+  }
+
   return {
     lookupWallet: (obolId) => call<WalletInfo>('GET', `/wallets/${encodeURIComponent(obolId)}`, undefined, true),
     createPayout: async (body) => (await call<{ id: string; status: string }>('POST', '/payouts', body))!,
@@ -177,14 +189,8 @@ export function createProviderClient(opts: ProviderClientOptions): ProviderClien
     createPayinLink: async (body) =>
       (await call<{ id: string; url: string; status: string; expires_at: string }>('POST', '/payin-links', body))!,
     refund: async (body) => (await call<{ id: string; status: string }>('POST', '/refunds', body))!,
-    payoutByKey: async (key) => {
-      const path = `/payouts?idempotency_key=${encodeURIComponent(key)}`;
-      const found = await call<unknown>('GET', path, undefined, true);
-      if (found === null) return null;
-      const item = providerItem(found, path);
-      if (item.idempotency_key !== key) throw new ProviderUnavailable(`provider answered another payout on ${path}`);
-      return item;
-    },
+    payoutByKey: (key) => itemByKey('payouts', key),
+    transferByKey: (key) => itemByKey('transfers', key),
     lookupPayouts: async (keys) => {
       const unique = [...new Set(keys)];
       const items: ProviderItem[] = [];

@@ -9,3 +9,4 @@ export * from '../features/batches/tables.ts';
 export * from '../features/downloads/tables.ts';
 export * from '../features/api-keys/tables.ts';
 export * from '../features/passkeys/tables.ts';
+export * from '../features/transfers/tables.ts';

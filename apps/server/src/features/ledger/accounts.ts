@@ -10,7 +10,10 @@ export type HolderKind = (typeof HOLDER_KINDS)[number];
 
 export const FEE_ACCOUNT_REFERENCE = 'Fee Account';
 
-/** The platform's own accounts: the Fee Account, payout clearing (money on its way to the provider), the provider. */
+/**
+ * The platform's own accounts: the Fee Account, the clearing accounts (payouts, refunds and transfers on their way to
+ * the provider), the provider.
+ */
 export const PLATFORM_ACCOUNTS = [
   {
     kind: 'fee',
@@ -30,6 +33,13 @@ export const PLATFORM_ACCOUNTS = [
     kind: 'refund_clearing',
     accountId: 'CLR-REFUND',
     name: 'Refunds in flight',
+    accountReference: 'Platform',
+    allowOverdraft: false,
+  },
+  {
+    kind: 'transfer_clearing',
+    accountId: 'CLR-TRANSFER',
+    name: 'Transfers in flight',
     accountReference: 'Platform',
     allowOverdraft: false,
   },
@@ -132,6 +142,31 @@ export async function holderAccounts(db: Executor, ownerId: number): Promise<Par
   return Object.fromEntries(rows.map((r) => [r.kind, r]));
 }
 
+/** The payout, pay-in and CLP accounts of many holders at once, by holder. */
+export async function holderAccountsOf(
+  db: Executor,
+  ownerIds: readonly number[],
+): Promise<Map<number, { kind: HolderKind; accountId: string; accountReference: string }[]>> {
+  const out = new Map<number, { kind: HolderKind; accountId: string; accountReference: string }[]>();
+  if (!ownerIds.length) return out;
+  const rows = await db
+    .select({
+      ownerId: accounts.ownerId,
+      kind: accounts.kind,
+      accountId: accounts.accountId,
+      ref: accounts.accountReference,
+    })
+    .from(accounts)
+    .where(and(inArray(accounts.ownerId, [...ownerIds]), inArray(accounts.kind, [...HOLDER_KINDS])))
+    .orderBy(accounts.id);
+  for (const r of rows) {
+    const list = out.get(r.ownerId!) ?? [];
+    list.push({ kind: r.kind as HolderKind, accountId: r.accountId, accountReference: r.ref });
+    out.set(r.ownerId!, list);
+  }
+  return out;
+}
+
 /** An account by reference (and account id), inside the scope; the Fee Account only for staff. */
 export async function findAccountInScope(
   db: Executor,
@@ -149,7 +184,7 @@ export async function findAccountInScope(
     );
   }
   // platform clearing accounts are never addressed from outside
-  filters.push(sql`${accounts.kind} NOT IN ('payout_clearing', 'refund_clearing', 'provider')`);
+  filters.push(sql`${accounts.kind} NOT IN ('payout_clearing', 'refund_clearing', 'transfer_clearing', 'provider')`);
   const [row] = await db
     .select()
     .from(accounts)

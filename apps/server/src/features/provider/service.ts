@@ -5,11 +5,12 @@ import type { ProviderItem } from '../../platform/provider.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { settlePayout } from '../payouts/service.ts';
 import { completedPayouts, payoutsByKeys, payoutStatusByKey } from '../payouts/find.ts';
+import { settleTransfer, transferStatusByKey } from '../transfers/service.ts';
 import { providerEvents, reconciliationReports, type ReconciliationDifference } from './tables.ts';
 
 /**
- * Applies one webhook event exactly once. A webhook only says "look": for a payout event the provider is
- * asked for the payout under its idempotency key (outside any transaction), and the provider's answer, not
+ * Applies one webhook event exactly once. A webhook only says "look": for a payout (transfer) event the provider
+ * is asked for the payout (transfer) under its idempotency key (outside any transaction), and the provider's answer, not
  * the webhook's body, settles it; a forged or stale event moves nothing. The event id is recorded in the
  * same transaction as the effect (and as the activity record), so a duplicate delivery changes nothing;
  * settlement itself only moves a Processing payout, so an out-of-order older event cannot undo a newer state.
@@ -26,9 +27,13 @@ export async function applyProviderEvent(
   if (known) return 'duplicate';
   let verified: ProviderItem | null = null;
   const key = ev.data.idempotency_key;
-  if ((ev.type === 'payout.completed' || ev.type === 'payout.failed') && key) {
+  const isPayout = ev.type === 'payout.completed' || ev.type === 'payout.failed';
+  const isTransfer = ev.type === 'transfer.completed' || ev.type === 'transfer.failed';
+  if (isPayout && key) {
     // only a payout still in flight needs the provider's word (ProviderUnavailable: the provider retries)
     if ((await payoutStatusByKey(deps.db, key)) === 'Processing') verified = await deps.provider.payoutByKey(key);
+  } else if (isTransfer && key) {
+    if ((await transferStatusByKey(deps.db, key)) === 'Pending') verified = await deps.provider.transferByKey(key);
   }
   return deps.db.transaction(async (tx) => {
     const [seen] = await tx
@@ -43,11 +48,13 @@ export async function applyProviderEvent(
       verified.idempotency_key === key &&
       (verified.status === 'Completed' || verified.status === 'Failed')
     ) {
-      outcome = await settlePayout(
-        deps,
-        { idempotencyKey: key, providerId: verified.id, status: verified.status, message: verified.message },
-        tx,
-      );
+      const settled = {
+        idempotencyKey: key,
+        providerId: verified.id,
+        status: verified.status,
+        message: verified.message,
+      };
+      outcome = isTransfer ? await settleTransfer(deps, settled, tx) : await settlePayout(deps, settled, tx);
     }
     await tx.update(providerEvents).set({ outcome }).where(eq(providerEvents.id, seen.id));
     await record?.(tx, outcome);

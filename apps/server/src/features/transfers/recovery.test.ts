@@ -1,0 +1,85 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProvider } from '../../../../provider/src/app.ts';
+import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { freePort } from '../../test/processes.ts';
+import { journalEntries } from '../ledger/tables.ts';
+import { recoverTransfers } from './service.ts';
+import { transfers } from './tables.ts';
+
+// No job worker runs here and webhooks go to a port nobody listens on: a transfer must still be sent, and
+// settled exactly once, from what the provider answers when asked.
+const KEY = 'transfer-recovery-key';
+let t: TestApp;
+let provider: Awaited<ReturnType<typeof buildProvider>>;
+let admin: string;
+
+beforeAll(async () => {
+  const port = await freePort();
+  const nowhere = await freePort();
+  t = await startTestApp(
+    { PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: 'transfer-recovery-secret', LOG_LEVEL: 'error' },
+    { providerUrl: `http://127.0.0.1:${port}` },
+  );
+  provider = await buildProvider({
+    apiKey: KEY,
+    webhookSecret: 'transfer-recovery-secret',
+    webhookUrl: `http://127.0.0.1:${nowhere}/api/provider/webhook`,
+    settleMs: 20,
+  });
+  await provider.listen(port);
+  admin = await t.signIn('admin@obol.example');
+});
+afterAll(async () => {
+  await provider?.close();
+  await t?.close();
+});
+
+async function transfer(iban: string, amount: number, accountId: string) {
+  const body = { beneficiary_name: 'Acme Supplies', iban, bic: 'DEUTDEFF', amount, account_id: accountId, message: '' };
+  expect((await t.post('/api/send-otp', body, admin)).status).toBe(200);
+  const code = t.lastMailTo('admin@obol.example')!.code!;
+  const r = await t.post('/api/amount-transfer', { ...body, code }, admin);
+  expect(r.status, r.text).toBe(201);
+  return r.body.transfer.id as number;
+}
+const balance = async (account_id: string) =>
+  (await t.post('/api/account-balance', { account_id }, admin)).body.balance as number;
+const rows = (ids: number[]) => t.deps.db.select().from(transfers).where(inArray(transfers.id, ids));
+
+describe('transfers left Pending by a dead process and lost webhooks', () => {
+  it('are sent, then settled from the provider’s answer, once', async () => {
+    const merchant = await t.signIn('merchant@obol.example');
+    const account = (await t.post('/api/login-user-account', {}, merchant)).body.payin_account_id as string;
+    const before = await balance(account);
+    const ok = await transfer('DE89370400440532013000', 1_200, account);
+    const closed = await transfer('DE94370400440532010000', 800, account);
+    expect(await balance(account)).toBe(before - 2_000);
+    // never sent: the first recovery sends them (same keys), the provider settles, the next recovery settles here
+    expect(await recoverTransfers(t.deps, 0)).toBe(0);
+    expect((await rows([ok, closed])).every((r) => r.providerId)).toBe(true);
+    for (let i = 0; i < 100 && provider.settleNow() < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    // two recoveries at once (as two processes would run them): each transfer settles once
+    const [a, b] = await Promise.all([recoverTransfers(t.deps, 0), recoverTransfers(t.deps, 0)]);
+    expect(a + b).toBe(2);
+    const [rOk, rClosed] = await rows([ok, closed]).then((rs) =>
+      [ok, closed].map((id) => rs.find((r) => r.id === id)!),
+    );
+    expect(rOk.status).toBe('Completed');
+    expect(rClosed).toMatchObject({ status: 'Declined', detail: 'Account closed' });
+    expect(await balance(account)).toBe(before - 1_200);
+    expect(await recoverTransfers(t.deps, 0)).toBe(0);
+    for (const [id, kinds] of [
+      [ok, ['transfer.complete', 'transfer.reserve']],
+      [closed, ['transfer.reserve', 'transfer.reversal']],
+    ] as const) {
+      const entries = await t.deps.db
+        .select({ kind: journalEntries.kind })
+        .from(journalEntries)
+        .where(and(eq(journalEntries.businessType, 'transfer'), eq(journalEntries.businessId, String(id))));
+      expect(entries.map((e) => e.kind).sort()).toEqual([...kinds]);
+    }
+    const tb = (await t.post('/api/trial-balance', {}, admin)).body;
+    expect(tb.balanced && tb.balances_match_postings && tb.no_overdrawn_accounts).toBe(true);
+  });
+});

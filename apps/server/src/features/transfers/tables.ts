@@ -1,0 +1,65 @@
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { accounts } from '../ledger/tables.ts';
+import { users } from '../users/tables.ts';
+
+/**
+ * A transfer to an IBAN from a merchant's or brand's payout, pay-in or CLP account (or the Fee Account): the
+ * amount is reserved from the account when it is created (Pending), a job sends it to the provider, and the
+ * provider's settlement makes it Completed, or Declined with the money returned.
+ */
+export const transfers = pgTable(
+  'transfers',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** the tenant: the merchant of the account's holder; null for the platform's Fee Account */
+    merchantId: integer('merchant_id').references(() => users.id),
+    /** the merchant or brand whose account pays; null for the Fee Account */
+    holderId: integer('holder_id').references(() => users.id),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    /** payout, payin, clp or fee: the account's kind when the transfer was made */
+    accountKind: text('account_kind').notNull(),
+    /** the account's public id (the ledger's account_id) */
+    accountCode: text('account_code').notNull(),
+    /** the merchant's or brand's name (or 'Fee Account'), as it was when the transfer was made */
+    holderName: text('holder_name').notNull(),
+    createdBy: integer('created_by')
+      .notNull()
+      .references(() => users.id),
+    /** who made it, by name as it was then (the list and its export show it) */
+    createdByName: text('created_by_name').notNull(),
+    beneficiaryName: text('beneficiary_name').notNull(),
+    iban: text('iban').notNull(),
+    bic: text('bic').notNull(),
+    currency: text('currency').notNull().default('EUR'),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    /** the purpose of payment */
+    message: text('message').notNull().default(''),
+    /** Pending, Completed, Declined */
+    status: text('status').notNull().default('Pending'),
+    /** why it was declined */
+    detail: text('detail'),
+    /** one per transfer; the provider sees it too, so a retry never pays twice */
+    idempotencyKey: text('idempotency_key').notNull(),
+    providerId: text('provider_id'),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('transfers_idempotency_key').on(t.idempotencyKey),
+    index('transfers_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('transfers_merchant_created_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
+    index('transfers_holder_created_idx').on(t.holderId, t.createdAt.desc(), t.id.desc()),
+    index('transfers_status_created_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
+    // the recovery of transfers whose webhook was lost: Pending transfers by age
+    index('transfers_pending_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`${t.status} = 'Pending'`),
+    check('transfers_amount_positive', sql`${t.amount} > 0`),
+    check('transfers_status_known', sql`${t.status} IN ('Pending', 'Completed', 'Declined')`),
+  ],
+);
