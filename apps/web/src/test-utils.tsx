@@ -55,6 +55,8 @@ export function mockApi(handlers: Record<string, Handler> = {}) {
     if (typeof init.body === 'string') body = JSON.parse(init.body);
     const h =
       handlers[path] ??
+      // a GET's query string: its handler is listed by the path alone
+      handlers[path.split('?')[0]] ??
       (path === '/api/auth-permission'
         ? () => ({
             body: {

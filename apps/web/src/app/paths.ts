@@ -57,6 +57,9 @@ export const BUILT_PATHS = [
   '/api-keys',
   '/brands',
   '/fee-module',
+  '/amount-transfer',
+  '/merchants-payout',
+  '/transfer-transactions',
 ] as const satisfies readonly GuardedPath[];
 export type BuiltPath = (typeof BUILT_PATHS)[number];
 

@@ -69,6 +69,15 @@ const FeeModulePage = lazyScreen(() =>
 const ViewBalancePage = lazyScreen(() =>
   import('../features/balance/ViewBalancePage.tsx').then((m) => ({ default: m.ViewBalancePage })),
 );
+const AmountTransferPage = lazyScreen(() =>
+  import('../features/transfers/AmountTransferPage.tsx').then((m) => ({ default: m.AmountTransferPage })),
+);
+const MerchantsPayoutPage = lazyScreen(() =>
+  import('../features/transfers/MerchantsPayoutPage.tsx').then((m) => ({ default: m.MerchantsPayoutPage })),
+);
+const TransferTransactionsPage = lazyScreen(() =>
+  import('../features/transfers/TransferTransactionsPage.tsx').then((m) => ({ default: m.TransferTransactionsPage })),
+);
 
 /** A built screen: what it renders, and how to load its code ahead. */
 interface Screen {
@@ -107,6 +116,9 @@ export const SCREENS: Record<BuiltPath, Screen> = {
   '/api-keys': { element: <ApiKeysPage />, preload: ApiKeysPage.preload },
   '/brands': { element: <BrandsPage />, preload: BrandsPage.preload },
   '/fee-module': { element: <FeeModulePage />, preload: FeeModulePage.preload },
+  '/amount-transfer': { element: <AmountTransferPage />, preload: AmountTransferPage.preload },
+  '/merchants-payout': { element: <MerchantsPayoutPage />, preload: MerchantsPayoutPage.preload },
+  '/transfer-transactions': { element: <TransferTransactionsPage />, preload: TransferTransactionsPage.preload },
 };
 
 /** Loads the code of every screen (tests render them without a Suspense fallback). */

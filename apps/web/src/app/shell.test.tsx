@@ -46,7 +46,7 @@ describe('the sidebar', () => {
     expect(within(sidebar()).getByRole('button', { name: 'Transactions' }).getAttribute('aria-expanded')).toBe('true');
   });
 
-  it('offers View Balance under More, and not the transfer screens that are not built', async () => {
+  it('offers View Balance and the transfer screens under More', async () => {
     signInAs(ALL_PERMISSIONS);
     renderApp('/user-profile');
     await userEvent.click(within(sidebar()).getByRole('button', { name: 'More' }));
@@ -55,7 +55,7 @@ describe('the sidebar', () => {
       within(group)
         .getAllByRole('link')
         .map((l) => l.textContent),
-    ).toEqual(['View Balance']);
+    ).toEqual(['View Balance', 'Amount Transfer', 'Merchants Payout', 'Transfer Transactions']);
   });
 
   it('shows a brand only its menus', () => {

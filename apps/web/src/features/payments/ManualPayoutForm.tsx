@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { amountCents, feeCents, MSG, obolIdField, parseFeePercent, PAYMENT_MSG, requiredText } from '@obol/contract';
 import { Alert, Button, Grid, MenuItem, Stack, TextField, Tooltip, Typography } from '@mui/material';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { ApiError } from '../../lib/api.ts';
@@ -50,14 +50,15 @@ export function ManualPayoutForm({
       amount: '',
     },
   });
+  const [rawAmount, brand, obolId] = useWatch({ control: f.control, name: ['amount', 'brand', 'obol_id'] });
   const balance = selection.balance ?? 0;
   const bps = parseFeePercent(String(selection.fee)) ?? 0;
-  const parsed = amountCents.safeParse(f.watch('amount'));
+  const parsed = amountCents.safeParse(rawAmount);
   const amount = parsed.success ? parsed.data : null;
   const fee = amount ? feeCents(amount, bps) : 0;
   const total = amount ? amount + fee : 0;
   const amountError =
-    f.watch('amount') === ''
+    rawAmount === ''
       ? undefined
       : !parsed.success
         ? parsed.error.issues[0].message
@@ -138,7 +139,7 @@ export function ManualPayoutForm({
               select
               label="Brand"
               fullWidth
-              value={f.watch('brand')}
+              value={brand}
               onChange={(e) => f.setValue('brand', e.target.value, { shouldValidate: true })}
               error={!!f.formState.errors.brand}
               helperText={f.formState.errors.brand?.message}
@@ -192,7 +193,7 @@ export function ManualPayoutForm({
       <CodeDialog
         open={dialog}
         title="Enter the verification code"
-        text={`Approve a payout of ${euro(amount ?? 0)} (total ${euro(total)}) to wallet ${f.watch('obol_id')}.`}
+        text={`Approve a payout of ${euro(amount ?? 0)} (total ${euro(total)}) to wallet ${obolId}.`}
         onClose={() => setDialog(false)}
         onSubmit={create}
       />

@@ -14,7 +14,7 @@ import { useExportCompletedTransactions } from './api/exportCompletedTransaction
 import { BrandSelect } from './BrandSelect.tsx';
 import { COMPLETED_COLUMNS } from './columns.tsx';
 import { useTransactionDetails } from './DetailsDialog.tsx';
-import { ExportButton } from './ExportButton.tsx';
+import { ExportButton } from '../../ui/ExportButton.tsx';
 
 export { BATCH_FEE_TIP } from './columns.tsx';
 

@@ -24,7 +24,7 @@ import { payoutTransactionsQuery } from './api/payoutTransactions.ts';
 import { BrandSelect } from './BrandSelect.tsx';
 import { PAYOUT_COLUMNS } from './columns.tsx';
 import { useTransactionDetails } from './DetailsDialog.tsx';
-import { ExportButton } from './ExportButton.tsx';
+import { ExportButton } from '../../ui/ExportButton.tsx';
 import { VolumeChart } from './VolumeChart.tsx';
 
 const EMPTY = {

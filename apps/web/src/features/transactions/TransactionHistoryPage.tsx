@@ -20,7 +20,7 @@ import { batchHistoryQuery } from './api/batchHistory.ts';
 import { useExportBatchHistory } from './api/exportBatchHistory.ts';
 import { HISTORY_COLUMNS } from './columns.tsx';
 import { TransactionDialog, ViewDetailsButton } from './DetailsDialog.tsx';
-import { ExportButton } from './ExportButton.tsx';
+import { ExportButton } from '../../ui/ExportButton.tsx';
 
 const PER_PAGE = 10;
 type HistoryStatus = (typeof HISTORY_STATUS_OPTIONS)[number]['status'];

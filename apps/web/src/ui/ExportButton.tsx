@@ -1,7 +1,7 @@
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import { Button, CircularProgress, Menu, MenuItem } from '@mui/material';
 import { useState } from 'react';
-import { useNotify } from '../../ui/notifications.tsx';
+import { useNotify } from './notifications.tsx';
 
 export type ExportFormat = 'csv' | 'xlsx';
 

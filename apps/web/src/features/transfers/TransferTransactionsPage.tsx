@@ -1,0 +1,177 @@
+import { DATE_SORT_OPTIONS, TRANSFER_STATUS_OPTIONS, type TransferRow } from '@obol/contract';
+import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
+import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
+import {
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Paper,
+  Stack,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { euro, localDateTime } from '../../lib/format.ts';
+import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { hasPermission, useSession } from '../../lib/session.ts';
+import { oneOf, useUrlParams } from '../../lib/urlState.ts';
+import { ActionIcon } from '../../ui/ActionIcon.tsx';
+import { CopyButton } from '../../ui/CopyButton.tsx';
+import { ExportButton } from '../../ui/ExportButton.tsx';
+import { ListTable, type Column } from '../../ui/ListTable.tsx';
+import { OptionSelect } from '../../ui/OptionSelect.tsx';
+import { PageTitle } from '../../ui/PageTitle.tsx';
+import { Pager } from '../../ui/Pager.tsx';
+import { StatusChip } from '../../ui/StatusChip.tsx';
+import { transfersQuery, useExportTransfers } from './api/transfers.ts';
+
+/** A Declined transfer's status, with its reason in a tooltip. */
+function TransferStatus({ t }: { t: TransferRow }) {
+  if (t.status !== 'Declined') return <StatusChip status={t.status} />;
+  return (
+    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+      <StatusChip status={t.status} />
+      <Tooltip title={t.detail || 'Declined by the bank'}>
+        <Box
+          component="span"
+          role="img"
+          aria-label={`Reason: ${t.detail || 'Declined by the bank'}`}
+          tabIndex={0}
+          sx={{ display: 'inline-flex', color: 'text.secondary' }}
+        >
+          <InfoOutlinedIcon fontSize="small" />
+        </Box>
+      </Tooltip>
+    </Stack>
+  );
+}
+
+const COLUMNS: Column<TransferRow>[] = [
+  { id: 'beneficiary', label: 'Beneficiary Name', pinned: true, card: 'title', cell: (t) => t.beneficiary_name },
+  {
+    id: 'iban',
+    label: 'IBAN',
+    nowrap: true,
+    cell: (t) => (
+      <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+        <span>{t.iban}</span>
+        <CopyButton text={t.iban} label={`Copy the IBAN ${t.iban}`} />
+      </Stack>
+    ),
+  },
+  { id: 'bic', label: 'BIC', hidden: true, nowrap: true, cell: (t) => t.bic },
+  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (t) => euro(t.amount) },
+  { id: 'merchant', label: 'Merchant/Brand', cell: (t) => t.merchant_name },
+  { id: 'transfer_by', label: 'Transfer By', hidden: true, cell: (t) => t.transfer_by },
+  { id: 'account_used', label: 'Account Used', cell: (t) => t.account_used },
+  { id: 'account_id', label: 'Account ID', hidden: true, nowrap: true, cell: (t) => t.account_id },
+  { id: 'status', label: 'Status', pinned: true, card: 'status', cell: (t) => <TransferStatus t={t} /> },
+  { id: 'created_at', label: 'Date', nowrap: true, cell: (t) => localDateTime(t.created_at) },
+];
+
+const STATUSES = TRANSFER_STATUS_OPTIONS.map((o) => o.status);
+const SORTS = ['newest', 'oldest'] as const;
+
+/** Transfer Transactions: the transfers of the caller's scope, 20 a page, by date, status filter, export. */
+export function TransferTransactionsPage() {
+  const session = useSession();
+  const canExport = hasPermission(session, 'User can export transactions');
+  const url = useUrlParams();
+  const paging = usePaging(20, [20, 50, 100], url);
+  const statusName = oneOf(url.params.get('status'), STATUSES, '');
+  const status = TRANSFER_STATUS_OPTIONS.find((o) => o.status === statusName)?.value ?? 0;
+  const sortKey: 'ASC' | 'DESC' = oneOf(url.params.get('sort'), SORTS, 'newest') === 'oldest' ? 'ASC' : 'DESC';
+  const sort = DATE_SORT_OPTIONS.find((o) => o.sort === sortKey)?.value ?? DATE_SORT_OPTIONS[0].value;
+  const [purpose, setPurpose] = useState<TransferRow | null>(null);
+  const exporting = useExportTransfers();
+  const q = useQuery({
+    ...transfersQuery({ status, sortby: sortKey, page: paging.page, per_page: paging.perPage }),
+    placeholderData: keepPreviousData,
+  });
+  const total = q.data?.total;
+  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
+
+  return (
+    <>
+      <Stack
+        direction={{ xs: 'column', md: 'row' }}
+        spacing={2}
+        sx={{ alignItems: { md: 'center' }, justifyContent: 'space-between', mb: 2 }}
+      >
+        <PageTitle>Transfer Transactions</PageTitle>
+        <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
+          <OptionSelect
+            label="Sort by date"
+            value={sort}
+            options={DATE_SORT_OPTIONS}
+            onChange={(v) => url.update({ sort: v === 1 ? 'oldest' : null, ...FIRST_PAGE })}
+            minWidth={160}
+          />
+          <OptionSelect
+            label="Status"
+            value={status}
+            options={TRANSFER_STATUS_OPTIONS}
+            onChange={(v) =>
+              url.update({ status: TRANSFER_STATUS_OPTIONS.find((o) => o.value === v)?.status || null, ...FIRST_PAGE })
+            }
+          />
+          {canExport ? (
+            <ExportButton
+              disabled={!total}
+              onExport={(format) => exporting.mutateAsync({ status, sortby: sortKey, format })}
+            />
+          ) : null}
+        </Stack>
+      </Stack>
+      <Paper>
+        <ListTable
+          id="transfer-transactions"
+          label="Transfer transactions"
+          columns={COLUMNS}
+          rows={q.data?.data ?? []}
+          rowKey={(t) => t.id}
+          loading={q.isLoading}
+          sx={{ maxHeight: '65vh' }}
+          action={{
+            label: 'Purpose',
+            cell: (t) => (
+              <ActionIcon
+                title="Purpose of payment"
+                label={`Purpose of payment of the transfer to ${t.beneficiary_name}`}
+                onClick={() => setPurpose(t)}
+              >
+                <DescriptionOutlinedIcon fontSize="small" />
+              </ActionIcon>
+            ),
+          }}
+        />
+        <Pager
+          page={paging.page}
+          pages={pageCount(total, paging.perPage)}
+          onPage={paging.setPage}
+          perPage={paging.perPage}
+          onPerPage={paging.setPerPage}
+          sizes={[20, 50, 100]}
+        />
+      </Paper>
+      <Dialog open={!!purpose} onClose={() => setPurpose(null)} fullWidth maxWidth="xs">
+        <DialogTitle>Purpose of payment</DialogTitle>
+        <DialogContent>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+            {purpose ? `${euro(purpose.amount)} to ${purpose.beneficiary_name}` : ''}
+          </Typography>
+          <Typography sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+            {purpose?.message || 'No purpose was given.'}
+          </Typography>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setPurpose(null)}>Close</Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}
