@@ -59,10 +59,9 @@ function payoutsCsv(): string {
 /**
  * Every built screen a signed-in user can reach: the payments steps (manual and batch), the review page of an
  * uploaded batch, the payout list and a payout's details, both tabs of Batch Transactions, a batch's transaction
- * history, Recent Batches, the download lists, Users, the profile and (staff) the activity log with a record's details.
- * Calls `on` on each.
- * history, Recent Batches, the download lists, Users, the profile, and (staff) Roles & Permissions with its editor and
- * the users of a role. Calls `on` on each.
+ * history, Recent Batches, the download lists, Users, Merchants, API Keys, Brands, View Balance, the profile and its
+ * dialogs, and (staff) the activity log, the Fee Module, Roles & Permissions and the transfer screens. Calls `on`
+ * on each.
  */
 export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
   await page.goto('/payments');
@@ -240,6 +239,25 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
   await page.getByText('Account id').first().waitFor();
   await settle(page);
   await on('/view-balance with balances');
+  // the transfer screens (staff's by default): Merchants Payout with an account chosen, Amount Transfer, the list
+  if (staff) {
+    await page.goto('/merchants-payout');
+    await page.getByRole('combobox', { name: 'Merchant account' }).fill('Acme Pay');
+    await page.getByRole('option', { name: /^Acme Payouts/ }).click();
+    await page.getByRole('combobox', { name: 'Account type' }).click();
+    await page.getByRole('option', { name: 'Payout', exact: true }).click();
+    await page.getByText('Account id').first().waitFor();
+    await settle(page);
+    await on('/merchants-payout with an account');
+    await page.goto('/amount-transfer');
+    await page.getByRole('heading', { name: 'Amount Transfer', level: 1 }).waitFor();
+    await settle(page);
+    await on('/amount-transfer');
+    await page.goto('/transfer-transactions');
+    await page.getByRole('heading', { name: 'Transfer Transactions', level: 1 }).waitFor();
+    await settle(page);
+    await on('/transfer-transactions');
+  }
   await page.goto('/user-profile');
   await page.getByRole('heading').first().waitFor();
   await profileDialogs(page, staff, on);
