@@ -18,6 +18,7 @@ import { paymentsRoutes } from './features/payments/routes.ts';
 import { batchesRoutes, batchListRoutes } from './features/batches/routes.ts';
 import { transactionsRoutes } from './features/transactions/routes.ts';
 import { transfersRoutes } from './features/transfers/routes.ts';
+import { payinsRoutes } from './features/payins/routes.ts';
 import { downloadsRoutes } from './features/downloads/routes.ts';
 import { activityRoutes } from './features/activity/routes.ts';
 import { createFileStore, type FileStore } from './platform/files.ts';
@@ -105,7 +106,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     req.audit = {};
     reply.header('x-request-id', req.id);
     const header = req.headers.authorization;
-    if (header?.startsWith('Bearer ')) req.auth = await authenticate(deps, header.slice(7).trim());
+    // a merchant API token (mt_...) is not a session: the merchant API checks it itself
+    if (header?.startsWith('Bearer ') && !header.startsWith('Bearer mt_'))
+      req.auth = await authenticate(deps, header.slice(7).trim());
   });
   registerAudit(app, database.db);
 
@@ -156,6 +159,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   batchListRoutes(app, deps);
   transactionsRoutes(app, deps);
   transfersRoutes(app, deps);
+  payinsRoutes(app, deps);
   downloadsRoutes(app, deps);
   activityRoutes(app, deps);
 

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Deps } from './platform/deps.ts';
 import { submitPayout } from './features/payouts/service.ts';
 import { recoverTransfers, submitTransfer } from './features/transfers/service.ts';
+import { recoverPayins } from './features/payins/service.ts';
 import { recoverInFlight, RECOVER_EVERY_MS } from './features/payouts/recovery.ts';
 import { reconcile } from './features/provider/service.ts';
 import { stageBatch } from './features/batches/stage.ts';
@@ -11,14 +12,18 @@ import { pruneThrottles } from './platform/housekeeping.ts';
 
 /** Starts this process's job workers and schedules. Every server process may run them; pg-boss shares the work. */
 export async function startWorkers(deps: Deps): Promise<() => void> {
-  // payouts and transfers a dead process, a lost answer or a lost webhook left in flight: at start, then every 15 s
+  // payouts, transfers and pay-ins a dead process, a lost answer or a lost webhook left in flight: at start, then
+  // every 15 s
   let recovering = false;
   const recover = () => {
     if (recovering) return;
     recovering = true;
     recoverInFlight(deps)
       .then(() => recoverTransfers(deps))
-      .catch((err: unknown) => deps.log.warn({ err }, 'payout or transfer recovery failed; it runs again shortly'))
+      .then(() => recoverPayins(deps))
+      .catch((err: unknown) =>
+        deps.log.warn({ err }, 'payout, transfer or pay-in recovery failed; it runs again shortly'),
+      )
       .finally(() => (recovering = false));
   };
   const sweeper = setInterval(recover, RECOVER_EVERY_MS);

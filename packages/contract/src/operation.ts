@@ -39,6 +39,13 @@ export interface Operation {
   output: z.ZodType | FileAnswer;
   /** the status of a success (default 200) */
   status?: 200 | 201;
+  /**
+   * a `public` operation that authenticates on its own: with the merchant's API key (`X-API-Key`), or with a
+   * merchant API token (`Authorization: Bearer`) from /api/token
+   */
+  security?: 'api-key' | 'merchant-token';
+  /** an example request and answer, for the API document */
+  examples?: { request?: unknown; response?: unknown };
 }
 
 /** Declares an operation, keeping its literal types for the typed client and the server's handler. */

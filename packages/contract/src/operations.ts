@@ -10,6 +10,7 @@ import { ledgerOps } from './ledger.ts';
 import { merchantOps } from './merchants.ts';
 import { operation, type Operation } from './operation.ts';
 import { passkeyOps } from './passkeys.ts';
+import { payinOps } from './payins.ts';
 import { paymentsOps } from './payments.ts';
 import { profileOps } from './profile.ts';
 import { providerOps } from './provider.ts';
@@ -52,6 +53,7 @@ export const OPERATION_GROUPS = {
   batches: batchOps,
   transactions: transactionOps,
   transfers: transferOps,
+  payins: payinOps,
   downloads: downloadOps,
   activity: activityOps,
 } as const;

@@ -168,6 +168,7 @@ describe('configuration', () => {
       invite: { limit: 20, seconds: 3600 },
       resendInvitation: { limit: 5, seconds: 3600 },
       passkey: { limit: 20, seconds: 600 },
+      merchantApi: { limit: 300, seconds: 60 },
     });
   });
 });

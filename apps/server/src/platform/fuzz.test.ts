@@ -163,6 +163,7 @@ function baseValue(r: RouteInfo, field: string, role: Role): unknown {
     iban: 'DE89370400440532013000',
     bic: 'DEUTDEFF',
     idempotency_key: 'fuzz-idempotency-1',
+    date_of_birth: '1990-04-12',
     start_date: '2025-01-01',
     end_date: '2025-01-31',
     tz: 'Europe/Berlin',

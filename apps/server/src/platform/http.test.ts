@@ -69,12 +69,14 @@ const PUBLIC_AUTH = [
   'POST /api/check-link-expiry',
   'POST /api/set-password',
 ];
+/** the merchant API: public to the session check, authenticated by the API key or its token (payins.test.ts) */
+const MERCHANT_API = ['POST /api/token', 'POST /api/create-payin-link'];
 
 describe('every route declares who may call it', () => {
   const apiRoutes = () => t.routes.filter((r) => r.url.startsWith('/api/') && r.url !== '/api/test-boom');
   const key = (r: RouteInfo) => `${r.method} ${r.url}`;
 
-  it('declares an access rule on every API route; the public ones are exactly the sign-in flow', () => {
+  it('declares an access rule on every API route; the public ones are exactly the sign-in flow and the merchant API', () => {
     const routes = apiRoutes();
     expect(routes.length).toBeGreaterThan(10);
     const undeclared = routes.filter((r) => r.access === undefined && !OPEN_BY_DESIGN.includes(key(r))).map(key);
@@ -83,7 +85,7 @@ describe('every route declares who may call it', () => {
       .filter((r) => r.access === 'public' && !OPEN_BY_DESIGN.includes(key(r)))
       .map(key)
       .sort();
-    expect(publicOnes).toEqual([...PUBLIC_AUTH].sort());
+    expect(publicOnes).toEqual([...PUBLIC_AUTH, ...MERCHANT_API].sort());
   });
 
   it('answers 401 without a token, or with an unknown or malformed one, on every non-public route', async () => {

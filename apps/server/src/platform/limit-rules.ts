@@ -37,6 +37,8 @@ export interface Limits {
   resendInvitation: RateWindow;
   /** passkey changes (register options, register, rename, delete), per user */
   passkey: RateWindow;
+  /** merchant API calls: tokens asked per public key, and calls per key */
+  merchantApi: RateWindow;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -52,4 +54,5 @@ export const DEFAULT_LIMITS: Limits = {
   invite: { limit: 20, seconds: 60 * 60 },
   resendInvitation: { limit: 5, seconds: 60 * 60 },
   passkey: { limit: 20, seconds: 10 * 60 },
+  merchantApi: { limit: 300, seconds: 60 },
 };

@@ -71,6 +71,7 @@ const WHAT: Record<WindowName, string> = {
   invite: 'invitations',
   resendInvitation: 'invitation mails',
   passkey: 'passkey changes',
+  merchantApi: 'requests',
 };
 
 /** The rate_limits key of one named window for one subject (a user id, an address, an e-mail). */

@@ -13,16 +13,20 @@ const schemaOf = (s: z.ZodType, io: 'input' | 'output'): Json => {
   return rest;
 };
 
-const describeAccess = (a: Access): string =>
-  a === 'public'
-    ? 'Anyone.'
-    : a === 'authenticated'
-      ? 'Any signed-in user.'
-      : typeof a === 'string'
-        ? `Needs the permission '${a}'.`
-        : Array.isArray(a)
-          ? `Needs one of the permissions ${a.map((p) => `'${p}'`).join(', ')}.`
-          : `For the roles ${(a as { roles: readonly string[] }).roles.join(', ')}.`;
+const describeAccess = (a: Access, security?: Operation['security']): string =>
+  security === 'api-key'
+    ? 'For a merchant or brand: its API key in `X-API-Key: <public key>:<private key>`.'
+    : security === 'merchant-token'
+      ? 'For a merchant or brand: `Authorization: Bearer <token>` from /api/token.'
+      : a === 'public'
+        ? 'Anyone.'
+        : a === 'authenticated'
+          ? 'Any signed-in user.'
+          : typeof a === 'string'
+            ? `Needs the permission '${a}'.`
+            : Array.isArray(a)
+              ? `Needs one of the permissions ${a.map((p) => `'${p}'`).join(', ')}.`
+              : `For the roles ${(a as { roles: readonly string[] }).roles.join(', ')}.`;
 
 /** The query or path parameters of an object schema, one OpenAPI parameter each. */
 function parametersOf(schema: z.ZodType | undefined, where: 'query' | 'path'): Json[] {
@@ -68,6 +72,13 @@ const ERRORS: Record<string, string> = {
   '429': 'Too many requests (Retry-After says when to try again)',
 };
 
+/** The JSON content of a request body or answer with its example, when the operation gives one. */
+function withExample(body: Json, example: unknown): Json {
+  const content = body.content as Record<string, Json> | undefined;
+  if (example === undefined || !content?.['application/json']) return body;
+  return { ...body, content: { ...content, 'application/json': { ...content['application/json'], example } } };
+}
+
 /** The OpenAPI 3.1 document of the API, made from the contract's operation table (and nothing else). */
 export function openApiDocument(opts: { serverUrl: string; version: string }): Json {
   const paths: Record<string, Json> = {};
@@ -83,7 +94,7 @@ export function openApiDocument(opts: { serverUrl: string; version: string }): J
       : { description: 'Done', content: { 'application/json': { schema: schemaOf(op.output, 'output') } } };
     const errors = Object.fromEntries(
       Object.entries(ERRORS)
-        .filter(([code]) => op.access !== 'public' || (code !== '401' && code !== '403'))
+        .filter(([code]) => op.access !== 'public' || (code !== '403' && (code !== '401' || !!op.security)))
         .map(([code, description]) => [
           code,
           { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
@@ -93,11 +104,14 @@ export function openApiDocument(opts: { serverUrl: string; version: string }): J
       operationId: op.id,
       tags: [op.tag],
       summary: op.summary,
-      description: describeAccess(op.access) + (op.audit ? ` Recorded in the activity log as '${op.audit}'.` : ''),
-      ...(op.access === 'public' ? { security: [] } : {}),
+      description:
+        describeAccess(op.access, op.security) + (op.audit ? ` Recorded in the activity log as '${op.audit}'.` : ''),
+      ...(op.access === 'public'
+        ? { security: op.security === 'api-key' ? [{ apiKey: [] }] : op.security ? [{ merchantToken: [] }] : [] }
+        : {}),
       parameters: [...parametersOf(op.params, 'path'), ...(op.method === 'GET' ? parametersOf(op.input, 'query') : [])],
-      ...(requestBodyOf(op) ? { requestBody: requestBodyOf(op) } : {}),
-      responses: { [String(op.status ?? 200)]: success, ...errors },
+      ...(requestBodyOf(op) ? { requestBody: withExample(requestBodyOf(op)!, op.examples?.request) } : {}),
+      responses: { [String(op.status ?? 200)]: withExample(success, op.examples?.response), ...errors },
     };
   }
   return {
@@ -114,7 +128,11 @@ export function openApiDocument(opts: { serverUrl: string; version: string }): J
     tags: [...new Set(OPERATIONS.map((o) => o.tag))].map((name) => ({ name })),
     paths,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'A session token from /api/verify-code' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: '<public key>:<private key>' },
+        merchantToken: { type: 'http', scheme: 'bearer', description: 'A merchant API token from /api/token' },
+      },
       schemas: {
         Error: {
           type: 'object',

@@ -61,6 +61,22 @@ describe('the API document', () => {
     }
   });
 
+  it('describes the merchant API: the API key header, the token, and examples of the pay-in link', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    const token = doc.paths['/api/token'].post;
+    expect(token.security).toEqual([{ apiKey: [] }]);
+    expect(token.responses['401']).toBeDefined();
+    const link = doc.paths['/api/create-payin-link'].post;
+    expect(link.security).toEqual([{ merchantToken: [] }]);
+    expect(link.requestBody.content['application/json'].example).toMatchObject({
+      amount: 2599,
+      reference: 'order-10042',
+    });
+    expect(link.responses['201'].content['application/json'].example.url).toMatch(/\/pay\//);
+    expect(link.responses['403']).toBeUndefined();
+  });
+
   it('is shown at /api/docs, scripts from files only', async () => {
     const page = await t.app.inject({ method: 'GET', url: '/api/docs/' });
     expect(page.statusCode).toBe(200);

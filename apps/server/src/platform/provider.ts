@@ -20,6 +20,8 @@ export interface ProviderClient {
   payoutByKey(idempotencyKey: string): Promise<ProviderItem | null>;
   /** The transfer created with this idempotency key, as the provider has it now; null when it has none. */
   transferByKey(idempotencyKey: string): Promise<ProviderItem | null>;
+  /** A pay-in link as the provider has it now (Initiated, Completed, Declined or Expired); null when it has none. */
+  payinLink(id: string): Promise<ProviderPayin | null>;
   /**
    * The payouts created with these idempotency keys, each once (those the provider does not have are left
    * out); asked in chunks of {@link PROVIDER_LOOKUP_MAX} keys.
@@ -114,6 +116,20 @@ function providerItem(v: unknown, path: string): ProviderItem {
   return i as ProviderItem;
 }
 
+/** A pay-in link as the provider shows it: `GET /payin-links/:id`. */
+export interface ProviderPayin {
+  id: string;
+  status: 'Initiated' | 'Completed' | 'Declined' | 'Expired';
+  idempotency_key: string;
+  reference: string;
+  /** cents */
+  amount: number;
+  /** why it was declined or expired */
+  message?: string;
+  [field: string]: unknown;
+}
+const PAYIN_STATUSES = new Set(['Initiated', 'Completed', 'Declined', 'Expired']);
+
 export interface ProviderClientOptions {
   baseUrl: string;
   apiKey: string;
@@ -191,6 +207,22 @@ export function createProviderClient(opts: ProviderClientOptions): ProviderClien
     refund: async (body) => (await call<{ id: string; status: string }>('POST', '/refunds', body))!,
     payoutByKey: (key) => itemByKey('payouts', key),
     transferByKey: (key) => itemByKey('transfers', key),
+    payinLink: async (id) => {
+      const path = `/payin-links/${encodeURIComponent(id)}`;
+      const v = await call<Partial<ProviderPayin>>('GET', path, undefined, true);
+      if (v === null) return null;
+      if (
+        typeof v !== 'object' ||
+        v.id !== id ||
+        typeof v.idempotency_key !== 'string' ||
+        !Number.isSafeInteger(v.amount) ||
+        !PAYIN_STATUSES.has(v.status as string)
+      )
+        throw new ProviderUnavailable(
+          `provider answered a malformed pay-in on ${path}: ${JSON.stringify(v).slice(0, 200)}`,
+        );
+      return v as ProviderPayin;
+    },
     lookupPayouts: async (keys) => {
       const unique = [...new Set(keys)];
       const items: ProviderItem[] = [];

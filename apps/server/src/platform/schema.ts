@@ -10,3 +10,4 @@ export * from '../features/downloads/tables.ts';
 export * from '../features/api-keys/tables.ts';
 export * from '../features/passkeys/tables.ts';
 export * from '../features/transfers/tables.ts';
+export * from '../features/payins/tables.ts';

@@ -127,6 +127,22 @@ export async function findActiveApiKey(db: Executor, publicKey: string) {
   return key;
 }
 
+/** A key by its id when it authenticates now (see findActiveApiKey): what a merchant API token names. */
+export async function findApiKeyById(db: Executor, id: number) {
+  const [key] = await db
+    .select({ id: apiKeys.id, userId: apiKeys.userId })
+    .from(apiKeys)
+    .where(
+      and(
+        eq(apiKeys.id, id),
+        isNull(apiKeys.revokedAt),
+        or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`)),
+      ),
+    )
+    .limit(1);
+  return key;
+}
+
 /**
  * A new key pair for the caller, after the password (counted like a reveal). In one transaction under a per-holder
  * advisory lock: the current key is marked rotated with `expires_at` = now + the grace period, then the new one is

@@ -1,16 +1,17 @@
 import type { ProviderEvent, ReconcileResponse } from '@obol/contract';
 import { desc, eq } from 'drizzle-orm';
 import type { Tx } from '../../platform/db.ts';
-import type { ProviderItem } from '../../platform/provider.ts';
+import type { ProviderItem, ProviderPayin } from '../../platform/provider.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { settlePayout } from '../payouts/service.ts';
 import { completedPayouts, payoutsByKeys, payoutStatusByKey } from '../payouts/find.ts';
 import { settleTransfer, transferStatusByKey } from '../transfers/service.ts';
+import { payinStatusByProviderId, settlePayin } from '../payins/service.ts';
 import { providerEvents, reconciliationReports, type ReconciliationDifference } from './tables.ts';
 
 /**
  * Applies one webhook event exactly once. A webhook only says "look": for a payout (transfer) event the provider
- * is asked for the payout (transfer) under its idempotency key (outside any transaction), and the provider's answer, not
+ * is asked for the payout (transfer) under its idempotency key, for a pay-in event for the link by its id (outside any transaction), and the provider's answer, not
  * the webhook's body, settles it; a forged or stale event moves nothing. The event id is recorded in the
  * same transaction as the effect (and as the activity record), so a duplicate delivery changes nothing;
  * settlement itself only moves a Processing payout, so an out-of-order older event cannot undo a newer state.
@@ -35,6 +36,10 @@ export async function applyProviderEvent(
   } else if (isTransfer && key) {
     if ((await transferStatusByKey(deps.db, key)) === 'Pending') verified = await deps.provider.transferByKey(key);
   }
+  // a pay-in event: the link as the provider has it now, for a pay-in still Pending here
+  let payin: ProviderPayin | null = null;
+  if (ev.type.startsWith('payin.') && (await payinStatusByProviderId(deps.db, ev.data.id)) === 'Pending')
+    payin = await deps.provider.payinLink(ev.data.id);
   return deps.db.transaction(async (tx) => {
     const [seen] = await tx
       .insert(providerEvents)
@@ -56,6 +61,7 @@ export async function applyProviderEvent(
       };
       outcome = isTransfer ? await settleTransfer(deps, settled, tx) : await settlePayout(deps, settled, tx);
     }
+    if (payin) outcome = await settlePayin(tx, payin);
     await tx.update(providerEvents).set({ outcome }).where(eq(providerEvents.id, seen.id));
     await record?.(tx, outcome);
     return outcome;

@@ -1,0 +1,324 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAYIN_MSG } from '@obol/contract';
+import { buildProvider } from '../../../../provider/src/app.ts';
+import { decryptSecret } from '../../platform/crypto.ts';
+import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { freePort } from '../../test/processes.ts';
+import { apiKeys } from '../api-keys/tables.ts';
+import { activityLog } from '../activity/tables.ts';
+import { users } from '../users/tables.ts';
+import { recoverPayins, settlePayin } from './service.ts';
+import { payins } from './tables.ts';
+
+const KEY = 'payins-provider-key';
+const SECRET = 'payins-webhook-secret';
+let t: TestApp;
+let provider: Awaited<ReturnType<typeof buildProvider>>;
+let providerUrl: string;
+let admin: string;
+let merchant: string;
+/** X-API-Key of the demo merchant, of its brand, and of another merchant */
+let acmeKey: string;
+let brandKey: string;
+let globexKey: string;
+let acmePayin: string;
+
+async function apiKeyOf(email: string) {
+  const [u] = await t.deps.db.select().from(users).where(eq(users.email, email));
+  const [k] = await t.deps.db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.userId, u.id), isNull(apiKeys.rotatedAt), isNull(apiKeys.revokedAt)));
+  return `${k.publicKey}:${decryptSecret(t.deps.config.secretsKey, k.privateKeyEnc)}`;
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  providerUrl = `http://127.0.0.1:${port}`;
+  t = await startTestApp(
+    { PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: SECRET },
+    { providerUrl, listen: true, workers: true },
+  );
+  provider = await buildProvider({
+    apiKey: KEY,
+    webhookSecret: SECRET,
+    webhookUrl: `${t.address}/api/provider/webhook`,
+    settleMs: 100,
+  });
+  await provider.listen(port);
+  acmeKey = await apiKeyOf('merchant@obol.example');
+  brandKey = await apiKeyOf('brand@obol.example');
+  globexKey = await apiKeyOf('merchant2@obol.example');
+  admin = await t.signIn('admin@obol.example');
+  merchant = await t.signIn('merchant@obol.example');
+  acmePayin = (await t.post('/api/login-user-account', {}, merchant)).body.payin_account_id;
+});
+afterAll(async () => {
+  await provider?.close();
+  await t?.close();
+});
+
+/** What a merchant's own system does: real HTTP to the server. */
+async function call(path: string, headers: Record<string, string>, body?: unknown) {
+  const res = await fetch(`${t.address}${path}`, {
+    method: 'POST',
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+}
+const tokenFor = async (apiKey: string) => {
+  const r = await call('/api/token', { 'x-api-key': apiKey });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.access_token as string;
+};
+const link = (over: Record<string, unknown> = {}) => ({
+  amount: 2_599,
+  reference: `order-${randomUUID().slice(0, 8)}`,
+  first_name: 'Ana',
+  last_name: 'Novak',
+  date_of_birth: '1990-04-12',
+  ...over,
+});
+const create = (token: string, body: unknown, key?: string) =>
+  call(
+    '/api/create-payin-link',
+    { authorization: `Bearer ${token}`, ...(key ? { 'idempotency-key': key } : {}) },
+    body,
+  );
+const balance = async (account_id: string) =>
+  (await t.post('/api/account-balance', { account_id }, merchant)).body.balance as number;
+async function settled(requestId: string, ms = 10_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const [row] = await t.deps.db.select().from(payins).where(eq(payins.providerId, requestId));
+    if (row.status !== 'Pending') return row;
+    if (Date.now() > end) throw new Error(`pay-in ${requestId} still Pending`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+/** the payer on the provider's hosted page */
+const pay = (requestId: string, action: 'pay' | 'decline') =>
+  fetch(`${providerUrl}/pay/${requestId}/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'first_name=Ana&last_name=Novak&date_of_birth=1990-04-12',
+    redirect: 'manual',
+  });
+const trialBalance = async () => (await t.post('/api/trial-balance', {}, admin)).body;
+
+describe('the merchant API token', () => {
+  it('answers a short-lived bearer token for the API key, and 401 for a wrong, malformed or missing key', async () => {
+    const ok = await call('/api/token', { 'x-api-key': acmeKey });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ token_type: 'Bearer', expires_in: 900 });
+    expect(ok.body.access_token).toMatch(/^mt_/);
+    const [pk, sk] = acmeKey.split(':');
+    for (const [header, message] of [
+      [`${pk}:${sk}x`, PAYIN_MSG.apiKeyInvalid],
+      [`${pk}:${brandKey.split(':')[1]}`, PAYIN_MSG.apiKeyInvalid],
+      [`pk_unknown:${sk}`, PAYIN_MSG.apiKeyInvalid],
+      [pk, PAYIN_MSG.apiKeyMissing],
+      [undefined, PAYIN_MSG.apiKeyMissing],
+    ] as const) {
+      const r = await call('/api/token', header ? { 'x-api-key': header } : {});
+      expect(r.status, String(header)).toBe(401);
+      expect(r.body.error).toEqual([message]);
+    }
+    // a session token is not a merchant API token, nor the other way round
+    expect((await create(merchant, link())).status).toBe(401);
+    expect((await t.post('/api/login-user-account', {}, ok.body.access_token)).status).toBe(401);
+  });
+
+  it('refuses a forged, tampered or expired token, and a revoked key’s token at once', async () => {
+    const token = await tokenFor(globexKey);
+    const [body, sig] = token.slice(3).split('.');
+    const claims = JSON.parse(Buffer.from(body, 'base64url').toString());
+    const forged = `mt_${Buffer.from(JSON.stringify({ ...claims, u: claims.u + 1 })).toString('base64url')}.${sig}`;
+    const expired = `mt_${Buffer.from(JSON.stringify({ ...claims, e: 1 })).toString('base64url')}.${sig}`;
+    for (const bad of [forged, expired, `${token}x`, 'mt_nonsense', 'nonsense']) {
+      const r = await create(bad, link());
+      expect(r.status, bad).toBe(401);
+      expect(r.body.error).toEqual([PAYIN_MSG.tokenInvalid]);
+    }
+    expect((await create(token, link())).status).toBe(201);
+    const [u] = await t.deps.db.select().from(users).where(eq(users.email, 'merchant2@obol.example'));
+    await t.deps.db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.userId, u.id));
+    try {
+      expect((await create(token, link())).status).toBe(401);
+      expect((await call('/api/token', { 'x-api-key': globexKey })).status).toBe(401);
+    } finally {
+      await t.deps.db.update(apiKeys).set({ revokedAt: null }).where(eq(apiKeys.userId, u.id));
+    }
+  });
+});
+
+describe('pay-in links', () => {
+  it('refuses every bad field with its message, naming the field, and makes nothing', async () => {
+    const token = await tokenFor(acmeKey);
+    const before = (await t.deps.db.select().from(payins)).length;
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ amount: 0 }, 'amount', 'Must be greater than 0'],
+      [{ amount: 12.5 }, 'amount', 'Must be a whole number'],
+      [{ amount: 100_000_001 }, 'amount', PAYIN_MSG.tooLarge],
+      [{ reference: ' ' }, 'reference', 'This field is required'],
+      [{ reference: 'x'.repeat(65) }, 'reference', 'Max 64 characters allowed'],
+      [{ first_name: '' }, 'first_name', 'This field is required'],
+      [{ last_name: undefined }, 'last_name', 'This field is required'],
+      [{ date_of_birth: '1990-02-30' }, 'date_of_birth', PAYIN_MSG.dateOfBirth],
+      [{ date_of_birth: '2999-01-01' }, 'date_of_birth', PAYIN_MSG.dateOfBirth],
+      [{ return_url: 'javascript:alert(1)' }, 'return_url', PAYIN_MSG.returnUrl],
+    ];
+    for (const [over, field, message] of cases) {
+      const r = await create(token, link(over));
+      expect(r.status, JSON.stringify(over)).toBe(400);
+      expect(r.body.fields[field], JSON.stringify(over)).toContain(message);
+    }
+    const badKey = await create(token, link(), 'x'.repeat(101));
+    expect(badKey.status).toBe(400);
+    expect(badKey.body.fields['Idempotency-Key']).toEqual([PAYIN_MSG.idempotencyKey]);
+    expect((await t.deps.db.select().from(payins)).length).toBe(before);
+  });
+
+  it('makes a link once per Idempotency-Key; the same key with another body is 409; a reference once per merchant', async () => {
+    const token = await tokenFor(acmeKey);
+    const body = link({ return_url: 'https://shop.example/orders/1' });
+    const key = randomUUID();
+    const [a, b] = await Promise.all([create(token, body, key), create(token, body, key)]);
+    const ok = [a, b].filter((r) => r.status === 201);
+    expect(ok.length, JSON.stringify([a.body, b.body])).toBeGreaterThanOrEqual(1);
+    for (const r of [a, b]) expect([201, 409]).toContain(r.status);
+    const first = ok[0].body;
+    expect(first).toMatchObject({
+      reference: body.reference,
+      amount: 2_599,
+      currency: 'EUR',
+      transaction_status: 'Pending',
+      link_status: 'Initiated',
+    });
+    expect(first.url).toBe(`${providerUrl}/pay/${first.request_id}`);
+    const retry = await create(token, body, key);
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual(first);
+    const edited = await create(token, { ...body, amount: 2_600 }, key);
+    expect(edited.status).toBe(409);
+    // the reference is the merchant's: its brand cannot use it either, another merchant can
+    for (const k of [acmeKey, brandKey]) {
+      const again = await create(await tokenFor(k), link({ reference: body.reference }));
+      expect(again.status).toBe(422);
+      expect(again.body.fields.reference).toEqual([PAYIN_MSG.referenceUsed]);
+    }
+    expect((await create(await tokenFor(globexKey), link({ reference: body.reference }))).status).toBe(201);
+    const rows = await t.deps.db.select().from(payins).where(eq(payins.reference, body.reference));
+    expect(rows.length).toBe(2);
+    // recorded in the activity log as the merchant's own action
+    const logged = await t.deps.db.select().from(activityLog).where(eq(activityLog.targetId, first.request_id));
+    expect(logged.map((l) => l.action)).toContain('payin.create-link');
+  });
+
+  it('credits the pay-in account exactly once when the payer pays; a declined one moves nothing', async () => {
+    const token = await tokenFor(acmeKey);
+    const before = await balance(acmePayin);
+    const paid = (await create(token, link({ amount: 4_321 }))).body;
+    const declined = (await create(token, link({ amount: 999 }))).body;
+    expect((await pay(paid.request_id, 'pay')).status).toBeLessThan(400);
+    expect((await pay(declined.request_id, 'decline')).status).toBeLessThan(400);
+    const done = await settled(paid.request_id);
+    expect(done).toMatchObject({ status: 'Completed', linkStatus: 'Initiated', reason: null });
+    const no = await settled(declined.request_id);
+    expect(no.status).toBe('Declined');
+    expect(no.reason).toBeTruthy();
+    expect(await balance(acmePayin)).toBe(before + 4_321);
+    // the provider delivers again (a retry): nothing moves twice
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await balance(acmePayin)).toBe(before + 4_321);
+    const tb = await trialBalance();
+    expect(tb.balanced && tb.balances_match_postings && tb.no_overdrawn_accounts).toBe(true);
+  });
+
+  it('a brand’s pay-in goes to the brand’s own pay-in account', async () => {
+    const brand = await t.signIn('brand@obol.example');
+    const brandPayin = (await t.post('/api/login-user-account', {}, brand)).body.payin_account_id as string;
+    const read = async () => (await t.post('/api/account-balance', { account_id: brandPayin }, brand)).body.balance;
+    const before = await read();
+    const r = await create(await tokenFor(brandKey), link({ amount: 1_500 }));
+    expect(r.status).toBe(201);
+    await pay(r.body.request_id, 'pay');
+    await settled(r.body.request_id);
+    expect(await read()).toBe(before + 1_500);
+  });
+});
+
+describe('pay-ins the webhook did not settle', () => {
+  const control = (body: unknown) =>
+    fetch(`${providerUrl}/_control`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  it('are settled once from the provider’s answer after their link expired, and a late webhook moves nothing', async () => {
+    const token = await tokenFor(acmeKey);
+    const before = await balance(acmePayin);
+    // the provider holds its webhooks back (delivered later, out of order)
+    await control({ out_of_order_webhooks: true });
+    try {
+      const r = (await create(token, link({ amount: 777 }))).body;
+      await pay(r.request_id, 'pay');
+      await new Promise((res) => setTimeout(res, 300));
+      const [still] = await t.deps.db.select().from(payins).where(eq(payins.providerId, r.request_id));
+      expect(still.status).toBe('Pending');
+      // not yet overdue: the recovery leaves it
+      expect(await recoverPayins(t.deps)).toBe(0);
+      await t.deps.db
+        .update(payins)
+        .set({ expiresAt: new Date(Date.now() - 120_000) })
+        .where(eq(payins.id, still.id));
+      expect(await recoverPayins(t.deps)).toBe(1);
+      expect(await recoverPayins(t.deps)).toBe(0);
+      expect((await settled(r.request_id)).status).toBe('Completed');
+      expect(await balance(acmePayin)).toBe(before + 777);
+    } finally {
+      await control({ out_of_order_webhooks: false });
+    }
+    await new Promise((res) => setTimeout(res, 500));
+    expect(await balance(acmePayin)).toBe(before + 777);
+  });
+
+  it('an expired link makes the pay-in Expired with its reason; nothing moves', async () => {
+    const token = await tokenFor(acmeKey);
+    const before = await balance(acmePayin);
+    const r = (await create(token, link({ amount: 555 }))).body;
+    const applied = await t.deps.db.transaction((tx) =>
+      settlePayin(tx, {
+        id: r.request_id,
+        status: 'Expired',
+        idempotency_key: 'any',
+        reference: r.reference,
+        amount: 555,
+      }),
+    );
+    expect(applied).toBe('applied');
+    const [row] = await t.deps.db.select().from(payins).where(eq(payins.providerId, r.request_id));
+    expect(row).toMatchObject({
+      status: 'Expired',
+      linkStatus: 'Expired',
+      reason: 'The payment link expired before it was paid',
+    });
+    // a later word from the provider changes nothing
+    const again = await t.deps.db.transaction((tx) =>
+      settlePayin(tx, {
+        id: r.request_id,
+        status: 'Completed',
+        idempotency_key: 'any',
+        reference: r.reference,
+        amount: 555,
+      }),
+    );
+    expect(again).toBe('ignored');
+    expect(await balance(acmePayin)).toBe(before);
+  });
+});

@@ -1,0 +1,75 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { accounts } from '../ledger/tables.ts';
+import { users } from '../users/tables.ts';
+
+/**
+ * A pay-in: a link at the provider that a payer pays on its hosted page, made by a merchant's (or brand's) own
+ * system through the merchant API. Pending until the provider reports it: Completed (the amount is credited to
+ * the holder's pay-in account in the same transaction), Declined or Expired with the reason.
+ */
+export const payins = pgTable(
+  'payins',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** the tenant */
+    merchantId: integer('merchant_id')
+      .notNull()
+      .references(() => users.id),
+    /** the merchant or brand whose API key made it, and whose pay-in account it credits */
+    holderId: integer('holder_id')
+      .notNull()
+      .references(() => users.id),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    /** the merchant's own reference: unique per merchant */
+    reference: text('reference').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull().default('EUR'),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    dateOfBirth: date('date_of_birth').notNull(),
+    returnUrl: text('return_url').notNull().default(''),
+    /** the key the merchant's retry sends (Idempotency-Key), and the one the provider sees */
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** the provider's link id: the spec's request_id */
+    providerId: text('provider_id').notNull(),
+    url: text('url').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Pending, Completed, Declined, Expired */
+    status: text('status').notNull().default('Pending'),
+    /** Initiated, Expired */
+    linkStatus: text('link_status').notNull().default('Initiated'),
+    /** why it was declined or expired */
+    reason: text('reason'),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('payins_merchant_reference').on(t.merchantId, t.reference),
+    uniqueIndex('payins_holder_idempotency_key').on(t.holderId, t.idempotencyKey),
+    uniqueIndex('payins_provider_id').on(t.providerId),
+    index('payins_merchant_created_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
+    index('payins_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    // the recovery of pay-ins whose webhook was lost
+    index('payins_pending_idx')
+      .on(t.expiresAt, t.id)
+      .where(sql`${t.status} = 'Pending'`),
+    check('payins_amount_positive', sql`${t.amount} > 0`),
+    check('payins_status_known', sql`${t.status} IN ('Pending', 'Completed', 'Declined', 'Expired')`),
+    check('payins_link_status_known', sql`${t.linkStatus} IN ('Initiated', 'Expired')`),
+  ],
+);
