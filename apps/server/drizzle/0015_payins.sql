@@ -3,6 +3,9 @@ CREATE TABLE "payins" (
 	"merchant_id" integer NOT NULL,
 	"holder_id" integer NOT NULL,
 	"account_id" integer NOT NULL,
+	"account_code" text NOT NULL,
+	"merchant_name" text NOT NULL,
+	"brand_name" text,
 	"reference" text NOT NULL,
 	"amount" bigint NOT NULL,
 	"currency" text DEFAULT 'EUR' NOT NULL,
@@ -32,5 +35,6 @@ CREATE UNIQUE INDEX "payins_merchant_reference" ON "payins" USING btree ("mercha
 CREATE UNIQUE INDEX "payins_holder_idempotency_key" ON "payins" USING btree ("holder_id","idempotency_key");--> statement-breakpoint
 CREATE UNIQUE INDEX "payins_provider_id" ON "payins" USING btree ("provider_id");--> statement-breakpoint
 CREATE INDEX "payins_merchant_created_idx" ON "payins" USING btree ("merchant_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "payins_holder_created_idx" ON "payins" USING btree ("holder_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "payins_created_idx" ON "payins" USING btree ("created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "payins_pending_idx" ON "payins" USING btree ("expires_at","id") WHERE "payins"."status" = 'Pending';

@@ -322,3 +322,98 @@ describe('pay-ins the webhook did not settle', () => {
     expect(await balance(acmePayin)).toBe(before);
   });
 });
+
+describe('the pay-in list and its export', () => {
+  it('lists the caller’s pay-ins 20 a page by date, with the status codes and the filter panel’s fields', async () => {
+    const mine = await t.post('/api/pay-in-order-details', { per_page: 100 }, merchant);
+    expect(mine.status, mine.text).toBe(200);
+    expect(mine.body.total).toBeGreaterThanOrEqual(5);
+    const first = (await t.post('/api/pay-in-order-details', {}, merchant)).body;
+    expect(first.data.length).toBe(Math.min(20, mine.body.total));
+    const dates = mine.body.data.map((r: { created_at: string }) => r.created_at);
+    expect([...dates].sort().reverse()).toEqual(dates);
+    const oldest = await t.post('/api/pay-in-order-details', { sortby: 'ASC', per_page: 100 }, merchant);
+    expect(oldest.body.data.map((r: { id: number }) => r.id)).toEqual(
+      [...mine.body.data.map((r: { id: number }) => r.id)].reverse(),
+    );
+    // the merchant sees its brand's pay-ins too; merchant and brand names as they were
+    const row = mine.body.data.find((r: { brand_name: string | null }) => r.brand_name === 'Acme Brand');
+    expect(row).toMatchObject({ merchant_name: 'Acme Payouts', first_name: 'Ana', last_name: 'Novak' });
+    for (const [code, status] of [
+      [1, 'Completed'],
+      [2, 'Declined'],
+      [3, 'Expired'],
+      [4, 'Pending'],
+    ] as const) {
+      const r = await t.post('/api/pay-in-order-details', { transaction_status: code, per_page: 100 }, merchant);
+      expect(r.body.total, status).toBeGreaterThan(0);
+      expect(new Set(r.body.data.map((x: { transaction_status: string }) => x.transaction_status))).toEqual(
+        new Set([status]),
+      );
+    }
+    const some = mine.body.data[0];
+    for (const filter of [
+      { pay_in_reference: some.pay_in_reference },
+      { request_id: some.request_id },
+      { user_name: 'ana nov' },
+      { merchant_name: 'acme' },
+      { account_id: some.account_id },
+      { start_date: some.created_at.slice(0, 10) },
+    ]) {
+      const r = await t.post('/api/pay-in-order-details', { per_page: 100, ...filter }, merchant);
+      expect(r.status, JSON.stringify(filter)).toBe(200);
+      expect(
+        r.body.data.map((x: { id: number }) => x.id),
+        JSON.stringify(filter),
+      ).toContain(some.id);
+    }
+    const none = await t.post('/api/pay-in-order-details', { pay_in_reference: 'no-such-order' }, merchant);
+    expect(none.body).toEqual({ data: [], total: 0 });
+    const future = await t.post('/api/pay-in-order-details', { start_date: '2999-01-01' }, merchant);
+    expect(future.status).toBe(400);
+  });
+
+  it('keeps tenants apart: another merchant sees its own, a brand its own, staff all; without the permission 403', async () => {
+    const all = (await t.post('/api/pay-in-order-details', { per_page: 100 }, admin)).body;
+    const globex = await t.signIn('merchant2@obol.example');
+    const theirs = (await t.post('/api/pay-in-order-details', { per_page: 100 }, globex)).body;
+    expect(theirs.total).toBeGreaterThan(0);
+    expect(theirs.data.every((r: { merchant_name: string }) => r.merchant_name === 'Globex Trading')).toBe(true);
+    const brand = await t.signIn('brand@obol.example');
+    const own = (await t.post('/api/pay-in-order-details', { per_page: 100 }, brand)).body;
+    expect(own.total).toBeGreaterThan(0);
+    expect(own.data.every((r: { brand_name: string }) => r.brand_name === 'Acme Brand')).toBe(true);
+    const mine = (await t.post('/api/pay-in-order-details', { per_page: 100 }, merchant)).body;
+    expect(all.total).toBe(mine.total + theirs.total);
+    const finance = await t.signIn('finance@obol.example');
+    expect((await t.post('/api/pay-in-order-details', {}, finance)).status).toBe(403);
+    expect((await t.post('/api/export-payin-record', {}, finance)).status).toBe(403);
+  });
+
+  it('exports as a background job into the transactions download list, with the list’s rows and filters', async () => {
+    const r = await t.post('/api/export-payin-record', { transaction_status: 1, format: 'csv' }, merchant);
+    expect(r.status, r.text).toBe(200);
+    const id = r.body.file.id as string;
+    const end = Date.now() + 10_000;
+    let file;
+    for (;;) {
+      const list = await t.post('/api/download-files', { type: 0, page: 1, per_page: 50 }, merchant);
+      file = list.body.data.find((f: { id: string }) => f.id === id);
+      if (file?.status === 'Completed' || Date.now() > end) break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(file?.status).toBe('Completed');
+    const dl = await t.app.inject({
+      method: 'GET',
+      url: `/api/download-file/${id}`,
+      headers: { authorization: `Bearer ${merchant}` },
+    });
+    expect(dl.statusCode).toBe(200);
+    const lines = dl.body.trim().split(/\r?\n/);
+    expect(lines[0]).toContain('Pay-in Reference');
+    const total = (await t.post('/api/pay-in-order-details', { transaction_status: 1 }, merchant)).body.total;
+    expect(lines.length - 1).toBe(total);
+    expect(dl.body).not.toContain('Globex');
+    expect(dl.body).not.toContain('Declined');
+  });
+});

@@ -1,11 +1,18 @@
-import { payinOps } from '@obol/contract';
+import { MSG, payinOps } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
+import { forbidden } from '../../platform/errors.ts';
 import { route } from '../../platform/http.ts';
-import { createPayinLink } from './service.ts';
+import { throttle } from '../../platform/limits.ts';
+import { startExport } from '../downloads/service.ts';
+import { PAYINS_EXPORT } from './exports.ts';
+import { createPayinLink, listPayins } from './service.ts';
 import { issueMerchantToken, merchantCaller } from './token.ts';
 
-/** The merchant API (document 3, "Demo payment provider"): what a merchant's own system calls with its API key. */
+/**
+ * The merchant API (document 3, "Demo payment provider"): what a merchant's own system calls with its API key; and
+ * the pay-in list of the back-office with its export.
+ */
 export function payinsRoutes(app: FastifyInstance, deps: Deps) {
   route(app, payinOps.merchantToken, ({ req }) => issueMerchantToken(deps, req.headers['x-api-key']));
 
@@ -19,5 +26,16 @@ export function payinsRoutes(app: FastifyInstance, deps: Deps) {
     req.audit.targetId = link.request_id;
     req.audit.after = link;
     return link;
+  });
+
+  route(app, payinOps.payinList, ({ input, auth }) => listPayins(deps.db, auth.scope, input));
+
+  route(app, payinOps.exportPayins, async ({ input, auth, req }) => {
+    if (!auth.permissions.has('User can view pay in panel')) throw forbidden();
+    await throttle(deps, 'export', auth.user.id);
+    const file = await startExport(deps, auth, PAYINS_EXPORT, input);
+    req.audit.targetType = 'download_file';
+    req.audit.targetId = file.id;
+    return { message: [MSG.processingBackground], file };
   });
 }

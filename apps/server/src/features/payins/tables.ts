@@ -34,6 +34,11 @@ export const payins = pgTable(
     accountId: integer('account_id')
       .notNull()
       .references(() => accounts.id),
+    /** the pay-in account's public id (the ledger's account_id) */
+    accountCode: text('account_code').notNull(),
+    /** the merchant's name, and the brand's when a brand's key made it, as they were then (the list shows them) */
+    merchantName: text('merchant_name').notNull(),
+    brandName: text('brand_name'),
     /** the merchant's own reference: unique per merchant */
     reference: text('reference').notNull(),
     amount: bigint('amount', { mode: 'number' }).notNull(),
@@ -63,6 +68,7 @@ export const payins = pgTable(
     uniqueIndex('payins_holder_idempotency_key').on(t.holderId, t.idempotencyKey),
     uniqueIndex('payins_provider_id').on(t.providerId),
     index('payins_merchant_created_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
+    index('payins_holder_created_idx').on(t.holderId, t.createdAt.desc(), t.id.desc()),
     index('payins_created_idx').on(t.createdAt.desc(), t.id.desc()),
     // the recovery of pay-ins whose webhook was lost
     index('payins_pending_idx')
