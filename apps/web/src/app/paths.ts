@@ -60,6 +60,7 @@ export const BUILT_PATHS = [
   '/amount-transfer',
   '/merchants-payout',
   '/transfer-transactions',
+  '/payin',
 ] as const satisfies readonly GuardedPath[];
 export type BuiltPath = (typeof BUILT_PATHS)[number];
 

@@ -20,6 +20,10 @@ export const NewPasswordPage = lazyScreen(() =>
 export const PasswordSuccessPage = lazyScreen(() =>
   import('../features/auth/PasswordPages.tsx').then((m) => ({ default: m.PasswordSuccessPage })),
 );
+/** The demo storefront (public): a merchant's shop paying through the merchant API. */
+export const MerchantSitePage = lazyScreen(() =>
+  import('../features/merchant-site/MerchantSitePage.tsx').then((m) => ({ default: m.MerchantSitePage })),
+);
 
 const UsersPage = lazyScreen(() => import('../features/users/UsersPage.tsx').then((m) => ({ default: m.UsersPage })));
 const ProfilePage = lazyScreen(() =>
@@ -78,6 +82,9 @@ const MerchantsPayoutPage = lazyScreen(() =>
 const TransferTransactionsPage = lazyScreen(() =>
   import('../features/transfers/TransferTransactionsPage.tsx').then((m) => ({ default: m.TransferTransactionsPage })),
 );
+const PayinTransactionsPage = lazyScreen(() =>
+  import('../features/payins/PayinTransactionsPage.tsx').then((m) => ({ default: m.PayinTransactionsPage })),
+);
 
 /** A built screen: what it renders, and how to load its code ahead. */
 interface Screen {
@@ -119,6 +126,7 @@ export const SCREENS: Record<BuiltPath, Screen> = {
   '/amount-transfer': { element: <AmountTransferPage />, preload: AmountTransferPage.preload },
   '/merchants-payout': { element: <MerchantsPayoutPage />, preload: MerchantsPayoutPage.preload },
   '/transfer-transactions': { element: <TransferTransactionsPage />, preload: TransferTransactionsPage.preload },
+  '/payin': { element: <PayinTransactionsPage />, preload: PayinTransactionsPage.preload },
 };
 
 /** Loads the code of every screen (tests render them without a Suspense fallback). */

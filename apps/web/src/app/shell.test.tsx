@@ -42,7 +42,13 @@ describe('the sidebar', () => {
       within(group)
         .getAllByRole('link')
         .map((a) => a.textContent),
-    ).toEqual(['Payout Transactions', 'Batch Transactions', 'Recent Batches', 'Download Transactions']);
+    ).toEqual([
+      'Payout Transactions',
+      'Batch Transactions',
+      'Recent Batches',
+      'Payin Transactions',
+      'Download Transactions',
+    ]);
     expect(within(sidebar()).getByRole('button', { name: 'Transactions' }).getAttribute('aria-expanded')).toBe('true');
   });
 

@@ -1,0 +1,109 @@
+import { ALL_PERMISSIONS, type PayinRow } from '@obol/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { callsTo, mockApi, renderApp, signInAs } from '../../test-utils.tsx';
+
+afterEach(() => vi.restoreAllMocks());
+
+const row = (over: Partial<PayinRow> = {}): PayinRow => ({
+  id: 1,
+  pay_in_reference: 'order-10042',
+  merchant_name: 'Acme Payouts',
+  brand_name: null,
+  amount: 2599,
+  currency: 'EUR',
+  request_id: 'pl_000001',
+  transaction_status: 'Completed',
+  link_status: 'Initiated',
+  reason: null,
+  first_name: 'Ana',
+  last_name: 'Novak',
+  date_of_birth: '1990-04-12',
+  account_id: 'PI00000007',
+  created_at: '2026-11-20T10:00:00.000Z',
+  updated_at: '2026-11-20T10:01:00.000Z',
+  ...over,
+});
+const exported = {
+  message: ['Process is running in the background. Please wait.'],
+  file: {
+    id: 'f1',
+    file_name: 'payin-transactions.csv',
+    start_date: null,
+    end_date: null,
+    is_download: 0,
+    is_report: 0,
+    status: 'Initiated',
+    rows: null,
+    format: 'csv',
+    created_at: '2026-11-20T10:00:00.000Z',
+  },
+};
+const last = (fetch: ReturnType<typeof mockApi>) => callsTo(fetch, '/api/pay-in-order-details').at(-1);
+
+describe('Payin Transactions', () => {
+  it('lists pay-ins with the reasons of Declined and Expired, filters by status and the panel, and exports', async () => {
+    const fetch = mockApi({
+      '/api/pay-in-order-details': () => ({
+        body: {
+          data: [
+            row(),
+            row({ id: 2, pay_in_reference: 'order-2', transaction_status: 'Declined', reason: 'Payment declined' }),
+            row({
+              id: 3,
+              pay_in_reference: 'order-3',
+              brand_name: 'Acme Brand',
+              transaction_status: 'Expired',
+              link_status: 'Expired',
+              reason: 'The payment link expired before it was paid',
+            }),
+          ],
+          total: 3,
+        },
+      }),
+      '/api/export-payin-record': () => ({ body: exported }),
+    });
+    signInAs(ALL_PERMISSIONS, { role: 'Admin' });
+    renderApp('/payin');
+    expect(await screen.findByRole('heading', { name: 'Payin Transactions' })).toBeTruthy();
+    expect((await screen.findAllByText('order-10042')).length).toBeGreaterThan(0);
+    expect(screen.getByRole('img', { name: 'Reason: Payment declined' })).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'Reason: The payment link expired before it was paid' })).toBeTruthy();
+    expect(callsTo(fetch, '/api/pay-in-order-details')[0]).toEqual({
+      transaction_status: 0,
+      sortby: 'DESC',
+      tz: expect.any(String),
+      page: 1,
+      per_page: 20,
+    });
+
+    await userEvent.click(screen.getByRole('combobox', { name: 'Status' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Expired' }));
+    await waitFor(() => expect(last(fetch)).toMatchObject({ transaction_status: 3 }));
+
+    await userEvent.click(screen.getByRole('button', { name: 'Toggle search filters' }));
+    const panel = screen.getByRole('form', { name: 'Search filters' });
+    for (const label of ['Pay-in Reference', 'Merchant or Brand', 'Request ID', 'Payer Name', 'Account ID'])
+      expect(within(panel).getByLabelText(label)).toBeTruthy();
+    await userEvent.type(within(panel).getByLabelText('Payer Name'), 'Ana{Enter}');
+    await waitFor(() => expect(last(fetch)).toMatchObject({ transaction_status: 3, user_name: 'Ana', page: 1 }));
+
+    await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Export as CSV' }));
+    await waitFor(() =>
+      expect(callsTo(fetch, '/api/export-payin-record')).toEqual([
+        { transaction_status: 3, user_name: 'Ana', sortby: 'DESC', tz: expect.any(String), format: 'csv' },
+      ]),
+    );
+  }, 60_000);
+
+  it('has no filter toggle without "User can search", and no export without "User can export transactions"', async () => {
+    mockApi({ '/api/pay-in-order-details': () => ({ body: { data: [row()], total: 1 } }) });
+    signInAs(['User can view pay in panel', 'User can view profile'], { role: 'Reviewer' });
+    renderApp('/payin');
+    expect((await screen.findAllByText('order-10042')).length).toBeGreaterThan(0);
+    expect(screen.queryByRole('button', { name: 'Export' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Toggle search filters' })).toBeNull();
+  }, 60_000);
+});

@@ -1,0 +1,195 @@
+import { AUTO_REFRESH_MS, DATE_SORT_OPTIONS, PAYIN_STATUS_OPTIONS, type PayinRow } from '@obol/contract';
+import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
+import { Box, Paper, Stack, TextField, Tooltip } from '@mui/material';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { browserTimeZone } from '../../lib/dates.ts';
+import { dateErrors, filterBody, MATCH, useFilters, type ApplyResult, type FilterValues } from '../../lib/filters.ts';
+import { euro, localDateTime } from '../../lib/format.ts';
+import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { hasPermission, useSession } from '../../lib/session.ts';
+import { oneOf, useUrlParams } from '../../lib/urlState.ts';
+import { CopyButton } from '../../ui/CopyButton.tsx';
+import { ExportButton } from '../../ui/ExportButton.tsx';
+import { DateRangeFields, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
+import { ListTable, type Column } from '../../ui/ListTable.tsx';
+import { OptionSelect } from '../../ui/OptionSelect.tsx';
+import { PageTitle } from '../../ui/PageTitle.tsx';
+import { Pager } from '../../ui/Pager.tsx';
+import { StatusChip } from '../../ui/StatusChip.tsx';
+import { payinsQuery, useExportPayins } from './api/payins.ts';
+
+/** A pay-in's status; Declined and Expired carry their reason in a tooltip (section 4). */
+function PayinStatus({ p }: { p: PayinRow }) {
+  const status = <StatusChip status={p.transaction_status} />;
+  if (p.transaction_status !== 'Declined' && p.transaction_status !== 'Expired') return status;
+  const reason = p.reason || (p.transaction_status === 'Expired' ? 'The payment link expired' : 'Declined');
+  return (
+    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+      {status}
+      <Tooltip title={reason}>
+        <Box
+          component="span"
+          role="img"
+          aria-label={`Reason: ${reason}`}
+          tabIndex={0}
+          sx={{ display: 'inline-flex', color: 'text.secondary' }}
+        >
+          <InfoOutlinedIcon fontSize="small" />
+        </Box>
+      </Tooltip>
+    </Stack>
+  );
+}
+
+const COLUMNS: Column<PayinRow>[] = [
+  {
+    id: 'reference',
+    label: 'Pay-in Reference',
+    pinned: true,
+    card: 'title',
+    nowrap: true,
+    cell: (p) => p.pay_in_reference,
+  },
+  { id: 'merchant', label: 'Merchant', cell: (p) => p.merchant_name },
+  { id: 'brand', label: 'Brand', cell: (p) => p.brand_name ?? '–' },
+  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (p) => euro(p.amount) },
+  {
+    id: 'request_id',
+    label: 'Request ID',
+    nowrap: true,
+    cell: (p) => (
+      <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+        <span>{p.request_id}</span>
+        <CopyButton text={p.request_id} label={`Copy the request id ${p.request_id}`} />
+      </Stack>
+    ),
+  },
+  { id: 'status', label: 'Status', pinned: true, card: 'status', cell: (p) => <PayinStatus p={p} /> },
+  { id: 'link_status', label: 'Link Status', cell: (p) => p.link_status },
+  { id: 'payer', label: 'Payer', cell: (p) => `${p.first_name} ${p.last_name}` },
+  { id: 'date_of_birth', label: 'Date of Birth', hidden: true, nowrap: true, cell: (p) => p.date_of_birth },
+  { id: 'account_id', label: 'Account ID', hidden: true, nowrap: true, cell: (p) => p.account_id },
+  { id: 'created_at', label: 'Date', nowrap: true, cell: (p) => localDateTime(p.created_at) },
+];
+
+const EMPTY = {
+  pay_in_reference: '',
+  merchant_name: '',
+  request_id: '',
+  user_name: '',
+  account_id: '',
+  start_date: '',
+  end_date: '',
+};
+type Key = keyof typeof EMPTY;
+const validate = (v: FilterValues<Key>) => dateErrors(v);
+
+const STATUSES = PAYIN_STATUS_OPTIONS.map((o) => o.status);
+const SORTS = ['newest', 'oldest'] as const;
+
+/**
+ * Payin Transactions: the pay-ins made through the merchant API in the caller's scope, 20 a page by date, the
+ * status filter (section 9's codes), the filter panel behind 'User can search', export; reloads every 5 minutes.
+ */
+export function PayinTransactionsPage() {
+  const session = useSession();
+  const canSearch = hasPermission(session, 'User can search');
+  const canExport = hasPermission(session, 'User can export transactions');
+  const url = useUrlParams();
+  const paging = usePaging(20, [20, 50, 100], url);
+  const statusName = oneOf(url.params.get('status'), STATUSES, '');
+  const status = PAYIN_STATUS_OPTIONS.find((o) => o.status === statusName)?.value ?? 0;
+  const sortKey: 'ASC' | 'DESC' = oneOf(url.params.get('sort'), SORTS, 'newest') === 'oldest' ? 'ASC' : 'DESC';
+  const sort = DATE_SORT_OPTIONS.find((o) => o.sort === sortKey)?.value ?? DATE_SORT_OPTIONS[0].value;
+  const f = useFilters(EMPTY, validate, url);
+  const exporting = useExportPayins();
+  const filters = filterBody(f.applied);
+  const tz = browserTimeZone();
+  const selection = { transaction_status: status, ...filters, tz, sortby: sortKey };
+  const q = useQuery({
+    ...payinsQuery({ ...selection, page: paging.page, per_page: paging.perPage }),
+    placeholderData: keepPreviousData,
+    refetchInterval: AUTO_REFRESH_MS,
+  });
+  const total = q.data?.total;
+  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
+
+  const reload = (r: ApplyResult) => {
+    if (r !== 'same') return;
+    if (paging.page === 1) void q.refetch();
+    else paging.reset();
+  };
+
+  return (
+    <>
+      <Stack
+        direction={{ xs: 'column', md: 'row' }}
+        spacing={2}
+        sx={{ alignItems: { md: 'center' }, justifyContent: 'space-between', mb: 2 }}
+      >
+        <PageTitle>Payin Transactions</PageTitle>
+        <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
+          {canSearch ? (
+            <FilterToggle
+              open={f.open}
+              searchTarget={!f.open}
+              onToggle={() => (f.open ? reload(f.close()) : f.setOpen(true))}
+            />
+          ) : null}
+          <OptionSelect
+            label="Sort by date"
+            value={sort}
+            options={DATE_SORT_OPTIONS}
+            onChange={(v) => url.update({ sort: v === 1 ? 'oldest' : null, ...FIRST_PAGE })}
+            minWidth={160}
+          />
+          <OptionSelect
+            label="Status"
+            value={status}
+            options={PAYIN_STATUS_OPTIONS}
+            onChange={(v) =>
+              url.update({ status: PAYIN_STATUS_OPTIONS.find((o) => o.value === v)?.status || null, ...FIRST_PAGE })
+            }
+          />
+          {canExport ? (
+            <ExportButton disabled={!total} onExport={(format) => exporting.mutateAsync({ ...selection, format })} />
+          ) : null}
+        </Stack>
+      </Stack>
+      {canSearch && f.open ? (
+        <FilterPanel onSearch={() => reload(f.apply())} onClose={() => reload(f.close())}>
+          <TextField
+            size="small"
+            label="Pay-in Reference"
+            {...f.field('pay_in_reference', MATCH.exact)}
+            slotProps={{ htmlInput: { 'data-search-input': true } }}
+          />
+          <TextField size="small" label="Merchant or Brand" {...f.field('merchant_name', MATCH.contains)} />
+          <TextField size="small" label="Request ID" {...f.field('request_id', MATCH.exact)} />
+          <TextField size="small" label="Payer Name" {...f.field('user_name', MATCH.contains)} />
+          <TextField size="small" label="Account ID" {...f.field('account_id', MATCH.exact)} />
+          <DateRangeFields start={f.field('start_date')} end={f.field('end_date')} />
+        </FilterPanel>
+      ) : null}
+      <Paper>
+        <ListTable
+          id="payin-transactions"
+          label="Payin transactions"
+          columns={COLUMNS}
+          rows={q.data?.data ?? []}
+          rowKey={(p) => p.id}
+          loading={q.isLoading}
+          sx={{ maxHeight: '65vh' }}
+        />
+        <Pager
+          page={paging.page}
+          pages={pageCount(total, paging.perPage)}
+          onPage={paging.setPage}
+          perPage={paging.perPage}
+          onPerPage={paging.setPerPage}
+          sizes={[20, 50, 100]}
+        />
+      </Paper>
+    </>
+  );
+}
