@@ -11,6 +11,7 @@ import { firstPermittedPath, isBuilt } from './paths.ts';
 import {
   AuthenticationPage,
   ForgotPasswordPage,
+  MerchantSitePage,
   NewPasswordPage,
   PasswordSuccessPage,
   SCREENS,
@@ -66,6 +67,7 @@ export function App() {
           <Route path="/forgot-password" element={<ForgotPasswordPage />} />
           <Route path="/new-password/:token/:email" element={<NewPasswordPage />} />
           <Route path="/password-success" element={<PasswordSuccessPage />} />
+          <Route path="/merchant-site" element={<MerchantSitePage />} />
           <Route
             element={
               <RequireAuth>

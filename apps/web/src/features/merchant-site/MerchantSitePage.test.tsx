@@ -1,0 +1,82 @@
+import { PAYIN_MSG } from '@obol/contract';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { callsTo, mockApi, renderApp } from '../../test-utils.tsx';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  sessionStorage.clear();
+});
+
+const link = {
+  request_id: 'pl_000001',
+  reference: 'x',
+  amount: 2490,
+  currency: 'EUR',
+  url: 'http://127.0.0.1:3100/pay/pl_000001',
+  transaction_status: 'Pending',
+  link_status: 'Initiated',
+  expires_at: '2026-11-25T18:15:00.000Z',
+  created_at: '2026-11-25T18:00:00.000Z',
+};
+
+async function fill() {
+  await userEvent.type(screen.getByLabelText('First name'), 'Ana');
+  await userEvent.type(screen.getByLabelText('Last name'), 'Novak');
+  fireEvent.change(screen.getByLabelText('Date of birth'), { target: { value: '1990-04-12' } });
+}
+
+describe('the demo storefront (/merchant-site)', () => {
+  it('pays through the merchant API: a token for the key, a link with an Idempotency-Key, then the hosted page', async () => {
+    let tokenTries = 0;
+    const fetch = mockApi({
+      '/api/token': () =>
+        ++tokenTries === 1
+          ? { status: 401, body: { error: [PAYIN_MSG.apiKeyInvalid] } }
+          : { body: { access_token: 'mt_abc.def', token_type: 'Bearer', expires_in: 900 } },
+      '/api/create-payin-link': () => ({ status: 201, body: link }),
+    });
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign, origin: 'http://localhost:3000' });
+    renderApp('/merchant-site');
+    expect(await screen.findByRole('heading', { name: 'Checkout' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('radio', { name: /Stoneware mug/ }));
+    await userEvent.click(screen.getByRole('radio', { name: /Espresso beans/ }));
+    await fill();
+
+    // without a key: refused before any call
+    await userEvent.click(screen.getByRole('button', { name: 'Pay €24.90' }));
+    expect(await screen.findByText(PAYIN_MSG.apiKeyMissing)).toBeTruthy();
+    expect(callsTo(fetch, '/api/token')).toHaveLength(0);
+
+    await userEvent.type(screen.getByLabelText('Merchant API key'), 'pk_wrong:sk_wrong');
+    await userEvent.click(screen.getByRole('button', { name: 'Pay €24.90' }));
+    expect(await screen.findByText(PAYIN_MSG.apiKeyInvalid)).toBeTruthy();
+    expect(assign).not.toHaveBeenCalled();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Pay €24.90' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(link.url));
+    const tokenCall = fetch.mock.calls.filter(([u]) => u === '/api/token').at(-1)!;
+    expect((tokenCall[1]!.headers as Record<string, string>)['x-api-key']).toBe('pk_wrong:sk_wrong');
+    const [linkCall] = fetch.mock.calls.filter(([u]) => u === '/api/create-payin-link');
+    const headers = linkCall[1]!.headers as Record<string, string>;
+    expect(headers.authorization).toBe('Bearer mt_abc.def');
+    expect(headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(callsTo(fetch, '/api/create-payin-link')[0]).toMatchObject({
+      amount: 2490,
+      first_name: 'Ana',
+      last_name: 'Novak',
+      date_of_birth: '1990-04-12',
+      reference: expect.stringMatching(/^shop-/),
+      return_url: expect.stringMatching(/^http:\/\/localhost:3000\/merchant-site\?order=shop-/),
+    });
+  }, 60_000);
+
+  it('shows the outcome when the payment page sends the buyer back', async () => {
+    mockApi({});
+    renderApp('/merchant-site?order=shop-1&status=Declined');
+    expect((await screen.findByTestId('order-result')).textContent).toContain('Order shop-1: not paid (Declined)');
+  }, 60_000);
+});
