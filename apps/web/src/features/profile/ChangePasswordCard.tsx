@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { changePasswordRequest, MSG } from '@obol/contract';
 import { Button, Paper, Stack, TextField, Typography } from '@mui/material';
+import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { ApiError, errorMessage } from '../../lib/api.ts';
@@ -19,12 +20,15 @@ export function ChangePasswordCard() {
     defaultValues: { current_password: '', password: '', password_confirmation: '' },
   });
   const password = useWatch({ control: form.control, name: 'password' });
+  // the fields are uncontrolled: after a reset they are mounted anew, so their labels float back down
+  const [round, setRound] = useState(0);
 
   const submit = form.handleSubmit(async (v) => {
     try {
       const r = await changePassword(v);
       notify('success', r.message?.[0] ?? MSG.passwordChanged);
       form.reset();
+      setRound((n) => n + 1);
     } catch (err) {
       if (err instanceof ApiError) {
         for (const f of ['current_password', 'password', 'password_confirmation'] as const) {
@@ -42,7 +46,7 @@ export function ChangePasswordCard() {
         Change password
       </Typography>
       <form onSubmit={submit} noValidate>
-        <Stack spacing={2} sx={{ maxWidth: 420 }}>
+        <Stack spacing={2} sx={{ maxWidth: 420 }} key={round}>
           <TextField
             label="Current password"
             type="password"
