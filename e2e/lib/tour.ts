@@ -131,7 +131,14 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
   await settle(page);
   await on('transaction history');
 
-  for (const url of ['/recent-batches', '/download-transactions', '/download-reports', '/users', '/user-profile']) {
+  for (const url of [
+    '/recent-batches',
+    '/payin',
+    '/download-transactions',
+    '/download-reports',
+    '/users',
+    '/user-profile',
+  ]) {
     await page.goto(url);
     await page.getByRole('heading').first().waitFor();
     await settle(page);
@@ -311,13 +318,18 @@ async function tourRoles(page: Page, on: OnScreen) {
   await on('/roles-permissions/Finance');
 }
 
-/** The sign-in pages, signed out: sign-in (staff and merchant), the code step, forgotten and new password. */
+/**
+ * The pages for the signed out: sign-in (staff and merchant), the code step, forgotten and new password, and the
+ * demo storefront (with a payment's outcome).
+ */
 export async function tourSignedOut(page: Page, on: OnScreen) {
   for (const url of [
     '/signin',
     '/merchant-signin',
     '/forgot-password',
     '/new-password/not-a-token/ada%40obol.example',
+    '/merchant-site',
+    '/merchant-site?order=shop-1&status=Completed',
   ]) {
     await page.goto(url);
     await page.getByRole('heading').first().waitFor();

@@ -1,0 +1,65 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD, launch, newPage, signIn } from '../lib/browser.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('pay-ins through the merchant API', () => {
+  it('a buyer pays on the demo storefront and the hosted page; the merchant sees the pay-in Completed in /payin', async () => {
+    const { context, page } = await newPage(browser);
+    // the merchant's key pair, from API Keys
+    await signIn(page, 'merchant@obol.example');
+    await page.goto('/api-keys');
+    const row = page.getByRole('row').filter({ hasText: 'merchant@obol.example' });
+    await row.getByRole('button', { name: /^Decrypt keys of / }).click();
+    const dialog = page.getByRole('dialog', { name: 'Decrypt API keys' });
+    await dialog.getByLabel('Password').fill(DEMO_PASSWORD);
+    await dialog.getByRole('button', { name: 'Decrypt' }).click();
+    const keys = page.getByLabel('Decrypted keys');
+    const publicKey = (await keys.getByText(/^pk_/).first().textContent())!.trim();
+    const privateKey = (await keys.getByText(/^sk_/).first().textContent())!.trim();
+
+    // the shop: a product, the buyer, the key; Pay goes to the provider's hosted page
+    await page.goto('/merchant-site');
+    await page.getByRole('heading', { name: 'Checkout' }).waitFor();
+    await page.getByRole('radio', { name: /Stoneware mug/ }).click();
+    await page.getByLabel('First name').fill('Ana');
+    await page.getByLabel('Last name').fill('Novak');
+    await page.getByLabel('Date of birth').fill('1990-04-12');
+    await page.getByLabel('Merchant API key').fill(`${publicKey}:${privateKey}`);
+    const order = (await page.getByText(/^Order shop-/).textContent())!.replace('Order ', '').trim();
+    await page.getByRole('button', { name: 'Pay €12.00' }).click();
+    await page.getByRole('heading', { name: 'Pay €12.00' }).waitFor();
+    expect(await page.getByText(order).count()).toBeGreaterThan(0);
+    await page.getByLabel('First name').fill('Ana');
+    await page.getByLabel('Last name').fill('Novak');
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+
+    // back at the shop with the outcome
+    await page.waitForURL(/\/merchant-site\?order=/);
+    await expect.poll(() => page.getByTestId('order-result').textContent()).toContain(`Order ${order}: paid`);
+
+    // the merchant's pay-in list shows it Completed once the provider's webhook has settled it
+    await page.goto('/payin');
+    await page.getByRole('heading', { name: 'Payin Transactions', level: 1 }).waitFor();
+    const payin = page.getByRole('row').filter({ hasText: order });
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await payin.waitFor();
+          return payin.getByText('Completed').isVisible();
+        },
+        { timeout: 20_000, interval: 500 },
+      )
+      .toBe(true);
+    expect(await payin.getByText('€12.00').isVisible()).toBe(true);
+    await context.close();
+  });
+});
