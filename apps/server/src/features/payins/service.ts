@@ -48,9 +48,9 @@ async function byKey(db: Executor, holderId: number, key: string) {
   return p;
 }
 
-const isUniqueViolation = (err: unknown, constraint: string) => {
+const isUniqueViolation = (err: unknown, constraint?: string) => {
   for (let e = err as { code?: string; constraint?: string; cause?: unknown } | undefined; e; e = e.cause as never)
-    if (e.code === UNIQUE_VIOLATION) return !e.constraint || e.constraint === constraint;
+    if (e.code === UNIQUE_VIOLATION) return !constraint || !e.constraint || e.constraint === constraint;
   return false;
 };
 
@@ -85,7 +85,12 @@ export async function createPayinLink(
     .select({ id: payins.id })
     .from(payins)
     .where(and(eq(payins.merchantId, holder.merchantId), eq(payins.reference, input.reference)));
-  if (taken) throw unprocessable(PAYIN_MSG.referenceUsed, 'reference');
+  if (taken) {
+    // taken by this very request, made at the same moment by a retry that got there first?
+    const again = await replay();
+    if (again) return again;
+    throw unprocessable(PAYIN_MSG.referenceUsed, 'reference');
+  }
   const account = (await holderAccounts(deps.db, holder.id)).payin;
   if (!account) throw unprocessable('This merchant has no pay-in account', 'reference');
   const merchantName =
@@ -133,6 +138,12 @@ export async function createPayinLink(
       .returning();
     if (row) return toPayinLink(row);
   } catch (err) {
+    // the same request at the same moment may meet the other's row on the reference (or the provider's link id)
+    // before the key: it answers that row (the violation waited for the other's commit)
+    if (isUniqueViolation(err)) {
+      const again = await replay();
+      if (again) return again;
+    }
     if (isUniqueViolation(err, 'payins_merchant_reference')) throw unprocessable(PAYIN_MSG.referenceUsed, 'reference');
     throw err;
   }
@@ -161,6 +172,8 @@ export async function settlePayin(tx: Tx, p: ProviderPayin): Promise<'applied' |
       status: p.status,
       reason,
       ...(p.status === 'Expired' ? { linkStatus: 'Expired' } : {}),
+      // a completed pay-in may be refunded: Not Refunded
+      ...(p.status === 'Completed' ? { refundStatus: 3 } : {}),
       settledAt: sql`now()`,
       updatedAt: sql`now()`,
     })
@@ -259,27 +272,31 @@ export function payinWhere(scope: Scope, f: PayinFilters): SQL {
     const like = `%${escapeLike(f.user_name)}%`;
     terms.push(sql`(p.first_name || ' ' || p.last_name) ILIKE ${like}`);
   }
+  terms.push(...createdBetween(sql`p.created_at`, f));
+  return sql.join(terms, sql` AND `);
+}
+
+/**
+ * The bounds of a creation day range in the caller's time zone: one date is that day, a reversed range is
+ * reordered, a date after today is refused (400 on its field).
+ */
+export function createdBetween(column: SQL, f: { start_date: string; end_date: string; tz: string }): SQL[] {
   const now = today(f.tz);
   for (const field of ['start_date', 'end_date'] as const)
     if (f[field] && f[field] > now) throw badRequest('Date must not be after today', field);
   let a = f.start_date || f.end_date;
   let b = f.end_date || f.start_date;
-  if (a && b) {
-    if (a > b) [a, b] = [b, a];
-    const { from, to } = dayRange(a, b, f.tz);
-    terms.push(
-      sql`p.created_at >= ${from.toISOString()}::timestamptz`,
-      sql`p.created_at < ${to.toISOString()}::timestamptz`,
-    );
-  }
-  return sql.join(terms, sql` AND `);
+  if (!a || !b) return [];
+  if (a > b) [a, b] = [b, a];
+  const { from, to } = dayRange(a, b, f.tz);
+  return [sql`${column} >= ${from.toISOString()}::timestamptz`, sql`${column} < ${to.toISOString()}::timestamptz`];
 }
 
 /** One page (or export chunk) of pay-ins, newest or oldest first. */
 export function payinListSql(where: SQL, dir: 'ASC' | 'DESC', limit: number, offset: number, after?: SQL): SQL {
   const order = dir === 'ASC' ? sql`p.created_at ASC, p.id ASC` : sql`p.created_at DESC, p.id DESC`;
   return sql`SELECT p.id, p.reference, p.merchant_name, p.brand_name, p.amount, p.currency, p.provider_id, p.status,
-      p.link_status, p.reason, p.first_name, p.last_name, p.date_of_birth::text AS date_of_birth, p.account_code,
+      p.link_status, p.reason, p.refund_status, p.first_name, p.last_name, p.date_of_birth::text AS date_of_birth, p.account_code,
       p.created_at, p.updated_at,
       to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS created_key
     FROM payins p
@@ -299,6 +316,7 @@ export interface PayinDbRow {
   status: PayinRow['transaction_status'];
   link_status: PayinRow['link_status'];
   reason: string | null;
+  refund_status: number | null;
   first_name: string;
   last_name: string;
   date_of_birth: string;
@@ -324,6 +342,7 @@ export const toPayinRow = (r: PayinDbRow): PayinRow => ({
   last_name: r.last_name,
   date_of_birth: r.date_of_birth,
   account_id: r.account_code,
+  refund_status: r.refund_status,
   created_at: iso(r.created_at),
   updated_at: iso(r.updated_at),
 });
