@@ -3,6 +3,7 @@ import type { Deps } from './platform/deps.ts';
 import { submitPayout } from './features/payouts/service.ts';
 import { recoverTransfers, submitTransfer } from './features/transfers/service.ts';
 import { recoverPayins } from './features/payins/service.ts';
+import { recoverRefunds, submitRefund } from './features/payins/refunds.ts';
 import { recoverInFlight, RECOVER_EVERY_MS } from './features/payouts/recovery.ts';
 import { reconcile } from './features/provider/service.ts';
 import { stageBatch } from './features/batches/stage.ts';
@@ -21,8 +22,9 @@ export async function startWorkers(deps: Deps): Promise<() => void> {
     recoverInFlight(deps)
       .then(() => recoverTransfers(deps))
       .then(() => recoverPayins(deps))
+      .then(() => recoverRefunds(deps))
       .catch((err: unknown) =>
-        deps.log.warn({ err }, 'payout, transfer or pay-in recovery failed; it runs again shortly'),
+        deps.log.warn({ err }, 'payout, transfer, pay-in or refund recovery failed; it runs again shortly'),
       )
       .finally(() => (recovering = false));
   };
@@ -35,6 +37,11 @@ export async function startWorkers(deps: Deps): Promise<() => void> {
     {
       batchSize: 50,
     },
+  );
+  await deps.jobs.work<{ refundId: number }>(
+    'refund.submit',
+    (data) => submitRefund(deps, deps.provider, data.refundId),
+    { batchSize: 10 },
   );
   await deps.jobs.work<{ transferId: number }>(
     'transfer.submit',

@@ -112,6 +112,8 @@ export const payinRow = z.object({
   date_of_birth: z.string(),
   /** the pay-in account credited */
   account_id: z.string(),
+  /** 0 Refund Declined, 1 Refund Completed, 2 Pending, 3 Not Refunded, null Not Allowed */
+  refund_status: z.number().int().min(0).max(3).nullable(),
   created_at: timestamp,
   updated_at: timestamp,
 });
@@ -147,6 +149,116 @@ export const payinListResponse = pageOf(payinRow);
 export type PayinListResponse = z.output<typeof payinListResponse>;
 export const payinExportRequest = z.object({ ...payinFilters, format: exportFormat });
 export type PayinExportRequest = z.input<typeof payinExportRequest>;
+
+/** The refund statuses of section 4, by code. */
+export const REFUND_STATUS_LABELS: Record<number, string> = {
+  0: 'Refund Declined',
+  1: 'Refund Completed',
+  2: 'Refund Pending',
+  3: 'Not Refunded',
+};
+export const REFUND_MSG = {
+  notRefundable: 'Only a completed pay-in that is not refunded can be refunded',
+  insufficient: 'The pay-in account does not hold the amount to refund',
+  refunded: 'Refund requested. It is pending until the provider confirms it.',
+} as const;
+
+/** The pay-in a refund is for: its request id (the provider's link id, unique). */
+const refundReference = z
+  .string({ error: MSG.required })
+  .trim()
+  .min(1, MSG.required)
+  .max(100, 'reference must be at most 100 characters');
+export const refundCodeRequest = z.object({ reference: refundReference });
+export const payinRefundRequest = z.object({
+  reference: refundReference,
+  code: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(20, 'This code is not valid'),
+});
+export const payinRefundResponse = z.object({
+  message: z.array(z.string()),
+  refund_status: z.number().int(),
+});
+
+/** The status filter of the refund list (section 9): 1 Completed, 2 Declined, 4 Pending; 0 all. */
+export const REFUND_LIST_STATUS_OPTIONS = [
+  { value: 0, label: 'All Refunds', status: '' },
+  { value: 1, label: 'Completed', status: 'Completed' },
+  { value: 2, label: 'Declined', status: 'Declined' },
+  { value: 4, label: 'Pending', status: 'Pending' },
+] as const;
+/** The refund type filter: 1 CardEye, 2 Payin (every refund made here is of a pay-in). */
+export const REFUND_TYPE_OPTIONS = [
+  { value: 0, label: 'All Types', type: '' },
+  { value: 1, label: 'CardEye', type: 'CardEye' },
+  { value: 2, label: 'Payin', type: 'Payin' },
+] as const;
+
+/** One refund as the Refund Transactions list shows it (the spec's Refund transaction). */
+export const refundRow = z.object({
+  id: z.number().int(),
+  /** the provider's refund id, once sent */
+  batch_id: z.string().nullable(),
+  payin_reference: z.string(),
+  merchant_name: z.string(),
+  brand_name: z.string().nullable(),
+  /** cents */
+  amount: z.number().int(),
+  currency: z.string(),
+  /** the refunded pay-in's request id */
+  request_id: z.string(),
+  transaction_type: z.string(),
+  transaction_status: z.enum(['Pending', 'Completed', 'Declined']),
+  reason: z.string().nullable(),
+  first_name: z.string(),
+  last_name: z.string(),
+  date_of_birth: z.string(),
+  account_id: z.string(),
+  created_at: timestamp,
+});
+export type RefundRow = z.output<typeof refundRow>;
+
+const refundStatusFilter = z
+  .union([z.number().int(), z.enum(['', '0', '1', '2', '4', 'Pending', 'Completed', 'Declined'])], {
+    error: 'transaction_status must be 0, 1, 2, 4 or a status name',
+  })
+  .optional()
+  .default('')
+  .transform((v, ctx) => {
+    const n = typeof v === 'number' ? v : /^\d$/.test(v) ? Number(v) : undefined;
+    if (n === undefined) return v as string;
+    const o = REFUND_LIST_STATUS_OPTIONS.find((x) => x.value === n);
+    if (!o) {
+      ctx.addIssue({ code: 'custom', message: 'transaction_status must be 0, 1, 2, 4 or a status name' });
+      return z.NEVER;
+    }
+    return o.status as string;
+  });
+const refundTypeFilter = z
+  .union([z.number().int().min(0).max(2), z.enum(['', '0', '1', '2', 'CardEye', 'Payin'])], {
+    error: 'transaction_type must be 0, 1, 2, CardEye or Payin',
+  })
+  .optional()
+  .default('')
+  .transform((v) => {
+    const n = typeof v === 'number' ? v : /^\d$/.test(v) ? Number(v) : undefined;
+    return n !== undefined ? (REFUND_TYPE_OPTIONS[n].type as string) : (v as string);
+  });
+
+/** The filters of the refund list and its export (document 3, /refunds-detail). */
+export const refundFilters = {
+  sortby: sortBy,
+  transaction_status: refundStatusFilter,
+  transaction_type: refundTypeFilter,
+  batch_id: textFilter('batch_id'),
+  pay_in_reference: textFilter('pay_in_reference', 64),
+  account_id: textFilter('account_id', 50),
+  request_id: textFilter('request_id'),
+  ...dateRangeFilters,
+};
+export const refundListRequest = z.object({ ...refundFilters, per_page: perPageField(100, 20), page: pageField() });
+export type RefundListRequest = z.input<typeof refundListRequest>;
+export const refundListResponse = pageOf(refundRow);
+export const refundExportRequest = z.object({ ...refundFilters, format: exportFormat });
 
 const TAG = 'Merchant API';
 
@@ -235,6 +347,57 @@ export const payinOps = {
     access: 'User can export transactions',
     audit: 'payin.export',
     input: payinExportRequest,
+    output: exportResponse,
+  }),
+  generateRefundCode: operation({
+    id: 'generateRefundCode',
+    method: 'POST',
+    path: '/api/generate-refund-code',
+    tag: 'Pay-ins',
+    summary:
+      'A one-time code (e-mailed, valid 24 hours, or the authenticator when the user chose it) bound to refunding ' +
+      'this pay-in (`reference` is its request id); only a Completed pay-in with refund status 0 or 3',
+    access: 'User can view cardeye transactions',
+    audit: 'payin.refund-code',
+    input: refundCodeRequest,
+    output: z.object({ message: z.array(z.string()) }),
+  }),
+  payinRefund: operation({
+    id: 'payinRefund',
+    method: 'POST',
+    path: '/api/payin-refund',
+    tag: 'Pay-ins',
+    summary:
+      "Refunds a pay-in with its code: the amount leaves the holder's pay-in account at once (refund status 2) and " +
+      'goes to the provider; Completed makes it 1, a decline returns the money and makes it 0. Once per pay-in.',
+    access: 'User can view cardeye transactions',
+    audit: 'payin.refund',
+    input: payinRefundRequest,
+    output: payinRefundResponse,
+  }),
+  refundList: operation({
+    id: 'refundList',
+    method: 'POST',
+    path: '/api/refunds-detail',
+    tag: 'Pay-ins',
+    summary:
+      "The refunds of the caller's scope, 20 a page by date: status (1 Completed, 2 Declined, 4 Pending), type " +
+      '(1 CardEye, 2 Payin), provider refund id, pay-in reference, account, request id and dates',
+    access: 'User can view cardeye transactions',
+    input: refundListRequest,
+    output: refundListResponse,
+  }),
+  exportRefunds: operation({
+    id: 'exportRefunds',
+    method: 'POST',
+    path: '/api/export-refunds-detail',
+    tag: 'Pay-ins',
+    summary:
+      'Exports the refund list (its filters, no paging) as a background job into the transactions download list; ' +
+      "needs 'User can view cardeye transactions' too",
+    access: 'User can export transactions',
+    audit: 'refund.export',
+    input: refundExportRequest,
     output: exportResponse,
   }),
 } as const;

@@ -35,6 +35,7 @@ export const QUEUES = [
   'export.run',
   'maintenance.prune',
   'transfer.submit',
+  'refund.submit',
 ] as const;
 
 // a job whose worker died (no heartbeat) is handed to another worker within about 20 seconds

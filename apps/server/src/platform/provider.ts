@@ -20,6 +20,8 @@ export interface ProviderClient {
   payoutByKey(idempotencyKey: string): Promise<ProviderItem | null>;
   /** The transfer created with this idempotency key, as the provider has it now; null when it has none. */
   transferByKey(idempotencyKey: string): Promise<ProviderItem | null>;
+  /** The refund created with this idempotency key, as the provider has it now; null when it has none. */
+  refundByKey(idempotencyKey: string): Promise<ProviderItem | null>;
   /** A pay-in link as the provider has it now (Initiated, Completed, Declined or Expired); null when it has none. */
   payinLink(id: string): Promise<ProviderPayin | null>;
   /**
@@ -182,7 +184,7 @@ export function createProviderClient(opts: ProviderClientOptions): ProviderClien
   }
 
   /** One payout or transfer by its idempotency key, checked to be the one asked for. */
-  async function itemByKey(kind: 'payouts' | 'transfers', key: string): Promise<ProviderItem | null> {
+  async function itemByKey(kind: 'payouts' | 'transfers' | 'refunds', key: string): Promise<ProviderItem | null> {
     const path = `/${kind}?idempotency_key=${encodeURIComponent(key)}`;
     const found = await call<unknown>('GET', path, undefined, true);
     if (found === null) return null;
@@ -207,6 +209,7 @@ export function createProviderClient(opts: ProviderClientOptions): ProviderClien
     refund: async (body) => (await call<{ id: string; status: string }>('POST', '/refunds', body))!,
     payoutByKey: (key) => itemByKey('payouts', key),
     transferByKey: (key) => itemByKey('transfers', key),
+    refundByKey: (key) => itemByKey('refunds', key),
     payinLink: async (id) => {
       const path = `/payin-links/${encodeURIComponent(id)}`;
       const v = await call<Partial<ProviderPayin>>('GET', path, undefined, true);

@@ -16,12 +16,20 @@ export const APPROVAL_CODE_TTL_MS = 10 * 60_000;
  * batch), single-use, expiring, 5 tries. By e-mail, or from the authenticator app when the user chose it.
  * Wrong codes answer 422 (not 401, which means the session ended).
  */
+/** '10 minutes', '24 hours': how long a code is valid, for its mail */
+const validity = (ms: number) => {
+  const [n, unit] = ms % 3_600_000 === 0 ? [ms / 3_600_000, 'hour'] : [Math.round(ms / 60_000), 'minute'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+};
+
 export async function issueApprovalCode(
   deps: Deps,
   user: AuthUser,
   purpose: string,
   binding: Record<string, unknown>,
   describe: string,
+  /** how long the code is valid (a refund's is 24 hours, section 4) */
+  ttlMs = APPROVAL_CODE_TTL_MS,
 ): Promise<{ message: string[] }> {
   await throttle(deps, 'approvalCode', user.id); // per user: 429 past the limit (config.ts DEFAULT_LIMITS)
   const email = user.twoFaAsOtp;
@@ -38,7 +46,7 @@ export async function issueApprovalCode(
       method: email ? 'email' : 'authenticator',
       codeHash: code ? keyedHash(deps.config.secretsKey, code) : null,
       binding: { ...binding, hash: hashPayload(binding) },
-      expiresAt: new Date(Date.now() + APPROVAL_CODE_TTL_MS),
+      expiresAt: new Date(Date.now() + ttlMs),
     });
   });
   if (code) {
@@ -46,7 +54,7 @@ export async function issueApprovalCode(
       to: user.email,
       subject: 'Your Obol approval code',
       template: 'approval-code',
-      text: `Hello ${user.name},\n\nYour code to approve ${describe} is ${code}.\nIt is valid for 10 minutes, can be used once, and approves nothing else.\n`,
+      text: `Hello ${user.name},\n\nYour code to approve ${describe} is ${code}.\nIt is valid for ${validity(ttlMs)}, can be used once, and approves nothing else.\n`,
       code,
     });
     return { message: ['A verification code has been sent to your e-mail'] };

@@ -1,6 +1,8 @@
+import { REFUND_STATUS_LABELS } from '@obol/contract';
 import { sql } from 'drizzle-orm';
 import { defineExport } from '../downloads/exports.ts';
 import type { Cell } from '../downloads/writer.ts';
+import { refundListSql, refundWhere, toRefundRow, type RefundDbRow, type RefundFilters } from './refunds.ts';
 import { payinListSql, payinWhere, toPayinRow, type PayinDbRow, type PayinFilters } from './service.ts';
 
 /** The cursor of the last row written: its creation time (to the microsecond) and id. */
@@ -27,6 +29,7 @@ export const PAYINS_EXPORT = defineExport({
     'First Name',
     'Last Name',
     'Date of Birth',
+    'Refund Status',
     'Account ID',
     'Created At (UTC)',
   ],
@@ -56,8 +59,65 @@ export const PAYINS_EXPORT = defineExport({
       p.first_name,
       p.last_name,
       p.date_of_birth,
+      p.refund_status === null ? 'Not Allowed' : REFUND_STATUS_LABELS[p.refund_status],
       p.account_id,
       p.created_at,
+    ];
+  },
+  cursorOf: (row) => ({ createdAt: String(row.created_key), id: Number(row.id) }),
+});
+
+/** The refund list's export: the list's own filters, query and order, read in keyset chunks. */
+export const REFUNDS_EXPORT = defineExport({
+  kind: 'refunds',
+  fileName: 'refund-transactions',
+  header: [
+    'ID',
+    'Refund ID',
+    'Pay-in Reference',
+    'Merchant',
+    'Brand',
+    'Currency',
+    'Amount (EUR)',
+    'Request ID',
+    'Type',
+    'Status',
+    'Reason',
+    'First Name',
+    'Last Name',
+    'Date of Birth',
+    'Account ID',
+    'Created At (UTC)',
+  ],
+  chunk: (scope, params, cursor, limit) => {
+    const dir = params.sortby === 'ASC' ? 'ASC' : 'DESC';
+    const c = cursor as Cursor | null;
+    const after = c
+      ? dir === 'ASC'
+        ? sql`(r.created_at, r.id) > (${c.createdAt}::timestamp AT TIME ZONE 'UTC', ${c.id})`
+        : sql`(r.created_at, r.id) < (${c.createdAt}::timestamp AT TIME ZONE 'UTC', ${c.id})`
+      : undefined;
+    return refundListSql(refundWhere(scope, params as unknown as RefundFilters), dir, limit, 0, after);
+  },
+  cells: (row): Cell[] => {
+    const r = toRefundRow(row as unknown as RefundDbRow);
+    return [
+      r.id,
+      r.batch_id ?? '',
+      r.payin_reference,
+      r.merchant_name,
+      r.brand_name ?? '',
+      r.currency,
+      { cents: r.amount },
+      r.request_id,
+      r.transaction_type,
+      r.transaction_status,
+      r.reason ?? '',
+      r.first_name,
+      r.last_name,
+      r.date_of_birth,
+      r.account_id,
+      r.created_at,
     ];
   },
   cursorOf: (row) => ({ createdAt: String(row.created_key), id: Number(row.id) }),

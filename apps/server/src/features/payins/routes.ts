@@ -5,7 +5,9 @@ import { forbidden } from '../../platform/errors.ts';
 import { route } from '../../platform/http.ts';
 import { throttle } from '../../platform/limits.ts';
 import { startExport } from '../downloads/service.ts';
-import { PAYINS_EXPORT } from './exports.ts';
+import { auditInTx } from '../../platform/audit.ts';
+import { PAYINS_EXPORT, REFUNDS_EXPORT } from './exports.ts';
+import { createRefund, listRefunds, requestRefundCode } from './refunds.ts';
 import { createPayinLink, listPayins } from './service.ts';
 import { issueMerchantToken, merchantCaller } from './token.ts';
 
@@ -34,6 +36,32 @@ export function payinsRoutes(app: FastifyInstance, deps: Deps) {
     if (!auth.permissions.has('User can view pay in panel')) throw forbidden();
     await throttle(deps, 'export', auth.user.id);
     const file = await startExport(deps, auth, PAYINS_EXPORT, input);
+    req.audit.targetType = 'download_file';
+    req.audit.targetId = file.id;
+    return { message: [MSG.processingBackground], file };
+  });
+
+  route(app, payinOps.generateRefundCode, ({ input, auth, req }) => {
+    req.audit.targetType = 'payin';
+    req.audit.targetId = input.reference;
+    return requestRefundCode(deps, auth, input.reference);
+  });
+
+  route(app, payinOps.payinRefund, ({ input, auth, req }) =>
+    createRefund(deps, auth, input, async (tx, refundId) => {
+      req.audit.targetType = 'refund';
+      req.audit.targetId = refundId;
+      req.audit.after = { payin: input.reference, refund_status: 2 };
+      await auditInTx(tx, req, 200);
+    }),
+  );
+
+  route(app, payinOps.refundList, ({ input, auth }) => listRefunds(deps.db, auth.scope, input));
+
+  route(app, payinOps.exportRefunds, async ({ input, auth, req }) => {
+    if (!auth.permissions.has('User can view cardeye transactions')) throw forbidden();
+    await throttle(deps, 'export', auth.user.id);
+    const file = await startExport(deps, auth, REFUNDS_EXPORT, input);
     req.audit.targetType = 'download_file';
     req.audit.targetId = file.id;
     return { message: [MSG.processingBackground], file };

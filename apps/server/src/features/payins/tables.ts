@@ -59,6 +59,11 @@ export const payins = pgTable(
     linkStatus: text('link_status').notNull().default('Initiated'),
     /** why it was declined or expired */
     reason: text('reason'),
+    /**
+     * section 4: 0 Refund Declined, 1 Refund Completed, 2 Pending, 3 Not Refunded, null Not Allowed (not
+     * Completed). A Completed pay-in gets 3; a refund may start at 0 or 3.
+     */
+    refundStatus: integer('refund_status'),
     settledAt: timestamp('settled_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -77,5 +82,55 @@ export const payins = pgTable(
     check('payins_amount_positive', sql`${t.amount} > 0`),
     check('payins_status_known', sql`${t.status} IN ('Pending', 'Completed', 'Declined', 'Expired')`),
     check('payins_link_status_known', sql`${t.linkStatus} IN ('Initiated', 'Expired')`),
+    check('payins_refund_status_known', sql`${t.refundStatus} IS NULL OR ${t.refundStatus} BETWEEN 0 AND 3`),
+  ],
+);
+
+/**
+ * A refund of a Completed pay-in, the whole amount: reserved from the holder's pay-in account when it is made
+ * (Pending), sent to the provider by a job, and Completed, or Declined with the money returned to the account.
+ * At most one refund of a pay-in is Pending or Completed (a partial unique index): a double click, a retry or a
+ * second user at the same moment cannot refund twice.
+ */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    payinId: bigint('payin_id', { mode: 'number' })
+      .notNull()
+      .references(() => payins.id),
+    merchantId: integer('merchant_id')
+      .notNull()
+      .references(() => users.id),
+    holderId: integer('holder_id')
+      .notNull()
+      .references(() => users.id),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    /** Pending, Completed, Declined */
+    status: text('status').notNull().default('Pending'),
+    reason: text('reason'),
+    /** one per refund; the provider sees it too */
+    idempotencyKey: text('idempotency_key').notNull(),
+    providerId: text('provider_id'),
+    createdBy: integer('created_by')
+      .notNull()
+      .references(() => users.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('refunds_idempotency_key').on(t.idempotencyKey),
+    uniqueIndex('refunds_one_open_per_payin')
+      .on(t.payinId)
+      .where(sql`${t.status} IN ('Pending', 'Completed')`),
+    index('refunds_merchant_created_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
+    index('refunds_pending_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`${t.status} = 'Pending'`),
+    check('refunds_amount_positive', sql`${t.amount} > 0`),
+    check('refunds_status_known', sql`${t.status} IN ('Pending', 'Completed', 'Declined')`),
   ],
 );

@@ -7,6 +7,7 @@ import { settlePayout } from '../payouts/service.ts';
 import { completedPayouts, payoutsByKeys, payoutStatusByKey } from '../payouts/find.ts';
 import { settleTransfer, transferStatusByKey } from '../transfers/service.ts';
 import { payinStatusByProviderId, settlePayin } from '../payins/service.ts';
+import { refundStatusByKey, settleRefund } from '../payins/refunds.ts';
 import { providerEvents, reconciliationReports, type ReconciliationDifference } from './tables.ts';
 
 /**
@@ -30,11 +31,14 @@ export async function applyProviderEvent(
   const key = ev.data.idempotency_key;
   const isPayout = ev.type === 'payout.completed' || ev.type === 'payout.failed';
   const isTransfer = ev.type === 'transfer.completed' || ev.type === 'transfer.failed';
+  const isRefund = ev.type === 'refund.completed' || ev.type === 'refund.failed';
   if (isPayout && key) {
     // only a payout still in flight needs the provider's word (ProviderUnavailable: the provider retries)
     if ((await payoutStatusByKey(deps.db, key)) === 'Processing') verified = await deps.provider.payoutByKey(key);
   } else if (isTransfer && key) {
     if ((await transferStatusByKey(deps.db, key)) === 'Pending') verified = await deps.provider.transferByKey(key);
+  } else if (isRefund && key) {
+    if ((await refundStatusByKey(deps.db, key)) === 'Pending') verified = await deps.provider.refundByKey(key);
   }
   // a pay-in event: the link as the provider has it now, for a pay-in still Pending here
   let payin: ProviderPayin | null = null;
@@ -59,7 +63,11 @@ export async function applyProviderEvent(
         status: verified.status,
         message: verified.message,
       };
-      outcome = isTransfer ? await settleTransfer(deps, settled, tx) : await settlePayout(deps, settled, tx);
+      outcome = isTransfer
+        ? await settleTransfer(deps, settled, tx)
+        : isRefund
+          ? await settleRefund(deps, settled, tx)
+          : await settlePayout(deps, settled, tx);
     }
     if (payin) outcome = await settlePayin(tx, payin);
     await tx.update(providerEvents).set({ outcome }).where(eq(providerEvents.id, seen.id));

@@ -1,0 +1,326 @@
+import { REFUND_MSG, type RefundRow } from '@obol/contract';
+import { and, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { rowsOf, type Executor, type Tx } from '../../platform/db.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { notFound, unprocessable } from '../../platform/errors.ts';
+import type { AuthContext } from '../../platform/http.ts';
+import { ProviderRejected, type ProviderClient } from '../../platform/provider.ts';
+import type { Scope } from '../../platform/scope.ts';
+import { consumeApprovalCode, issueApprovalCode } from '../auth/approval.ts';
+import { platformAccountId } from '../ledger/accounts.ts';
+import { entryIdByKey, InsufficientFunds, postEntry, reverseEntry } from '../ledger/service.ts';
+import { createdBetween } from './service.ts';
+import { payins, refunds } from './tables.ts';
+
+/** A refund's code is valid for 24 hours (section 4). */
+export const REFUND_CODE_TTL_MS = 24 * 3_600_000;
+const REFUNDABLE = [0, 3];
+
+/** The pay-in a refund names (by its request id), in the caller's scope; another tenant's answers 404. */
+async function payinInScope(db: Executor, scope: Scope, requestId: string) {
+  const inScope =
+    scope.kind === 'all'
+      ? sql`true`
+      : scope.kind === 'merchant'
+        ? eq(payins.merchantId, scope.merchantId)
+        : scope.kind === 'brand'
+          ? eq(payins.holderId, scope.brandId)
+          : sql`false`;
+  const [p] = await db
+    .select()
+    .from(payins)
+    .where(and(eq(payins.providerId, requestId), inScope));
+  if (!p) throw notFound('Pay-in not found');
+  return p;
+}
+
+const refundBinding = (p: { id: number; amount: number }) => ({ op: 'payin_refund', payin: p.id, amount: p.amount });
+
+/** `/api/generate-refund-code`: only for a Completed pay-in not refunded (refund status 0 or 3). */
+export async function requestRefundCode(deps: Deps, auth: AuthContext, reference: string) {
+  const p = await payinInScope(deps.db, auth.scope, reference);
+  if (p.status !== 'Completed' || !REFUNDABLE.includes(p.refundStatus ?? -1))
+    throw unprocessable(REFUND_MSG.notRefundable, 'reference');
+  return issueApprovalCode(
+    deps,
+    auth.user,
+    'payin_refund',
+    refundBinding(p),
+    `a refund of ${(p.amount / 100).toFixed(2)} EUR for the pay-in ${p.reference} (${p.providerId})`,
+    REFUND_CODE_TTL_MS,
+  );
+}
+
+/**
+ * `/api/payin-refund`: the code (bound to this pay-in and amount) is used up, then in one transaction: the pay-in
+ * moves from refund status 0 or 3 to 2 (a conditional UPDATE: a second refund finds nothing to move), the refund
+ * row (Pending; the partial unique index allows one open refund per pay-in), the reserve entry (pay-in account
+ * -amount, refunds in flight +amount; the guarded debit refuses what the account no longer holds) and the
+ * `refund.submit` job.
+ */
+export async function createRefund(
+  deps: Deps,
+  auth: AuthContext,
+  input: { reference: string; code: string },
+  record?: (tx: Tx, refundId: number) => Promise<void>,
+) {
+  const p = await payinInScope(deps.db, auth.scope, input.reference);
+  if (p.status !== 'Completed' || !REFUNDABLE.includes(p.refundStatus ?? -1))
+    throw unprocessable(REFUND_MSG.notRefundable, 'reference');
+  await consumeApprovalCode(deps, auth.user, 'payin_refund', refundBinding(p), input.code);
+  try {
+    return await deps.db.transaction(async (tx) => {
+      const [moved] = await tx
+        .update(payins)
+        .set({ refundStatus: 2, updatedAt: sql`now()` })
+        .where(and(eq(payins.id, p.id), eq(payins.status, 'Completed'), inArray(payins.refundStatus, REFUNDABLE)))
+        .returning({ id: payins.id });
+      if (!moved) throw unprocessable(REFUND_MSG.notRefundable, 'reference');
+      const [refund] = await tx
+        .insert(refunds)
+        .values({
+          payinId: p.id,
+          merchantId: p.merchantId,
+          holderId: p.holderId,
+          accountId: p.accountId,
+          amount: p.amount,
+          idempotencyKey: `refund:${p.id}:${randomUUID()}`,
+          createdBy: auth.user.id,
+        })
+        .returning();
+      await postEntry(tx, {
+        idempotencyKey: `refund:${refund.id}:reserve`,
+        kind: 'refund.reserve',
+        businessType: 'refund',
+        businessId: refund.id,
+        createdBy: auth.user.id,
+        memo: p.reference,
+        postings: [
+          { accountId: p.accountId, amount: -p.amount },
+          { accountId: await platformAccountId(tx, 'refund_clearing'), amount: p.amount },
+        ],
+      });
+      await deps.jobs.send('refund.submit', { refundId: refund.id }, { tx });
+      await record?.(tx, refund.id);
+      return { message: [REFUND_MSG.refunded], refund_status: 2 };
+    });
+  } catch (err) {
+    if (err instanceof InsufficientFunds) throw unprocessable(REFUND_MSG.insufficient, 'reference');
+    throw err;
+  }
+}
+
+/** Sends a Pending refund to the provider under its own idempotency key. Safe to run again. */
+export async function submitRefund(deps: Deps, provider: ProviderClient, refundId: number): Promise<void> {
+  const [r] = await deps.db.select().from(refunds).where(eq(refunds.id, refundId));
+  if (!r || r.status !== 'Pending' || r.providerId) return;
+  const [p] = await deps.db.select({ providerId: payins.providerId }).from(payins).where(eq(payins.id, r.payinId));
+  try {
+    const answer = await provider.refund({
+      idempotency_key: r.idempotencyKey,
+      payin_id: p.providerId,
+      amount: r.amount,
+    });
+    await deps.db
+      .update(refunds)
+      .set({ providerId: answer.id })
+      .where(and(eq(refunds.id, r.id), sql`${refunds.providerId} IS NULL`));
+  } catch (err) {
+    if (err instanceof ProviderRejected) {
+      await settleRefund(deps, { idempotencyKey: r.idempotencyKey, status: 'Failed', message: err.messages[0] });
+      return;
+    }
+    throw err; // the job runs again
+  }
+}
+
+/**
+ * The provider's word on a refund: Completed moves the reserve on to the provider (refund status 1); Failed
+ * reverses it, the money back in the pay-in account (refund status 0, a new refund may start). Only a Pending
+ * refund moves, once.
+ */
+export async function settleRefund(
+  deps: Pick<Deps, 'db'>,
+  ev: { idempotencyKey: string; providerId?: string; status: 'Completed' | 'Failed'; message?: string },
+  tx?: Tx,
+): Promise<'applied' | 'ignored'> {
+  const run = async (t: Tx) => {
+    const [r] = await t
+      .update(refunds)
+      .set({
+        status: ev.status === 'Completed' ? 'Completed' : 'Declined',
+        reason: ev.status === 'Failed' ? (ev.message ?? 'Declined by the provider') : null,
+        settledAt: sql`now()`,
+        ...(ev.providerId ? { providerId: sql`COALESCE(${refunds.providerId}, ${ev.providerId})` } : {}),
+      })
+      .where(and(eq(refunds.idempotencyKey, ev.idempotencyKey), eq(refunds.status, 'Pending')))
+      .returning();
+    if (!r) return 'ignored' as const;
+    if (ev.status === 'Completed') {
+      await postEntry(t, {
+        idempotencyKey: `refund:${r.id}:complete`,
+        kind: 'refund.complete',
+        businessType: 'refund',
+        businessId: r.id,
+        postings: [
+          { accountId: await platformAccountId(t, 'refund_clearing'), amount: -r.amount },
+          { accountId: await platformAccountId(t, 'provider'), amount: r.amount },
+        ],
+      });
+    } else {
+      const reserve = await entryIdByKey(t, `refund:${r.id}:reserve`);
+      if (reserve === undefined) throw new Error(`refund ${r.id} has no reserve entry`);
+      await reverseEntry(t, reserve, { kind: 'refund.reversal', memo: r.reason ?? undefined });
+    }
+    await t
+      .update(payins)
+      .set({ refundStatus: ev.status === 'Completed' ? 1 : 0, updatedAt: sql`now()` })
+      .where(eq(payins.id, r.payinId));
+    return 'applied' as const;
+  };
+  return tx ? run(tx) : deps.db.transaction(run);
+}
+
+/** Whether a refund is still waiting for the provider (the webhook then asks the provider for its state). */
+export async function refundStatusByKey(db: Executor, key: string): Promise<string | undefined> {
+  const [r] = await db.select({ status: refunds.status }).from(refunds).where(eq(refunds.idempotencyKey, key));
+  return r?.status;
+}
+
+/**
+ * Refunds left Pending by a dead process or a lost webhook, a minute old or more: one never sent is sent (under
+ * its key, so a send that did happen is not repeated); one the provider settled is settled from its answer.
+ */
+export async function recoverRefunds(deps: Deps): Promise<number> {
+  const stale = await deps.db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.status, 'Pending'), lt(refunds.createdAt, sql`now() - interval '1 minute'`)))
+    .orderBy(refunds.createdAt, refunds.id)
+    .limit(200);
+  let n = 0;
+  for (const r of stale) {
+    const item = await deps.provider.refundByKey(r.idempotencyKey);
+    if (!item) {
+      await submitRefund(deps, deps.provider, r.id);
+      continue;
+    }
+    if (item.status === 'Completed' || item.status === 'Failed') {
+      const done = await settleRefund(deps, {
+        idempotencyKey: r.idempotencyKey,
+        providerId: item.id,
+        status: item.status,
+        message: item.message,
+      });
+      if (done === 'applied') n++;
+    }
+  }
+  return n;
+}
+
+// ---- the refund list (/refund) and its export ----
+
+export interface RefundFilters {
+  transaction_status: string;
+  transaction_type: string;
+  batch_id: string;
+  pay_in_reference: string;
+  account_id: string;
+  request_id: string;
+  start_date: string;
+  end_date: string;
+  tz: string;
+}
+
+/**
+ * WHERE terms of the refund list: the caller's scope (the refund's merchant, or a brand's own), the status, the
+ * type (every refund here is of a pay-in: CardEye finds none), identifiers exactly, and the creation day range in
+ * the caller's time zone.
+ */
+export function refundWhere(scope: Scope, f: RefundFilters): SQL {
+  const terms: SQL[] = [
+    scope.kind === 'all'
+      ? sql`true`
+      : scope.kind === 'merchant'
+        ? sql`r.merchant_id = ${scope.merchantId}`
+        : scope.kind === 'brand'
+          ? sql`r.holder_id = ${scope.brandId}`
+          : sql`false`,
+  ];
+  if (f.transaction_status) terms.push(sql`r.status = ${f.transaction_status}`);
+  if (f.transaction_type && f.transaction_type !== 'Payin') terms.push(sql`false`);
+  if (f.batch_id) terms.push(sql`r.provider_id = ${f.batch_id}`);
+  if (f.pay_in_reference) terms.push(sql`p.reference = ${f.pay_in_reference}`);
+  if (f.account_id) terms.push(sql`p.account_code = ${f.account_id}`);
+  if (f.request_id) terms.push(sql`p.provider_id = ${f.request_id}`);
+  terms.push(...createdBetween(sql`r.created_at`, f));
+  return sql.join(terms, sql` AND `);
+}
+
+/** One page (or export chunk) of refunds with their pay-ins, newest or oldest first. */
+export function refundListSql(where: SQL, dir: 'ASC' | 'DESC', limit: number, offset: number, after?: SQL): SQL {
+  const order = dir === 'ASC' ? sql`r.created_at ASC, r.id ASC` : sql`r.created_at DESC, r.id DESC`;
+  return sql`SELECT r.id, r.provider_id AS batch_id, p.reference, p.merchant_name, p.brand_name, r.amount, p.currency,
+      p.provider_id AS request_id, r.status, r.reason, p.first_name, p.last_name,
+      p.date_of_birth::text AS date_of_birth, p.account_code, r.created_at,
+      to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS created_key
+    FROM refunds r JOIN payins p ON p.id = r.payin_id
+    WHERE ${where}${after ? sql` AND ${after}` : sql``}
+    ORDER BY ${order}
+    LIMIT ${limit} OFFSET ${offset}`;
+}
+
+export interface RefundDbRow {
+  id: number | string;
+  batch_id: string | null;
+  reference: string;
+  merchant_name: string;
+  brand_name: string | null;
+  amount: number | string;
+  currency: string;
+  request_id: string;
+  status: RefundRow['transaction_status'];
+  reason: string | null;
+  first_name: string;
+  last_name: string;
+  date_of_birth: string;
+  account_code: string;
+  created_at: string | Date;
+  created_key: string;
+}
+
+export const toRefundRow = (r: RefundDbRow): RefundRow => ({
+  id: Number(r.id),
+  batch_id: r.batch_id,
+  payin_reference: r.reference,
+  merchant_name: r.merchant_name,
+  brand_name: r.brand_name,
+  amount: Number(r.amount),
+  currency: r.currency,
+  request_id: r.request_id,
+  transaction_type: 'Payin',
+  transaction_status: r.status,
+  reason: r.reason,
+  first_name: r.first_name,
+  last_name: r.last_name,
+  date_of_birth: r.date_of_birth,
+  account_id: r.account_code,
+  created_at: new Date(r.created_at).toISOString(),
+});
+
+export async function listRefunds(
+  db: Executor,
+  scope: Scope,
+  q: RefundFilters & { sortby: 'ASC' | 'DESC'; page: number; per_page: number },
+) {
+  const where = refundWhere(scope, q);
+  const [rows, counted] = await Promise.all([
+    db.execute(refundListSql(where, q.sortby, q.per_page, (q.page - 1) * q.per_page)),
+    db.execute(sql`SELECT count(*) AS total FROM refunds r JOIN payins p ON p.id = r.payin_id WHERE ${where}`),
+  ]);
+  return {
+    data: rowsOf<RefundDbRow>(rows).map(toRefundRow),
+    total: Number(rowsOf<{ total: number | string }>(counted)[0].total),
+  };
+}
