@@ -61,6 +61,7 @@ export const BUILT_PATHS = [
   '/merchants-payout',
   '/transfer-transactions',
   '/payin',
+  '/refund',
 ] as const satisfies readonly GuardedPath[];
 export type BuiltPath = (typeof BUILT_PATHS)[number];
 

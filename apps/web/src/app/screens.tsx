@@ -85,6 +85,9 @@ const TransferTransactionsPage = lazyScreen(() =>
 const PayinTransactionsPage = lazyScreen(() =>
   import('../features/payins/PayinTransactionsPage.tsx').then((m) => ({ default: m.PayinTransactionsPage })),
 );
+const RefundTransactionsPage = lazyScreen(() =>
+  import('../features/payins/RefundTransactionsPage.tsx').then((m) => ({ default: m.RefundTransactionsPage })),
+);
 
 /** A built screen: what it renders, and how to load its code ahead. */
 interface Screen {
@@ -127,6 +130,7 @@ export const SCREENS: Record<BuiltPath, Screen> = {
   '/merchants-payout': { element: <MerchantsPayoutPage />, preload: MerchantsPayoutPage.preload },
   '/transfer-transactions': { element: <TransferTransactionsPage />, preload: TransferTransactionsPage.preload },
   '/payin': { element: <PayinTransactionsPage />, preload: PayinTransactionsPage.preload },
+  '/refund': { element: <RefundTransactionsPage />, preload: RefundTransactionsPage.preload },
 };
 
 /** Loads the code of every screen (tests render them without a Suspense fallback). */

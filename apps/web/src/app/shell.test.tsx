@@ -47,6 +47,7 @@ describe('the sidebar', () => {
       'Batch Transactions',
       'Recent Batches',
       'Payin Transactions',
+      'Refund Transactions',
       'Download Transactions',
     ]);
     expect(within(sidebar()).getByRole('button', { name: 'Transactions' }).getAttribute('aria-expanded')).toBe('true');

@@ -1,4 +1,4 @@
-import { ALL_PERMISSIONS, type PayinRow } from '@obol/contract';
+import { ALL_PERMISSIONS, REFUND_MSG, type PayinRow } from '@obol/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -21,6 +21,7 @@ const row = (over: Partial<PayinRow> = {}): PayinRow => ({
   last_name: 'Novak',
   date_of_birth: '1990-04-12',
   account_id: 'PI00000007',
+  refund_status: 3,
   created_at: '2026-11-20T10:00:00.000Z',
   updated_at: '2026-11-20T10:01:00.000Z',
   ...over,
@@ -105,5 +106,68 @@ describe('Payin Transactions', () => {
     expect((await screen.findAllByText('order-10042')).length).toBeGreaterThan(0);
     expect(screen.queryByRole('button', { name: 'Export' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Toggle search filters' })).toBeNull();
+  }, 60_000);
+
+  it('refunds a completed pay-in: confirm, the code, submit; the others cannot be refunded', async () => {
+    let refunded = false;
+    const fetch = mockApi({
+      '/api/pay-in-order-details': () => ({
+        body: {
+          data: [
+            row({ refund_status: refunded ? 2 : 3 }),
+            row({ id: 2, pay_in_reference: 'order-2', request_id: 'pl_2', refund_status: 1 }),
+            row({
+              id: 3,
+              pay_in_reference: 'order-3',
+              request_id: 'pl_3',
+              transaction_status: 'Pending',
+              refund_status: null,
+            }),
+          ],
+          total: 3,
+        },
+      }),
+      '/api/generate-refund-code': () => ({ body: { message: ['A verification code has been sent to your e-mail'] } }),
+      '/api/payin-refund': (b) => {
+        if ((b as { code: string }).code !== '123456')
+          return {
+            status: 422,
+            body: {
+              error: ['This code does not approve this transaction'],
+              fields: { code: ['This code does not approve this transaction'] },
+            },
+          };
+        refunded = true;
+        return { body: { message: [REFUND_MSG.refunded], refund_status: 2 } };
+      },
+    });
+    signInAs(ALL_PERMISSIONS, { role: 'Admin' });
+    renderApp('/payin');
+    expect((await screen.findAllByText('order-10042')).length).toBeGreaterThan(0);
+    expect(screen.getAllByText('Not Refunded').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('Refund Completed').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('Not Allowed').length).toBeGreaterThan(0);
+    expect((screen.getByRole('button', { name: 'Refund the pay-in order-2' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+    expect((screen.getByRole('button', { name: 'Refund the pay-in order-3' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+
+    await userEvent.click(screen.getByRole('button', { name: 'Refund the pay-in order-10042' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Refund this pay-in?' });
+    expect(within(confirm).getByText(/€25\.99 of order-10042 goes back to Ana Novak/)).toBeTruthy();
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Send code' }));
+    expect(callsTo(fetch, '/api/generate-refund-code')).toEqual([{ reference: 'pl_000001' }]);
+    const dialog = await screen.findByRole('dialog', { name: 'Enter the refund code' });
+    await userEvent.type(within(dialog).getByLabelText('Verification code'), '111111{Enter}');
+    expect(await within(dialog).findByText('This code does not approve this transaction')).toBeTruthy();
+    const input = within(dialog).getByLabelText('Verification code');
+    await userEvent.clear(input);
+    await userEvent.type(input, '123456{Enter}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(callsTo(fetch, '/api/payin-refund').at(-1)).toEqual({ reference: 'pl_000001', code: '123456' });
+    expect(await screen.findByText(REFUND_MSG.refunded)).toBeTruthy();
+    expect((await screen.findAllByText('Refund Pending')).length).toBeGreaterThan(0);
   }, 60_000);
 });

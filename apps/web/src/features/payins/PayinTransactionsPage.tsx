@@ -1,4 +1,10 @@
-import { AUTO_REFRESH_MS, DATE_SORT_OPTIONS, PAYIN_STATUS_OPTIONS, type PayinRow } from '@obol/contract';
+import {
+  AUTO_REFRESH_MS,
+  DATE_SORT_OPTIONS,
+  PAYIN_STATUS_OPTIONS,
+  REFUND_STATUS_LABELS,
+  type PayinRow,
+} from '@obol/contract';
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import { Box, Paper, Stack, TextField, Tooltip } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -17,6 +23,7 @@ import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Pager } from '../../ui/Pager.tsx';
 import { StatusChip } from '../../ui/StatusChip.tsx';
 import { payinsQuery, useExportPayins } from './api/payins.ts';
+import { useRefundFlow } from './RefundAction.tsx';
 
 /** A pay-in's status; Declined and Expired carry their reason in a tooltip (section 4). */
 function PayinStatus({ p }: { p: PayinRow }) {
@@ -66,6 +73,12 @@ const COLUMNS: Column<PayinRow>[] = [
   },
   { id: 'status', label: 'Status', pinned: true, card: 'status', cell: (p) => <PayinStatus p={p} /> },
   { id: 'link_status', label: 'Link Status', cell: (p) => p.link_status },
+  {
+    id: 'refund_status',
+    label: 'Refund Status',
+    nowrap: true,
+    cell: (p) => (p.refund_status === null ? 'Not Allowed' : REFUND_STATUS_LABELS[p.refund_status]),
+  },
   { id: 'payer', label: 'Payer', cell: (p) => `${p.first_name} ${p.last_name}` },
   { id: 'date_of_birth', label: 'Date of Birth', hidden: true, nowrap: true, cell: (p) => p.date_of_birth },
   { id: 'account_id', label: 'Account ID', hidden: true, nowrap: true, cell: (p) => p.account_id },
@@ -89,12 +102,15 @@ const SORTS = ['newest', 'oldest'] as const;
 
 /**
  * Payin Transactions: the pay-ins made through the merchant API in the caller's scope, 20 a page by date, the
- * status filter (section 9's codes), the filter panel behind 'User can search', export; reloads every 5 minutes.
+ * status filter (section 9's codes), the filter panel behind 'User can search', export, and the refund action with
+ * 'User can view cardeye transactions'; reloads every 5 minutes.
  */
 export function PayinTransactionsPage() {
   const session = useSession();
   const canSearch = hasPermission(session, 'User can search');
   const canExport = hasPermission(session, 'User can export transactions');
+  const canRefund = hasPermission(session, 'User can view cardeye transactions');
+  const refund = useRefundFlow();
   const url = useUrlParams();
   const paging = usePaging(20, [20, 50, 100], url);
   const statusName = oneOf(url.params.get('status'), STATUSES, '');
@@ -180,6 +196,7 @@ export function PayinTransactionsPage() {
           rowKey={(p) => p.id}
           loading={q.isLoading}
           sx={{ maxHeight: '65vh' }}
+          action={canRefund ? { label: 'Refund', cell: refund.button } : undefined}
         />
         <Pager
           page={paging.page}
@@ -190,6 +207,7 @@ export function PayinTransactionsPage() {
           sizes={[20, 50, 100]}
         />
       </Paper>
+      {canRefund ? refund.dialogs : null}
     </>
   );
 }

@@ -16,3 +16,33 @@ export function useExportPayins() {
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.downloadFiles }),
   });
 }
+
+/** Sends the one-time code bound to refunding this pay-in (its request id). */
+export const requestRefundCode = (reference: string) => call(payinOps.generateRefundCode, { reference });
+
+/** Refunds a pay-in with its code; the pay-in list changes. */
+export function usePayinRefund() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: InputOf<typeof payinOps.payinRefund>) => call(payinOps.payinRefund, input),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: ['payins'] }),
+        client.invalidateQueries({ queryKey: ['refunds'] }),
+      ]),
+  });
+}
+
+type RefundListInput = InputOf<typeof payinOps.refundList>;
+/** A page of the refunds of the caller's scope. */
+export const refundsQuery = (input: RefundListInput) =>
+  queryOptions({ queryKey: ['refunds', input], queryFn: () => call(payinOps.refundList, input) });
+
+/** Starts a file of the refund list; a job writes it into the transactions downloads. */
+export function useExportRefunds() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: InputOf<typeof payinOps.exportRefunds>) => call(payinOps.exportRefunds, input),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.downloadFiles }),
+  });
+}

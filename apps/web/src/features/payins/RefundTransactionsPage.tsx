@@ -1,0 +1,193 @@
+import {
+  AUTO_REFRESH_MS,
+  DATE_SORT_OPTIONS,
+  REFUND_LIST_STATUS_OPTIONS,
+  REFUND_TYPE_OPTIONS,
+  type RefundRow,
+} from '@obol/contract';
+import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
+import { Box, Paper, Stack, TextField, Tooltip } from '@mui/material';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { browserTimeZone } from '../../lib/dates.ts';
+import { dateErrors, filterBody, MATCH, useFilters, type ApplyResult, type FilterValues } from '../../lib/filters.ts';
+import { euro, localDateTime } from '../../lib/format.ts';
+import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { hasPermission, useSession } from '../../lib/session.ts';
+import { oneOf, useUrlParams } from '../../lib/urlState.ts';
+import { ExportButton } from '../../ui/ExportButton.tsx';
+import { DateRangeFields, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
+import { ListTable, type Column } from '../../ui/ListTable.tsx';
+import { OptionSelect } from '../../ui/OptionSelect.tsx';
+import { PageTitle } from '../../ui/PageTitle.tsx';
+import { Pager } from '../../ui/Pager.tsx';
+import { StatusChip } from '../../ui/StatusChip.tsx';
+import { refundsQuery, useExportRefunds } from './api/payins.ts';
+
+/** A refund's status; a Declined one carries its reason in a tooltip. */
+function RefundStatus({ r }: { r: RefundRow }) {
+  const status = <StatusChip status={r.transaction_status} />;
+  if (r.transaction_status !== 'Declined') return status;
+  const reason = r.reason || 'Declined by the provider';
+  return (
+    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+      {status}
+      <Tooltip title={reason}>
+        <Box
+          component="span"
+          role="img"
+          aria-label={`Reason: ${reason}`}
+          tabIndex={0}
+          sx={{ display: 'inline-flex', color: 'text.secondary' }}
+        >
+          <InfoOutlinedIcon fontSize="small" />
+        </Box>
+      </Tooltip>
+    </Stack>
+  );
+}
+
+const COLUMNS: Column<RefundRow>[] = [
+  {
+    id: 'reference',
+    label: 'Pay-in Reference',
+    pinned: true,
+    card: 'title',
+    nowrap: true,
+    cell: (r) => r.payin_reference,
+  },
+  { id: 'batch_id', label: 'Refund ID', nowrap: true, cell: (r) => r.batch_id ?? '–' },
+  { id: 'merchant', label: 'Merchant', hidden: true, cell: (r) => r.merchant_name },
+  { id: 'brand', label: 'Brand', cell: (r) => r.brand_name ?? '–' },
+  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (r) => euro(r.amount) },
+  { id: 'request_id', label: 'Request ID', nowrap: true, cell: (r) => r.request_id },
+  { id: 'type', label: 'Type', cell: (r) => r.transaction_type },
+  { id: 'status', label: 'Status', pinned: true, card: 'status', cell: (r) => <RefundStatus r={r} /> },
+  { id: 'payer', label: 'Payer', cell: (r) => `${r.first_name} ${r.last_name}` },
+  { id: 'date_of_birth', label: 'Date of Birth', hidden: true, nowrap: true, cell: (r) => r.date_of_birth },
+  { id: 'account_id', label: 'Account ID', hidden: true, nowrap: true, cell: (r) => r.account_id },
+  { id: 'created_at', label: 'Date', nowrap: true, cell: (r) => localDateTime(r.created_at) },
+];
+
+const EMPTY = { batch_id: '', pay_in_reference: '', request_id: '', account_id: '', start_date: '', end_date: '' };
+type Key = keyof typeof EMPTY;
+const validate = (v: FilterValues<Key>) => dateErrors(v);
+
+const STATUSES = REFUND_LIST_STATUS_OPTIONS.map((o) => o.status);
+const TYPES = REFUND_TYPE_OPTIONS.map((o) => o.type);
+const SORTS = ['newest', 'oldest'] as const;
+
+/** Refund Transactions: the refunds of the caller's scope, 20 a page by date, status and type, filters, export. */
+export function RefundTransactionsPage() {
+  const session = useSession();
+  const canSearch = hasPermission(session, 'User can search');
+  const canExport = hasPermission(session, 'User can export transactions');
+  const url = useUrlParams();
+  const paging = usePaging(20, [20, 50, 100], url);
+  const statusName = oneOf(url.params.get('status'), STATUSES, '');
+  const status = REFUND_LIST_STATUS_OPTIONS.find((o) => o.status === statusName)?.value ?? 0;
+  const typeName = oneOf(url.params.get('type'), TYPES, '');
+  const type = REFUND_TYPE_OPTIONS.find((o) => o.type === typeName)?.value ?? 0;
+  const sortKey: 'ASC' | 'DESC' = oneOf(url.params.get('sort'), SORTS, 'newest') === 'oldest' ? 'ASC' : 'DESC';
+  const sort = DATE_SORT_OPTIONS.find((o) => o.sort === sortKey)?.value ?? DATE_SORT_OPTIONS[0].value;
+  const f = useFilters(EMPTY, validate, url);
+  const exporting = useExportRefunds();
+  const filters = filterBody(f.applied);
+  const tz = browserTimeZone();
+  const selection = { transaction_status: status, transaction_type: type, ...filters, tz, sortby: sortKey };
+  const q = useQuery({
+    ...refundsQuery({ ...selection, page: paging.page, per_page: paging.perPage }),
+    placeholderData: keepPreviousData,
+    refetchInterval: AUTO_REFRESH_MS,
+  });
+  const total = q.data?.total;
+  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
+
+  const reload = (r: ApplyResult) => {
+    if (r !== 'same') return;
+    if (paging.page === 1) void q.refetch();
+    else paging.reset();
+  };
+
+  return (
+    <>
+      <Stack
+        direction={{ xs: 'column', md: 'row' }}
+        spacing={2}
+        sx={{ alignItems: { md: 'center' }, justifyContent: 'space-between', mb: 2 }}
+      >
+        <PageTitle>Refund Transactions</PageTitle>
+        <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
+          {canSearch ? (
+            <FilterToggle
+              open={f.open}
+              searchTarget={!f.open}
+              onToggle={() => (f.open ? reload(f.close()) : f.setOpen(true))}
+            />
+          ) : null}
+          <OptionSelect
+            label="Sort by date"
+            value={sort}
+            options={DATE_SORT_OPTIONS}
+            onChange={(v) => url.update({ sort: v === 1 ? 'oldest' : null, ...FIRST_PAGE })}
+            minWidth={160}
+          />
+          <OptionSelect
+            label="Type"
+            value={type}
+            options={REFUND_TYPE_OPTIONS}
+            onChange={(v) =>
+              url.update({ type: REFUND_TYPE_OPTIONS.find((o) => o.value === v)?.type || null, ...FIRST_PAGE })
+            }
+          />
+          <OptionSelect
+            label="Status"
+            value={status}
+            options={REFUND_LIST_STATUS_OPTIONS}
+            onChange={(v) =>
+              url.update({
+                status: REFUND_LIST_STATUS_OPTIONS.find((o) => o.value === v)?.status || null,
+                ...FIRST_PAGE,
+              })
+            }
+          />
+          {canExport ? (
+            <ExportButton disabled={!total} onExport={(format) => exporting.mutateAsync({ ...selection, format })} />
+          ) : null}
+        </Stack>
+      </Stack>
+      {canSearch && f.open ? (
+        <FilterPanel onSearch={() => reload(f.apply())} onClose={() => reload(f.close())}>
+          <TextField
+            size="small"
+            label="Pay-in Reference"
+            {...f.field('pay_in_reference', MATCH.exact)}
+            slotProps={{ htmlInput: { 'data-search-input': true } }}
+          />
+          <TextField size="small" label="Refund ID" {...f.field('batch_id', MATCH.exact)} />
+          <TextField size="small" label="Request ID" {...f.field('request_id', MATCH.exact)} />
+          <TextField size="small" label="Account ID" {...f.field('account_id', MATCH.exact)} />
+          <DateRangeFields start={f.field('start_date')} end={f.field('end_date')} />
+        </FilterPanel>
+      ) : null}
+      <Paper>
+        <ListTable
+          id="refund-transactions"
+          label="Refund transactions"
+          columns={COLUMNS}
+          rows={q.data?.data ?? []}
+          rowKey={(r) => r.id}
+          loading={q.isLoading}
+          sx={{ maxHeight: '65vh' }}
+        />
+        <Pager
+          page={paging.page}
+          pages={pageCount(total, paging.perPage)}
+          onPage={paging.setPage}
+          perPage={paging.perPage}
+          onPerPage={paging.setPerPage}
+          sizes={[20, 50, 100]}
+        />
+      </Paper>
+    </>
+  );
+}
