@@ -134,6 +134,7 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
   for (const url of [
     '/recent-batches',
     '/payin',
+    '/refund',
     '/download-transactions',
     '/download-reports',
     '/users',

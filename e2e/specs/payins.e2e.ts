@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, launch, newPage, signIn } from '../lib/browser.ts';
+import { codeFromMail, DEMO_PASSWORD, launch, newPage, signIn } from '../lib/browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -11,7 +11,7 @@ afterAll(async () => {
 });
 
 describe('pay-ins through the merchant API', () => {
-  it('a buyer pays on the demo storefront and the hosted page; the merchant sees the pay-in Completed in /payin', async () => {
+  it('a buyer pays on the storefront and the hosted page; the merchant finds it Completed in /payin and refunds it', async () => {
     const { context, page } = await newPage(browser);
     // the merchant's key pair, from API Keys
     await signIn(page, 'merchant@obol.example');
@@ -54,12 +54,44 @@ describe('pay-ins through the merchant API', () => {
         async () => {
           await page.reload();
           await payin.waitFor();
-          return payin.getByText('Completed').isVisible();
+          return payin.getByText('Completed', { exact: true }).isVisible();
         },
         { timeout: 20_000, interval: 500 },
       )
       .toBe(true);
     expect(await payin.getByText('€12.00').isVisible()).toBe(true);
+
+    // the refund: confirm, the mailed code, submit; the provider completes it
+    await payin.getByText('Not Refunded').waitFor();
+    await payin.getByRole('button', { name: `Refund the pay-in ${order}` }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Refund this pay-in?' });
+    const since = Date.now();
+    await confirm.getByRole('button', { name: 'Send code' }).click();
+    const codeDialog = page.getByRole('dialog', { name: 'Enter the refund code' });
+    await codeDialog.getByLabel('Verification code').fill(await codeFromMail('merchant@obol.example', since));
+    await codeDialog.getByRole('button', { name: 'Submit' }).click();
+    await codeDialog.waitFor({ state: 'hidden' });
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await payin.waitFor();
+          return payin.getByText('Refund Completed').isVisible();
+        },
+        { timeout: 20_000, interval: 500 },
+      )
+      .toBe(true);
+    expect(await payin.getByRole('button', { name: `Refund the pay-in ${order}` }).isDisabled()).toBe(true);
+    // and in Refund Transactions
+    await page
+      .getByRole('navigation', { name: 'Main menu' })
+      .getByRole('link', { name: 'Refund Transactions' })
+      .click();
+    await page.waitForURL('**/refund');
+    await page.getByRole('heading', { name: 'Refund Transactions', level: 1 }).waitFor();
+    const refund = page.getByRole('row').filter({ hasText: order });
+    await refund.getByText('Completed', { exact: true }).waitFor();
+    expect(await refund.getByText('€12.00').isVisible()).toBe(true);
     await context.close();
   });
 });

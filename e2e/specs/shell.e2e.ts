@@ -38,6 +38,7 @@ describe('the web shell', () => {
       'Batch Transactions',
       'Recent Batches',
       'Payin Transactions',
+      'Refund Transactions',
       'Download Transactions',
     ])
       await expect(nav.getByRole('link', { name: label, exact: true }).count()).resolves.toBe(1);
