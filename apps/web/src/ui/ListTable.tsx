@@ -131,7 +131,9 @@ export function ListTable<T>(props: ListTableProps<T>) {
           footer={footer}
         />
       ) : (
-        <TableContainer sx={sx}>
+        // the table scrolls (sideways when its columns are wider than the page): keyboard users reach it with Tab
+        // and scroll it with the arrow keys, whether or not a row holds a button
+        <TableContainer sx={sx} tabIndex={0} role="region" aria-label={`${label}, scrollable`}>
           <Table size={state.prefs.density === 'compact' ? 'small' : 'medium'} stickyHeader aria-label={label}>
             <TableHead>
               <TableRow>
