@@ -1,4 +1,5 @@
-import { Chip } from '@mui/material';
+import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
+import { Box, Chip, Stack, Tooltip } from '@mui/material';
 import type { Tone } from './palette.ts';
 
 export type { Tone };
@@ -31,4 +32,25 @@ export function StatusChip({ status }: { status: string }) {
   const tone = toneOf(status);
   const c = TONE_COLORS[tone];
   return <Chip size="small" label={status} data-tone={tone} sx={{ bgcolor: c.bg, color: c.fg, fontWeight: 500 }} />;
+}
+
+/** A status chip with the reason beside it in a tooltip (a Declined or Expired transaction), reachable by keyboard. */
+export function StatusWithReason({ status, reason }: { status: string; reason?: string | null }) {
+  if (!reason) return <StatusChip status={status} />;
+  return (
+    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+      <StatusChip status={status} />
+      <Tooltip title={reason}>
+        <Box
+          component="span"
+          role="img"
+          aria-label={`Reason: ${reason}`}
+          tabIndex={0}
+          sx={{ display: 'inline-flex', color: 'text.secondary' }}
+        >
+          <InfoOutlinedIcon fontSize="small" />
+        </Box>
+      </Tooltip>
+    </Stack>
+  );
 }

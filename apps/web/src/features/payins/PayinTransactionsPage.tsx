@@ -5,8 +5,7 @@ import {
   REFUND_STATUS_LABELS,
   type PayinRow,
 } from '@obol/contract';
-import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
-import { Box, Paper, Stack, TextField, Tooltip } from '@mui/material';
+import { Paper, Stack, TextField } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { browserTimeZone } from '../../lib/dates.ts';
 import { dateErrors, filterBody, MATCH, useFilters, type ApplyResult, type FilterValues } from '../../lib/filters.ts';
@@ -21,32 +20,17 @@ import { ListTable, type Column } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Pager } from '../../ui/Pager.tsx';
-import { StatusChip } from '../../ui/StatusChip.tsx';
+import { StatusWithReason } from '../../ui/StatusChip.tsx';
 import { payinsQuery, useExportPayins } from './api/payins.ts';
 import { useRefundFlow } from './RefundAction.tsx';
 
-/** A pay-in's status; Declined and Expired carry their reason in a tooltip (section 4). */
-function PayinStatus({ p }: { p: PayinRow }) {
-  const status = <StatusChip status={p.transaction_status} />;
-  if (p.transaction_status !== 'Declined' && p.transaction_status !== 'Expired') return status;
-  const reason = p.reason || (p.transaction_status === 'Expired' ? 'The payment link expired' : 'Declined');
-  return (
-    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
-      {status}
-      <Tooltip title={reason}>
-        <Box
-          component="span"
-          role="img"
-          aria-label={`Reason: ${reason}`}
-          tabIndex={0}
-          sx={{ display: 'inline-flex', color: 'text.secondary' }}
-        >
-          <InfoOutlinedIcon fontSize="small" />
-        </Box>
-      </Tooltip>
-    </Stack>
-  );
-}
+/** Declined and Expired carry their reason (section 4). */
+const payinReason = (p: PayinRow) =>
+  p.transaction_status === 'Declined'
+    ? p.reason || 'Declined'
+    : p.transaction_status === 'Expired'
+      ? p.reason || 'The payment link expired'
+      : null;
 
 const COLUMNS: Column<PayinRow>[] = [
   {
@@ -71,7 +55,13 @@ const COLUMNS: Column<PayinRow>[] = [
       </Stack>
     ),
   },
-  { id: 'status', label: 'Status', pinned: true, card: 'status', cell: (p) => <PayinStatus p={p} /> },
+  {
+    id: 'status',
+    label: 'Status',
+    pinned: true,
+    card: 'status',
+    cell: (p) => <StatusWithReason status={p.transaction_status} reason={payinReason(p)} />,
+  },
   { id: 'link_status', label: 'Link Status', cell: (p) => p.link_status },
   {
     id: 'refund_status',

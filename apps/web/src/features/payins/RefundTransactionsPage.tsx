@@ -5,8 +5,7 @@ import {
   REFUND_TYPE_OPTIONS,
   type RefundRow,
 } from '@obol/contract';
-import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
-import { Box, Paper, Stack, TextField, Tooltip } from '@mui/material';
+import { Paper, Stack, TextField } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { browserTimeZone } from '../../lib/dates.ts';
 import { dateErrors, filterBody, MATCH, useFilters, type ApplyResult, type FilterValues } from '../../lib/filters.ts';
@@ -20,31 +19,8 @@ import { ListTable, type Column } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Pager } from '../../ui/Pager.tsx';
-import { StatusChip } from '../../ui/StatusChip.tsx';
+import { StatusWithReason } from '../../ui/StatusChip.tsx';
 import { refundsQuery, useExportRefunds } from './api/payins.ts';
-
-/** A refund's status; a Declined one carries its reason in a tooltip. */
-function RefundStatus({ r }: { r: RefundRow }) {
-  const status = <StatusChip status={r.transaction_status} />;
-  if (r.transaction_status !== 'Declined') return status;
-  const reason = r.reason || 'Declined by the provider';
-  return (
-    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
-      {status}
-      <Tooltip title={reason}>
-        <Box
-          component="span"
-          role="img"
-          aria-label={`Reason: ${reason}`}
-          tabIndex={0}
-          sx={{ display: 'inline-flex', color: 'text.secondary' }}
-        >
-          <InfoOutlinedIcon fontSize="small" />
-        </Box>
-      </Tooltip>
-    </Stack>
-  );
-}
 
 const COLUMNS: Column<RefundRow>[] = [
   {
@@ -61,7 +37,18 @@ const COLUMNS: Column<RefundRow>[] = [
   { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (r) => euro(r.amount) },
   { id: 'request_id', label: 'Request ID', nowrap: true, cell: (r) => r.request_id },
   { id: 'type', label: 'Type', cell: (r) => r.transaction_type },
-  { id: 'status', label: 'Status', pinned: true, card: 'status', cell: (r) => <RefundStatus r={r} /> },
+  {
+    id: 'status',
+    label: 'Status',
+    pinned: true,
+    card: 'status',
+    cell: (r) => (
+      <StatusWithReason
+        status={r.transaction_status}
+        reason={r.transaction_status === 'Declined' ? r.reason || 'Declined by the provider' : null}
+      />
+    ),
+  },
   { id: 'payer', label: 'Payer', cell: (r) => `${r.first_name} ${r.last_name}` },
   { id: 'date_of_birth', label: 'Date of Birth', hidden: true, nowrap: true, cell: (r) => r.date_of_birth },
   { id: 'account_id', label: 'Account ID', hidden: true, nowrap: true, cell: (r) => r.account_id },

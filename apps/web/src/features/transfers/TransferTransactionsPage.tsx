@@ -1,18 +1,6 @@
 import { DATE_SORT_OPTIONS, TRANSFER_STATUS_OPTIONS, type TransferRow } from '@obol/contract';
 import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
-import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
-import {
-  Box,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Paper,
-  Stack,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Paper, Stack, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { euro, localDateTime } from '../../lib/format.ts';
@@ -26,29 +14,8 @@ import { ListTable, type Column } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Pager } from '../../ui/Pager.tsx';
-import { StatusChip } from '../../ui/StatusChip.tsx';
+import { StatusWithReason } from '../../ui/StatusChip.tsx';
 import { transfersQuery, useExportTransfers } from './api/transfers.ts';
-
-/** A Declined transfer's status, with its reason in a tooltip. */
-function TransferStatus({ t }: { t: TransferRow }) {
-  if (t.status !== 'Declined') return <StatusChip status={t.status} />;
-  return (
-    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
-      <StatusChip status={t.status} />
-      <Tooltip title={t.detail || 'Declined by the bank'}>
-        <Box
-          component="span"
-          role="img"
-          aria-label={`Reason: ${t.detail || 'Declined by the bank'}`}
-          tabIndex={0}
-          sx={{ display: 'inline-flex', color: 'text.secondary' }}
-        >
-          <InfoOutlinedIcon fontSize="small" />
-        </Box>
-      </Tooltip>
-    </Stack>
-  );
-}
 
 const COLUMNS: Column<TransferRow>[] = [
   { id: 'beneficiary', label: 'Beneficiary Name', pinned: true, card: 'title', cell: (t) => t.beneficiary_name },
@@ -69,7 +36,18 @@ const COLUMNS: Column<TransferRow>[] = [
   { id: 'transfer_by', label: 'Transfer By', hidden: true, cell: (t) => t.transfer_by },
   { id: 'account_used', label: 'Account Used', cell: (t) => t.account_used },
   { id: 'account_id', label: 'Account ID', hidden: true, nowrap: true, cell: (t) => t.account_id },
-  { id: 'status', label: 'Status', pinned: true, card: 'status', cell: (t) => <TransferStatus t={t} /> },
+  {
+    id: 'status',
+    label: 'Status',
+    pinned: true,
+    card: 'status',
+    cell: (t) => (
+      <StatusWithReason
+        status={t.status}
+        reason={t.status === 'Declined' ? t.detail || 'Declined by the bank' : null}
+      />
+    ),
+  },
   { id: 'created_at', label: 'Date', nowrap: true, cell: (t) => localDateTime(t.created_at) },
 ];
 
