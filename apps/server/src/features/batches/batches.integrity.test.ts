@@ -81,11 +81,13 @@ async function approvalCode(batchId: string, token = merchant, email = 'merchant
 async function settled(batchId: string, ms = 20_000) {
   const end = Date.now() + ms;
   for (;;) {
-    const [b] = await t.deps.db.select().from(batches).where(eq(batches.batchId, batchId));
+    // payouts first, then the batch: a payout's settlement updates both in one transaction, so a batch read
+    // after the last payout left Processing already carries that payout's return
     const left = await t.deps.db
       .select({ id: payouts.id })
       .from(payouts)
       .where(and(eq(payouts.batchId, batchId), eq(payouts.status, 'Processing')));
+    const [b] = await t.deps.db.select().from(batches).where(eq(batches.batchId, batchId));
     if (b.status === 'Completed' && left.length === 0) return b;
     if (Date.now() > end) throw new Error(`batch ${batchId} is ${b.status} with ${left.length} payouts in flight`);
     await new Promise((r) => setTimeout(r, 100));
