@@ -4,6 +4,7 @@ import { submitPayout } from './features/payouts/service.ts';
 import { recoverTransfers, submitTransfer } from './features/transfers/service.ts';
 import { recoverPayins } from './features/payins/service.ts';
 import { recoverRefunds, submitRefund } from './features/payins/refunds.ts';
+import { recoverRewards, submitReward } from './features/payins/rewards.ts';
 import { recoverInFlight, RECOVER_EVERY_MS } from './features/payouts/recovery.ts';
 import { reconcile } from './features/provider/service.ts';
 import { stageBatch } from './features/batches/stage.ts';
@@ -23,8 +24,9 @@ export async function startWorkers(deps: Deps): Promise<() => void> {
       .then(() => recoverTransfers(deps))
       .then(() => recoverPayins(deps))
       .then(() => recoverRefunds(deps))
+      .then(() => recoverRewards(deps))
       .catch((err: unknown) =>
-        deps.log.warn({ err }, 'payout, transfer, pay-in or refund recovery failed; it runs again shortly'),
+        deps.log.warn({ err }, 'payout, transfer, pay-in, refund or reward recovery failed; it runs again shortly'),
       )
       .finally(() => (recovering = false));
   };
@@ -41,6 +43,11 @@ export async function startWorkers(deps: Deps): Promise<() => void> {
   await deps.jobs.work<{ refundId: number }>(
     'refund.submit',
     (data) => submitRefund(deps, deps.provider, data.refundId),
+    { batchSize: 10 },
+  );
+  await deps.jobs.work<{ rewardId: number }>(
+    'reward.submit',
+    (data) => submitReward(deps, deps.provider, data.rewardId),
     { batchSize: 10 },
   );
   await deps.jobs.work<{ transferId: number }>(

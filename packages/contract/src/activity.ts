@@ -127,6 +127,8 @@ export const ACTIVITY_LABELS: Record<string, string> = {
   'payin.refund-code': 'Asked for a refund code',
   'payin.refund': 'Refunded a pay-in',
   'refund.export': 'Exported refunds',
+  'payin.reward': "Paid a payer's reward",
+  'reward.export': 'Exported rewards',
   'download.file': 'Downloaded a file',
   'provider.reconcile': 'Reconciled with the provider',
   'provider.webhook': 'Received a provider event',

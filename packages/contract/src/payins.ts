@@ -4,7 +4,7 @@ import { dateRangeFilters, textFilter } from './listFilters.ts';
 import { MSG } from './messages.ts';
 import { operation, pageOf, timestamp } from './operation.ts';
 import { pageField, perPageField } from './params.ts';
-import { amountCents, requiredText } from './payments.ts';
+import { amountCents, obolIdField, requiredText } from './payments.ts';
 
 /** What the merchant API says. */
 export const PAYIN_MSG = {
@@ -16,7 +16,15 @@ export const PAYIN_MSG = {
   returnUrl: 'Must be an http(s) URL',
   idempotencyKey: 'The Idempotency-Key header must be 1 to 100 characters',
   tooLarge: 'Must not exceed 100000000 cents',
+  requestedBy: 'Required for a CardEye payment: who requested it',
+  rewardBoth: 'Send user_obol_id and reward_amount together',
+  rewardTooLarge: 'A reward must not exceed the pay-in amount',
+  walletOtherBrand: "This wallet belongs to a brand that is not this merchant's",
 } as const;
+
+/** Payin: a link the merchant's shop sends its payer; CardEye: a card payment the merchant's staff request. */
+export const PAYIN_CHANNELS = ['Payin', 'CardEye'] as const;
+export type PayinChannel = (typeof PAYIN_CHANNELS)[number];
 
 /** The largest pay-in link the API makes: one million euros, in cents. */
 export const PAYIN_MAX_CENTS = 100_000_000;
@@ -63,7 +71,30 @@ export const createPayinLinkRequest = z.object({
     .max(500, PAYIN_MSG.returnUrl)
     .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v), PAYIN_MSG.returnUrl)
     .optional(),
+  /** Payin (the default) or CardEye: a card payment taken by the merchant's staff, listed under CardEye */
+  channel: z.enum(PAYIN_CHANNELS, { error: 'channel must be Payin or CardEye' }).optional().default('Payin'),
+  /** CardEye: the operator or terminal that requested it (required there) */
+  requested_by: z.string().trim().max(100, 'Max 100 characters allowed').optional(),
+  /** a reward (cashback) promised to the payer: their Obol wallet and the amount in cents, both or neither */
+  user_obol_id: obolIdField.optional(),
+  reward_amount: amountCents.optional(),
 });
+/** The rules across fields of a pay-in link, each on its field (the route checks them after the fields). */
+export function payinLinkProblems(v: {
+  amount: number;
+  channel: PayinChannel;
+  requested_by?: string;
+  user_obol_id?: string;
+  reward_amount?: number;
+}): { field: string; message: string }[] {
+  const out: { field: string; message: string }[] = [];
+  if (v.channel === 'CardEye' && !v.requested_by) out.push({ field: 'requested_by', message: PAYIN_MSG.requestedBy });
+  if ((v.user_obol_id === undefined) !== (v.reward_amount === undefined))
+    out.push({ field: v.user_obol_id === undefined ? 'user_obol_id' : 'reward_amount', message: PAYIN_MSG.rewardBoth });
+  else if (v.reward_amount !== undefined && v.reward_amount > v.amount)
+    out.push({ field: 'reward_amount', message: PAYIN_MSG.rewardTooLarge });
+  return out;
+}
 export type CreatePayinLinkRequest = z.input<typeof createPayinLinkRequest>;
 
 export const payinLinkResponse = z.object({
@@ -75,6 +106,7 @@ export const payinLinkResponse = z.object({
   currency: z.string(),
   /** the hosted page the payer pays on */
   url: z.string(),
+  channel: z.enum(PAYIN_CHANNELS),
   transaction_status: z.enum(PAYIN_STATUSES),
   link_status: z.enum(PAYIN_LINK_STATUSES),
   expires_at: z.string(),
@@ -103,6 +135,9 @@ export const payinRow = z.object({
   currency: z.string(),
   /** the provider's link id */
   request_id: z.string(),
+  channel: z.enum(PAYIN_CHANNELS),
+  /** CardEye: who requested it */
+  requested_by: z.string().nullable(),
   transaction_status: z.enum(PAYIN_STATUSES),
   link_status: z.enum(PAYIN_LINK_STATUSES),
   /** why it was declined or expired */
@@ -133,6 +168,8 @@ const sortBy = z.enum(['DESC', 'ASC'], { error: 'sortby must be DESC or ASC' }).
 
 /** The filters of the pay-in list and its export (document 3, /pay-in-order-details). */
 export const payinFilters = {
+  /** which list: Payin (/payin, the default) or CardEye (/cardeye) */
+  channel: z.enum(PAYIN_CHANNELS, { error: 'channel must be Payin or CardEye' }).optional().default('Payin'),
   sortby: sortBy,
   transaction_status: statusFilter,
   pay_in_reference: textFilter('pay_in_reference', 64),
@@ -141,6 +178,8 @@ export const payinFilters = {
   /** the payer's name, first, last or both */
   user_name: textFilter('user_name', 200),
   account_id: textFilter('account_id', 50),
+  /** CardEye only: who requested it, in part */
+  requested_by: textFilter('requested_by'),
   ...dateRangeFilters,
 };
 export const payinListRequest = z.object({ ...payinFilters, per_page: perPageField(100, 20), page: pageField() });
@@ -186,7 +225,7 @@ export const REFUND_LIST_STATUS_OPTIONS = [
   { value: 2, label: 'Declined', status: 'Declined' },
   { value: 4, label: 'Pending', status: 'Pending' },
 ] as const;
-/** The refund type filter: 1 CardEye, 2 Payin (every refund made here is of a pay-in). */
+/** The refund type filter: 1 CardEye, 2 Payin (the refunded payment's channel). */
 export const REFUND_TYPE_OPTIONS = [
   { value: 0, label: 'All Types', type: '' },
   { value: 1, label: 'CardEye', type: 'CardEye' },
@@ -260,6 +299,79 @@ export type RefundListRequest = z.input<typeof refundListRequest>;
 export const refundListResponse = pageOf(refundRow);
 export const refundExportRequest = z.object({ ...refundFilters, format: exportFormat });
 
+// ---- pay-in rewards ----
+
+export const REWARD_STATUSES = ['Rewarded', 'NotRewarded'] as const;
+export const REWARD_PAYOUT_STATUSES = ['Pending', 'Completed', 'Declined'] as const;
+export const REWARD_MSG = {
+  updated: 'Reward updated successfully.',
+  notCompleted: 'Only the reward of a completed pay-in can be paid',
+  alreadyRewarded: 'This reward was already paid',
+  insufficient: 'The pay-in account does not hold the reward amount',
+} as const;
+/** The reward filter (section 9): 1 Rewarded, 2 Not Rewarded; 0 all. */
+export const REWARD_STATUS_OPTIONS = [
+  { value: 0, label: 'All Rewards', status: '' },
+  { value: 1, label: 'Rewarded', status: 'Rewarded' },
+  { value: 2, label: 'Not Rewarded', status: 'NotRewarded' },
+] as const;
+
+/** One reward as Payin Rewards shows it (the spec's Reward row). */
+export const rewardRow = z.object({
+  id: z.number().int(),
+  pay_in_reference: z.string(),
+  /** the payer's Obol wallet (the spec's user_{product}_id) */
+  user_obol_id: z.string(),
+  merchant_name: z.string(),
+  brand_name: z.string().nullable(),
+  /** cents */
+  amount: z.number().int(),
+  currency: z.string(),
+  /** the pay-in's status */
+  transaction_status: z.enum(PAYIN_STATUSES),
+  reward_status: z.enum(REWARD_STATUSES),
+  /** the payment to the wallet: null before any, Pending, Completed, or Declined (then NotRewarded again) */
+  payout_status: z.enum(REWARD_PAYOUT_STATUSES).nullable(),
+  /** why the last payment to the wallet was refused */
+  reason: z.string().nullable(),
+  created_at: timestamp,
+  rewarded_at: timestamp.nullable(),
+});
+export type RewardRow = z.output<typeof rewardRow>;
+
+const rewardStatusFilter = z
+  .union([z.number().int().min(0).max(2), z.enum(['', '0', '1', '2', 'Rewarded', 'NotRewarded'])], {
+    error: 'reward_status must be 0, 1, 2, Rewarded or NotRewarded',
+  })
+  .optional()
+  .default('')
+  .transform((v) => {
+    const n = typeof v === 'number' ? v : /^\d$/.test(v) ? Number(v) : undefined;
+    return n !== undefined ? (REWARD_STATUS_OPTIONS[n].status as string) : (v as string);
+  });
+/** The filters of the reward list and its export: search (pay-in reference, wallet, merchant or brand), status. */
+export const rewardFilters = {
+  search: textFilter('search'),
+  sortby: sortBy,
+  reward_status: rewardStatusFilter,
+};
+export const rewardListRequest = z.object({
+  ...rewardFilters,
+  per_page: perPageField(100, 20),
+  page: pageField(),
+  /** when updating: the reward to pay */
+  id: z.coerce
+    .number({ error: 'id must be a reward id' })
+    .int('id must be a reward id')
+    .positive('id must be a reward id')
+    .optional(),
+});
+export type RewardListRequest = z.input<typeof rewardListRequest>;
+export const rewardListResponse = pageOf(rewardRow).extend({ message: z.array(z.string()).optional() });
+export type RewardListResponse = z.output<typeof rewardListResponse>;
+export const rewardExportRequest = z.object({ ...rewardFilters, format: exportFormat });
+export type RewardExportRequest = z.input<typeof rewardExportRequest>;
+
 const TAG = 'Merchant API';
 
 /**
@@ -317,6 +429,7 @@ export const payinOps = {
         amount: 2599,
         currency: 'EUR',
         url: 'http://127.0.0.1:3100/pay/pl_000001',
+        channel: 'Payin',
         transaction_status: 'Pending',
         link_status: 'Initiated',
         expires_at: '2026-11-25T18:15:00.000Z',
@@ -330,9 +443,11 @@ export const payinOps = {
     path: '/api/pay-in-order-details',
     tag: 'Pay-ins',
     summary:
-      "The pay-ins of the caller's scope, 20 a page by date, with the status codes (1 Completed, 2 Declined, " +
-      '3 Expired, 4 Pending) and the filter panel (reference, merchant, request id, payer, account, dates)',
-    access: 'User can view pay in panel',
+      "The pay-ins (channel Payin, with 'User can view pay in panel') or CardEye payments (channel CardEye, with " +
+      "'User can view cardeye transactions') of the caller's scope, 20 a page by date, with the status codes " +
+      '(1 Completed, 2 Declined, 3 Expired, 4 Pending) and the filter panel (reference, merchant, request id, payer, ' +
+      'account, requested by (CardEye), dates)',
+    access: ['User can view pay in panel', 'User can view cardeye transactions'],
     input: payinListRequest,
     output: payinListResponse,
   }),
@@ -342,8 +457,8 @@ export const payinOps = {
     path: '/api/export-payin-record',
     tag: 'Pay-ins',
     summary:
-      'Exports the pay-in list (its filters, no paging) as a background job into the transactions download list; ' +
-      "needs 'User can view pay in panel' too",
+      'Exports the pay-in or CardEye list (its filters, no paging) as a background job into the transactions ' +
+      "download list; needs the list's own permission too",
     access: 'User can export transactions',
     audit: 'payin.export',
     input: payinExportRequest,
@@ -374,6 +489,34 @@ export const payinOps = {
     audit: 'payin.refund',
     input: payinRefundRequest,
     output: payinRefundResponse,
+  }),
+  payinRewards: operation({
+    id: 'payinRewards',
+    method: 'POST',
+    path: '/api/payin-rewards',
+    tag: 'Pay-ins',
+    summary:
+      "The rewards promised to payers in the caller's scope, 20 a page by date, with search and the reward filter " +
+      '(1 Rewarded, 2 Not Rewarded). With `id`, first pays that reward: once its pay-in is Completed, the amount ' +
+      "leaves the holder's pay-in account for the payer's wallet, exactly once (Rewarded); a wallet the provider " +
+      'refuses gets the money back and the reward is Not Rewarded again, with the reason.',
+    access: 'User can view pay in reward',
+    audit: 'payin.reward',
+    input: rewardListRequest,
+    output: rewardListResponse,
+  }),
+  exportPayinRewards: operation({
+    id: 'exportPayinRewards',
+    method: 'POST',
+    path: '/api/export-payin-rewards',
+    tag: 'Pay-ins',
+    summary:
+      'Exports the reward list (its search and filter, no paging) as a background job into the transactions ' +
+      "download list; needs 'User can view pay in reward' too",
+    access: 'User can export transactions',
+    audit: 'reward.export',
+    input: rewardExportRequest,
+    output: exportResponse,
   }),
   refundList: operation({
     id: 'refundList',

@@ -14,6 +14,7 @@ export function registerAudit(app: FastifyInstance, db: Db) {
     const action = req.routeOptions.config?.audit;
     const status = reply.statusCode;
     if (!action && status !== 403) return payload;
+    if (req.audit.readOnly) return payload;
     // recorded in the command's transaction; a failure after it (or of its commit) is still recorded here
     if (req.audit.recorded && status < 400) return payload;
     await writeAudit(db, req, action ?? `denied ${req.method} ${req.url.split('?')[0]}`, status);

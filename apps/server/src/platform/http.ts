@@ -39,6 +39,8 @@ export interface AuditDraft {
   detail?: string;
   /** already written inside the command's transaction (auditInTx) */
   recorded?: boolean;
+  /** this call only read (an operation that is a command only when asked to be, as /payin-rewards with an id) */
+  readOnly?: boolean;
 }
 
 export type { Access };

@@ -36,6 +36,7 @@ export const QUEUES = [
   'maintenance.prune',
   'transfer.submit',
   'refund.submit',
+  'reward.submit',
 ] as const;
 
 // a job whose worker died (no heartbeat) is handed to another worker within about 20 seconds

@@ -1,4 +1,4 @@
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Scope } from '../../platform/scope.ts';
 import type { Cell } from './writer.ts';
 
@@ -34,3 +34,28 @@ export function defineExport(spec: ExportSpec): ExportSpec {
 
 /** The spec of a kind, or undefined for a kind nobody declared. */
 export const exportSpec = (kind: string): ExportSpec | undefined => SPECS.get(kind);
+
+/** The keyset cursor of the lists that export newest or oldest first: the last row's creation time and id. */
+export interface CreatedCursor {
+  /** the creation time in UTC to the microsecond (the query's created_key) */
+  createdAt: string;
+  id: number;
+}
+
+/** The cursor after a row of such a list (its query selects `created_key` and `id`). */
+export const createdCursorOf = (row: Record<string, unknown>): CreatedCursor => ({
+  createdAt: String(row.created_key),
+  id: Number(row.id),
+});
+
+/**
+ * The rows past a cursor of such a list, in its order: `alias.created_at, alias.id` after (ASC) or before (DESC)
+ * the cursor; undefined for the first chunk.
+ */
+export function afterCreated(alias: string, dir: 'ASC' | 'DESC', cursor: unknown): SQL | undefined {
+  const c = cursor as CreatedCursor | null;
+  if (!c) return undefined;
+  const cols = sql.raw(`(${alias}.created_at, ${alias}.id)`);
+  const at = sql`(${c.createdAt}::timestamp AT TIME ZONE 'UTC', ${c.id})`;
+  return dir === 'ASC' ? sql`${cols} > ${at}` : sql`${cols} < ${at}`;
+}

@@ -11,7 +11,7 @@ export type HolderKind = (typeof HOLDER_KINDS)[number];
 export const FEE_ACCOUNT_REFERENCE = 'Fee Account';
 
 /**
- * The platform's own accounts: the Fee Account, the clearing accounts (payouts, refunds and transfers on their way to
+ * The platform's own accounts: the Fee Account, the clearing accounts (payouts, refunds, rewards and transfers on their way to
  * the provider), the provider.
  */
 export const PLATFORM_ACCOUNTS = [
@@ -33,6 +33,13 @@ export const PLATFORM_ACCOUNTS = [
     kind: 'refund_clearing',
     accountId: 'CLR-REFUND',
     name: 'Refunds in flight',
+    accountReference: 'Platform',
+    allowOverdraft: false,
+  },
+  {
+    kind: 'reward_clearing',
+    accountId: 'CLR-REWARD',
+    name: 'Rewards in flight',
     accountReference: 'Platform',
     allowOverdraft: false,
   },
@@ -184,7 +191,9 @@ export async function findAccountInScope(
     );
   }
   // platform clearing accounts are never addressed from outside
-  filters.push(sql`${accounts.kind} NOT IN ('payout_clearing', 'refund_clearing', 'transfer_clearing', 'provider')`);
+  filters.push(
+    sql`${accounts.kind} NOT IN ('payout_clearing', 'refund_clearing', 'reward_clearing', 'transfer_clearing', 'provider')`,
+  );
   const [row] = await db
     .select()
     .from(accounts)

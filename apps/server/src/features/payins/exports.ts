@@ -1,15 +1,9 @@
 import { REFUND_STATUS_LABELS } from '@obol/contract';
-import { sql } from 'drizzle-orm';
-import { defineExport } from '../downloads/exports.ts';
+import { afterCreated, createdCursorOf, defineExport } from '../downloads/exports.ts';
 import type { Cell } from '../downloads/writer.ts';
 import { refundListSql, refundWhere, toRefundRow, type RefundDbRow, type RefundFilters } from './refunds.ts';
+import { rewardListSql, rewardWhere, toRewardRow, type RewardDbRow, type RewardFilters } from './rewards.ts';
 import { payinListSql, payinWhere, toPayinRow, type PayinDbRow, type PayinFilters } from './service.ts';
-
-/** The cursor of the last row written: its creation time (to the microsecond) and id. */
-interface Cursor {
-  createdAt: string;
-  id: number;
-}
 
 /** The pay-in list's export: the list's own filters, query and order, read in keyset chunks. */
 export const PAYINS_EXPORT = defineExport({
@@ -23,6 +17,8 @@ export const PAYINS_EXPORT = defineExport({
     'Currency',
     'Amount (EUR)',
     'Request ID',
+    'Channel',
+    'Requested By',
     'Transaction Status',
     'Link Status',
     'Reason',
@@ -35,12 +31,7 @@ export const PAYINS_EXPORT = defineExport({
   ],
   chunk: (scope, params, cursor, limit) => {
     const dir = params.sortby === 'ASC' ? 'ASC' : 'DESC';
-    const c = cursor as Cursor | null;
-    const after = c
-      ? dir === 'ASC'
-        ? sql`(p.created_at, p.id) > (${c.createdAt}::timestamp AT TIME ZONE 'UTC', ${c.id})`
-        : sql`(p.created_at, p.id) < (${c.createdAt}::timestamp AT TIME ZONE 'UTC', ${c.id})`
-      : undefined;
+    const after = afterCreated('p', dir, cursor);
     return payinListSql(payinWhere(scope, params as unknown as PayinFilters), dir, limit, 0, after);
   },
   cells: (row): Cell[] => {
@@ -53,6 +44,8 @@ export const PAYINS_EXPORT = defineExport({
       p.currency,
       { cents: p.amount },
       p.request_id,
+      p.channel,
+      p.requested_by ?? '',
       p.transaction_status,
       p.link_status,
       p.reason ?? '',
@@ -64,7 +57,7 @@ export const PAYINS_EXPORT = defineExport({
       p.created_at,
     ];
   },
-  cursorOf: (row) => ({ createdAt: String(row.created_key), id: Number(row.id) }),
+  cursorOf: createdCursorOf,
 });
 
 /** The refund list's export: the list's own filters, query and order, read in keyset chunks. */
@@ -91,12 +84,7 @@ export const REFUNDS_EXPORT = defineExport({
   ],
   chunk: (scope, params, cursor, limit) => {
     const dir = params.sortby === 'ASC' ? 'ASC' : 'DESC';
-    const c = cursor as Cursor | null;
-    const after = c
-      ? dir === 'ASC'
-        ? sql`(r.created_at, r.id) > (${c.createdAt}::timestamp AT TIME ZONE 'UTC', ${c.id})`
-        : sql`(r.created_at, r.id) < (${c.createdAt}::timestamp AT TIME ZONE 'UTC', ${c.id})`
-      : undefined;
+    const after = afterCreated('r', dir, cursor);
     return refundListSql(refundWhere(scope, params as unknown as RefundFilters), dir, limit, 0, after);
   },
   cells: (row): Cell[] => {
@@ -120,5 +108,50 @@ export const REFUNDS_EXPORT = defineExport({
       r.created_at,
     ];
   },
-  cursorOf: (row) => ({ createdAt: String(row.created_key), id: Number(row.id) }),
+  cursorOf: createdCursorOf,
+});
+
+/** The reward list's export: the list's own search, filter, query and order, read in keyset chunks. */
+export const REWARDS_EXPORT = defineExport({
+  kind: 'rewards',
+  fileName: 'payin-rewards',
+  header: [
+    'ID',
+    'Pay-in Reference',
+    'User Obol ID',
+    'Merchant',
+    'Brand',
+    'Currency',
+    'Amount (EUR)',
+    'Transaction Status',
+    'Reward Status',
+    'Payment Status',
+    'Reason',
+    'Created At (UTC)',
+    'Rewarded At (UTC)',
+  ],
+  chunk: (scope, params, cursor, limit) => {
+    const dir = params.sortby === 'ASC' ? 'ASC' : 'DESC';
+    const after = afterCreated('r', dir, cursor);
+    return rewardListSql(rewardWhere(scope, params as unknown as RewardFilters), dir, limit, 0, after);
+  },
+  cells: (row): Cell[] => {
+    const r = toRewardRow(row as unknown as RewardDbRow);
+    return [
+      r.id,
+      r.pay_in_reference,
+      r.user_obol_id,
+      r.merchant_name,
+      r.brand_name ?? '',
+      r.currency,
+      { cents: r.amount },
+      r.transaction_status,
+      r.reward_status === 'NotRewarded' ? 'Not Rewarded' : r.reward_status,
+      r.payout_status ?? '',
+      r.reason ?? '',
+      r.created_at,
+      r.rewarded_at ?? '',
+    ];
+  },
+  cursorOf: createdCursorOf,
 });

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAYIN_MSG, REFUND_MSG } from '@obol/contract';
+import { PAYIN_MSG, REFUND_MSG, REWARD_MSG } from '@obol/contract';
 import { buildProvider } from '../../../../provider/src/app.ts';
 import { decryptSecret } from '../../platform/crypto.ts';
-import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { exportedLines, startTestApp, type TestApp } from '../../test/harness.ts';
 import { freePort } from '../../test/processes.ts';
 import { apiKeys } from '../api-keys/tables.ts';
 import { activityLog } from '../activity/tables.ts';
 import { users } from '../users/tables.ts';
 import { settleRefund } from './refunds.ts';
 import { recoverPayins, settlePayin } from './service.ts';
-import { payins, refunds } from './tables.ts';
+import { payinRewards, payins, refunds } from './tables.ts';
 
 const KEY = 'payins-provider-key';
 const SECRET = 'payins-webhook-secret';
@@ -395,28 +395,13 @@ describe('the pay-in list and its export', () => {
   it('exports as a background job into the transactions download list, with the list’s rows and filters', async () => {
     const r = await t.post('/api/export-payin-record', { transaction_status: 1, format: 'csv' }, merchant);
     expect(r.status, r.text).toBe(200);
-    const id = r.body.file.id as string;
-    const end = Date.now() + 10_000;
-    let file;
-    for (;;) {
-      const list = await t.post('/api/download-files', { type: 0, page: 1, per_page: 50 }, merchant);
-      file = list.body.data.find((f: { id: string }) => f.id === id);
-      if (file?.status === 'Completed' || Date.now() > end) break;
-      await new Promise((res) => setTimeout(res, 100));
-    }
-    expect(file?.status).toBe('Completed');
-    const dl = await t.app.inject({
-      method: 'GET',
-      url: `/api/download-file/${id}`,
-      headers: { authorization: `Bearer ${merchant}` },
-    });
-    expect(dl.statusCode).toBe(200);
-    const lines = dl.body.trim().split(/\r?\n/);
+    const lines = await exportedLines(t, r.body.file.id as string, merchant);
+    const body = lines.join('\n');
     expect(lines[0]).toContain('Pay-in Reference');
     const total = (await t.post('/api/pay-in-order-details', { transaction_status: 1 }, merchant)).body.total;
     expect(lines.length - 1).toBe(total);
-    expect(dl.body).not.toContain('Globex');
-    expect(dl.body).not.toContain('Declined');
+    expect(body).not.toContain('Globex');
+    expect(body).not.toContain('Declined');
   });
 });
 
@@ -572,24 +557,223 @@ describe('refunds', () => {
     }
     const ex = await t.post('/api/export-refunds-detail', { transaction_status: 1 }, merchant);
     expect(ex.status, ex.text).toBe(200);
-    const id = ex.body.file.id as string;
-    const end = Date.now() + 10_000;
-    let file;
-    for (;;) {
-      const list = await t.post('/api/download-files', { type: 0, page: 1, per_page: 50 }, merchant);
-      file = list.body.data.find((f: { id: string }) => f.id === id);
-      if (file?.status === 'Completed' || Date.now() > end) break;
-      await new Promise((res) => setTimeout(res, 100));
-    }
-    expect(file?.status).toBe('Completed');
-    const dl = await t.app.inject({
-      method: 'GET',
-      url: `/api/download-file/${id}`,
-      headers: { authorization: `Bearer ${merchant}` },
-    });
-    const lines = dl.body.trim().split(/\r?\n/);
+    const lines = await exportedLines(t, ex.body.file.id as string, merchant);
     expect(lines[0]).toContain('Refund ID');
     const completed = (await t.post('/api/refunds-detail', { transaction_status: 1 }, merchant)).body.total;
     expect(lines.length - 1).toBe(completed);
+  });
+});
+
+describe('CardEye payments', () => {
+  it('are made through the same API with who requested them, and listed apart from pay-ins under their own permission', async () => {
+    const token = await tokenFor(acmeKey);
+    const missing = await create(token, link({ channel: 'CardEye' }));
+    expect(missing.status).toBe(400);
+    expect(missing.body.fields.requested_by).toEqual([PAYIN_MSG.requestedBy]);
+    expect((await create(token, link({ channel: 'Phone' }))).status).toBe(400);
+    const r = await create(token, link({ channel: 'CardEye', requested_by: 'Till 4 (Maria)', amount: 1_234 }));
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.channel).toBe('CardEye');
+    await pay(r.body.request_id, 'pay');
+    await settled(r.body.request_id);
+
+    const card = await t.post('/api/pay-in-order-details', { channel: 'CardEye', per_page: 100 }, merchant);
+    expect(card.status, card.text).toBe(200);
+    const row = card.body.data.find((p: { request_id: string }) => p.request_id === r.body.request_id);
+    expect(row).toMatchObject({ channel: 'CardEye', requested_by: 'Till 4 (Maria)', transaction_status: 'Completed' });
+    expect(card.body.data.every((p: { channel: string }) => p.channel === 'CardEye')).toBe(true);
+    const payin = await t.post('/api/pay-in-order-details', { per_page: 100 }, merchant);
+    expect(payin.body.data.some((p: { request_id: string }) => p.request_id === r.body.request_id)).toBe(false);
+    const byWho = await t.post('/api/pay-in-order-details', { channel: 'CardEye', requested_by: 'maria' }, merchant);
+    expect(byWho.body.data.map((p: { request_id: string }) => p.request_id)).toEqual([r.body.request_id]);
+    expect(
+      (await t.post('/api/pay-in-order-details', { channel: 'CardEye', requested_by: 'nobody' }, merchant)).body.total,
+    ).toBe(0);
+    // another merchant sees none of it
+    const globex = await t.signIn('merchant2@obol.example');
+    const theirs = await t.post('/api/pay-in-order-details', { channel: 'CardEye', per_page: 100 }, globex);
+    expect(theirs.body.data.some((p: { request_id: string }) => p.request_id === r.body.request_id)).toBe(false);
+
+    // refunded like a pay-in, and listed as a CardEye refund
+    const code = await t.post('/api/generate-refund-code', { reference: r.body.request_id }, merchant);
+    expect(code.status, code.text).toBe(200);
+    const refund = await t.post(
+      '/api/payin-refund',
+      { reference: r.body.request_id, code: t.lastMailTo('merchant@obol.example')!.code! },
+      merchant,
+    );
+    expect(refund.status, refund.text).toBe(200);
+    const cardRefunds = await t.post('/api/refunds-detail', { transaction_type: 1 }, merchant);
+    expect(cardRefunds.body.data.map((x: { request_id: string }) => x.request_id)).toEqual([r.body.request_id]);
+    expect(cardRefunds.body.data[0].transaction_type).toBe('CardEye');
+    const payinRefunds = await t.post('/api/refunds-detail', { transaction_type: 2, per_page: 100 }, merchant);
+    expect(payinRefunds.body.data.some((x: { request_id: string }) => x.request_id === r.body.request_id)).toBe(false);
+  });
+
+  it('the CardEye list needs its own permission, the pay-in list the pay-in panel', async () => {
+    // Risk Ops holds the pay-in group; Finance holds neither
+    const finance = await t.signIn('finance@obol.example');
+    for (const channel of ['Payin', 'CardEye']) {
+      expect((await t.post('/api/pay-in-order-details', { channel }, finance)).status).toBe(403);
+      expect((await t.post('/api/export-payin-record', { channel }, finance)).status).toBe(403);
+    }
+    const risk = await t.signIn('risk-ops@obol.example');
+    expect((await t.post('/api/pay-in-order-details', { channel: 'CardEye' }, risk)).status).toBe(200);
+  });
+});
+
+describe('pay-in rewards', () => {
+  const rewardOf = async (requestId: string) => {
+    const [row] = await t.deps.db
+      .select({ r: payinRewards })
+      .from(payinRewards)
+      .innerJoin(payins, eq(payins.id, payinRewards.payinId))
+      .where(eq(payins.providerId, requestId));
+    return row?.r;
+  };
+  async function rewardSettled(requestId: string, ms = 10_000) {
+    const end = Date.now() + ms;
+    for (;;) {
+      const r = await rewardOf(requestId);
+      if (r.payoutStatus !== 'Pending') return r;
+      if (Date.now() > end) throw new Error(`the reward of ${requestId} is still being paid`);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  }
+  const update = (id: number, token = merchant) => t.post('/api/payin-rewards', { id }, token);
+
+  it('refuses a reward without its wallet or amount, above the pay-in, to an unknown wallet or another brand’s', async () => {
+    const token = await tokenFor(acmeKey);
+    const before = (await t.deps.db.select().from(payins)).length;
+    const cases: [Record<string, unknown>, number, string, string][] = [
+      // the one missing is named
+      [{ user_obol_id: '100000001' }, 400, 'reward_amount', PAYIN_MSG.rewardBoth],
+      [{ reward_amount: 100 }, 400, 'user_obol_id', PAYIN_MSG.rewardBoth],
+      [{ user_obol_id: '100000001', reward_amount: 2_600 }, 400, 'reward_amount', PAYIN_MSG.rewardTooLarge],
+      [{ user_obol_id: '100000001', reward_amount: 0 }, 400, 'reward_amount', 'Must be greater than 0'],
+      [{ user_obol_id: '12', reward_amount: 100 }, 400, 'user_obol_id', 'Invalid Obol Id'],
+      [{ user_obol_id: '900000001', reward_amount: 100 }, 400, 'user_obol_id', 'Invalid Obol Id'],
+      [{ user_obol_id: '200000001', reward_amount: 100 }, 422, 'user_obol_id', PAYIN_MSG.walletOtherBrand],
+    ];
+    for (const [over, status, field, message] of cases) {
+      const r = await create(token, link(over));
+      expect(r.status, JSON.stringify([over, r.body])).toBe(status);
+      expect(r.body.fields[field], JSON.stringify(over)).toContain(message);
+    }
+    // Globex's own brand's wallet is fine for Globex
+    expect(
+      (await create(await tokenFor(globexKey), link({ user_obol_id: '200000001', reward_amount: 100 }))).status,
+    ).toBe(201);
+    expect((await t.deps.db.select().from(payins)).length).toBe(before + 1);
+  });
+
+  it('pays a reward once its pay-in is completed, exactly once under a double click and a second user', async () => {
+    const token = await tokenFor(acmeKey);
+    const r = await create(token, link({ amount: 5_000, user_obol_id: '100000001', reward_amount: 250 }), randomUUID());
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const reward = await rewardOf(r.body.request_id);
+    expect(reward).toMatchObject({ status: 'NotRewarded', amount: 250, walletId: '100000001', brand: 'Acme Brand' });
+    // not before the pay-in is completed
+    const early = await update(reward.id);
+    expect(early.status).toBe(422);
+    expect(early.body.error).toEqual([REWARD_MSG.notCompleted]);
+    await pay(r.body.request_id, 'pay');
+    await settled(r.body.request_id);
+    const before = await balance(acmePayin);
+    const answers = await Promise.all([update(reward.id), update(reward.id), update(reward.id, admin)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
+    const ok = answers.find((a) => a.status === 200)!;
+    expect(ok.body.message).toEqual([REWARD_MSG.updated]);
+    expect(ok.body.data.find((x: { id: number }) => x.id === reward.id)).toMatchObject({ reward_status: 'Rewarded' });
+    for (const a of answers.filter((x) => x.status === 409)) expect(a.body.error).toEqual([REWARD_MSG.alreadyRewarded]);
+    // the money leaves the pay-in account at once, once
+    expect(await balance(acmePayin)).toBe(before - 250);
+    const paid = await rewardSettled(r.body.request_id);
+    expect(paid).toMatchObject({ status: 'Rewarded', payoutStatus: 'Completed', reason: null });
+    expect(paid.providerId).toBeTruthy();
+    expect(await balance(acmePayin)).toBe(before - 250);
+    // the provider paid the wallet once, under the reward's key
+    const item = await t.deps.provider.payoutByKey(paid.idempotencyKey!);
+    expect(item).toMatchObject({ status: 'Completed', amount: 250, obol_id: '100000001' });
+    const logged = await t.deps.db.select().from(activityLog).where(eq(activityLog.action, 'payin.reward'));
+    expect(logged.filter((l) => l.targetId === String(reward.id) && l.outcome === 'success')).toHaveLength(1);
+    const tb = await trialBalance();
+    expect(tb.balanced && tb.balances_match_postings && tb.no_overdrawn_accounts).toBe(true);
+  });
+
+  it('a wallet payment the provider refuses returns the money; the reward is Not Rewarded with the reason', async () => {
+    // the simulator declines a payout of exactly 666.00
+    const r = await create(
+      await tokenFor(acmeKey),
+      link({ amount: 70_000, user_obol_id: '300000007', reward_amount: 66_600 }),
+    );
+    await pay(r.body.request_id, 'pay');
+    await settled(r.body.request_id);
+    const before = await balance(acmePayin);
+    const reward = await rewardOf(r.body.request_id);
+    expect((await update(reward.id)).status).toBe(200);
+    const done = await rewardSettled(r.body.request_id);
+    expect(done).toMatchObject({ status: 'NotRewarded', payoutStatus: 'Declined', reason: 'Declined by provider' });
+    expect(await balance(acmePayin)).toBe(before);
+    const listed = await t.post('/api/payin-rewards', { search: r.body.reference }, merchant);
+    expect(listed.body.data[0]).toMatchObject({
+      reward_status: 'NotRewarded',
+      payout_status: 'Declined',
+      reason: 'Declined by provider',
+    });
+    const tb = await trialBalance();
+    expect(tb.balanced && tb.balances_match_postings && tb.no_overdrawn_accounts).toBe(true);
+  });
+
+  it('keeps tenants apart (another merchant’s reward is 404), needs the permission, and lists, filters and exports', async () => {
+    const token = await tokenFor(acmeKey);
+    const r = await create(token, link({ user_obol_id: '100000002', reward_amount: 100 }));
+    const reward = await rewardOf(r.body.request_id);
+    const globex = await t.signIn('merchant2@obol.example');
+    expect((await update(reward.id, globex)).status).toBe(404);
+    expect((await t.post('/api/payin-rewards', { search: r.body.reference }, globex)).body.total).toBe(0);
+    // a brand's role has no reward screen
+    const brand = await t.signIn('brand@obol.example');
+    expect((await update(reward.id, brand)).status).toBe(403);
+    const supervisorB = await t.signIn('supervisor-b@obol.example');
+    expect((await t.post('/api/payin-rewards', {}, supervisorB)).status).toBe(403);
+    expect((await t.post('/api/export-payin-rewards', {}, supervisorB)).status).toBe(403);
+    expect((await t.post('/api/payin-rewards', { id: 'x' }, merchant)).status).toBe(400);
+    expect((await t.post('/api/payin-rewards', { reward_status: 3 }, merchant)).status).toBe(400);
+
+    const all = await t.post('/api/payin-rewards', { per_page: 100 }, merchant);
+    expect(all.status, all.text).toBe(200);
+    expect(all.body.data[0].id).toBe(reward.id);
+    expect(all.body.data[0]).toMatchObject({
+      pay_in_reference: r.body.reference,
+      user_obol_id: '100000002',
+      amount: 100,
+      transaction_status: 'Pending',
+      reward_status: 'NotRewarded',
+      payout_status: null,
+    });
+    const rewarded = await t.post('/api/payin-rewards', { reward_status: 1, per_page: 100 }, merchant);
+    const not = await t.post('/api/payin-rewards', { reward_status: 2, per_page: 100 }, merchant);
+    expect(rewarded.body.total).toBeGreaterThan(0);
+    expect(rewarded.body.data.every((x: { reward_status: string }) => x.reward_status === 'Rewarded')).toBe(true);
+    expect(not.body.data.every((x: { reward_status: string }) => x.reward_status === 'NotRewarded')).toBe(true);
+    expect(rewarded.body.total + not.body.total).toBe(all.body.total);
+    const oldest = await t.post('/api/payin-rewards', { sortby: 'ASC', per_page: 100 }, merchant);
+    expect(oldest.body.data.at(-1).id).toBe(reward.id);
+    expect((await t.post('/api/payin-rewards', { search: '100000002' }, merchant)).body.total).toBe(1);
+    // reading the list is not an activity (paying a reward is, and so is a refused attempt)
+    const logged = async () =>
+      (await t.deps.db.select().from(activityLog).where(eq(activityLog.action, 'payin.reward'))).length;
+    const n = await logged();
+    expect((await t.post('/api/payin-rewards', {}, merchant)).status).toBe(200);
+    expect(await logged()).toBe(n);
+
+    const ex = await t.post('/api/export-payin-rewards', { reward_status: 2 }, merchant);
+    expect(ex.status, ex.text).toBe(200);
+    const lines = await exportedLines(t, ex.body.file.id as string, merchant);
+    expect(lines[0]).toContain('User Obol ID');
+    expect(lines.length - 1).toBe(not.body.total);
+    expect(lines.join('\n')).toContain('100000002');
+    expect(lines.join('\n')).not.toContain('Globex');
   });
 });

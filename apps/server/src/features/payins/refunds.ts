@@ -235,7 +235,7 @@ export interface RefundFilters {
 
 /**
  * WHERE terms of the refund list: the caller's scope (the refund's merchant, or a brand's own), the status, the
- * type (every refund here is of a pay-in: CardEye finds none), identifiers exactly, and the creation day range in
+ * type (the refunded pay-in's channel: CardEye or Payin), identifiers exactly, and the creation day range in
  * the caller's time zone.
  */
 export function refundWhere(scope: Scope, f: RefundFilters): SQL {
@@ -249,7 +249,7 @@ export function refundWhere(scope: Scope, f: RefundFilters): SQL {
           : sql`false`,
   ];
   if (f.transaction_status) terms.push(sql`r.status = ${f.transaction_status}`);
-  if (f.transaction_type && f.transaction_type !== 'Payin') terms.push(sql`false`);
+  if (f.transaction_type) terms.push(sql`p.channel = ${f.transaction_type}`);
   if (f.batch_id) terms.push(sql`r.provider_id = ${f.batch_id}`);
   if (f.pay_in_reference) terms.push(sql`p.reference = ${f.pay_in_reference}`);
   if (f.account_id) terms.push(sql`p.account_code = ${f.account_id}`);
@@ -262,7 +262,7 @@ export function refundWhere(scope: Scope, f: RefundFilters): SQL {
 export function refundListSql(where: SQL, dir: 'ASC' | 'DESC', limit: number, offset: number, after?: SQL): SQL {
   const order = dir === 'ASC' ? sql`r.created_at ASC, r.id ASC` : sql`r.created_at DESC, r.id DESC`;
   return sql`SELECT r.id, r.provider_id AS batch_id, p.reference, p.merchant_name, p.brand_name, r.amount, p.currency,
-      p.provider_id AS request_id, r.status, r.reason, p.first_name, p.last_name,
+      p.provider_id AS request_id, p.channel, r.status, r.reason, p.first_name, p.last_name,
       p.date_of_birth::text AS date_of_birth, p.account_code, r.created_at,
       to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS created_key
     FROM refunds r JOIN payins p ON p.id = r.payin_id
@@ -280,6 +280,7 @@ export interface RefundDbRow {
   amount: number | string;
   currency: string;
   request_id: string;
+  channel: string;
   status: RefundRow['transaction_status'];
   reason: string | null;
   first_name: string;
@@ -299,7 +300,7 @@ export const toRefundRow = (r: RefundDbRow): RefundRow => ({
   amount: Number(r.amount),
   currency: r.currency,
   request_id: r.request_id,
-  transaction_type: 'Payin',
+  transaction_type: r.channel,
   transaction_status: r.status,
   reason: r.reason,
   first_name: r.first_name,

@@ -1,4 +1,4 @@
-import { MSG, payinOps } from '@obol/contract';
+import { MSG, payinOps, REWARD_MSG, type PayinChannel } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { forbidden } from '../../platform/errors.ts';
@@ -6,10 +6,15 @@ import { route } from '../../platform/http.ts';
 import { throttle } from '../../platform/limits.ts';
 import { startExport } from '../downloads/service.ts';
 import { auditInTx } from '../../platform/audit.ts';
-import { PAYINS_EXPORT, REFUNDS_EXPORT } from './exports.ts';
+import { PAYINS_EXPORT, REFUNDS_EXPORT, REWARDS_EXPORT } from './exports.ts';
+import { listRewards, payReward } from './rewards.ts';
 import { createRefund, listRefunds, requestRefundCode } from './refunds.ts';
 import { createPayinLink, listPayins } from './service.ts';
 import { issueMerchantToken, merchantCaller } from './token.ts';
+
+/** The pay-in list's permission: the pay-in panel for Payin, CardEye's for CardEye. */
+const channelPermission = (channel: PayinChannel) =>
+  channel === 'CardEye' ? 'User can view cardeye transactions' : 'User can view pay in panel';
 
 /**
  * The merchant API (document 3, "Demo payment provider"): what a merchant's own system calls with its API key; and
@@ -30,10 +35,13 @@ export function payinsRoutes(app: FastifyInstance, deps: Deps) {
     return link;
   });
 
-  route(app, payinOps.payinList, ({ input, auth }) => listPayins(deps.db, auth.scope, input));
+  route(app, payinOps.payinList, ({ input, auth }) => {
+    if (!auth.permissions.has(channelPermission(input.channel))) throw forbidden();
+    return listPayins(deps.db, auth.scope, input);
+  });
 
   route(app, payinOps.exportPayins, async ({ input, auth, req }) => {
-    if (!auth.permissions.has('User can view pay in panel')) throw forbidden();
+    if (!auth.permissions.has(channelPermission(input.channel))) throw forbidden();
     await throttle(deps, 'export', auth.user.id);
     const file = await startExport(deps, auth, PAYINS_EXPORT, input);
     req.audit.targetType = 'download_file';
@@ -55,6 +63,30 @@ export function payinsRoutes(app: FastifyInstance, deps: Deps) {
       await auditInTx(tx, req, 200);
     }),
   );
+
+  // the list; with an id, first pays that reward (the spec's "update reward"): only that is an activity
+  route(app, payinOps.payinRewards, async ({ input, auth, req }) => {
+    if (input.id === undefined) {
+      req.audit.readOnly = true;
+      return listRewards(deps.db, auth.scope, input);
+    }
+    await payReward(deps, auth, input.id, async (tx, reward) => {
+      req.audit.targetType = 'payin_reward';
+      req.audit.targetId = reward.id;
+      req.audit.after = { reward_status: 'Rewarded', amount: reward.amount };
+      await auditInTx(tx, req, 200);
+    });
+    return { message: [REWARD_MSG.updated], ...(await listRewards(deps.db, auth.scope, input)) };
+  });
+
+  route(app, payinOps.exportPayinRewards, async ({ input, auth, req }) => {
+    if (!auth.permissions.has('User can view pay in reward')) throw forbidden();
+    await throttle(deps, 'export', auth.user.id);
+    const file = await startExport(deps, auth, REWARDS_EXPORT, input);
+    req.audit.targetType = 'download_file';
+    req.audit.targetId = file.id;
+    return { message: [MSG.processingBackground], file };
+  });
 
   route(app, payinOps.refundList, ({ input, auth }) => listRefunds(deps.db, auth.scope, input));
 

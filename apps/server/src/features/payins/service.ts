@@ -1,4 +1,12 @@
-import { PAYIN_MSG, type ParsedInputOf, type PayinLinkResponse, type PayinRow, type payinOps } from '@obol/contract';
+import {
+  PAYIN_MSG,
+  PAYMENT_MSG,
+  payinLinkProblems,
+  type ParsedInputOf,
+  type PayinLinkResponse,
+  type PayinRow,
+  type payinOps,
+} from '@obol/contract';
 import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { escapeLike, rowsOf, type Executor, type Tx } from '../../platform/db.ts';
@@ -6,14 +14,16 @@ import { dayRange, today } from '../../platform/dates.ts';
 import type { Scope } from '../../platform/scope.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError, badRequest, conflict, unprocessable } from '../../platform/errors.ts';
-import { ProviderRejected, type ProviderPayin } from '../../platform/provider.ts';
+import { ProviderRejected, ProviderUnavailable, type ProviderPayin } from '../../platform/provider.ts';
 import { holderAccounts, platformAccountId } from '../ledger/accounts.ts';
 import { findHolderInScope } from '../payments/holders.ts';
+import { brandNamesOf } from '../payments/service.ts';
 import { postEntry } from '../ledger/service.ts';
-import { payins } from './tables.ts';
+import { payinRewards, payins } from './tables.ts';
 import type { MerchantCaller } from './token.ts';
 
 type PayinDb = typeof payins.$inferSelect;
+type RewardDb = typeof payinRewards.$inferSelect;
 type CreatePayinLink = ParsedInputOf<typeof payinOps.createPayinLink>;
 
 const IDEMPOTENCY_FIELD = 'Idempotency-Key';
@@ -25,27 +35,54 @@ export const toPayinLink = (p: PayinDb): PayinLinkResponse => ({
   amount: p.amount,
   currency: p.currency,
   url: p.url,
+  channel: p.channel as PayinLinkResponse['channel'],
   transaction_status: p.status as PayinLinkResponse['transaction_status'],
   link_status: p.linkStatus as PayinLinkResponse['link_status'],
   expires_at: p.expiresAt.toISOString(),
   created_at: p.createdAt.toISOString(),
 });
 
-/** Whether a stored pay-in was made from this very request (a retry), field by field. */
-const sameRequest = (p: PayinDb, input: CreatePayinLink) =>
+/** Whether a stored pay-in (and its reward) was made from this very request (a retry), field by field. */
+const sameRequest = ({ p, r }: { p: PayinDb; r: RewardDb | null }, input: CreatePayinLink) =>
   p.amount === input.amount &&
   p.reference === input.reference &&
   p.firstName === input.first_name &&
   p.lastName === input.last_name &&
   p.dateOfBirth === input.date_of_birth &&
-  p.returnUrl === (input.return_url ?? '');
+  p.returnUrl === (input.return_url ?? '') &&
+  p.channel === input.channel &&
+  (p.requestedBy ?? '') === (input.channel === 'CardEye' ? (input.requested_by ?? '') : '') &&
+  (r?.walletId ?? '') === (input.user_obol_id ?? '') &&
+  (r?.amount ?? 0) === (input.reward_amount ?? 0);
 
 async function byKey(db: Executor, holderId: number, key: string) {
-  const [p] = await db
-    .select()
+  const [row] = await db
+    .select({ p: payins, r: payinRewards })
     .from(payins)
+    .leftJoin(payinRewards, eq(payinRewards.payinId, payins.id))
     .where(and(eq(payins.holderId, holderId), eq(payins.idempotencyKey, key)));
-  return p;
+  return row;
+}
+
+/**
+ * The reward's wallet, asked of the provider: an unknown one is refused (400 'Invalid Obol Id'), and so is one
+ * registered to a brand that is not the holder's (a merchant: any of its brands). Answers the brand the provider
+ * is to be told when the reward is paid.
+ */
+async function rewardWallet(deps: Deps, holder: MerchantCaller['holder'], obolId: string): Promise<string> {
+  let wallet;
+  try {
+    wallet = await deps.provider.lookupWallet(obolId);
+  } catch (err) {
+    if (err instanceof ProviderUnavailable)
+      throw new ApiError(503, ['The payment provider is not reachable. Please try again.']);
+    throw err;
+  }
+  if (!wallet) throw badRequest(PAYMENT_MSG.invalidObolId, 'user_obol_id');
+  if (wallet.brand === null) return holder.name;
+  const ours = await brandNamesOf(deps.db, holder.merchantId, holder.role === 'Brand' ? (holder as never) : null);
+  if (!ours.has(wallet.brand.toLowerCase())) throw unprocessable(PAYIN_MSG.walletOtherBrand, 'user_obol_id');
+  return wallet.brand;
 }
 
 const isUniqueViolation = (err: unknown, constraint?: string) => {
@@ -72,12 +109,14 @@ export async function createPayinLink(
   if (raw !== undefined && (raw.trim() === '' || raw.length > 100 || !/^[\x21-\x7e]+$/.test(raw)))
     throw badRequest(PAYIN_MSG.idempotencyKey, IDEMPOTENCY_FIELD);
   const key = raw ?? randomUUID();
+  const problem = payinLinkProblems(input)[0];
+  if (problem) throw badRequest(problem.message, problem.field);
   const { holder } = caller;
   const replay = async () => {
     const prior = await byKey(deps.db, holder.id, key);
     if (!prior) return undefined;
     if (!sameRequest(prior, input)) throw conflict('This idempotency key was used for a different request');
-    return toPayinLink(prior);
+    return toPayinLink(prior.p);
   };
   const first = await replay();
   if (first) return first;
@@ -91,6 +130,7 @@ export async function createPayinLink(
     if (again) return again;
     throw unprocessable(PAYIN_MSG.referenceUsed, 'reference');
   }
+  const rewardBrand = input.user_obol_id ? await rewardWallet(deps, holder, input.user_obol_id) : undefined;
   const account = (await holderAccounts(deps.db, holder.id)).payin;
   if (!account) throw unprocessable('This merchant has no pay-in account', 'reference');
   const merchantName =
@@ -114,28 +154,45 @@ export async function createPayinLink(
     throw new ApiError(503, ['The payment provider is not reachable. Please try again.']);
   }
   try {
-    const [row] = await deps.db
-      .insert(payins)
-      .values({
-        merchantId: holder.merchantId,
-        holderId: holder.id,
-        accountId: account.id,
-        accountCode: account.accountId,
-        merchantName,
-        brandName: holder.role === 'Brand' ? holder.name : null,
-        reference: input.reference,
-        amount: input.amount,
-        firstName: input.first_name,
-        lastName: input.last_name,
-        dateOfBirth: input.date_of_birth,
-        returnUrl: input.return_url ?? '',
-        idempotencyKey: key,
-        providerId: link.id,
-        url: link.url,
-        expiresAt: new Date(link.expires_at),
-      })
-      .onConflictDoNothing({ target: [payins.holderId, payins.idempotencyKey] })
-      .returning();
+    // the pay-in and its reward, both or neither
+    const row = await deps.db.transaction(async (tx) => {
+      const [p] = await tx
+        .insert(payins)
+        .values({
+          merchantId: holder.merchantId,
+          holderId: holder.id,
+          accountId: account.id,
+          accountCode: account.accountId,
+          merchantName,
+          brandName: holder.role === 'Brand' ? holder.name : null,
+          reference: input.reference,
+          amount: input.amount,
+          firstName: input.first_name,
+          lastName: input.last_name,
+          dateOfBirth: input.date_of_birth,
+          returnUrl: input.return_url ?? '',
+          idempotencyKey: key,
+          providerId: link.id,
+          url: link.url,
+          expiresAt: new Date(link.expires_at),
+          channel: input.channel,
+          requestedBy: input.channel === 'CardEye' ? (input.requested_by ?? null) : null,
+        })
+        .onConflictDoNothing({ target: [payins.holderId, payins.idempotencyKey] })
+        .returning();
+      if (p && input.user_obol_id && input.reward_amount !== undefined && rewardBrand)
+        await tx.insert(payinRewards).values({
+          payinId: p.id,
+          merchantId: p.merchantId,
+          holderId: p.holderId,
+          accountId: p.accountId,
+          walletId: input.user_obol_id,
+          brand: rewardBrand,
+          beneficiaryName: `${input.first_name} ${input.last_name}`,
+          amount: input.reward_amount,
+        });
+      return p;
+    });
     if (row) return toPayinLink(row);
   } catch (err) {
     // the same request at the same moment may meet the other's row on the reference (or the provider's link id)
@@ -229,6 +286,8 @@ export async function recoverPayins(deps: Deps): Promise<number> {
 // ---- the pay-in list (/payin) and its export ----
 
 export interface PayinFilters {
+  channel: 'Payin' | 'CardEye';
+  requested_by: string;
   transaction_status: string;
   pay_in_reference: string;
   merchant_name: string;
@@ -254,12 +313,14 @@ function payinScope(scope: Scope): SQL {
 }
 
 /**
- * WHERE terms of the pay-in list: the caller's scope, the status, the identifiers exactly (reference, request id,
+ * WHERE terms of the pay-in list: the caller's scope, the channel (Payin or CardEye), who requested it (CardEye, in
+ * part), the status, the identifiers exactly (reference, request id,
  * account id), names in part and case-insensitively (merchant or brand, the payer's first, last or full name),
  * and the creation day range in the caller's time zone (one date is that day; a reversed range is reordered).
  */
 export function payinWhere(scope: Scope, f: PayinFilters): SQL {
-  const terms: SQL[] = [payinScope(scope)];
+  const terms: SQL[] = [payinScope(scope), sql`p.channel = ${f.channel ?? 'Payin'}`];
+  if (f.requested_by) terms.push(sql`p.requested_by ILIKE ${`%${escapeLike(f.requested_by)}%`}`);
   if (f.transaction_status) terms.push(sql`p.status = ${f.transaction_status}`);
   if (f.pay_in_reference) terms.push(sql`p.reference = ${f.pay_in_reference}`);
   if (f.request_id) terms.push(sql`p.provider_id = ${f.request_id}`);
@@ -295,7 +356,8 @@ export function createdBetween(column: SQL, f: { start_date: string; end_date: s
 /** One page (or export chunk) of pay-ins, newest or oldest first. */
 export function payinListSql(where: SQL, dir: 'ASC' | 'DESC', limit: number, offset: number, after?: SQL): SQL {
   const order = dir === 'ASC' ? sql`p.created_at ASC, p.id ASC` : sql`p.created_at DESC, p.id DESC`;
-  return sql`SELECT p.id, p.reference, p.merchant_name, p.brand_name, p.amount, p.currency, p.provider_id, p.status,
+  return sql`SELECT p.id, p.reference, p.merchant_name, p.brand_name, p.amount, p.currency, p.provider_id, p.channel,
+      p.requested_by, p.status,
       p.link_status, p.reason, p.refund_status, p.first_name, p.last_name, p.date_of_birth::text AS date_of_birth, p.account_code,
       p.created_at, p.updated_at,
       to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS created_key
@@ -313,6 +375,8 @@ export interface PayinDbRow {
   amount: number | string;
   currency: string;
   provider_id: string;
+  channel: PayinRow['channel'];
+  requested_by: string | null;
   status: PayinRow['transaction_status'];
   link_status: PayinRow['link_status'];
   reason: string | null;
@@ -335,6 +399,8 @@ export const toPayinRow = (r: PayinDbRow): PayinRow => ({
   amount: Number(r.amount),
   currency: r.currency,
   request_id: r.provider_id,
+  channel: r.channel,
+  requested_by: r.requested_by,
   transaction_status: r.status,
   link_status: r.link_status,
   reason: r.reason,

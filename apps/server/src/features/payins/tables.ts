@@ -39,6 +39,13 @@ export const payins = pgTable(
     /** the merchant's name, and the brand's when a brand's key made it, as they were then (the list shows them) */
     merchantName: text('merchant_name').notNull(),
     brandName: text('brand_name'),
+    /**
+     * Payin (a link the merchant's shop sends its payer) or CardEye (a card payment the merchant's staff take by
+     * phone or at the counter, through the same API, with who requested it)
+     */
+    channel: text('channel').notNull().default('Payin'),
+    /** CardEye: the merchant's operator or terminal that requested the card payment */
+    requestedBy: text('requested_by'),
     /** the merchant's own reference: unique per merchant */
     reference: text('reference').notNull(),
     amount: bigint('amount', { mode: 'number' }).notNull(),
@@ -75,12 +82,14 @@ export const payins = pgTable(
     index('payins_merchant_created_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
     index('payins_holder_created_idx').on(t.holderId, t.createdAt.desc(), t.id.desc()),
     index('payins_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('payins_channel_merchant_created_idx').on(t.channel, t.merchantId, t.createdAt.desc(), t.id.desc()),
     // the recovery of pay-ins whose webhook was lost
     index('payins_pending_idx')
       .on(t.expiresAt, t.id)
       .where(sql`${t.status} = 'Pending'`),
     check('payins_amount_positive', sql`${t.amount} > 0`),
     check('payins_status_known', sql`${t.status} IN ('Pending', 'Completed', 'Declined', 'Expired')`),
+    check('payins_channel_known', sql`${t.channel} IN ('Payin', 'CardEye')`),
     check('payins_link_status_known', sql`${t.linkStatus} IN ('Initiated', 'Expired')`),
     check('payins_refund_status_known', sql`${t.refundStatus} IS NULL OR ${t.refundStatus} BETWEEN 0 AND 3`),
   ],
@@ -132,5 +141,70 @@ export const refunds = pgTable(
       .where(sql`${t.status} = 'Pending'`),
     check('refunds_amount_positive', sql`${t.amount} > 0`),
     check('refunds_status_known', sql`${t.status} IN ('Pending', 'Completed', 'Declined')`),
+  ],
+);
+
+/**
+ * A reward the merchant promised the payer of a pay-in (cashback to the payer's Obol wallet), written with the
+ * pay-in. NotRewarded until a back-office user updates it once the pay-in is Completed: then, in one transaction,
+ * it becomes Rewarded (a conditional UPDATE: a second click finds nothing to move), the amount leaves the holder's
+ * pay-in account (a guarded debit) for rewards in flight, and the `reward.submit` job pays the wallet at the
+ * provider under the reward's own key. The provider's Completed moves the money on; a refusal reverses it and the
+ * reward is NotRewarded again, with the reason.
+ */
+export const payinRewards = pgTable(
+  'payin_rewards',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    payinId: bigint('payin_id', { mode: 'number' })
+      .notNull()
+      .references(() => payins.id),
+    merchantId: integer('merchant_id')
+      .notNull()
+      .references(() => users.id),
+    holderId: integer('holder_id')
+      .notNull()
+      .references(() => users.id),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    /** the payer's Obol wallet: the spec's user_{product}_id */
+    walletId: text('wallet_id').notNull(),
+    /** the brand the provider is told (the wallet's, checked against the merchant's brands when it was written) */
+    brand: text('brand').notNull(),
+    beneficiaryName: text('beneficiary_name').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    /** NotRewarded, Rewarded */
+    status: text('status').notNull().default('NotRewarded'),
+    /** the payment to the wallet: null before any, then Pending, Completed or Declined */
+    payoutStatus: text('payout_status'),
+    reason: text('reason'),
+    /** the current payment's key (a new one after a refusal); the provider sees it */
+    idempotencyKey: text('idempotency_key'),
+    providerId: text('provider_id'),
+    rewardedBy: integer('rewarded_by').references(() => users.id),
+    rewardedAt: timestamp('rewarded_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('payin_rewards_payin').on(t.payinId),
+    uniqueIndex('payin_rewards_idempotency_key').on(t.idempotencyKey),
+    index('payin_rewards_merchant_created_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
+    index('payin_rewards_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('payin_rewards_pending_idx')
+      .on(t.rewardedAt, t.id)
+      .where(sql`${t.payoutStatus} = 'Pending'`),
+    check('payin_rewards_amount_positive', sql`${t.amount} > 0`),
+    check('payin_rewards_status_known', sql`${t.status} IN ('NotRewarded', 'Rewarded')`),
+    check(
+      'payin_rewards_payout_status_known',
+      sql`${t.payoutStatus} IS NULL OR ${t.payoutStatus} IN ('Pending', 'Completed', 'Declined')`,
+    ),
+    // money is out exactly while the reward is Rewarded
+    check(
+      'payin_rewards_rewarded_has_payout',
+      sql`(${t.status} = 'Rewarded') = (${t.payoutStatus} IS NOT NULL AND ${t.payoutStatus} <> 'Declined')`,
+    ),
   ],
 );

@@ -8,6 +8,7 @@ import { completedPayouts, payoutsByKeys, payoutStatusByKey } from '../payouts/f
 import { settleTransfer, transferStatusByKey } from '../transfers/service.ts';
 import { payinStatusByProviderId, settlePayin } from '../payins/service.ts';
 import { refundStatusByKey, settleRefund } from '../payins/refunds.ts';
+import { REWARD_KEY_PREFIX, rewardStatusByKey, settleReward } from '../payins/rewards.ts';
 import { providerEvents, reconciliationReports, type ReconciliationDifference } from './tables.ts';
 
 /**
@@ -29,7 +30,10 @@ export async function applyProviderEvent(
   if (known) return 'duplicate';
   let verified: ProviderItem | null = null;
   const key = ev.data.idempotency_key;
-  const isPayout = ev.type === 'payout.completed' || ev.type === 'payout.failed';
+  const payoutEvent = ev.type === 'payout.completed' || ev.type === 'payout.failed';
+  // a reward is paid to the payer's wallet as a provider payout under a reward key
+  const isReward = payoutEvent && !!key?.startsWith(REWARD_KEY_PREFIX);
+  const isPayout = payoutEvent && !isReward;
   const isTransfer = ev.type === 'transfer.completed' || ev.type === 'transfer.failed';
   const isRefund = ev.type === 'refund.completed' || ev.type === 'refund.failed';
   if (isPayout && key) {
@@ -37,6 +41,8 @@ export async function applyProviderEvent(
     if ((await payoutStatusByKey(deps.db, key)) === 'Processing') verified = await deps.provider.payoutByKey(key);
   } else if (isTransfer && key) {
     if ((await transferStatusByKey(deps.db, key)) === 'Pending') verified = await deps.provider.transferByKey(key);
+  } else if (isReward && key) {
+    if ((await rewardStatusByKey(deps.db, key)) === 'Pending') verified = await deps.provider.payoutByKey(key);
   } else if (isRefund && key) {
     if ((await refundStatusByKey(deps.db, key)) === 'Pending') verified = await deps.provider.refundByKey(key);
   }
@@ -67,7 +73,9 @@ export async function applyProviderEvent(
         ? await settleTransfer(deps, settled, tx)
         : isRefund
           ? await settleRefund(deps, settled, tx)
-          : await settlePayout(deps, settled, tx);
+          : isReward
+            ? await settleReward(deps, settled, tx)
+            : await settlePayout(deps, settled, tx);
     }
     if (payin) outcome = await settlePayin(tx, payin);
     await tx.update(providerEvents).set({ outcome }).where(eq(providerEvents.id, seen.id));
@@ -83,7 +91,8 @@ export async function applyProviderEvent(
 export async function reconcile(deps: Deps): Promise<ReconcileResponse> {
   const startedAt = new Date();
   const items = await deps.provider.statement();
-  const payoutItems = items.filter((i) => i.type === 'payout');
+  // rewards are provider payouts too, but settled by their own recovery: the reconciliation compares payouts
+  const payoutItems = items.filter((i) => i.type === 'payout' && !i.idempotency_key.startsWith(REWARD_KEY_PREFIX));
   const keys = payoutItems.map((i) => i.idempotency_key);
   const ours = await payoutsByKeys(deps.db, keys);
   const byKey = new Map(ours.map((p) => [p.idempotencyKey, p]));

@@ -1,13 +1,6 @@
-import { sql } from 'drizzle-orm';
-import { defineExport } from '../downloads/exports.ts';
+import { afterCreated, createdCursorOf, defineExport } from '../downloads/exports.ts';
 import type { Cell } from '../downloads/writer.ts';
 import { listSql, toTransferRow, transferWhere, type TransferDbRow } from './service.ts';
-
-/** The cursor of the last row written: its creation time (to the microsecond) and id. */
-interface Cursor {
-  createdAt: string;
-  id: number;
-}
 
 /** The transfer list's export: the list's own query and order, read in keyset chunks. */
 export const TRANSFERS_EXPORT = defineExport({
@@ -31,12 +24,7 @@ export const TRANSFERS_EXPORT = defineExport({
   ],
   chunk: (scope, params, cursor, limit) => {
     const dir = params.sortby === 'ASC' ? 'ASC' : 'DESC';
-    const c = cursor as Cursor | null;
-    const after = c
-      ? dir === 'ASC'
-        ? sql`(t.created_at, t.id) > (${c.createdAt}::timestamp AT TIME ZONE 'UTC', ${c.id})`
-        : sql`(t.created_at, t.id) < (${c.createdAt}::timestamp AT TIME ZONE 'UTC', ${c.id})`
-      : undefined;
+    const after = afterCreated('t', dir, cursor);
     return listSql(transferWhere(scope, { status: String(params.status ?? '') }), dir, limit, 0, after);
   },
   cells: (row): Cell[] => {
@@ -58,5 +46,5 @@ export const TRANSFERS_EXPORT = defineExport({
       t.created_at,
     ];
   },
-  cursorOf: (row) => ({ createdAt: String(row.created_key), id: Number(row.id) }),
+  cursorOf: createdCursorOf,
 });

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSFER_MSG } from '@obol/contract';
 import { buildProvider } from '../../../../provider/src/app.ts';
-import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { exportedLines, startTestApp, type TestApp } from '../../test/harness.ts';
 import { freePort } from '../../test/processes.ts';
 import { permissions, rolePermissions, roles } from '../roles/tables.ts';
 import { transfers } from './tables.ts';
@@ -271,27 +271,12 @@ describe('the transfer list and its export', () => {
   it('exports as a background job into the transactions download list, with the list’s rows', async () => {
     const r = await t.post('/api/export-transfer-details', { sortby: 'DESC', status: '', format: 'csv' }, merchant);
     expect(r.status, r.text).toBe(200);
-    const id = r.body.file.id as string;
-    const end = Date.now() + 10_000;
-    let file;
-    for (;;) {
-      const list = await t.post('/api/download-files', { type: 0, page: 1, per_page: 50 }, merchant);
-      file = list.body.data.find((f: { id: string }) => f.id === id);
-      if (file?.status === 'Completed' || Date.now() > end) break;
-      await new Promise((res) => setTimeout(res, 100));
-    }
-    expect(file?.status).toBe('Completed');
-    const dl = await t.app.inject({
-      method: 'GET',
-      url: `/api/download-file/${id}`,
-      headers: { authorization: `Bearer ${merchant}` },
-    });
-    expect(dl.statusCode).toBe(200);
-    const lines = dl.body.trim().split(/\r?\n/);
+    const lines = await exportedLines(t, r.body.file.id as string, merchant);
+    const body = lines.join('\n');
     expect(lines[0]).toContain('Beneficiary Name');
     const total = (await t.post('/api/get-amount-transfer-details', {}, merchant)).body.total;
     expect(lines.length - 1).toBe(total);
-    expect(dl.body).toContain('DE89370400440532013000');
-    expect(dl.body).not.toContain('Globex');
+    expect(body).toContain('DE89370400440532013000');
+    expect(body).not.toContain('Globex');
   });
 });

@@ -1,0 +1,291 @@
+import { REWARD_MSG, type RewardRow } from '@obol/contract';
+import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { escapeLike, rowsOf, type Executor, type Tx } from '../../platform/db.ts';
+import type { Deps } from '../../platform/deps.ts';
+import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
+import type { AuthContext } from '../../platform/http.ts';
+import { ProviderRejected, type ProviderClient } from '../../platform/provider.ts';
+import type { Scope } from '../../platform/scope.ts';
+import { platformAccountId } from '../ledger/accounts.ts';
+import { entryIdByKey, InsufficientFunds, postEntry, reverseEntry } from '../ledger/service.ts';
+import { payinRewards, payins } from './tables.ts';
+
+/** The provider keys of reward payments start so (the webhook and the reconciliation tell them from payouts). */
+export const REWARD_KEY_PREFIX = 'reward:';
+
+function rewardScope(scope: Scope): SQL {
+  switch (scope.kind) {
+    case 'all':
+      return sql`true`;
+    case 'merchant':
+      return sql`r.merchant_id = ${scope.merchantId}`;
+    case 'brand':
+      return sql`r.holder_id = ${scope.brandId}`;
+    default:
+      return sql`false`;
+  }
+}
+
+/**
+ * Pays a reward ("update reward"): in one transaction the reward moves from NotRewarded to Rewarded (a
+ * conditional UPDATE that also requires its pay-in Completed and the reward in the caller's scope: a double click,
+ * a retry or a second user finds nothing to move), the amount leaves the holder's pay-in account for rewards in
+ * flight (a guarded debit: 422 when the account no longer holds it), and the `reward.submit` job is queued. The
+ * payment's key is new for each attempt, so a reward paid again after the provider refused a wallet is a new
+ * payment, and a late answer about the old one changes nothing.
+ */
+export async function payReward(
+  deps: Deps,
+  auth: AuthContext,
+  id: number,
+  record?: (tx: Tx, reward: { id: number; amount: number }) => Promise<void>,
+): Promise<void> {
+  const key = `${REWARD_KEY_PREFIX}${id}:${randomUUID()}`;
+  try {
+    await deps.db.transaction(async (tx) => {
+      const moved = rowsOf<{ id: number | string; amount: number | string; account_id: number; reference: string }>(
+        await tx.execute(sql`
+          UPDATE payin_rewards r SET status = 'Rewarded', payout_status = 'Pending', reason = NULL,
+            idempotency_key = ${key}, provider_id = NULL, rewarded_by = ${auth.user.id}, rewarded_at = now(),
+            updated_at = now()
+          FROM payins p
+          WHERE r.id = ${id} AND r.status = 'NotRewarded' AND p.id = r.payin_id AND p.status = 'Completed'
+            AND ${rewardScope(auth.scope)}
+          RETURNING r.id, r.amount, r.account_id, p.reference`),
+      );
+      const r = moved[0];
+      if (!r) {
+        // why nothing moved: another tenant's (or no such) reward, one already paid, or a pay-in not completed
+        const [seen] = rowsOf<{ status: string }>(
+          await tx.execute(sql`SELECT r.status FROM payin_rewards r WHERE r.id = ${id} AND ${rewardScope(auth.scope)}`),
+        );
+        if (!seen) throw notFound('Reward not found');
+        if (seen.status === 'Rewarded') throw conflict(REWARD_MSG.alreadyRewarded);
+        throw unprocessable(REWARD_MSG.notCompleted, 'id');
+      }
+      const amount = Number(r.amount);
+      await postEntry(tx, {
+        idempotencyKey: `${key}:reserve`,
+        kind: 'reward.reserve',
+        businessType: 'reward',
+        businessId: Number(r.id),
+        createdBy: auth.user.id,
+        memo: r.reference,
+        postings: [
+          { accountId: r.account_id, amount: -amount },
+          { accountId: await platformAccountId(tx, 'reward_clearing'), amount },
+        ],
+      });
+      await deps.jobs.send('reward.submit', { rewardId: Number(r.id) }, { tx });
+      await record?.(tx, { id: Number(r.id), amount });
+    });
+  } catch (err) {
+    if (err instanceof InsufficientFunds) throw unprocessable(REWARD_MSG.insufficient, 'id');
+    throw err;
+  }
+}
+
+/** Sends a Pending reward payment to the provider, a payout to the payer's wallet under its own key. Safe again. */
+export async function submitReward(deps: Deps, provider: ProviderClient, rewardId: number): Promise<void> {
+  const [r] = await deps.db.select().from(payinRewards).where(eq(payinRewards.id, rewardId));
+  if (!r || r.payoutStatus !== 'Pending' || r.providerId || !r.idempotencyKey) return;
+  const [p] = await deps.db.select({ reference: payins.reference }).from(payins).where(eq(payins.id, r.payinId));
+  try {
+    const answer = await provider.createPayout({
+      idempotency_key: r.idempotencyKey,
+      reference: `reward ${p.reference}`,
+      obol_id: r.walletId,
+      amount: r.amount,
+      currency: 'EUR',
+      beneficiary_name: r.beneficiaryName,
+      brand: r.brand,
+    });
+    await deps.db
+      .update(payinRewards)
+      .set({ providerId: answer.id })
+      .where(
+        and(
+          eq(payinRewards.id, r.id),
+          eq(payinRewards.idempotencyKey, r.idempotencyKey),
+          sql`${payinRewards.providerId} IS NULL`,
+        ),
+      );
+  } catch (err) {
+    if (err instanceof ProviderRejected) {
+      await settleReward(deps, { idempotencyKey: r.idempotencyKey, status: 'Failed', message: err.messages[0] });
+      return;
+    }
+    throw err; // the job runs again
+  }
+}
+
+/**
+ * The provider's word on a reward payment: Completed moves the money on to the provider (the reward stays
+ * Rewarded); Failed reverses the reserve, the money back in the pay-in account, and the reward is NotRewarded
+ * again with the reason (it may be paid again). Only a Pending payment of the reward's current key moves, once.
+ */
+export async function settleReward(
+  deps: Pick<Deps, 'db'>,
+  ev: { idempotencyKey: string; providerId?: string; status: 'Completed' | 'Failed'; message?: string },
+  tx?: Tx,
+): Promise<'applied' | 'ignored'> {
+  const run = async (t: Tx) => {
+    const done = ev.status === 'Completed';
+    const [r] = await t
+      .update(payinRewards)
+      .set({
+        payoutStatus: done ? 'Completed' : 'Declined',
+        status: done ? 'Rewarded' : 'NotRewarded',
+        reason: done ? null : (ev.message ?? 'Declined by the provider'),
+        updatedAt: sql`now()`,
+        ...(ev.providerId ? { providerId: sql`COALESCE(${payinRewards.providerId}, ${ev.providerId})` } : {}),
+      })
+      .where(and(eq(payinRewards.idempotencyKey, ev.idempotencyKey), eq(payinRewards.payoutStatus, 'Pending')))
+      .returning();
+    if (!r) return 'ignored' as const;
+    if (done) {
+      await postEntry(t, {
+        idempotencyKey: `${ev.idempotencyKey}:complete`,
+        kind: 'reward.complete',
+        businessType: 'reward',
+        businessId: r.id,
+        postings: [
+          { accountId: await platformAccountId(t, 'reward_clearing'), amount: -r.amount },
+          { accountId: await platformAccountId(t, 'provider'), amount: r.amount },
+        ],
+      });
+    } else {
+      const reserve = await entryIdByKey(t, `${ev.idempotencyKey}:reserve`);
+      if (reserve === undefined) throw new Error(`reward ${r.id} has no reserve entry`);
+      await reverseEntry(t, reserve, { kind: 'reward.reversal', memo: r.reason ?? undefined });
+    }
+    return 'applied' as const;
+  };
+  return tx ? run(tx) : deps.db.transaction(run);
+}
+
+/** The payment state of the reward with this key (Pending: the webhook then asks the provider). */
+export async function rewardStatusByKey(db: Executor, key: string): Promise<string | null | undefined> {
+  const [r] = await db
+    .select({ status: payinRewards.payoutStatus })
+    .from(payinRewards)
+    .where(eq(payinRewards.idempotencyKey, key));
+  return r?.status;
+}
+
+/**
+ * Reward payments left Pending by a dead process or a lost webhook, a minute old or more: one never sent is sent
+ * (under its key, so a send that did happen is not repeated); one the provider settled is settled from its answer.
+ */
+export async function recoverRewards(deps: Deps): Promise<number> {
+  const stale = await deps.db
+    .select()
+    .from(payinRewards)
+    .where(and(eq(payinRewards.payoutStatus, 'Pending'), lt(payinRewards.rewardedAt, sql`now() - interval '1 minute'`)))
+    .orderBy(payinRewards.rewardedAt, payinRewards.id)
+    .limit(200);
+  let n = 0;
+  for (const r of stale) {
+    if (!r.idempotencyKey) continue;
+    const item = await deps.provider.payoutByKey(r.idempotencyKey);
+    if (!item) {
+      await submitReward(deps, deps.provider, r.id);
+      continue;
+    }
+    if (item.status === 'Completed' || item.status === 'Failed') {
+      const done = await settleReward(deps, {
+        idempotencyKey: r.idempotencyKey,
+        providerId: item.id,
+        status: item.status,
+        message: item.message,
+      });
+      if (done === 'applied') n++;
+    }
+  }
+  return n;
+}
+
+// ---- the reward list (/payin-rewards) and its export ----
+
+export interface RewardFilters {
+  search: string;
+  reward_status: string;
+}
+
+/**
+ * WHERE terms of the reward list: the caller's scope, the reward status, and the search: the pay-in reference, the
+ * payer's wallet or the merchant's or brand's name, in part and case-insensitively.
+ */
+export function rewardWhere(scope: Scope, f: RewardFilters): SQL {
+  const terms: SQL[] = [rewardScope(scope)];
+  if (f.reward_status) terms.push(sql`r.status = ${f.reward_status}`);
+  if (f.search) {
+    const like = `%${escapeLike(f.search)}%`;
+    terms.push(
+      sql`(p.reference ILIKE ${like} OR r.wallet_id ILIKE ${like} OR p.merchant_name ILIKE ${like} OR p.brand_name ILIKE ${like})`,
+    );
+  }
+  return sql.join(terms, sql` AND `);
+}
+
+/** One page (or export chunk) of rewards with their pay-ins, newest or oldest first. */
+export function rewardListSql(where: SQL, dir: 'ASC' | 'DESC', limit: number, offset: number, after?: SQL): SQL {
+  const order = dir === 'ASC' ? sql`r.created_at ASC, r.id ASC` : sql`r.created_at DESC, r.id DESC`;
+  return sql`SELECT r.id, p.reference, r.wallet_id, p.merchant_name, p.brand_name, r.amount, p.currency,
+      p.status AS transaction_status, r.status AS reward_status, r.payout_status, r.reason, r.created_at, r.rewarded_at,
+      to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS created_key
+    FROM payin_rewards r JOIN payins p ON p.id = r.payin_id
+    WHERE ${where}${after ? sql` AND ${after}` : sql``}
+    ORDER BY ${order}
+    LIMIT ${limit} OFFSET ${offset}`;
+}
+
+export interface RewardDbRow {
+  id: number | string;
+  reference: string;
+  wallet_id: string;
+  merchant_name: string;
+  brand_name: string | null;
+  amount: number | string;
+  currency: string;
+  transaction_status: RewardRow['transaction_status'];
+  reward_status: RewardRow['reward_status'];
+  payout_status: RewardRow['payout_status'];
+  reason: string | null;
+  created_at: string | Date;
+  rewarded_at: string | Date | null;
+  created_key: string;
+}
+
+export const toRewardRow = (r: RewardDbRow): RewardRow => ({
+  id: Number(r.id),
+  pay_in_reference: r.reference,
+  user_obol_id: r.wallet_id,
+  merchant_name: r.merchant_name,
+  brand_name: r.brand_name,
+  amount: Number(r.amount),
+  currency: r.currency,
+  transaction_status: r.transaction_status,
+  reward_status: r.reward_status,
+  payout_status: r.payout_status,
+  reason: r.reason,
+  created_at: new Date(r.created_at).toISOString(),
+  rewarded_at: r.rewarded_at === null ? null : new Date(r.rewarded_at).toISOString(),
+});
+
+export async function listRewards(
+  db: Executor,
+  scope: Scope,
+  q: RewardFilters & { sortby: 'ASC' | 'DESC'; page: number; per_page: number },
+) {
+  const where = rewardWhere(scope, q);
+  const [rows, counted] = await Promise.all([
+    db.execute(rewardListSql(where, q.sortby, q.per_page, (q.page - 1) * q.per_page)),
+    db.execute(sql`SELECT count(*) AS total FROM payin_rewards r JOIN payins p ON p.id = r.payin_id WHERE ${where}`),
+  ]);
+  return {
+    data: rowsOf<RewardDbRow>(rows).map(toRewardRow),
+    total: Number(rowsOf<{ total: number | string }>(counted)[0].total),
+  };
+}
