@@ -61,7 +61,9 @@ export const BUILT_PATHS = [
   '/merchants-payout',
   '/transfer-transactions',
   '/payin',
+  '/cardeye',
   '/refund',
+  '/payin-rewards',
 ] as const satisfies readonly GuardedPath[];
 export type BuiltPath = (typeof BUILT_PATHS)[number];
 

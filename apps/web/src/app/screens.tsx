@@ -85,6 +85,9 @@ const TransferTransactionsPage = lazyScreen(() =>
 const PayinTransactionsPage = lazyScreen(() =>
   import('../features/payins/PayinTransactionsPage.tsx').then((m) => ({ default: m.PayinTransactionsPage })),
 );
+const PayinRewardsPage = lazyScreen(() =>
+  import('../features/payins/PayinRewardsPage.tsx').then((m) => ({ default: m.PayinRewardsPage })),
+);
 const RefundTransactionsPage = lazyScreen(() =>
   import('../features/payins/RefundTransactionsPage.tsx').then((m) => ({ default: m.RefundTransactionsPage })),
 );
@@ -129,8 +132,14 @@ export const SCREENS: Record<BuiltPath, Screen> = {
   '/amount-transfer': { element: <AmountTransferPage />, preload: AmountTransferPage.preload },
   '/merchants-payout': { element: <MerchantsPayoutPage />, preload: MerchantsPayoutPage.preload },
   '/transfer-transactions': { element: <TransferTransactionsPage />, preload: TransferTransactionsPage.preload },
-  '/payin': { element: <PayinTransactionsPage />, preload: PayinTransactionsPage.preload },
+  // one component for the pay-in and CardEye lists; the key gives each its own state
+  '/payin': { element: <PayinTransactionsPage key="payin" />, preload: PayinTransactionsPage.preload },
+  '/cardeye': {
+    element: <PayinTransactionsPage key="cardeye" channel="CardEye" />,
+    preload: PayinTransactionsPage.preload,
+  },
   '/refund': { element: <RefundTransactionsPage />, preload: RefundTransactionsPage.preload },
+  '/payin-rewards': { element: <PayinRewardsPage />, preload: PayinRewardsPage.preload },
 };
 
 /** Loads the code of every screen (tests render them without a Suspense fallback). */

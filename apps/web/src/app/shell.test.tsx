@@ -47,6 +47,8 @@ describe('the sidebar', () => {
       'Batch Transactions',
       'Recent Batches',
       'Payin Transactions',
+      'Payin Rewards',
+      'CardEye Transactions',
       'Refund Transactions',
       'Download Transactions',
     ]);

@@ -12,6 +12,7 @@ const TONES: Record<string, Tone> = {
   failed: 'red',
   declined: 'red',
   completed: 'green',
+  rewarded: 'green',
 };
 
 export const toneOf = (status: string | null | undefined): Tone => TONES[(status ?? '').toLowerCase()] ?? 'grey';

@@ -16,6 +16,7 @@ const link = {
   amount: 2490,
   currency: 'EUR',
   url: 'http://127.0.0.1:3100/pay/pl_000001',
+  channel: 'Payin',
   transaction_status: 'Pending',
   link_status: 'Initiated',
   expires_at: '2026-11-25T18:15:00.000Z',
@@ -71,6 +72,39 @@ describe('the demo storefront (/merchant-site)', () => {
       date_of_birth: '1990-04-12',
       reference: expect.stringMatching(/^shop-/),
       return_url: expect.stringMatching(/^http:\/\/localhost:3000\/merchant-site\?order=shop-/),
+    });
+  }, 60_000);
+
+  it('sends a cashback reward to the buyer’s wallet and a staff card payment as CardEye, checking both first', async () => {
+    const fetch = mockApi({
+      '/api/token': () => ({ body: { access_token: 'mt_abc.def', token_type: 'Bearer', expires_in: 900 } }),
+      '/api/create-payin-link': () => ({ status: 201, body: { ...link, channel: 'CardEye' } }),
+    });
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign, origin: 'http://localhost:3000' });
+    renderApp('/merchant-site');
+    await screen.findByRole('heading', { name: 'Checkout' });
+    await fill();
+    await userEvent.type(screen.getByLabelText('Merchant API key'), 'pk_a:sk_b');
+    await userEvent.type(screen.getByLabelText(/Obol wallet for 5% cashback/), '12');
+    await userEvent.click(screen.getByRole('switch', { name: 'Card payment taken by our staff (CardEye)' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Pay €24.90' }));
+    // a wallet that is not 9 digits and no staff member: refused here, before any call
+    expect(await screen.findByText('Invalid Obol Id')).toBeTruthy();
+    expect(await screen.findByText(PAYIN_MSG.requestedBy)).toBeTruthy();
+    expect(callsTo(fetch, '/api/token')).toHaveLength(0);
+
+    await userEvent.type(screen.getByLabelText(/Obol wallet for 5% cashback/), '3456789');
+    expect(screen.getByText('€1.24 back to this wallet once paid')).toBeTruthy();
+    await userEvent.type(screen.getByLabelText('Staff member or till'), 'Till 4');
+    await userEvent.click(screen.getByRole('button', { name: 'Pay €24.90' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(link.url));
+    expect(callsTo(fetch, '/api/create-payin-link')[0]).toMatchObject({
+      amount: 2490,
+      user_obol_id: '123456789',
+      reward_amount: 124,
+      channel: 'CardEye',
+      requested_by: 'Till 4',
     });
   }, 60_000);
 

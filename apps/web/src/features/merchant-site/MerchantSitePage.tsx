@@ -1,4 +1,10 @@
-import { createPayinLinkRequest, type CreatePayinLinkRequest, type PayinLinkResponse, PAYIN_MSG } from '@obol/contract';
+import {
+  createPayinLinkRequest,
+  payinLinkProblems,
+  type CreatePayinLinkRequest,
+  type PayinLinkResponse,
+  PAYIN_MSG,
+} from '@obol/contract';
 import LocalCafeOutlinedIcon from '@mui/icons-material/LocalCafeOutlined';
 import {
   Alert,
@@ -8,10 +14,12 @@ import {
   CardActionArea,
   CardContent,
   Container,
+  FormControlLabel,
   Grid,
   Link,
   Paper,
   Stack,
+  Switch,
   TextField,
   Typography,
 } from '@mui/material';
@@ -29,8 +37,11 @@ const PRODUCTS = [
 const KEY_STORE = 'obol-demo-shop-api-key';
 /** A new order number: the shop's reference of its pay-in, unique per merchant. */
 const newReference = () => `shop-${Date.now().toString(36)}-${Math.floor(Math.random() * 1296).toString(36)}`;
-const FIELDS = ['first_name', 'last_name', 'date_of_birth'] as const;
+const FIELDS = ['first_name', 'last_name', 'date_of_birth', 'user_obol_id', 'requested_by'] as const;
 type Field = (typeof FIELDS)[number];
+/** The shop's loyalty offer: this share of the order back to the buyer's Obol wallet, as a pay-in reward. */
+const CASHBACK_PERCENT = 5;
+const cashbackOf = (cents: number) => Math.floor((cents * CASHBACK_PERCENT) / 100);
 
 /** The answer of a merchant API call, or its error as the API says it. */
 async function post<T>(path: string, headers: Record<string, string>, body?: unknown) {
@@ -59,7 +70,15 @@ export function MerchantSitePage() {
   const [params] = useSearchParams();
   const [apiKey, setApiKey] = useState(() => sessionStorage.getItem(KEY_STORE) ?? '');
   const [product, setProduct] = useState<(typeof PRODUCTS)[number]['id']>('beans');
-  const [buyer, setBuyer] = useState<Record<Field, string>>({ first_name: '', last_name: '', date_of_birth: '' });
+  const [buyer, setBuyer] = useState<Record<Field, string>>({
+    first_name: '',
+    last_name: '',
+    date_of_birth: '',
+    user_obol_id: '',
+    requested_by: '',
+  });
+  // a card payment the shop's staff take for the buyer (by phone, at the counter): a CardEye payment
+  const [byStaff, setByStaff] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<Field | 'api_key', string>>>({});
   const [failure, setFailure] = useState('');
   const [busy, setBusy] = useState(false);
@@ -77,11 +96,16 @@ export function MerchantSitePage() {
     setFailure('');
     const next: typeof errors = {};
     if (!/^[^:\s]+:[^:\s]+$/.test(apiKey.trim())) next.api_key = PAYIN_MSG.apiKeyMissing;
+    const wallet = buyer.user_obol_id.trim();
     const body: CreatePayinLinkRequest = {
       amount: chosen.cents,
       reference,
-      ...buyer,
+      first_name: buyer.first_name,
+      last_name: buyer.last_name,
+      date_of_birth: buyer.date_of_birth,
       return_url: `${window.location.origin}/merchant-site?order=${encodeURIComponent(reference)}`,
+      ...(wallet ? { user_obol_id: wallet, reward_amount: cashbackOf(chosen.cents) } : {}),
+      ...(byStaff ? { channel: 'CardEye' as const, requested_by: buyer.requested_by } : {}),
     };
     const parsed = createPayinLinkRequest.safeParse(body);
     if (!parsed.success)
@@ -89,6 +113,17 @@ export function MerchantSitePage() {
         const f = issue.path[0] as Field;
         if (FIELDS.includes(f) && !next[f]) next[f] = issue.message;
       }
+    const problems = payinLinkProblems({
+      amount: chosen.cents,
+      channel: byStaff ? 'CardEye' : 'Payin',
+      requested_by: buyer.requested_by.trim() || undefined,
+      user_obol_id: wallet || undefined,
+      reward_amount: wallet ? cashbackOf(chosen.cents) : undefined,
+    });
+    for (const p of problems) {
+      const f = p.field as Field;
+      if (FIELDS.includes(f) && !next[f]) next[f] = p.message;
+    }
     setErrors(next);
     if (Object.keys(next).length) return;
     setBusy(true);
@@ -122,7 +157,11 @@ export function MerchantSitePage() {
       label={label}
       fullWidth
       value={buyer[name]}
-      onChange={(e) => setBuyer((b) => ({ ...b, [name]: e.target.value }))}
+      onChange={(e) => {
+        setBuyer((b) => ({ ...b, [name]: e.target.value }));
+        // an edited field's message goes until the next checkout
+        setErrors((x) => ({ ...x, [name]: undefined }));
+      }}
       error={!!errors[name]}
       helperText={errors[name] ?? ' '}
       {...extra}
@@ -210,7 +249,27 @@ export function MerchantSitePage() {
                 slotProps: { inputLabel: { shrink: true }, htmlInput: { max: new Date().toISOString().slice(0, 10) } },
               })}
             </Grid>
+            <Grid size={{ xs: 12, sm: 6 }}>
+              {field('user_obol_id', `Obol wallet for ${CASHBACK_PERCENT}% cashback (optional)`, {
+                slotProps: { htmlInput: { inputMode: 'numeric', autoComplete: 'off' } },
+                helperText:
+                  errors.user_obol_id ??
+                  (buyer.user_obol_id.trim()
+                    ? `${euro(cashbackOf(chosen.cents))} back to this wallet once paid`
+                    : 'Your 9-digit Obol ID'),
+              })}
+            </Grid>
           </Grid>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'flex-start' } }}>
+            <FormControlLabel
+              control={<Switch checked={byStaff} onChange={(e) => setByStaff(e.target.checked)} />}
+              label="Card payment taken by our staff (CardEye)"
+              sx={{ minWidth: 280, mt: 1 }}
+            />
+            {byStaff ? (
+              <Box sx={{ flex: 1 }}>{field('requested_by', 'Staff member or till', { autoComplete: 'off' })}</Box>
+            ) : null}
+          </Stack>
           <Typography variant="h6" component="h2" sx={{ mt: 1, mb: 2 }}>
             3. The shop&apos;s API key
           </Typography>

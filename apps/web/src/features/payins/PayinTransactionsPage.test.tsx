@@ -14,6 +14,8 @@ const row = (over: Partial<PayinRow> = {}): PayinRow => ({
   amount: 2599,
   currency: 'EUR',
   request_id: 'pl_000001',
+  channel: 'Payin',
+  requested_by: null,
   transaction_status: 'Completed',
   link_status: 'Initiated',
   reason: null,
@@ -72,6 +74,7 @@ describe('Payin Transactions', () => {
     expect(screen.getByRole('img', { name: 'Reason: Payment declined' })).toBeTruthy();
     expect(screen.getByRole('img', { name: 'Reason: The payment link expired before it was paid' })).toBeTruthy();
     expect(callsTo(fetch, '/api/pay-in-order-details')[0]).toEqual({
+      channel: 'Payin',
       transaction_status: 0,
       sortby: 'DESC',
       tz: expect.any(String),
@@ -94,8 +97,40 @@ describe('Payin Transactions', () => {
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Export as CSV' }));
     await waitFor(() =>
       expect(callsTo(fetch, '/api/export-payin-record')).toEqual([
-        { transaction_status: 3, user_name: 'Ana', sortby: 'DESC', tz: expect.any(String), format: 'csv' },
+        {
+          channel: 'Payin',
+          transaction_status: 3,
+          user_name: 'Ana',
+          sortby: 'DESC',
+          tz: expect.any(String),
+          format: 'csv',
+        },
       ]),
+    );
+  }, 60_000);
+
+  it('CardEye Transactions: the CardEye channel, who requested each payment, and a Requested By filter', async () => {
+    const fetch = mockApi({
+      '/api/pay-in-order-details': () => ({
+        body: {
+          data: [row({ channel: 'CardEye', requested_by: 'Till 4 (Maria)', pay_in_reference: 'card-7' })],
+          total: 1,
+        },
+      }),
+    });
+    signInAs(['User can view cardeye transactions', 'User can search', 'User can view profile'], { role: 'Reviewer' });
+    renderApp('/cardeye');
+    expect(await screen.findByRole('heading', { name: 'CardEye Transactions' })).toBeTruthy();
+    expect((await screen.findAllByText('Till 4 (Maria)')).length).toBeGreaterThan(0);
+    expect(callsTo(fetch, '/api/pay-in-order-details')[0]).toMatchObject({ channel: 'CardEye' });
+    await userEvent.click(screen.getByRole('button', { name: 'Toggle search filters' }));
+    const panel = screen.getByRole('form', { name: 'Search filters' });
+    await userEvent.type(within(panel).getByLabelText('Requested By'), 'maria{Enter}');
+    await waitFor(() =>
+      expect(callsTo(fetch, '/api/pay-in-order-details').at(-1)).toMatchObject({
+        channel: 'CardEye',
+        requested_by: 'maria',
+      }),
     );
   }, 60_000);
 

@@ -3,6 +3,7 @@ import {
   DATE_SORT_OPTIONS,
   PAYIN_STATUS_OPTIONS,
   REFUND_STATUS_LABELS,
+  type PayinChannel,
   type PayinRow,
 } from '@obol/contract';
 import { Paper, Stack, TextField } from '@mui/material';
@@ -32,7 +33,14 @@ const payinReason = (p: PayinRow) =>
       ? p.reason || 'The payment link expired'
       : null;
 
-const COLUMNS: Column<PayinRow>[] = [
+const REQUESTED_BY: Column<PayinRow> = {
+  id: 'requested_by',
+  label: 'Requested By',
+  nowrap: true,
+  cell: (p) => p.requested_by ?? '–',
+};
+
+const PAYIN_COLUMNS: Column<PayinRow>[] = [
   {
     id: 'reference',
     label: 'Pay-in Reference',
@@ -74,6 +82,13 @@ const COLUMNS: Column<PayinRow>[] = [
   { id: 'account_id', label: 'Account ID', hidden: true, nowrap: true, cell: (p) => p.account_id },
   { id: 'created_at', label: 'Date', nowrap: true, cell: (p) => localDateTime(p.created_at) },
 ];
+/** CardEye: the same columns, with who requested the card payment after the payer. */
+const CARDEYE_COLUMNS: Column<PayinRow>[] = PAYIN_COLUMNS.flatMap((c) => (c.id === 'payer' ? [c, REQUESTED_BY] : [c]));
+
+const PAGES = {
+  Payin: { title: 'Payin Transactions', id: 'payin-transactions', columns: PAYIN_COLUMNS },
+  CardEye: { title: 'CardEye Transactions', id: 'cardeye-transactions', columns: CARDEYE_COLUMNS },
+} as const;
 
 const EMPTY = {
   pay_in_reference: '',
@@ -81,6 +96,7 @@ const EMPTY = {
   request_id: '',
   user_name: '',
   account_id: '',
+  requested_by: '',
   start_date: '',
   end_date: '',
 };
@@ -91,11 +107,13 @@ const STATUSES = PAYIN_STATUS_OPTIONS.map((o) => o.status);
 const SORTS = ['newest', 'oldest'] as const;
 
 /**
- * Payin Transactions: the pay-ins made through the merchant API in the caller's scope, 20 a page by date, the
- * status filter (section 9's codes), the filter panel behind 'User can search', export, and the refund action with
- * 'User can view cardeye transactions'; reloads every 5 minutes.
+ * Payin Transactions (channel Payin) and CardEye Transactions (channel CardEye: card payments the merchant's staff
+ * requested, with who requested them): the payments made through the merchant API in the caller's scope, 20 a page
+ * by date, the status filter (section 9's codes), the filter panel behind 'User can search', export, and the refund
+ * action with 'User can view cardeye transactions'; reloads every 5 minutes.
  */
-export function PayinTransactionsPage() {
+export function PayinTransactionsPage({ channel = 'Payin' }: { channel?: PayinChannel }) {
+  const page = PAGES[channel];
   const session = useSession();
   const canSearch = hasPermission(session, 'User can search');
   const canExport = hasPermission(session, 'User can export transactions');
@@ -111,7 +129,7 @@ export function PayinTransactionsPage() {
   const exporting = useExportPayins();
   const filters = filterBody(f.applied);
   const tz = browserTimeZone();
-  const selection = { transaction_status: status, ...filters, tz, sortby: sortKey };
+  const selection = { channel, transaction_status: status, ...filters, tz, sortby: sortKey };
   const q = useQuery({
     ...payinsQuery({ ...selection, page: paging.page, per_page: paging.perPage }),
     placeholderData: keepPreviousData,
@@ -133,7 +151,7 @@ export function PayinTransactionsPage() {
         spacing={2}
         sx={{ alignItems: { md: 'center' }, justifyContent: 'space-between', mb: 2 }}
       >
-        <PageTitle>Payin Transactions</PageTitle>
+        <PageTitle>{page.title}</PageTitle>
         <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
           {canSearch ? (
             <FilterToggle
@@ -174,14 +192,17 @@ export function PayinTransactionsPage() {
           <TextField size="small" label="Request ID" {...f.field('request_id', MATCH.exact)} />
           <TextField size="small" label="Payer Name" {...f.field('user_name', MATCH.contains)} />
           <TextField size="small" label="Account ID" {...f.field('account_id', MATCH.exact)} />
+          {channel === 'CardEye' ? (
+            <TextField size="small" label="Requested By" {...f.field('requested_by', MATCH.contains)} />
+          ) : null}
           <DateRangeFields start={f.field('start_date')} end={f.field('end_date')} />
         </FilterPanel>
       ) : null}
       <Paper>
         <ListTable
-          id="payin-transactions"
-          label="Payin transactions"
-          columns={COLUMNS}
+          id={page.id}
+          label={page.title}
+          columns={page.columns}
           rows={q.data?.data ?? []}
           rowKey={(p) => p.id}
           loading={q.isLoading}

@@ -46,3 +46,26 @@ export function useExportRefunds() {
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.downloadFiles }),
   });
 }
+
+type RewardListInput = InputOf<typeof payinOps.payinRewards>;
+/** A page of the rewards of the caller's scope. */
+export const rewardsQuery = (input: Omit<RewardListInput, 'id'>) =>
+  queryOptions({ queryKey: ['rewards', input], queryFn: () => call(payinOps.payinRewards, input) });
+
+/** Pays a reward ("update reward": the same call with its id); the reward list changes. */
+export function useUpdateReward() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: RewardListInput & { id: number }) => call(payinOps.payinRewards, input),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['rewards'] }),
+  });
+}
+
+/** Starts a file of the reward list; a job writes it into the transactions downloads. */
+export function useExportRewards() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: InputOf<typeof payinOps.exportPayinRewards>) => call(payinOps.exportPayinRewards, input),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.downloadFiles }),
+  });
+}

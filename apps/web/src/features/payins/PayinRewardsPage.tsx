@@ -1,0 +1,204 @@
+import { DATE_SORT_OPTIONS, MSG, REWARD_STATUS_OPTIONS, type RewardRow } from '@obol/contract';
+import RedeemOutlinedIcon from '@mui/icons-material/RedeemOutlined';
+import { Paper, Stack } from '@mui/material';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ApiError } from '../../lib/api.ts';
+import { euro, localDateTime } from '../../lib/format.ts';
+import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { hasPermission, useSession } from '../../lib/session.ts';
+import { oneOf, useUrlParams } from '../../lib/urlState.ts';
+import { useUrlSearch } from '../../lib/useUrlSearch.ts';
+import { ActionIcon } from '../../ui/ActionIcon.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { ExportButton } from '../../ui/ExportButton.tsx';
+import { ListTable, type Column } from '../../ui/ListTable.tsx';
+import { useNotify } from '../../ui/notifications.tsx';
+import { OptionSelect } from '../../ui/OptionSelect.tsx';
+import { PageTitle } from '../../ui/PageTitle.tsx';
+import { Pager } from '../../ui/Pager.tsx';
+import { SearchField } from '../../ui/SearchField.tsx';
+import { StatusChip, StatusWithReason } from '../../ui/StatusChip.tsx';
+import { rewardsQuery, useExportRewards, useUpdateReward } from './api/payins.ts';
+
+/** The payment to the wallet, in words: on its way, paid, or refused by the provider. */
+const PAYMENT_LABELS = { Pending: 'Sending', Completed: 'Paid', Declined: 'Refused' } as const;
+
+const rewardLabel = (r: RewardRow) => (r.reward_status === 'NotRewarded' ? 'Not Rewarded' : 'Rewarded');
+
+const COLUMNS: Column<RewardRow>[] = [
+  {
+    id: 'reference',
+    label: 'Pay-in Reference',
+    pinned: true,
+    card: 'title',
+    nowrap: true,
+    cell: (r) => r.pay_in_reference,
+  },
+  { id: 'wallet', label: 'User Obol ID', nowrap: true, cell: (r) => r.user_obol_id },
+  { id: 'merchant', label: 'Merchant', cell: (r) => r.brand_name ?? r.merchant_name },
+  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (r) => euro(r.amount) },
+  {
+    id: 'transaction_status',
+    label: 'Transaction Status',
+    cell: (r) => <StatusChip status={r.transaction_status} />,
+  },
+  {
+    id: 'reward_status',
+    label: 'Reward Status',
+    pinned: true,
+    card: 'status',
+    // a refused payment to the wallet leaves the reward Not Rewarded, with the provider's reason
+    cell: (r) => (
+      <StatusWithReason
+        status={rewardLabel(r)}
+        reason={r.payout_status === 'Declined' ? `Payment refused: ${r.reason ?? 'declined'}` : null}
+      />
+    ),
+  },
+  {
+    id: 'payout_status',
+    label: 'Payment',
+    nowrap: true,
+    cell: (r) => (r.payout_status ? PAYMENT_LABELS[r.payout_status] : '–'),
+  },
+  { id: 'created_at', label: 'Date', nowrap: true, cell: (r) => localDateTime(r.created_at) },
+  {
+    id: 'rewarded_at',
+    label: 'Rewarded At',
+    hidden: true,
+    nowrap: true,
+    cell: (r) => (r.rewarded_at ? localDateTime(r.rewarded_at) : '–'),
+  },
+];
+
+const STATUSES = REWARD_STATUS_OPTIONS.map((o) => o.status);
+const SORTS = ['newest', 'oldest'] as const;
+
+/** Why a reward cannot be updated now, or null when it can. */
+const blocked = (r: RewardRow) =>
+  r.reward_status === 'Rewarded'
+    ? 'Already rewarded'
+    : r.transaction_status !== 'Completed'
+      ? 'The pay-in is not completed'
+      : null;
+
+/**
+ * Payin Rewards: the rewards merchants promised their payers (cashback to the payer's Obol wallet), 20 a page by
+ * date, search (reference, wallet, merchant; debounced 1 s), the reward filter, export, and the update-reward action
+ * with a confirmation: disabled once Rewarded (and while the pay-in is not Completed). Updating pays the wallet
+ * from the merchant's pay-in account.
+ */
+export function PayinRewardsPage() {
+  const session = useSession();
+  const canExport = hasPermission(session, 'User can export transactions');
+  const { notify } = useNotify();
+  const url = useUrlParams();
+  const paging = usePaging(20, [20, 50, 100], url);
+  const { text, setText, search } = useUrlSearch(url);
+  const statusName = oneOf(url.params.get('status'), STATUSES, '');
+  const status = REWARD_STATUS_OPTIONS.find((o) => o.status === statusName)?.value ?? 0;
+  const sortKey: 'ASC' | 'DESC' = oneOf(url.params.get('sort'), SORTS, 'newest') === 'oldest' ? 'ASC' : 'DESC';
+  const sort = DATE_SORT_OPTIONS.find((o) => o.sort === sortKey)?.value ?? DATE_SORT_OPTIONS[0].value;
+  const selection = { search, reward_status: status, sortby: sortKey };
+  const q = useQuery({
+    ...rewardsQuery({ ...selection, page: paging.page, per_page: paging.perPage }),
+    placeholderData: keepPreviousData,
+  });
+  const total = q.data?.total;
+  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
+  const exporting = useExportRewards();
+  const update = useUpdateReward();
+  const [confirming, setConfirming] = useState<RewardRow | null>(null);
+
+  const pay = async () => {
+    const r = confirming!;
+    try {
+      const answer = await update.mutateAsync({ ...selection, page: paging.page, per_page: paging.perPage, id: r.id });
+      notify('success', answer.message?.[0] ?? 'Reward updated successfully.');
+    } catch (err) {
+      notify('error', err instanceof ApiError ? err.display : MSG.somethingWrong);
+    } finally {
+      setConfirming(null);
+    }
+  };
+
+  const action = (r: RewardRow) => (
+    <ActionIcon
+      title={blocked(r) ?? 'Update reward'}
+      label={`Update the reward of ${r.pay_in_reference}`}
+      disabled={!!blocked(r)}
+      onClick={() => setConfirming(r)}
+    >
+      <RedeemOutlinedIcon fontSize="small" />
+    </ActionIcon>
+  );
+
+  return (
+    <>
+      <Stack
+        direction={{ xs: 'column', md: 'row' }}
+        spacing={2}
+        sx={{ alignItems: { md: 'center' }, justifyContent: 'space-between', mb: 2 }}
+      >
+        <PageTitle>Payin Rewards</PageTitle>
+        <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
+          <OptionSelect
+            label="Sort by date"
+            value={sort}
+            options={DATE_SORT_OPTIONS}
+            onChange={(v) => url.update({ sort: v === 1 ? 'oldest' : null, ...FIRST_PAGE })}
+            minWidth={160}
+          />
+          <OptionSelect
+            label="Reward Status"
+            value={status}
+            options={REWARD_STATUS_OPTIONS}
+            onChange={(v) =>
+              url.update({ status: REWARD_STATUS_OPTIONS.find((o) => o.value === v)?.status || null, ...FIRST_PAGE })
+            }
+            minWidth={160}
+          />
+          {canExport ? (
+            <ExportButton disabled={!total} onExport={(format) => exporting.mutateAsync({ ...selection, format })} />
+          ) : null}
+        </Stack>
+      </Stack>
+      <Paper>
+        <ListTable
+          id="payin-rewards"
+          label="Payin rewards"
+          columns={COLUMNS}
+          rows={q.data?.data ?? []}
+          rowKey={(r) => r.id}
+          toolbar={
+            <SearchField value={text} onChange={setText} helperText="Pay-in reference, Obol ID, merchant or brand" />
+          }
+          loading={q.isLoading}
+          sx={{ maxHeight: '65vh' }}
+          action={{ label: 'Update Reward', cell: action }}
+        />
+        <Pager
+          page={paging.page}
+          pages={pageCount(total, paging.perPage)}
+          onPage={paging.setPage}
+          perPage={paging.perPage}
+          onPerPage={paging.setPerPage}
+          sizes={[20, 50, 100]}
+        />
+      </Paper>
+      <ConfirmDialog
+        open={!!confirming}
+        title="Update this reward?"
+        text={
+          confirming
+            ? `${euro(confirming.amount)} goes from the pay-in account to the Obol wallet ${confirming.user_obol_id} for ${confirming.pay_in_reference}. This cannot be undone.`
+            : ''
+        }
+        confirmLabel="Update reward"
+        onCancel={() => setConfirming(null)}
+        onConfirm={pay}
+      />
+    </>
+  );
+}
