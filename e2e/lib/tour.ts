@@ -134,6 +134,8 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
   for (const url of [
     '/recent-batches',
     '/payin',
+    '/cardeye',
+    '/payin-rewards',
     '/refund',
     '/download-transactions',
     '/download-reports',

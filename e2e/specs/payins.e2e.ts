@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeFromMail, DEMO_PASSWORD, launch, newPage, signIn } from '../lib/browser.ts';
 
@@ -10,20 +10,39 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** The signed-in merchant's key pair, from API Keys (Decrypt Keys with the password). */
+async function merchantKeys(page: Page) {
+  await page.goto('/api-keys');
+  const row = page.getByRole('row').filter({ hasText: 'merchant@obol.example' });
+  await row.getByRole('button', { name: /^Decrypt keys of / }).click();
+  const dialog = page.getByRole('dialog', { name: 'Decrypt API keys' });
+  await dialog.getByLabel('Password').fill(DEMO_PASSWORD);
+  await dialog.getByRole('button', { name: 'Decrypt' }).click();
+  const keys = page.getByLabel('Decrypted keys');
+  const publicKey = (await keys.getByText(/^pk_/).first().textContent())!.trim();
+  const privateKey = (await keys.getByText(/^sk_/).first().textContent())!.trim();
+  return { publicKey, privateKey };
+}
+
+/** Reloads the page until the row shows the text (a webhook or a job settles it meanwhile). */
+async function untilRowShows(page: Page, row: ReturnType<Page['getByRole']>, text: string, exact = true) {
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        await row.waitFor();
+        return row.getByText(text, { exact }).isVisible();
+      },
+      { timeout: 20_000, interval: 500 },
+    )
+    .toBe(true);
+}
+
 describe('pay-ins through the merchant API', () => {
   it('a buyer pays on the storefront and the hosted page; the merchant finds it Completed in /payin and refunds it', async () => {
     const { context, page } = await newPage(browser);
-    // the merchant's key pair, from API Keys
     await signIn(page, 'merchant@obol.example');
-    await page.goto('/api-keys');
-    const row = page.getByRole('row').filter({ hasText: 'merchant@obol.example' });
-    await row.getByRole('button', { name: /^Decrypt keys of / }).click();
-    const dialog = page.getByRole('dialog', { name: 'Decrypt API keys' });
-    await dialog.getByLabel('Password').fill(DEMO_PASSWORD);
-    await dialog.getByRole('button', { name: 'Decrypt' }).click();
-    const keys = page.getByLabel('Decrypted keys');
-    const publicKey = (await keys.getByText(/^pk_/).first().textContent())!.trim();
-    const privateKey = (await keys.getByText(/^sk_/).first().textContent())!.trim();
+    const { publicKey, privateKey } = await merchantKeys(page);
 
     // the shop: a product, the buyer, the key; Pay goes to the provider's hosted page
     await page.goto('/merchant-site');
@@ -92,6 +111,52 @@ describe('pay-ins through the merchant API', () => {
     const refund = page.getByRole('row').filter({ hasText: order });
     await refund.getByText('Completed', { exact: true }).waitFor();
     expect(await refund.getByText('€12.00').isVisible()).toBe(true);
+    await context.close();
+  });
+
+  it('a staff card payment with cashback: listed under CardEye with who took it; the reward is paid once from /payin-rewards', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'merchant@obol.example');
+    const { publicKey, privateKey } = await merchantKeys(page);
+    await page.goto('/merchant-site');
+    await page.getByRole('heading', { name: 'Checkout' }).waitFor();
+    await page.getByLabel('First name').fill('Ben');
+    await page.getByLabel('Last name').fill('Berg');
+    await page.getByLabel('Date of birth').fill('1985-09-30');
+    await page.getByLabel(/Obol wallet for 5% cashback/).fill('100000001');
+    await page.getByText('€1.24 back to this wallet once paid').waitFor();
+    await page.getByRole('switch', { name: 'Card payment taken by our staff (CardEye)' }).check();
+    await page.getByLabel('Staff member or till').fill('Till 4 (Maria)');
+    await page.getByLabel('Merchant API key').fill(`${publicKey}:${privateKey}`);
+    const order = (await page.getByText(/^Order shop-/).textContent())!.replace('Order ', '').trim();
+    await page.getByRole('button', { name: 'Pay €24.90' }).click();
+    await page.getByRole('heading', { name: 'Pay €24.90' }).waitFor();
+    await page.getByLabel('First name').fill('Ben');
+    await page.getByLabel('Last name').fill('Berg');
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await page.waitForURL(/\/merchant-site\?order=/);
+
+    // CardEye Transactions, not Payin Transactions
+    await page.goto('/cardeye');
+    await page.getByRole('heading', { name: 'CardEye Transactions', level: 1 }).waitFor();
+    const card = page.getByRole('row').filter({ hasText: order });
+    await untilRowShows(page, card, 'Completed');
+    expect(await card.getByText('Till 4 (Maria)').isVisible()).toBe(true);
+
+    // the reward: confirm, then it is Rewarded and cannot be paid again
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Payin Rewards' }).click();
+    await page.waitForURL('**/payin-rewards');
+    await page.getByRole('heading', { name: 'Payin Rewards', level: 1 }).waitFor();
+    const reward = page.getByRole('row').filter({ hasText: order });
+    await reward.getByText('Not Rewarded').waitFor();
+    expect(await reward.getByText('€1.24').isVisible()).toBe(true);
+    await reward.getByRole('button', { name: `Update the reward of ${order}` }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Update this reward?' });
+    await confirm.getByRole('button', { name: 'Update reward' }).click();
+    await page.getByText('Reward updated successfully.').waitFor();
+    await untilRowShows(page, reward, 'Paid');
+    expect(await reward.getByText('Rewarded', { exact: true }).isVisible()).toBe(true);
+    expect(await reward.getByRole('button', { name: `Update the reward of ${order}` }).isDisabled()).toBe(true);
     await context.close();
   });
 });

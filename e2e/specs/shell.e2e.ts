@@ -38,12 +38,15 @@ describe('the web shell', () => {
       'Batch Transactions',
       'Recent Batches',
       'Payin Transactions',
+      'Payin Rewards',
+      'CardEye Transactions',
       'Refund Transactions',
       'Download Transactions',
     ])
       await expect(nav.getByRole('link', { name: label, exact: true }).count()).resolves.toBe(1);
     // a screen not built yet is not in the menu
-    await expect(nav.getByRole('link', { name: 'Payin Rewards' }).count()).resolves.toBe(0);
+    await nav.getByRole('button', { name: 'Accounts', exact: true }).click();
+    await expect(nav.getByRole('link', { name: 'Companies' }).count()).resolves.toBe(0);
     await nav.getByRole('link', { name: 'Recent Batches', exact: true }).click();
     await page.waitForURL('**/recent-batches');
     await expect
