@@ -189,14 +189,19 @@ export async function refundStatusByKey(db: Executor, key: string): Promise<stri
 }
 
 /**
- * Refunds left Pending by a dead process or a lost webhook, a minute old or more: one never sent is sent (under
+ * Refunds left Pending by a dead process or a lost webhook, a minute old or more (`olderThanMs`): one never sent is sent (under
  * its key, so a send that did happen is not repeated); one the provider settled is settled from its answer.
  */
-export async function recoverRefunds(deps: Deps): Promise<number> {
+export async function recoverRefunds(deps: Deps, olderThanMs = 60_000): Promise<number> {
   const stale = await deps.db
     .select()
     .from(refunds)
-    .where(and(eq(refunds.status, 'Pending'), lt(refunds.createdAt, sql`now() - interval '1 minute'`)))
+    .where(
+      and(
+        eq(refunds.status, 'Pending'),
+        lt(refunds.createdAt, sql`now() - make_interval(secs => ${olderThanMs / 1000})`),
+      ),
+    )
     .orderBy(refunds.createdAt, refunds.id)
     .limit(200);
   let n = 0;
@@ -207,6 +212,10 @@ export async function recoverRefunds(deps: Deps): Promise<number> {
       continue;
     }
     if (item.status === 'Completed' || item.status === 'Failed') {
+      if (item.amount !== r.amount) {
+        deps.log.error({ refund: r.id, ours: r.amount, theirs: item.amount }, 'refund amount differs at provider');
+        continue;
+      }
       const done = await settleRefund(deps, {
         idempotencyKey: r.idempotencyKey,
         providerId: item.id,

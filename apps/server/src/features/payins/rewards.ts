@@ -175,14 +175,19 @@ export async function rewardStatusByKey(db: Executor, key: string): Promise<stri
 }
 
 /**
- * Reward payments left Pending by a dead process or a lost webhook, a minute old or more: one never sent is sent
+ * Reward payments left Pending by a dead process or a lost webhook, a minute old or more (`olderThanMs`): one never sent is sent
  * (under its key, so a send that did happen is not repeated); one the provider settled is settled from its answer.
  */
-export async function recoverRewards(deps: Deps): Promise<number> {
+export async function recoverRewards(deps: Deps, olderThanMs = 60_000): Promise<number> {
   const stale = await deps.db
     .select()
     .from(payinRewards)
-    .where(and(eq(payinRewards.payoutStatus, 'Pending'), lt(payinRewards.rewardedAt, sql`now() - interval '1 minute'`)))
+    .where(
+      and(
+        eq(payinRewards.payoutStatus, 'Pending'),
+        lt(payinRewards.rewardedAt, sql`now() - make_interval(secs => ${olderThanMs / 1000})`),
+      ),
+    )
     .orderBy(payinRewards.rewardedAt, payinRewards.id)
     .limit(200);
   let n = 0;
@@ -194,6 +199,10 @@ export async function recoverRewards(deps: Deps): Promise<number> {
       continue;
     }
     if (item.status === 'Completed' || item.status === 'Failed') {
+      if (item.amount !== r.amount) {
+        deps.log.error({ reward: r.id, ours: r.amount, theirs: item.amount }, 'reward amount differs at provider');
+        continue;
+      }
       const done = await settleReward(deps, {
         idempotencyKey: r.idempotencyKey,
         providerId: item.id,

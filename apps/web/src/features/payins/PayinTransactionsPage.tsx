@@ -49,7 +49,7 @@ const PAYIN_COLUMNS: Column<PayinRow>[] = [
     nowrap: true,
     cell: (p) => p.pay_in_reference,
   },
-  { id: 'merchant', label: 'Merchant', cell: (p) => p.merchant_name },
+  { id: 'merchant', label: 'Merchant', nowrap: true, cell: (p) => p.merchant_name },
   { id: 'brand', label: 'Brand', cell: (p) => p.brand_name ?? '–' },
   { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (p) => euro(p.amount) },
   {
@@ -82,8 +82,10 @@ const PAYIN_COLUMNS: Column<PayinRow>[] = [
   { id: 'account_id', label: 'Account ID', hidden: true, nowrap: true, cell: (p) => p.account_id },
   { id: 'created_at', label: 'Date', nowrap: true, cell: (p) => localDateTime(p.created_at) },
 ];
-/** CardEye: the same columns, with who requested the card payment after the payer. */
-const CARDEYE_COLUMNS: Column<PayinRow>[] = PAYIN_COLUMNS.flatMap((c) => (c.id === 'payer' ? [c, REQUESTED_BY] : [c]));
+/** CardEye: the same columns, with who requested the card payment beside the reference. */
+const CARDEYE_COLUMNS: Column<PayinRow>[] = PAYIN_COLUMNS.flatMap((c) =>
+  c.id === 'reference' ? [c, REQUESTED_BY] : [c],
+);
 
 const PAGES = {
   Payin: { title: 'Payin Transactions', id: 'payin-transactions', columns: PAYIN_COLUMNS },

@@ -1,0 +1,153 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProvider } from '../../../../provider/src/app.ts';
+import { decryptSecret } from '../../platform/crypto.ts';
+import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { freePort } from '../../test/processes.ts';
+import { apiKeys } from '../api-keys/tables.ts';
+import { journalEntries } from '../ledger/tables.ts';
+import { users } from '../users/tables.ts';
+import { recoverRefunds } from './refunds.ts';
+import { recoverRewards } from './rewards.ts';
+import { settlePayin } from './service.ts';
+import { payinRewards, payins, refunds } from './tables.ts';
+
+// No job worker runs here and webhooks go to a port nobody listens on: what a process that died right after the
+// commit of a refund or a reward leaves behind (Pending, never sent) must still be sent, and settled exactly once,
+// from what the provider answers when asked.
+const KEY = 'payin-recovery-key';
+let t: TestApp;
+let provider: Awaited<ReturnType<typeof buildProvider>>;
+let providerUrl: string;
+let admin: string;
+let merchant: string;
+let apiKey: string;
+let account: string;
+
+beforeAll(async () => {
+  const port = await freePort();
+  const nowhere = await freePort();
+  providerUrl = `http://127.0.0.1:${port}`;
+  t = await startTestApp(
+    { PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: 'payin-recovery-secret', LOG_LEVEL: 'error' },
+    { providerUrl },
+  );
+  provider = await buildProvider({
+    apiKey: KEY,
+    webhookSecret: 'payin-recovery-secret',
+    webhookUrl: `http://127.0.0.1:${nowhere}/api/provider/webhook`,
+    settleMs: 20,
+  });
+  await provider.listen(port);
+  admin = await t.signIn('admin@obol.example');
+  merchant = await t.signIn('merchant@obol.example');
+  account = (await t.post('/api/login-user-account', {}, merchant)).body.payin_account_id;
+  const [u] = await t.deps.db.select().from(users).where(eq(users.email, 'merchant@obol.example'));
+  const [k] = await t.deps.db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.userId, u.id), isNull(apiKeys.rotatedAt), isNull(apiKeys.revokedAt)));
+  apiKey = `${k.publicKey}:${decryptSecret(t.deps.config.secretsKey, k.privateKeyEnc)}`;
+});
+afterAll(async () => {
+  await provider?.close();
+  await t?.close();
+});
+
+/** A pay-in made through the merchant API, paid on the hosted page and settled from the provider's answer. */
+async function completedPayin(amount: number, reward?: { user_obol_id: string; reward_amount: number }) {
+  const token = await t.app.inject({ method: 'POST', url: '/api/token', headers: { 'x-api-key': apiKey } });
+  const made = await t.post(
+    '/api/create-payin-link',
+    {
+      amount,
+      reference: `rec-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
+      first_name: 'Ana',
+      last_name: 'Novak',
+      date_of_birth: '1990-04-12',
+      ...reward,
+    },
+    token.json().access_token,
+  );
+  expect(made.status, made.text).toBe(201);
+  const id = made.body.request_id as string;
+  const paid = await fetch(`${providerUrl}/pay/${id}/pay`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'first_name=Ana&last_name=Novak&date_of_birth=1990-04-12',
+    redirect: 'manual',
+  });
+  expect(paid.status).toBeLessThan(400);
+  const link = (await t.deps.provider.payinLink(id))!;
+  expect(await t.deps.db.transaction((tx) => settlePayin(tx, link))).toBe('applied');
+  const [p] = await t.deps.db.select().from(payins).where(eq(payins.providerId, id));
+  return p;
+}
+const balance = async () => (await t.post('/api/account-balance', { account_id: account }, merchant)).body.balance;
+const kinds = async (businessType: string, id: number) =>
+  (
+    await t.deps.db
+      .select({ kind: journalEntries.kind })
+      .from(journalEntries)
+      .where(and(eq(journalEntries.businessType, businessType), eq(journalEntries.businessId, String(id))))
+  )
+    .map((e) => e.kind)
+    .sort();
+/** Lets the simulator settle what it holds (its webhooks go nowhere). */
+async function providerSettles(n: number) {
+  for (let i = 0, done = 0; i < 100 && done < n; i++) {
+    done += provider.settleNow();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('refunds and rewards left Pending by a dead process and lost webhooks', () => {
+  it('a refund is sent, then settled from the provider’s answer, once', async () => {
+    const p = await completedPayin(2_100);
+    const before = await balance();
+    expect((await t.post('/api/generate-refund-code', { reference: p.providerId }, merchant)).status).toBe(200);
+    const code = t.lastMailTo('merchant@obol.example')!.code!;
+    expect((await t.post('/api/payin-refund', { reference: p.providerId, code }, merchant)).status).toBe(200);
+    expect(await balance()).toBe(before - 2_100);
+    // never sent: the first recovery sends it (under its key), the provider settles, the next recovery settles here
+    expect(await recoverRefunds(t.deps, 0)).toBe(0);
+    const [sent] = await t.deps.db.select().from(refunds).where(eq(refunds.payinId, p.id));
+    expect(sent.providerId).toBeTruthy();
+    await providerSettles(1);
+    // two recoveries at once (as two processes would run them): settled once
+    const [a, b] = await Promise.all([recoverRefunds(t.deps, 0), recoverRefunds(t.deps, 0)]);
+    expect(a + b).toBe(1);
+    const [done] = await t.deps.db.select().from(refunds).where(eq(refunds.payinId, p.id));
+    expect(done.status).toBe('Completed');
+    const [after] = await t.deps.db.select().from(payins).where(eq(payins.id, p.id));
+    expect(after.refundStatus).toBe(1);
+    expect(await balance()).toBe(before - 2_100);
+    expect(await kinds('refund', done.id)).toEqual(['refund.complete', 'refund.reserve']);
+    expect(await recoverRefunds(t.deps, 0)).toBe(0);
+  });
+
+  it('a reward is paid, then settled from the provider’s answer, once; a refused one comes back once', async () => {
+    const ok = await completedPayin(3_000, { user_obol_id: '100000001', reward_amount: 300 });
+    const refused = await completedPayin(70_000, { user_obol_id: '300000005', reward_amount: 66_600 });
+    const rewardOf = async (payinId: number) =>
+      (await t.deps.db.select().from(payinRewards).where(eq(payinRewards.payinId, payinId)))[0];
+    const before = await balance();
+    for (const p of [ok, refused])
+      expect((await t.post('/api/payin-rewards', { id: (await rewardOf(p.id)).id }, merchant)).status).toBe(200);
+    expect(await balance()).toBe(before - 300 - 66_600);
+    expect(await recoverRewards(t.deps, 0)).toBe(0);
+    expect((await rewardOf(ok.id)).providerId).toBeTruthy();
+    await providerSettles(2);
+    const [a, b] = await Promise.all([recoverRewards(t.deps, 0), recoverRewards(t.deps, 0)]);
+    expect(a + b).toBe(2);
+    const [rOk, rRefused] = [await rewardOf(ok.id), await rewardOf(refused.id)];
+    expect(rOk).toMatchObject({ status: 'Rewarded', payoutStatus: 'Completed' });
+    expect(rRefused).toMatchObject({ status: 'NotRewarded', payoutStatus: 'Declined', reason: 'Declined by provider' });
+    expect(await balance()).toBe(before - 300);
+    expect(await kinds('reward', rOk.id)).toEqual(['reward.complete', 'reward.reserve']);
+    expect(await kinds('reward', rRefused.id)).toEqual(['reward.reserve', 'reward.reversal']);
+    expect(await recoverRewards(t.deps, 0)).toBe(0);
+    const tb = (await t.post('/api/trial-balance', {}, admin)).body;
+    expect(tb.balanced && tb.balances_match_postings && tb.no_overdrawn_accounts).toBe(true);
+  });
+});
