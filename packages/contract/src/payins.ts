@@ -51,6 +51,17 @@ export const merchantTokenResponse = z.object({
   expires_in: z.number().int(),
 });
 
+export const merchantTestResponse = z.object({
+  ok: z.literal(true),
+  /** the merchant the key belongs to (a brand's: its merchant) */
+  merchant_name: z.string(),
+  /** the brand, for a brand's key */
+  brand_name: z.string().nullable(),
+  /** the pay-in account the links credit */
+  account_id: z.string().nullable(),
+  token_expires_at: z.string(),
+});
+
 export const createPayinLinkRequest = z.object({
   /** cents */
   amount: amountCents.pipe(z.number().max(PAYIN_MAX_CENTS, PAYIN_MSG.tooLarge)),
@@ -395,6 +406,27 @@ export const payinOps = {
         access_token: 'mt_eyJrIjoxLCJ1Ijo3LCJlIjoxNzk1NjI2NDE3fQ.3q2…',
         token_type: 'Bearer',
         expires_in: 900,
+      },
+    },
+  }),
+  merchantTest: operation({
+    id: 'merchantTest',
+    method: 'POST',
+    path: '/api/test',
+    tag: TAG,
+    summary:
+      "The demo provider's test call: checks a token (`Authorization: Bearer <token from /api/token>`) and answers " +
+      'whose it is, the pay-in account its links credit, and when it ends; 401 otherwise. Changes nothing.',
+    access: 'public',
+    security: 'merchant-token',
+    output: merchantTestResponse,
+    examples: {
+      response: {
+        ok: true,
+        merchant_name: 'Acme Payouts',
+        brand_name: null,
+        account_id: 'PI00000007',
+        token_expires_at: '2026-11-25T18:15:00.000Z',
       },
     },
   }),

@@ -134,6 +134,17 @@ describe('the merchant API token', () => {
     expect((await t.post('/api/login-user-account', {}, ok.body.access_token)).status).toBe(401);
   });
 
+  it('/api/test tells whose a token is and which pay-in account its links credit; 401 without a valid token', async () => {
+    const ok = await call('/api/test', { authorization: `Bearer ${await tokenFor(acmeKey)}` });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body).toMatchObject({ ok: true, merchant_name: 'Acme Payouts', brand_name: null, account_id: acmePayin });
+    expect(Date.parse(ok.body.token_expires_at)).toBeGreaterThan(Date.now() + 800_000);
+    const brand = await call('/api/test', { authorization: `Bearer ${await tokenFor(brandKey)}` });
+    expect(brand.body).toMatchObject({ merchant_name: 'Acme Payouts', brand_name: 'Acme Brand' });
+    expect((await call('/api/test', {})).status).toBe(401);
+    expect((await call('/api/test', { authorization: `Bearer ${merchant}` })).status).toBe(401);
+  });
+
   it('refuses a forged, tampered or expired token, and a revoked key’s token at once', async () => {
     const token = await tokenFor(globexKey);
     const [body, sig] = token.slice(3).split('.');

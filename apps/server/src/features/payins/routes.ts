@@ -9,7 +9,7 @@ import { auditInTx } from '../../platform/audit.ts';
 import { PAYINS_EXPORT, REFUNDS_EXPORT, REWARDS_EXPORT } from './exports.ts';
 import { listRewards, payReward } from './rewards.ts';
 import { createRefund, listRefunds, requestRefundCode } from './refunds.ts';
-import { createPayinLink, listPayins } from './service.ts';
+import { createPayinLink, listPayins, merchantTest } from './service.ts';
 import { issueMerchantToken, merchantCaller } from './token.ts';
 
 /** The pay-in list's permission: the pay-in panel for Payin, CardEye's for CardEye. */
@@ -22,6 +22,11 @@ const channelPermission = (channel: PayinChannel) =>
  */
 export function payinsRoutes(app: FastifyInstance, deps: Deps) {
   route(app, payinOps.merchantToken, ({ req }) => issueMerchantToken(deps, req.headers['x-api-key']));
+
+  route(app, payinOps.merchantTest, async ({ req }) => {
+    const caller = await merchantCaller(deps, req);
+    return merchantTest(deps, caller);
+  });
 
   route(app, payinOps.createPayinLink, async ({ input, req }) => {
     const caller = await merchantCaller(deps, req);

@@ -133,10 +133,7 @@ export async function createPayinLink(
   const rewardBrand = input.user_obol_id ? await rewardWallet(deps, holder, input.user_obol_id) : undefined;
   const account = (await holderAccounts(deps.db, holder.id)).payin;
   if (!account) throw unprocessable('This merchant has no pay-in account', 'reference');
-  const merchantName =
-    holder.role === 'Brand'
-      ? ((await findHolderInScope(deps.db, { kind: 'all' }, holder.merchantId))?.name ?? holder.name)
-      : holder.name;
+  const merchantName = await merchantNameOf(deps, holder);
 
   let link: Awaited<ReturnType<Deps['provider']['createPayinLink']>>;
   try {
@@ -208,6 +205,24 @@ export async function createPayinLink(
   const again = await replay();
   if (again) return again;
   throw conflict('This request is still being processed');
+}
+
+/** The merchant's name of a key's holder (a brand's: its merchant's). */
+const merchantNameOf = async (deps: Deps, holder: MerchantCaller['holder']) =>
+  holder.role === 'Brand'
+    ? ((await findHolderInScope(deps.db, { kind: 'all' }, holder.merchantId))?.name ?? holder.name)
+    : holder.name;
+
+/** `POST /api/test`: whose the token is, the pay-in account its links credit, and when it ends. */
+export async function merchantTest(deps: Deps, caller: MerchantCaller) {
+  const { holder } = caller;
+  return {
+    ok: true as const,
+    merchant_name: await merchantNameOf(deps, holder),
+    brand_name: holder.role === 'Brand' ? holder.name : null,
+    account_id: (await holderAccounts(deps.db, holder.id)).payin?.accountId ?? null,
+    token_expires_at: caller.expiresAt.toISOString(),
+  };
 }
 
 /**

@@ -12,6 +12,8 @@ import { findHolderInScope, type Holder } from '../payments/holders.ts';
 export interface MerchantCaller {
   holder: Holder;
   keyId: number;
+  /** when the token ends */
+  expiresAt: Date;
 }
 
 const PREFIX = 'mt_';
@@ -90,5 +92,5 @@ export async function merchantCaller(deps: Deps, req: FastifyRequest): Promise<M
   if (!key || key.userId !== u) throw unauthorized(PAYIN_MSG.tokenInvalid);
   const holder = await activeHolder(deps, u);
   if (!holder) throw unauthorized(PAYIN_MSG.tokenInvalid);
-  return { holder, keyId: k };
+  return { holder, keyId: k, expiresAt: new Date(e * 1000) };
 }
