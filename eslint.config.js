@@ -183,6 +183,9 @@ const TABLE_EXCEPTIONS = {
   // transactions is the read model of the payout lists, totals and exports: raw SQL over payouts joined with
   // their batches, users and accounts, one query per page at a million payouts (bench/). It reads; it never writes
   'apps/server/src/features/transactions/query.ts': ['batches', 'ledger', 'payouts', 'users'],
+  // reports are a read model like the lists: one query per chunk over the ledger's postings and accounts, the
+  // payouts and batches, and the names of their merchants and brands. They read; they never write
+  'apps/server/src/features/reports/reports.ts': ['batches', 'ledger', 'payouts', 'users'],
   'apps/server/src/features/transactions/history.ts': ['batches', 'payouts', 'users'],
   // its totals, details, brand list and batch history query payouts, batches, staged rows, users and roles
   'apps/server/src/features/transactions/service.ts': ['batches', 'payouts', 'roles', 'users'],

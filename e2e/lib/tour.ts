@@ -138,6 +138,7 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
     '/payin-rewards',
     '/refund',
     '/download-transactions',
+    '/generate-reports',
     '/download-reports',
     '/users',
     '/user-profile',

@@ -19,6 +19,7 @@ import { batchesRoutes, batchListRoutes } from './features/batches/routes.ts';
 import { transactionsRoutes } from './features/transactions/routes.ts';
 import { transfersRoutes } from './features/transfers/routes.ts';
 import { payinsRoutes } from './features/payins/routes.ts';
+import { reportsRoutes } from './features/reports/routes.ts';
 import { downloadsRoutes } from './features/downloads/routes.ts';
 import { activityRoutes } from './features/activity/routes.ts';
 import { createFileStore, type FileStore } from './platform/files.ts';
@@ -160,6 +161,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   transactionsRoutes(app, deps);
   transfersRoutes(app, deps);
   payinsRoutes(app, deps);
+  reportsRoutes(app, deps);
   downloadsRoutes(app, deps);
   activityRoutes(app, deps);
 

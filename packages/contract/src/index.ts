@@ -23,6 +23,7 @@ export * from './batches.ts';
 export * from './transactions.ts';
 export * from './transfers.ts';
 export * from './payins.ts';
+export * from './reports.ts';
 export * from './iban.ts';
 export * from './transactionStatus.ts';
 export * from './listFilters.ts';

@@ -13,6 +13,7 @@ import { passkeyOps } from './passkeys.ts';
 import { payinOps } from './payins.ts';
 import { paymentsOps } from './payments.ts';
 import { profileOps } from './profile.ts';
+import { reportOps } from './reports.ts';
 import { providerOps } from './provider.ts';
 import { rolesOps } from './rolesAdmin.ts';
 import { transactionOps } from './transactions.ts';
@@ -54,6 +55,7 @@ export const OPERATION_GROUPS = {
   transactions: transactionOps,
   transfers: transferOps,
   payins: payinOps,
+  reports: reportOps,
   downloads: downloadOps,
   activity: activityOps,
 } as const;

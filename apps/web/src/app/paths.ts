@@ -47,6 +47,7 @@ export const BUILT_PATHS = [
   '/batch-transactions',
   '/transactions-history',
   '/download-transactions',
+  '/generate-reports',
   '/download-reports',
   '/download-accounting-transactions',
   '/activity-logs',

@@ -85,6 +85,9 @@ const TransferTransactionsPage = lazyScreen(() =>
 const PayinTransactionsPage = lazyScreen(() =>
   import('../features/payins/PayinTransactionsPage.tsx').then((m) => ({ default: m.PayinTransactionsPage })),
 );
+const GenerateReportsPage = lazyScreen(() =>
+  import('../features/reports/GenerateReportsPage.tsx').then((m) => ({ default: m.GenerateReportsPage })),
+);
 const PayinRewardsPage = lazyScreen(() =>
   import('../features/payins/PayinRewardsPage.tsx').then((m) => ({ default: m.PayinRewardsPage })),
 );
@@ -113,6 +116,7 @@ export const SCREENS: Record<BuiltPath, Screen> = {
     element: <DownloadsPage key="transactions" type={0} accounting={false} title={TITLES['/download-transactions']} />,
     preload: DownloadsPage.preload,
   },
+  '/generate-reports': { element: <GenerateReportsPage />, preload: GenerateReportsPage.preload },
   '/download-reports': {
     element: <DownloadsPage key="reports" type={1} accounting={false} title={TITLES['/download-reports']} />,
     preload: DownloadsPage.preload,

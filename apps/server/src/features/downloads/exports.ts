@@ -12,6 +12,8 @@ export interface ExportSpec {
   kind: string;
   /** the start of the file's name (a timestamp and the format's extension follow) */
   fileName: string;
+  /** a report: listed in the report downloads, not the transaction downloads */
+  isReport?: boolean;
   header: string[];
   /** the next chunk after `cursor` (null: the first), in the scope of the caller who asked for the export */
   chunk(scope: Scope, params: Record<string, unknown>, cursor: unknown, limit: number): SQL;

@@ -69,6 +69,7 @@ export async function startExport(
     brandId: scope.kind === 'brand' ? scope.brandId : null,
     kind,
     fileName,
+    isReport: spec.isReport ? 1 : 0,
     format: params.format,
     storageKey: `exports/${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}/${id}.${params.format}`,
     startDate: params.start_date || params.end_date || null,

@@ -1,0 +1,108 @@
+import { ALL_PERMISSIONS, type HolderOption } from '@obol/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { callsTo, mockApi, renderApp, signInAs } from '../../test-utils.tsx';
+
+afterEach(() => vi.restoreAllMocks());
+
+const holder = (id: number, name: string, role: string, brands: HolderOption[] = []): HolderOption => ({
+  id,
+  parent_id: null,
+  name,
+  email: `${id}@obol.example`,
+  roles: [{ name: role }],
+  remember_token_status: 1,
+  fee: 1.5,
+  accounts: { account_reference: null, account_id: null },
+  active_brands: brands,
+});
+const file = {
+  id: 'r1',
+  file_name: 'merchant-activity-report.csv',
+  start_date: '2026-11-01',
+  end_date: '2026-11-20',
+  is_download: 0,
+  is_report: 1,
+  status: 'Initiated',
+  rows: null,
+  format: 'csv',
+  created_at: '2026-11-20T10:00:00.000Z',
+};
+
+describe('Generate Reports', () => {
+  it('shows a card per permitted report; Pull Report waits for a holder and a date, then sends the report', async () => {
+    const fetch = mockApi({
+      '/api/report-holders': () => ({
+        body: { data: [holder(7, 'Acme Payouts', 'Merchant', [holder(9, 'Acme Brand', 'Brand')])] },
+      }),
+      '/api/activity-report': () => ({
+        body: { message: ['Process is running in the background. Please wait.'], file },
+      }),
+      '/api/fee-report': () => ({ body: { message: ['Process is running in the background. Please wait.'], file } }),
+    });
+    signInAs(ALL_PERMISSIONS, { role: 'Admin' });
+    renderApp('/generate-reports');
+    expect(await screen.findByRole('heading', { name: 'Generate the following reports', level: 1 })).toBeTruthy();
+    for (const title of ['Merchant activity', 'Batch payouts', 'Failed or returned transfers', 'Fees by merchant'])
+      expect(screen.getByRole('heading', { name: title })).toBeTruthy();
+
+    // the first card is open: Select All is offered for the activity report
+    const pull = () => screen.getAllByRole('button', { name: 'Pull Report' })[0] as HTMLButtonElement;
+    expect(pull().disabled).toBe(true);
+    await userEvent.click(screen.getAllByLabelText('Merchant or brand')[0]);
+    await userEvent.click(await screen.findByRole('option', { name: 'Select All' }));
+    expect(pull().disabled).toBe(true);
+    fireEvent.change(screen.getAllByLabelText('Start Date')[0], { target: { value: '2026-11-01' } });
+    expect(pull().disabled).toBe(false);
+    await userEvent.click(pull());
+    await waitFor(() =>
+      expect(callsTo(fetch, '/api/activity-report')).toEqual([
+        {
+          name: 'Select All',
+          auth_id: 0,
+          start_date: '2026-11-01',
+          end_date: '2026-11-01',
+          tz: expect.any(String),
+          format: 'csv',
+        },
+      ]),
+    );
+    expect(await screen.findByText('Process is running in the background. Please wait.')).toBeTruthy();
+
+    // the fee card: no Select All; a brand, a range, Excel
+    await userEvent.click(screen.getByRole('heading', { name: 'Fees by merchant' }));
+    const region = await screen.findByRole('region', { name: /Fees by merchant/ });
+    await userEvent.click(within(region).getByLabelText('Merchant or brand'));
+    expect(screen.queryByRole('option', { name: 'Select All' })).toBeNull();
+    await userEvent.click(await screen.findByRole('option', { name: 'Acme Brand (Brand)' }));
+    fireEvent.change(within(region).getByLabelText('Start Date'), { target: { value: '2026-11-20' } });
+    fireEvent.change(within(region).getByLabelText('End Date'), { target: { value: '2026-11-01' } });
+    await userEvent.click(within(region).getByLabelText('Format'));
+    await userEvent.click(await screen.findByRole('option', { name: 'Excel (XLSX)' }));
+    await userEvent.click(within(region).getByRole('button', { name: 'Pull Report' }));
+    await waitFor(() =>
+      expect(callsTo(fetch, '/api/fee-report')).toEqual([
+        {
+          name: 'Acme Brand',
+          auth_id: 9,
+          start_date: '2026-11-20',
+          end_date: '2026-11-01',
+          tz: expect.any(String),
+          format: 'xlsx',
+        },
+      ]),
+    );
+  }, 60_000);
+
+  it('shows only the reports the role may pull', async () => {
+    mockApi({ '/api/report-holders': () => ({ body: { data: [] } }) });
+    signInAs(['User can view reports', 'User can view fee reports', 'User can pull failed transfers report'], {
+      role: 'Reviewer',
+    });
+    renderApp('/generate-reports');
+    expect(await screen.findByRole('heading', { name: 'Failed or returned transfers' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Merchant activity' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Fees by merchant' })).toBeNull();
+  }, 60_000);
+});

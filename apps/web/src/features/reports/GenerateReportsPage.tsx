@@ -1,0 +1,202 @@
+import { PAYMENT_MSG, REPORT_SELECT_ALL, REPORTS, reportOps, type ReportKind } from '@obol/contract';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import {
+  Accordion,
+  AccordionDetails,
+  AccordionSummary,
+  Alert,
+  Autocomplete,
+  Box,
+  Button,
+  CircularProgress,
+  MenuItem,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { call, errorMessage } from '../../lib/api.ts';
+import { browserTimeZone, today } from '../../lib/dates.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
+import { hasPermission, useSession } from '../../lib/session.ts';
+import { useNotify } from '../../ui/notifications.tsx';
+import { PageTitle } from '../../ui/PageTitle.tsx';
+
+interface Choice {
+  id: number;
+  name: string;
+  kind: string;
+}
+const SELECT_ALL: Choice = { id: REPORT_SELECT_ALL, name: 'Select All', kind: '' };
+
+const holdersQuery = (search: string) =>
+  queryOptions({
+    queryKey: ['report-holders', search],
+    queryFn: () => call(reportOps.reportHolders, { search }),
+    placeholderData: keepPreviousData,
+  });
+
+const OPS = {
+  activity: reportOps.activityReport,
+  batch_payouts: reportOps.payoutReport,
+  failed: reportOps.failedReport,
+  fees: reportOps.feeReport,
+} as const;
+
+/**
+ * One report's card: the merchant or brand (Select All where the report offers it), the dates (up to today; one
+ * date is that day, a reversed range is reordered by the server), the format; Pull Report stays disabled until a
+ * holder and a date are chosen. The file is then written in the background into Download Reports.
+ */
+function ReportCard({ kind, expanded, onToggle }: { kind: ReportKind; expanded: boolean; onToggle: () => void }) {
+  const report = REPORTS.find((r) => r.kind === kind)!;
+  const { notify, notifyDownload } = useNotify();
+  const client = useQueryClient();
+  const [typed, setTyped] = useState('');
+  const [search, setSearch] = useState('');
+  const [holder, setHolder] = useState<Choice | null>(null);
+  const [start, setStart] = useState('');
+  const [end, setEnd] = useState('');
+  const [format, setFormat] = useState<'csv' | 'xlsx'>('csv');
+  // the picker searches on the server, a moment after typing stops
+  useEffect(() => {
+    const t = setTimeout(() => setSearch(typed.trim()), 400);
+    return () => clearTimeout(t);
+  }, [typed]);
+  const holders = useQuery({ ...holdersQuery(search), enabled: expanded });
+  const options: Choice[] = [
+    ...(report.selectAll ? [SELECT_ALL] : []),
+    ...(holders.data?.data ?? []).flatMap((m) => [
+      { id: m.id, name: m.name, kind: m.roles[0]?.name ?? '' },
+      ...m.active_brands.map((b) => ({ id: b.id, name: b.name, kind: b.roles[0]?.name ?? '' })),
+    ]),
+  ];
+  const pull = useMutation({
+    mutationFn: () =>
+      call(OPS[kind], {
+        name: holder!.name,
+        auth_id: holder!.id,
+        start_date: start || end,
+        end_date: end || start,
+        tz: browserTimeZone(),
+        format,
+      }),
+    onSuccess: async () => {
+      notifyDownload('reports');
+      await client.invalidateQueries({ queryKey: queryKeys.downloadFiles });
+    },
+    onError: (err) => notify('error', errorMessage(err)),
+  });
+  const max = today();
+  const ready = !!holder && !!(start || end);
+  const id = `report-${kind}`;
+
+  return (
+    <Accordion expanded={expanded} onChange={onToggle} disableGutters>
+      <AccordionSummary expandIcon={<ExpandMoreIcon />} aria-controls={`${id}-content`} id={`${id}-header`}>
+        <Box>
+          <Typography component="h2" sx={{ fontWeight: 600 }}>
+            {report.title}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {report.description}
+          </Typography>
+        </Box>
+      </AccordionSummary>
+      <AccordionDetails>
+        <Stack
+          direction={{ xs: 'column', md: 'row' }}
+          spacing={2}
+          useFlexGap
+          sx={{ alignItems: { md: 'flex-start' }, flexWrap: 'wrap' }}
+        >
+          <Autocomplete
+            sx={{ minWidth: 260, flex: 1 }}
+            options={options}
+            filterOptions={(o) => o}
+            getOptionLabel={(o) => (o.id === REPORT_SELECT_ALL ? o.name : `${o.name} (${o.kind})`)}
+            isOptionEqualToValue={(a, b) => a.id === b.id}
+            value={holder}
+            onChange={(_, v) => setHolder(v)}
+            onInputChange={(_, v, reason) => reason === 'input' && setTyped(v)}
+            loading={holders.isFetching}
+            noOptionsText={PAYMENT_MSG.noHolder}
+            renderInput={(params) => <TextField {...params} size="small" label="Merchant or brand" />}
+          />
+          <TextField
+            size="small"
+            type="date"
+            label="Start Date"
+            value={start}
+            onChange={(e) => setStart(e.target.value)}
+            slotProps={{ inputLabel: { shrink: true }, htmlInput: { max } }}
+          />
+          <TextField
+            size="small"
+            type="date"
+            label="End Date"
+            value={end}
+            onChange={(e) => setEnd(e.target.value)}
+            helperText="One date: that day"
+            slotProps={{ inputLabel: { shrink: true }, htmlInput: { max } }}
+          />
+          <TextField
+            select
+            size="small"
+            label="Format"
+            value={format}
+            onChange={(e) => setFormat(e.target.value as 'csv' | 'xlsx')}
+            sx={{ minWidth: 140 }}
+          >
+            <MenuItem value="csv">CSV</MenuItem>
+            <MenuItem value="xlsx">Excel (XLSX)</MenuItem>
+          </TextField>
+          <Button
+            variant="contained"
+            disabled={!ready || pull.isPending}
+            startIcon={pull.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
+            onClick={() => pull.mutate()}
+            sx={{ height: 40 }}
+          >
+            Pull Report
+          </Button>
+        </Stack>
+        {holders.isError ? (
+          <Alert severity="error" sx={{ mt: 2 }}>
+            {errorMessage(holders.error)}
+          </Alert>
+        ) : null}
+      </AccordionDetails>
+    </Accordion>
+  );
+}
+
+/**
+ * Generate Reports (document 2, section 2.5): an accordion card per report, each only with its permission; the
+ * file of a pulled report appears in Download Reports (Initiated, then Completed).
+ */
+export function GenerateReportsPage() {
+  const session = useSession();
+  const shown = REPORTS.filter((r) => hasPermission(session, r.permission));
+  const [open, setOpen] = useState<ReportKind | null>(shown[0]?.kind ?? null);
+  return (
+    <>
+      <PageTitle>Generate the following reports</PageTitle>
+      {shown.length ? (
+        <Box sx={{ maxWidth: 1100 }}>
+          {shown.map((r) => (
+            <ReportCard
+              key={r.kind}
+              kind={r.kind}
+              expanded={open === r.kind}
+              onToggle={() => setOpen(open === r.kind ? null : r.kind)}
+            />
+          ))}
+        </Box>
+      ) : (
+        <Alert severity="info">Your role pulls no reports.</Alert>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch, newPage, signIn } from '../lib/browser.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('reports', () => {
+  it('a merchant pulls its activity report, follows it to Download Reports and downloads it', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'merchant@obol.example');
+    await page
+      .getByRole('navigation', { name: 'Main menu' })
+      .getByRole('button', { name: 'Reports', exact: true })
+      .click();
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Generate Reports' }).click();
+    await page.getByRole('heading', { name: 'Generate the following reports', level: 1 }).waitFor();
+    const card = page.getByRole('region', { name: /Merchant activity/ });
+    const pull = card.getByRole('button', { name: 'Pull Report' });
+    expect(await pull.isDisabled()).toBe(true);
+    await card.getByLabel('Merchant or brand').click();
+    await page.getByRole('option', { name: 'Acme Payouts (Merchant)' }).click();
+    const today = await page.evaluate(() => {
+      const d = new Date();
+      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    });
+    await card.getByLabel('Start Date').fill(today);
+    await expect.poll(() => pull.isEnabled()).toBe(true);
+    await pull.click();
+    const note = page.getByRole('status').filter({ hasText: 'Process is running in the background. Please wait.' });
+    await note.waitFor();
+    await note.getByRole('button', { name: 'See Downloads' }).click();
+    await page.waitForURL('**/download-reports');
+    await page.getByRole('heading', { name: 'Download Reports' }).waitFor();
+    const row = page
+      .locator('tbody tr')
+      .filter({ hasText: /^merchant-activity-report-.*\.csv/ })
+      .first();
+    await row.getByText('Completed', { exact: true }).waitFor({ timeout: 30_000 });
+    const button = row.getByRole('button', { name: /^Download / });
+    await expect.poll(() => button.isEnabled()).toBe(true);
+    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    const csv = readFileSync(await download.path(), 'utf8');
+    const [header, ...lines] = csv.trim().split(/\r?\n/);
+    expect(header).toContain('Balance After (EUR)');
+    // the demo funds and payouts of the merchant and its brand, nobody else's
+    expect(lines.length).toBeGreaterThan(0);
+    expect(csv).toContain('Acme Payouts');
+    expect(csv).not.toContain('Globex');
+    await context.close();
+  });
+});

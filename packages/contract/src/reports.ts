@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { exportFormat, exportResponse } from './downloads.ts';
+import { dateRangeFilters } from './listFilters.ts';
+import { MSG } from './messages.ts';
+import { operation } from './operation.ts';
+import { searchMerchantRequest, searchMerchantResponse } from './payments.ts';
+import type { Permission } from './permissions.ts';
+
+/** The reports of /generate-reports (document 2, section 2.5), each under its own permission (DECISIONS.md). */
+export const REPORTS = [
+  {
+    kind: 'activity',
+    title: 'Merchant activity',
+    description: 'Every movement on the accounts, with the running balance',
+    permission: 'User can pull merchant activity report',
+    path: '/api/activity-report',
+    selectAll: true,
+  },
+  {
+    kind: 'batch_payouts',
+    title: 'Batch payouts',
+    description: 'Per batch: rows, amount, fee and outcome',
+    permission: 'User can pull batch payouts report',
+    path: '/api/payout-report',
+    selectAll: false,
+  },
+  {
+    kind: 'failed',
+    title: 'Failed or returned transfers',
+    description: 'Payouts that failed or came back, with their reasons',
+    permission: 'User can pull failed transfers report',
+    path: '/api/failed-report',
+    selectAll: false,
+  },
+  {
+    kind: 'fees',
+    title: 'Fees by merchant',
+    description: 'The fees of completed payouts per merchant and brand, with totals',
+    permission: 'User can pull fees by merchant report',
+    path: '/api/fee-report',
+    selectAll: false,
+  },
+] as const satisfies readonly {
+  kind: string;
+  title: string;
+  description: string;
+  permission: Permission;
+  path: string;
+  selectAll: boolean;
+}[];
+export type ReportKind = (typeof REPORTS)[number]['kind'];
+
+export const REPORT_MSG = {
+  holderRequired: 'Select a merchant or brand',
+  dateRequired: 'Date Range is required',
+} as const;
+
+/** `auth_id` 0 is Select All (the activity report only): every merchant and brand in the caller's scope. */
+export const REPORT_SELECT_ALL = 0;
+
+const requiredDate = dateRangeFilters.start_date.refine((v) => v !== '', REPORT_MSG.dateRequired);
+
+/** What a report is pulled with: the merchant or brand (its id and name), the dates, the file's format. */
+export const reportRequest = z.object({
+  /** the merchant's or brand's name as the picker showed it (the file name carries it) */
+  name: z.string().trim().max(100, 'Max 100 characters allowed').optional().default(''),
+  /** the merchant or brand (0: Select All, for the activity report) */
+  auth_id: z.coerce
+    .number({ error: REPORT_MSG.holderRequired })
+    .int(REPORT_MSG.holderRequired)
+    .min(0, REPORT_MSG.holderRequired)
+    .max(2_147_483_647, REPORT_MSG.holderRequired),
+  start_date: requiredDate,
+  end_date: dateRangeFilters.end_date,
+  tz: dateRangeFilters.tz,
+  format: exportFormat,
+});
+export type ReportRequest = z.input<typeof reportRequest>;
+
+const TAG = 'Reports';
+
+const reportOp = <K extends ReportKind>(kind: K, id: string, summary: string) => {
+  const r = REPORTS.find((x) => x.kind === kind)!;
+  return operation({
+    id,
+    method: 'POST',
+    path: r.path as (typeof REPORTS)[number]['path'],
+    tag: TAG,
+    summary: `${summary}; a background job writes it (CSV or XLSX) into the report downloads. ${MSG.processingBackground}`,
+    access: r.permission,
+    audit: `report.${kind}`,
+    input: reportRequest,
+    output: exportResponse,
+  });
+};
+
+export const reportOps = {
+  reportHolders: operation({
+    id: 'reportHolders',
+    method: 'POST',
+    path: '/api/report-holders',
+    tag: TAG,
+    summary: "The reports' picker: merchants (with their brands) and brands in the caller's scope",
+    access: REPORTS.map((r) => r.permission),
+    input: searchMerchantRequest,
+    output: searchMerchantResponse,
+  }),
+  activityReport: reportOp(
+    'activity',
+    'activityReport',
+    "Merchant activity: every ledger movement on the payout, pay-in and CLP accounts of the merchant or brand (or of all in the caller's scope) in the dates, with the balance after each",
+  ),
+  payoutReport: reportOp(
+    'batch_payouts',
+    'payoutReport',
+    'Batch payouts: per batch executed in the dates, its rows, amount, fee, and how many payouts completed, failed or are in flight',
+  ),
+  failedReport: reportOp(
+    'failed',
+    'failedReport',
+    'Failed or returned transfers: the payouts that failed in the dates, with their reasons and the money returned',
+  ),
+  feeReport: reportOp(
+    'fees',
+    'feeReport',
+    'Fees by merchant: the fees of the payouts completed in the dates per merchant and brand, and the total (equal to the completed list for the same dates)',
+  ),
+} as const;
