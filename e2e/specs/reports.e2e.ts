@@ -55,4 +55,37 @@ describe('reports', () => {
     expect(csv).not.toContain('Globex');
     await context.close();
   });
+
+  it('a merchant issues its invoice for this month and downloads the PDF', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'merchant@obol.example');
+    await page.goto('/generate-reports');
+    const card = page.getByRole('region', { name: /Invoices/ });
+    if (!(await card.isVisible())) await page.getByRole('heading', { name: 'Invoices', exact: true }).click();
+    await card.getByLabel('Merchant').click();
+    await page.getByRole('option', { name: 'Acme Payouts (Merchant)' }).click();
+    const month = await page.evaluate(() => new Date().toISOString().slice(0, 7));
+    await card.getByLabel('Month').fill(month);
+    await card.getByRole('button', { name: 'Pull Report' }).click();
+    const note = page.getByRole('status').filter({ hasText: /Invoice OBL-\d{4}-\d{6}/ });
+    await note.waitFor();
+    const number = /OBL-\d{4}-\d{6}/.exec((await note.textContent())!)![0];
+    await note.getByRole('button', { name: 'See Downloads' }).click();
+    await page.waitForURL('**/download-reports');
+    const row = page
+      .locator('tbody tr')
+      .filter({ hasText: `invoice-${number}` })
+      .first();
+    await row.getByText('Completed', { exact: true }).waitFor({ timeout: 30_000 });
+    const button = row.getByRole('button', { name: /^Download / });
+    await expect.poll(() => button.isEnabled()).toBe(true);
+    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    expect(download.suggestedFilename()).toMatch(/\.pdf$/);
+    expect(
+      readFileSync(await download.path())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+    await context.close();
+  });
 });

@@ -132,6 +132,7 @@ export const ACTIVITY_LABELS: Record<string, string> = {
   'report.batch_payouts': 'Pulled a batch payouts report',
   'report.failed': 'Pulled a failed transfers report',
   'report.fees': 'Pulled a fees by merchant report',
+  'report.invoice': 'Issued an invoice',
   'reward.export': 'Exported rewards',
   'download.file': 'Downloaded a file',
   'provider.reconcile': 'Reconciled with the provider',

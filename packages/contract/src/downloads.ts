@@ -18,6 +18,8 @@ export const exportFormat = z.enum(['csv', 'xlsx'], { error: 'format must be csv
 export const EXPORT_CONTENT_TYPES = {
   csv: 'text/csv',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  /** invoices */
+  pdf: 'application/pdf',
 } as const;
 
 export const downloadFilesRequest = z.object({
@@ -64,7 +66,7 @@ export const downloadFile = z.object({
   is_report: z.union([z.literal(0), z.literal(1)]),
   status: z.enum(['Initiated', 'Completed', 'Failed']),
   rows: z.number().int().nullable(),
-  format: z.enum(['csv', 'xlsx']),
+  format: z.enum(['csv', 'xlsx', 'pdf']),
   created_at: timestamp,
 });
 export type DownloadFile = z.output<typeof downloadFile>;
@@ -108,6 +110,6 @@ export const downloadOps = {
     access: DOWNLOAD_ACCESS,
     audit: 'download.file',
     params: downloadFileParams,
-    output: { file: [EXPORT_CONTENT_TYPES.csv, EXPORT_CONTENT_TYPES.xlsx] },
+    output: { file: [EXPORT_CONTENT_TYPES.csv, EXPORT_CONTENT_TYPES.xlsx, EXPORT_CONTENT_TYPES.pdf] },
   }),
 } as const;

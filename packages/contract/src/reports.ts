@@ -55,6 +55,38 @@ export const REPORT_MSG = {
   dateRequired: 'Date Range is required',
 } as const;
 
+export const INVOICE_MSG = {
+  merchantRequired: 'Select a merchant',
+  merchantNotFound: 'Merchant not found',
+  month: 'Choose a month from 2022-12 to this month',
+} as const;
+/** The first month an invoice can be issued for (document 2, section 5). */
+export const INVOICE_FIRST_MONTH = '2022-12';
+/** This month (UTC), YYYY-MM. */
+export const currentMonth = (now = new Date()) => now.toISOString().slice(0, 7);
+
+/** What an invoice is asked with: the merchant and the month (`date`, YYYY-MM; a full date names its month). */
+export const invoiceRequest = z.object({
+  /** the merchant's name as the picker showed it */
+  name: z.string().trim().max(100, 'Max 100 characters allowed').optional().default(''),
+  merchant_id: z.coerce
+    .number({ error: INVOICE_MSG.merchantRequired })
+    .int(INVOICE_MSG.merchantRequired)
+    .min(1, INVOICE_MSG.merchantRequired)
+    .max(2_147_483_647, INVOICE_MSG.merchantRequired),
+  date: z
+    .string({ error: INVOICE_MSG.month })
+    .trim()
+    .transform((v) => v.slice(0, 7))
+    .refine(
+      (v) => /^\d{4}-(0[1-9]|1[0-2])$/.test(v) && v >= INVOICE_FIRST_MONTH && v <= currentMonth(),
+      INVOICE_MSG.month,
+    ),
+  /** the caller (the session decides who asks; accepted for the spec's call shape) */
+  auth_id: z.coerce.number().int().optional(),
+});
+export type InvoiceRequest = z.input<typeof invoiceRequest>;
+
 /** `auth_id` 0 is Select All (the activity report only): every merchant and brand in the caller's scope. */
 export const REPORT_SELECT_ALL = 0;
 
@@ -95,6 +127,20 @@ const reportOp = <K extends ReportKind>(kind: K, id: string, summary: string) =>
 };
 
 export const reportOps = {
+  invoice: operation({
+    id: 'invoice',
+    method: 'POST',
+    path: '/api/invoice',
+    tag: TAG,
+    summary:
+      "A merchant's invoice for a month as a PDF in the report downloads: the fee lines by batch, the totals, the " +
+      "merchant's and our details, a number of the year without gaps, the issue date (UTC). Issuing the month " +
+      `again answers the same number and content. ${MSG.processingBackground}`,
+    access: 'User can generate invoices',
+    audit: 'report.invoice',
+    input: invoiceRequest,
+    output: exportResponse.extend({ invoice: z.object({ number: z.string(), total_fee: z.number().int() }) }),
+  }),
   reportHolders: operation({
     id: 'reportHolders',
     method: 'POST',

@@ -11,3 +11,4 @@ export * from '../features/api-keys/tables.ts';
 export * from '../features/passkeys/tables.ts';
 export * from '../features/transfers/tables.ts';
 export * from '../features/payins/tables.ts';
+export * from '../features/reports/tables.ts';

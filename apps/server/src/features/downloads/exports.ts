@@ -1,4 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
+import type { Writable } from 'node:stream';
+import type { Executor } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
 import type { Cell } from './writer.ts';
 
@@ -20,6 +22,11 @@ export interface ExportSpec {
   cells(row: Record<string, unknown>, params: Record<string, unknown>): Cell[];
   /** the cursor after a row: the chunk that follows starts past it */
   cursorOf(row: Record<string, unknown>): unknown;
+  /**
+   * A document rather than rows (an invoice's PDF): writes the whole file to `out` inside the job's read-only
+   * snapshot, and answers how many lines it holds. When present, header, chunk and cells are not used.
+   */
+  write?(tx: Executor, params: Record<string, unknown>, out: Writable): Promise<number>;
 }
 
 const SPECS = new Map<string, ExportSpec>();

@@ -44,7 +44,11 @@ export function toDownloadFile(f: FileRow): DownloadFile {
 const stamp = (d: Date) => d.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
 
 /** What an export is asked with: the list's filters (kept with the file for its job) and the format. */
-export type ExportParams = Record<string, unknown> & { format: 'csv' | 'xlsx'; start_date?: string; end_date?: string };
+export type ExportParams = Record<string, unknown> & {
+  format: 'csv' | 'xlsx' | 'pdf';
+  start_date?: string;
+  end_date?: string;
+};
 
 /**
  * Starts an export of a kind its feature declared (defineExport): the file row (Initiated) and its job are
@@ -61,7 +65,9 @@ export async function startExport(
   const now = new Date();
   const id = randomUUID();
   const kind = spec.kind;
-  const fileName = `${spec.fileName}-${stamp(now)}.${params.format}`;
+  // a document may name its own file (an invoice its number)
+  const base = typeof params.file_name === 'string' && params.file_name ? params.file_name : spec.fileName;
+  const fileName = `${base}-${stamp(now)}.${params.format}`;
   const scope = auth.scope;
   const values = {
     ownerId: auth.user.id,
@@ -105,6 +111,20 @@ export async function runExport(deps: Deps, fileId: number): Promise<void> {
     out = await deps.files.create(file.storageKey);
     const stream = out.stream;
     const params = file.params as Record<string, unknown> & { scope: Scope };
+    if (spec.write) {
+      // a document (an invoice): the spec writes the whole file itself
+      const write = spec.write;
+      rows = await deps.db.transaction((tx) => write(tx, params, stream), {
+        isolationLevel: 'repeatable read',
+        accessMode: 'read only',
+      });
+      const bytes = await out.commit();
+      await deps.db
+        .update(downloadFiles)
+        .set({ status: 'Completed', rows, bytes, completedAt: new Date() })
+        .where(and(eq(downloadFiles.id, fileId), eq(downloadFiles.status, 'Initiated')));
+      return;
+    }
     const writer =
       file.format === 'xlsx' ? await xlsxWriter(stream, spec.header) : await csvWriter(stream, spec.header);
     await deps.db.transaction(
@@ -195,4 +215,5 @@ export async function findFile(db: Executor, scope: Scope, id: number): Promise<
 export const CONTENT_TYPES: Record<string, string> = {
   csv: `${EXPORT_CONTENT_TYPES.csv}; charset=utf-8`,
   xlsx: EXPORT_CONTENT_TYPES.xlsx,
+  pdf: EXPORT_CONTENT_TYPES.pdf,
 };

@@ -7,6 +7,7 @@ import { route, type AuthContext } from '../../platform/http.ts';
 import { throttle } from '../../platform/limits.ts';
 import { startExport, type ExportParams } from '../downloads/service.ts';
 import { findHolderInScope, searchHolders } from '../payments/holders.ts';
+import { INVOICE_EXPORT, issueInvoice } from './invoices.ts';
 import { REPORT_SPECS, type ReportParams } from './reports.ts';
 
 type Input = {
@@ -53,6 +54,21 @@ export function reportsRoutes(app: FastifyInstance, deps: Deps) {
   route(app, reportOps.reportHolders, async ({ input, auth }) => ({
     data: await searchHolders(deps.db, auth.scope, input.search),
   }));
+  route(app, reportOps.invoice, async ({ input, auth, req }) => {
+    await throttle(deps, 'export', auth.user.id);
+    const inv = await issueInvoice(deps, auth, input.merchant_id, input.date);
+    const file = await startExport(deps, auth, INVOICE_EXPORT, {
+      format: 'pdf',
+      invoice_id: inv.id,
+      file_name: `invoice-${inv.number}`,
+      start_date: inv.month,
+      end_date: inv.month,
+    });
+    req.audit.targetType = 'invoice';
+    req.audit.targetId = inv.number;
+    req.audit.after = { merchant_id: input.merchant_id, month: input.date, number: inv.number };
+    return { message: [MSG.processingBackground], file, invoice: { number: inv.number, total_fee: inv.totalFee } };
+  });
   for (const [op, kind] of [
     [reportOps.activityReport, 'activity'],
     [reportOps.payoutReport, 'batch_payouts'],

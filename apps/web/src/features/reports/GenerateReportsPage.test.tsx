@@ -95,6 +95,39 @@ describe('Generate Reports', () => {
     );
   }, 60_000);
 
+  it('issues an invoice for a merchant (no brands offered) and a month from 2022-12 to this month', async () => {
+    const fetch = mockApi({
+      '/api/report-holders': () => ({
+        body: { data: [holder(7, 'Acme Payouts', 'Merchant', [holder(9, 'Acme Brand', 'Brand')])] },
+      }),
+      '/api/invoice': () => ({
+        body: {
+          message: ['Process is running in the background. Please wait.'],
+          file: { ...file, file_name: 'invoice-OBL-2026-000004.pdf', format: 'pdf' },
+          invoice: { number: 'OBL-2026-000004', total_fee: 1234 },
+        },
+      }),
+    });
+    signInAs(['User can view reports', 'User can view fee reports', 'User can generate invoices'], { role: 'Finance' });
+    renderApp('/generate-reports');
+    const region = await screen.findByRole('region', { name: /Invoices/ });
+    const pull = within(region).getByRole('button', { name: 'Pull Report' }) as HTMLButtonElement;
+    await userEvent.click(within(region).getByLabelText('Merchant'));
+    expect(await screen.findByRole('option', { name: 'Acme Payouts (Merchant)' })).toBeTruthy();
+    expect(screen.queryByRole('option', { name: 'Acme Brand (Brand)' })).toBeNull();
+    await userEvent.click(screen.getByRole('option', { name: 'Acme Payouts (Merchant)' }));
+    expect(pull.disabled).toBe(true);
+    fireEvent.change(within(region).getByLabelText('Month'), { target: { value: '2022-11' } });
+    expect(pull.disabled).toBe(true);
+    fireEvent.change(within(region).getByLabelText('Month'), { target: { value: '2023-01' } });
+    expect(pull.disabled).toBe(false);
+    await userEvent.click(pull);
+    await waitFor(() =>
+      expect(callsTo(fetch, '/api/invoice')).toEqual([{ name: 'Acme Payouts', merchant_id: 7, date: '2023-01' }]),
+    );
+    expect(await screen.findByText(/Invoice OBL-2026-000004/)).toBeTruthy();
+  }, 60_000);
+
   it('shows only the reports the role may pull', async () => {
     mockApi({ '/api/report-holders': () => ({ body: { data: [] } }) });
     signInAs(['User can view reports', 'User can view fee reports', 'User can pull failed transfers report'], {
@@ -104,5 +137,6 @@ describe('Generate Reports', () => {
     expect(await screen.findByRole('heading', { name: 'Failed or returned transfers' })).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Merchant activity' })).toBeNull();
     expect(screen.queryByRole('heading', { name: 'Fees by merchant' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Invoices' })).toBeNull();
   }, 60_000);
 });

@@ -1,4 +1,12 @@
-import { PAYMENT_MSG, REPORT_SELECT_ALL, REPORTS, reportOps, type ReportKind } from '@obol/contract';
+import {
+  currentMonth,
+  INVOICE_FIRST_MONTH,
+  PAYMENT_MSG,
+  REPORT_SELECT_ALL,
+  REPORTS,
+  reportOps,
+  type ReportKind,
+} from '@obol/contract';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import {
   Accordion,
@@ -49,29 +57,67 @@ const OPS = {
  * date is that day, a reversed range is reordered by the server), the format; Pull Report stays disabled until a
  * holder and a date are chosen. The file is then written in the background into Download Reports.
  */
-function ReportCard({ kind, expanded, onToggle }: { kind: ReportKind; expanded: boolean; onToggle: () => void }) {
-  const report = REPORTS.find((r) => r.kind === kind)!;
-  const { notify, notifyDownload } = useNotify();
-  const client = useQueryClient();
+/**
+ * The merchant or brand of a report (searched on the server a moment after typing stops): with Select All first
+ * where the report offers it, or merchants only (invoices).
+ */
+function HolderPicker({
+  value,
+  onChange,
+  enabled,
+  selectAll = false,
+  merchantsOnly = false,
+  label = 'Merchant or brand',
+}: {
+  value: Choice | null;
+  onChange: (v: Choice | null) => void;
+  enabled: boolean;
+  selectAll?: boolean;
+  merchantsOnly?: boolean;
+  label?: string;
+}) {
   const [typed, setTyped] = useState('');
   const [search, setSearch] = useState('');
-  const [holder, setHolder] = useState<Choice | null>(null);
-  const [start, setStart] = useState('');
-  const [end, setEnd] = useState('');
-  const [format, setFormat] = useState<'csv' | 'xlsx'>('csv');
-  // the picker searches on the server, a moment after typing stops
   useEffect(() => {
     const t = setTimeout(() => setSearch(typed.trim()), 400);
     return () => clearTimeout(t);
   }, [typed]);
-  const holders = useQuery({ ...holdersQuery(search), enabled: expanded });
+  const holders = useQuery({ ...holdersQuery(search), enabled });
   const options: Choice[] = [
-    ...(report.selectAll ? [SELECT_ALL] : []),
+    ...(selectAll ? [SELECT_ALL] : []),
     ...(holders.data?.data ?? []).flatMap((m) => [
       { id: m.id, name: m.name, kind: m.roles[0]?.name ?? '' },
-      ...m.active_brands.map((b) => ({ id: b.id, name: b.name, kind: b.roles[0]?.name ?? '' })),
+      ...(merchantsOnly ? [] : m.active_brands.map((b) => ({ id: b.id, name: b.name, kind: b.roles[0]?.name ?? '' }))),
     ]),
-  ];
+  ].filter((o) => !merchantsOnly || o.kind === 'Merchant');
+  return (
+    <>
+      <Autocomplete
+        sx={{ minWidth: 260, flex: 1 }}
+        options={options}
+        filterOptions={(o) => o}
+        getOptionLabel={(o) => (o.id === REPORT_SELECT_ALL ? o.name : `${o.name} (${o.kind})`)}
+        isOptionEqualToValue={(a, b) => a.id === b.id}
+        value={value}
+        onChange={(_, v) => onChange(v)}
+        onInputChange={(_, v, reason) => reason === 'input' && setTyped(v)}
+        loading={holders.isFetching}
+        noOptionsText={PAYMENT_MSG.noHolder}
+        renderInput={(params) => <TextField {...params} size="small" label={label} />}
+      />
+      {holders.isError ? <Alert severity="error">{errorMessage(holders.error)}</Alert> : null}
+    </>
+  );
+}
+
+function ReportCard({ kind, expanded, onToggle }: { kind: ReportKind; expanded: boolean; onToggle: () => void }) {
+  const report = REPORTS.find((r) => r.kind === kind)!;
+  const { notify, notifyDownload } = useNotify();
+  const client = useQueryClient();
+  const [holder, setHolder] = useState<Choice | null>(null);
+  const [start, setStart] = useState('');
+  const [end, setEnd] = useState('');
+  const [format, setFormat] = useState<'csv' | 'xlsx'>('csv');
   const pull = useMutation({
     mutationFn: () =>
       call(OPS[kind], {
@@ -111,19 +157,7 @@ function ReportCard({ kind, expanded, onToggle }: { kind: ReportKind; expanded: 
           useFlexGap
           sx={{ alignItems: { md: 'flex-start' }, flexWrap: 'wrap' }}
         >
-          <Autocomplete
-            sx={{ minWidth: 260, flex: 1 }}
-            options={options}
-            filterOptions={(o) => o}
-            getOptionLabel={(o) => (o.id === REPORT_SELECT_ALL ? o.name : `${o.name} (${o.kind})`)}
-            isOptionEqualToValue={(a, b) => a.id === b.id}
-            value={holder}
-            onChange={(_, v) => setHolder(v)}
-            onInputChange={(_, v, reason) => reason === 'input' && setTyped(v)}
-            loading={holders.isFetching}
-            noOptionsText={PAYMENT_MSG.noHolder}
-            renderInput={(params) => <TextField {...params} size="small" label="Merchant or brand" />}
-          />
+          <HolderPicker value={holder} onChange={setHolder} enabled={expanded} selectAll={report.selectAll} />
           <TextField
             size="small"
             type="date"
@@ -162,11 +196,73 @@ function ReportCard({ kind, expanded, onToggle }: { kind: ReportKind; expanded: 
             Pull Report
           </Button>
         </Stack>
-        {holders.isError ? (
-          <Alert severity="error" sx={{ mt: 2 }}>
-            {errorMessage(holders.error)}
-          </Alert>
-        ) : null}
+      </AccordionDetails>
+    </Accordion>
+  );
+}
+
+/**
+ * Invoices: a merchant and a month (2022-12 to this month); the PDF is issued with the next number of the year, or
+ * is the one issued before for that month, and lands in Download Reports.
+ */
+function InvoiceCard({ expanded, onToggle }: { expanded: boolean; onToggle: () => void }) {
+  const { notify, notifyDownload } = useNotify();
+  const client = useQueryClient();
+  const [merchant, setMerchant] = useState<Choice | null>(null);
+  const [month, setMonth] = useState('');
+  const max = currentMonth();
+  const issue = useMutation({
+    mutationFn: () => call(reportOps.invoice, { name: merchant!.name, merchant_id: merchant!.id, date: month }),
+    onSuccess: async (r) => {
+      notifyDownload('reports', `Invoice ${r.invoice.number}: ${r.message[0]}`);
+      await client.invalidateQueries({ queryKey: queryKeys.downloadFiles });
+    },
+    onError: (err) => notify('error', errorMessage(err)),
+  });
+  const ready = !!merchant && /^\d{4}-\d{2}$/.test(month) && month >= INVOICE_FIRST_MONTH && month <= max;
+  return (
+    <Accordion expanded={expanded} onChange={onToggle} disableGutters>
+      <AccordionSummary
+        expandIcon={<ExpandMoreIcon />}
+        aria-controls="report-invoice-content"
+        id="report-invoice-header"
+      >
+        <Box>
+          <Typography component="h2" sx={{ fontWeight: 600 }}>
+            Invoices
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            A merchant&apos;s monthly invoice of fees, as a PDF numbered without gaps
+          </Typography>
+        </Box>
+      </AccordionSummary>
+      <AccordionDetails>
+        <Stack
+          direction={{ xs: 'column', md: 'row' }}
+          spacing={2}
+          useFlexGap
+          sx={{ alignItems: { md: 'flex-start' }, flexWrap: 'wrap' }}
+        >
+          <HolderPicker value={merchant} onChange={setMerchant} enabled={expanded} merchantsOnly label="Merchant" />
+          <TextField
+            size="small"
+            type="month"
+            label="Month"
+            value={month}
+            onChange={(e) => setMonth(e.target.value)}
+            helperText={`${INVOICE_FIRST_MONTH} to ${max}`}
+            slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: INVOICE_FIRST_MONTH, max } }}
+          />
+          <Button
+            variant="contained"
+            disabled={!ready || issue.isPending}
+            startIcon={issue.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
+            onClick={() => issue.mutate()}
+            sx={{ height: 40 }}
+          >
+            Pull Report
+          </Button>
+        </Stack>
       </AccordionDetails>
     </Accordion>
   );
@@ -179,11 +275,12 @@ function ReportCard({ kind, expanded, onToggle }: { kind: ReportKind; expanded: 
 export function GenerateReportsPage() {
   const session = useSession();
   const shown = REPORTS.filter((r) => hasPermission(session, r.permission));
-  const [open, setOpen] = useState<ReportKind | null>(shown[0]?.kind ?? null);
+  const invoices = hasPermission(session, 'User can generate invoices');
+  const [open, setOpen] = useState<ReportKind | 'invoice' | null>(shown[0]?.kind ?? (invoices ? 'invoice' : null));
   return (
     <>
       <PageTitle>Generate the following reports</PageTitle>
-      {shown.length ? (
+      {shown.length || invoices ? (
         <Box sx={{ maxWidth: 1100 }}>
           {shown.map((r) => (
             <ReportCard
@@ -193,6 +290,12 @@ export function GenerateReportsPage() {
               onToggle={() => setOpen(open === r.kind ? null : r.kind)}
             />
           ))}
+          {invoices ? (
+            <InvoiceCard
+              expanded={open === 'invoice'}
+              onToggle={() => setOpen(open === 'invoice' ? null : 'invoice')}
+            />
+          ) : null}
         </Box>
       ) : (
         <Alert severity="info">Your role pulls no reports.</Alert>

@@ -1,0 +1,60 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  check,
+  date,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { users } from '../users/tables.ts';
+
+/**
+ * A merchant's invoice for a month: the fees it was charged, frozen at first issue (`content` is what the PDF
+ * shows), with a number of its year that has no gaps and is never reused. One per merchant and month: issuing the
+ * month again answers the same invoice, number and content.
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    merchantId: integer('merchant_id')
+      .notNull()
+      .references(() => users.id),
+    /** the invoiced month: its first day */
+    month: date('month').notNull(),
+    /** the year of the number (the year it was issued, UTC) */
+    year: integer('year').notNull(),
+    /** 1, 2, 3 … within the year, without gaps */
+    seq: integer('seq').notNull(),
+    /** as printed: OBL-<year>-<seq, 6 digits> */
+    number: text('number').notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+    issuedBy: integer('issued_by')
+      .notNull()
+      .references(() => users.id),
+    totalFee: bigint('total_fee', { mode: 'number' }).notNull(),
+    /** the lines, totals, the merchant's and our details, as issued */
+    content: jsonb('content').notNull(),
+  },
+  (t) => [
+    uniqueIndex('invoices_merchant_month').on(t.merchantId, t.month),
+    uniqueIndex('invoices_year_seq').on(t.year, t.seq),
+    uniqueIndex('invoices_number').on(t.number),
+    check('invoices_seq_positive', sql`${t.seq} > 0`),
+    check('invoices_month_first_day', sql`extract(day from ${t.month}) = 1`),
+  ],
+);
+
+/**
+ * The last invoice number of each year. Taken with a row lock in the transaction that writes the invoice: two
+ * issues wait for each other, and a transaction that writes no invoice (it rolls back) gives its number back.
+ */
+export const invoiceCounters = pgTable('invoice_counters', {
+  year: integer('year').primaryKey(),
+  last: integer('last').notNull().default(0),
+});
