@@ -126,7 +126,37 @@ const reportOp = <K extends ReportKind>(kind: K, id: string, summary: string) =>
   });
 };
 
+/** The chart beside the fee report: the fees of each month, per merchant (or, for a merchant, per holder). */
+export const feeChartRequest = z.object({
+  months: z.coerce
+    .number()
+    .int()
+    .min(1, 'months must be 1 to 24')
+    .max(24, 'months must be 1 to 24')
+    .optional()
+    .default(12),
+});
+export const feeChartResponse = z.object({
+  /** YYYY-MM, oldest first, ending with this month (UTC) */
+  months: z.array(z.string()),
+  /** one per merchant (staff) or holder (a merchant's team: the merchant and its brands), cents per month */
+  series: z.array(z.object({ name: z.string(), fees: z.array(z.number().int()) })),
+});
+export type FeeChartResponse = z.output<typeof feeChartResponse>;
+
 export const reportOps = {
+  feeChart: operation({
+    id: 'feeChart',
+    method: 'POST',
+    path: '/api/fee-chart',
+    tag: TAG,
+    summary:
+      "The fees of the caller's scope per month (UTC) for the last `months` months, per merchant for staff, per " +
+      'merchant and brand for a merchant: the fee report rule, a batch counted in the month of its first completed payout',
+    access: 'User can pull fees by merchant report',
+    input: feeChartRequest,
+    output: feeChartResponse,
+  }),
   invoice: operation({
     id: 'invoice',
     method: 'POST',

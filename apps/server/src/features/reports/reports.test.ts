@@ -231,6 +231,28 @@ describe('reports', () => {
     expect(new Set(own.rows.map((row) => row[own.col('Behalf Of')]))).toEqual(new Set(['Acme Brand']));
   });
 
+  it('the fee chart: this month’s fees per merchant (staff) or holder (a merchant), equal to the completed list’s', async () => {
+    const month = new Date().toISOString().slice(0, 7);
+    const mine = await t.post('/api/fee-chart', { months: 3 }, merchant);
+    expect(mine.status, mine.text).toBe(200);
+    expect(mine.body.months).toHaveLength(3);
+    expect(mine.body.months.at(-1)).toBe(month);
+    const names = mine.body.series.map((s: { name: string }) => s.name).sort();
+    expect(names).toEqual(['Acme Brand', 'Acme Payouts']);
+    const sum = (body: { series: { fees: number[] }[] }) => body.series.reduce((n, s) => n + s.fees.at(-1)!, 0);
+    const list = await t.post(
+      '/api/completed-transactions',
+      { start_date: `${month}-01`, end_date: day, tz: 'UTC', per_page: 10 },
+      merchant,
+    );
+    expect(sum(mine.body)).toBe(list.body.fee.total_cent_fee);
+    const staff = await t.post('/api/fee-chart', {}, admin);
+    expect(staff.body.months).toHaveLength(12);
+    expect(staff.body.series.map((s: { name: string }) => s.name).sort()).toEqual(['Acme Payouts', 'Globex Trading']);
+    expect((await t.post('/api/fee-chart', { months: 25 }, admin)).status).toBe(400);
+    expect((await t.post('/api/fee-chart', {}, brand)).status).toBe(403);
+  });
+
   it('an XLSX report is a workbook', async () => {
     const r = await t.post(
       '/api/fee-report',

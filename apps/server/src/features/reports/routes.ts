@@ -8,7 +8,7 @@ import { throttle } from '../../platform/limits.ts';
 import { startExport, type ExportParams } from '../downloads/service.ts';
 import { findHolderInScope, searchHolders } from '../payments/holders.ts';
 import { INVOICE_EXPORT, issueInvoice } from './invoices.ts';
-import { REPORT_SPECS, type ReportParams } from './reports.ts';
+import { feeChart, REPORT_SPECS, type ReportParams } from './reports.ts';
 
 type Input = {
   name: string;
@@ -54,6 +54,7 @@ export function reportsRoutes(app: FastifyInstance, deps: Deps) {
   route(app, reportOps.reportHolders, async ({ input, auth }) => ({
     data: await searchHolders(deps.db, auth.scope, input.search),
   }));
+  route(app, reportOps.feeChart, ({ input, auth }) => feeChart(deps.db, auth.scope, input.months));
   route(app, reportOps.invoice, async ({ input, auth, req }) => {
     await throttle(deps, 'export', auth.user.id);
     const inv = await issueInvoice(deps, auth, input.merchant_id, input.date);

@@ -40,6 +40,15 @@ describe('Generate Reports', () => {
         body: { message: ['Process is running in the background. Please wait.'], file },
       }),
       '/api/fee-report': () => ({ body: { message: ['Process is running in the background. Please wait.'], file } }),
+      '/api/fee-chart': () => ({
+        body: {
+          months: ['2026-10', '2026-11'],
+          series: [
+            { name: 'Acme Payouts', fees: [1500, 2500] },
+            { name: 'Globex Trading', fees: [0, 700] },
+          ],
+        },
+      }),
     });
     signInAs(ALL_PERMISSIONS, { role: 'Admin' });
     renderApp('/generate-reports');
@@ -73,6 +82,13 @@ describe('Generate Reports', () => {
     // the fee card: no Select All; a brand, a range, Excel
     await userEvent.click(screen.getByRole('heading', { name: 'Fees by merchant' }));
     const region = await screen.findByRole('region', { name: /Fees by merchant/ });
+    await waitFor(() => expect(callsTo(fetch, '/api/fee-chart')).toHaveLength(1));
+    // the chart of fees per month, with its figures as a table for screen readers
+    expect(
+      await within(region).findByRole('img', { name: /Fees per month, 2026-10 to 2026-11: €47.00 in all/ }),
+    ).toBeTruthy();
+    const table = within(region).getByRole('table', { name: 'Fees by merchant per month (EUR)' });
+    expect(within(table).getByRole('row', { name: /2026-11 €25.00 €7.00 €32.00/ })).toBeTruthy();
     await userEvent.click(within(region).getByLabelText('Merchant or brand'));
     expect(screen.queryByRole('option', { name: 'Select All' })).toBeNull();
     await userEvent.click(await screen.findByRole('option', { name: 'Acme Brand (Brand)' }));

@@ -30,6 +30,7 @@ import { queryKeys } from '../../lib/queryKeys.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
+import { FeeChart } from './FeeChart.tsx';
 
 interface Choice {
   id: number;
@@ -196,6 +197,11 @@ function ReportCard({ kind, expanded, onToggle }: { kind: ReportKind; expanded: 
             Pull Report
           </Button>
         </Stack>
+        {kind === 'fees' ? (
+          <Box sx={{ mt: 3, maxWidth: 640 }}>
+            <FeeChart enabled={expanded} />
+          </Box>
+        ) : null}
       </AccordionDetails>
     </Accordion>
   );
