@@ -20,7 +20,6 @@ import { z } from 'zod';
 import { signInErrorMessage } from '../../lib/api.ts';
 import { login } from './api/login.ts';
 import { verifyCode } from './api/verifyCode.ts';
-import { PasskeyError, signWithPasskey } from '../../lib/passkeys.ts';
 import { CHALLENGE_KEY, sessionStore, useSession } from '../../lib/session.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { firstPermittedPath } from '../../app/paths.ts';
@@ -63,6 +62,7 @@ export function SignInPage({ merchant = false }: { merchant?: boolean }) {
       const r = await login(values);
       if (r.auth_type === 'passkey') {
         // the browser's passkey prompt runs at once (its code loads only now)
+        const { PasskeyError, signWithPasskey } = await import('../../lib/passkeys.ts');
         if (!r.passkey_options) throw new PasskeyError(MSG.noPasskey);
         const assertion = await signWithPasskey(r.passkey_options);
         const signedIn = await verifyCode({ challenge_token: r.challenge_token, assertion });
@@ -81,7 +81,8 @@ export function SignInPage({ merchant = false }: { merchant?: boolean }) {
       notify('info', r.message[0] ?? 'Enter your code');
       navigate('/signin/authentication');
     } catch (err) {
-      const message = err instanceof PasskeyError ? err.message : signInErrorMessage(err);
+      // a PasskeyError (lib/passkeys.ts, loaded with the prompt) carries the user's words
+      const message = err instanceof Error && err.name === 'PasskeyError' ? err.message : signInErrorMessage(err);
       if (values.auth_type === 'passkey') setFailure(message);
       notify('error', message);
     } finally {
