@@ -11,6 +11,7 @@ import { stageBatch } from './features/batches/stage.ts';
 import { executeBatch, submitBatch } from './features/batches/execute.ts';
 import { runExport } from './features/downloads/service.ts';
 import { pruneThrottles } from './platform/housekeeping.ts';
+import { runDueSchedules } from './features/reports/schedules.ts';
 
 /** Starts this process's job workers and schedules. Every server process may run them; pg-boss shares the work. */
 export async function startWorkers(deps: Deps): Promise<() => void> {
@@ -63,6 +64,13 @@ export async function startWorkers(deps: Deps): Promise<() => void> {
     await reconcile(deps);
   });
   await deps.jobs.schedule('provider.reconcile', '*/15 * * * *');
+  // monthly reports: on the first of the month (UTC), and once at start for a month missed while the server was down
+  await deps.jobs.work('reports.monthly', async () => {
+    const pulled = await runDueSchedules(deps);
+    if (pulled) deps.log.info({ pulled }, 'monthly reports pulled');
+  });
+  await deps.jobs.schedule('reports.monthly', '5 0 1 * *');
+  await deps.jobs.send('reports.monthly', {}, { singletonKey: 'reports.monthly:start' });
   // rate-limit windows, quiet sign-in throttles and old passkey challenges that no longer decide anything
   await deps.jobs.work('maintenance.prune', async () => {
     const pruned = await pruneThrottles(deps);

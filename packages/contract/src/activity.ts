@@ -133,6 +133,8 @@ export const ACTIVITY_LABELS: Record<string, string> = {
   'report.failed': 'Pulled a failed transfers report',
   'report.fees': 'Pulled a fees by merchant report',
   'report.invoice': 'Issued an invoice',
+  'report.schedule': 'Scheduled a monthly report',
+  'report.unschedule': 'Removed a monthly report',
   'reward.export': 'Exported rewards',
   'download.file': 'Downloaded a file',
   'provider.reconcile': 'Reconciled with the provider',

@@ -144,7 +144,75 @@ export const feeChartResponse = z.object({
 });
 export type FeeChartResponse = z.output<typeof feeChartResponse>;
 
+export const REPORT_KINDS = REPORTS.map((r) => r.kind) as [ReportKind, ...ReportKind[]];
+
+/** A report pulled every month (first day, UTC) for the month before, and mailed as a link. */
+export const scheduleReportRequest = z.object({
+  kind: z.enum(REPORT_KINDS, { error: 'kind must be activity, batch_payouts, failed or fees' }),
+  name: z.string().trim().max(100, 'Max 100 characters allowed').optional().default(''),
+  auth_id: reportRequest.shape.auth_id,
+  format: exportFormat,
+});
+export type ScheduleReportRequest = z.input<typeof scheduleReportRequest>;
+export const reportSchedule = z.object({
+  id: z.number().int(),
+  kind: z.enum(REPORT_KINDS),
+  name: z.string(),
+  auth_id: z.number().int(),
+  format: z.enum(['csv', 'xlsx']),
+  /** YYYY-MM of the last month pulled, or null */
+  last_period: z.string().nullable(),
+  /** when the next one is pulled (the first of next month, 00:00 UTC) */
+  next_run: z.string(),
+  created_at: z.string(),
+});
+export type ReportSchedule = z.output<typeof reportSchedule>;
+export const REPORT_SCHEDULE_MSG = {
+  scheduled: 'Scheduled. The report of each month is pulled on the first day of the next (UTC) and mailed to you.',
+  removed: 'Schedule removed.',
+} as const;
+
 export const reportOps = {
+  reportSchedules: operation({
+    id: 'reportSchedules',
+    method: 'POST',
+    path: '/api/report-schedules',
+    tag: TAG,
+    summary: "The caller's monthly reports",
+    access: REPORTS.map((r) => r.permission),
+    output: z.object({ data: z.array(reportSchedule) }),
+  }),
+  scheduleReport: operation({
+    id: 'scheduleReport',
+    method: 'POST',
+    path: '/api/schedule-report',
+    tag: TAG,
+    summary:
+      'Schedules a report monthly: on the first day (UTC) the report of the month before is pulled with the ' +
+      "caller's permissions and scope as they are then, and the caller is mailed a link once it is written",
+    access: REPORTS.map((r) => r.permission),
+    audit: 'report.schedule',
+    input: scheduleReportRequest,
+    output: z.object({ message: z.array(z.string()), schedule: reportSchedule }),
+    status: 201,
+  }),
+  unscheduleReport: operation({
+    id: 'unscheduleReport',
+    method: 'POST',
+    path: '/api/unschedule-report',
+    tag: TAG,
+    summary: "Removes one of the caller's monthly reports",
+    access: REPORTS.map((r) => r.permission),
+    audit: 'report.unschedule',
+    input: z.object({
+      id: z.coerce
+        .number({ error: 'id must be a schedule id' })
+        .int('id must be a schedule id')
+        .positive('id must be a schedule id')
+        .max(2_147_483_647, 'id must be a schedule id'),
+    }),
+    output: z.object({ message: z.array(z.string()) }),
+  }),
   feeChart: operation({
     id: 'feeChart',
     method: 'POST',

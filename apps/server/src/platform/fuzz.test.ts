@@ -124,6 +124,8 @@ function baseValue(r: RouteInfo, field: string, role: Role): unknown {
   const byRoute: Record<string, Record<string, unknown>> = {
     '/api/batch-progress': { id: batchId },
     '/api/update-transaction': { id: rowIds[0] },
+    '/api/invoice': { date: '2025-01' },
+    '/api/schedule-report': { kind: 'activity' },
     '/api/delete-transaction': { id: rowIds[1] },
     '/api/delete-transactions': { id: [rowIds[2]] },
     '/api/merchant-accounts': { id: merchantId },

@@ -70,7 +70,7 @@ const PUBLIC_AUTH = [
   'POST /api/set-password',
 ];
 /** the merchant API: public to the session check, authenticated by the API key or its token (payins.test.ts) */
-const MERCHANT_API = ['POST /api/token', 'POST /api/create-payin-link'];
+const MERCHANT_API = ['POST /api/token', 'POST /api/test', 'POST /api/create-payin-link'];
 
 describe('every route declares who may call it', () => {
   const apiRoutes = () => t.routes.filter((r) => r.url.startsWith('/api/') && r.url !== '/api/test-boom');

@@ -37,6 +37,7 @@ export const QUEUES = [
   'transfer.submit',
   'refund.submit',
   'reward.submit',
+  'reports.monthly',
 ] as const;
 
 // a job whose worker died (no heartbeat) is handed to another worker within about 20 seconds

@@ -62,6 +62,18 @@ export async function authenticate(deps: Deps, token: string): Promise<AuthConte
   return { user, sessionId: session.id, permissions: new Set<Permission>(perms), scope: scopeFor(user) };
 }
 
+/**
+ * A user's authority for work done on their behalf without a session (a scheduled report): their role's permissions
+ * and scope as they are now; null when the account is gone or inactive.
+ */
+export async function authContextOf(deps: Deps, userId: number): Promise<(AuthContext & { email: string }) | null> {
+  const row = await signInUser(deps.db, { id: userId });
+  if (!row || !row.isActive) return null;
+  const user = toAuthUser(row);
+  const perms = await permissionsOfRole(deps.db, row.roleId);
+  return { user, sessionId: 0, permissions: new Set<Permission>(perms), scope: scopeFor(user), email: row.email };
+}
+
 export async function currentTiming(deps: Deps, sessionId: number): Promise<SessionTiming> {
   const [s] = await deps.db.select().from(sessions).where(eq(sessions.id, sessionId));
   return sessionTiming(deps, s.expiresAt.getTime());

@@ -96,6 +96,27 @@ export async function startExport(
 const CHUNK = 5_000;
 
 /**
+ * A file asked for on someone's behalf (a scheduled report) mails them a link to the downloads once it is written;
+ * a mail that fails is logged, the file stays.
+ */
+async function mailReady(deps: Deps, file: FileRow, params: Record<string, unknown>) {
+  if (typeof params.notify_email !== 'string') return;
+  const list = file.isReport ? '/download-reports' : '/download-transactions';
+  try {
+    await deps.mailer.send({
+      to: params.notify_email,
+      subject: `Obol: ${file.fileName} is ready`,
+      text:
+        `Your scheduled report ${file.fileName} (${file.startDate ?? ''} to ${file.endDate ?? ''}) is ready.\n\n` +
+        `Download it from ${deps.config.publicUrl.replace(/\/$/, '')}${list} after signing in.\n`,
+      template: 'report-ready',
+    });
+  } catch (err) {
+    deps.log.warn({ err, fileId: file.id }, 'the report-ready mail could not be sent');
+  }
+}
+
+/**
  * The export job: reads the rows in keyset chunks inside one read-only REPEATABLE READ transaction (one
  * consistent snapshot, however long it takes, while memory holds one chunk), writes them to the file store
  * and marks the file Completed. A rerun of a finished file does nothing; a failure marks it Failed.
@@ -145,10 +166,12 @@ export async function runExport(deps: Deps, fileId: number): Promise<void> {
     );
     await writer.end();
     const bytes = await out.commit();
-    await deps.db
+    const [done] = await deps.db
       .update(downloadFiles)
       .set({ status: 'Completed', rows, bytes, completedAt: new Date() })
-      .where(and(eq(downloadFiles.id, fileId), eq(downloadFiles.status, 'Initiated')));
+      .where(and(eq(downloadFiles.id, fileId), eq(downloadFiles.status, 'Initiated')))
+      .returning({ id: downloadFiles.id });
+    if (done) await mailReady(deps, file, params);
   } catch (err) {
     await out?.abort().catch(() => undefined);
     deps.log.error({ err, fileId }, 'export failed');

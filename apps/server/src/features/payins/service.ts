@@ -80,7 +80,7 @@ async function rewardWallet(deps: Deps, holder: MerchantCaller['holder'], obolId
   }
   if (!wallet) throw badRequest(PAYMENT_MSG.invalidObolId, 'user_obol_id');
   if (wallet.brand === null) return holder.name;
-  const ours = await brandNamesOf(deps.db, holder.merchantId, holder.role === 'Brand' ? (holder as never) : null);
+  const ours = await brandNamesOf(deps.db, holder.merchantId, holder.role === 'Brand' ? holder : null);
   if (!ours.has(wallet.brand.toLowerCase())) throw unprocessable(PAYIN_MSG.walletOtherBrand, 'user_obol_id');
   return wallet.brand;
 }

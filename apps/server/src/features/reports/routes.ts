@@ -1,59 +1,33 @@
-import { MSG, REPORT_MSG, REPORT_SELECT_ALL, REPORTS, reportOps, type ReportKind } from '@obol/contract';
+import { MSG, REPORT_SCHEDULE_MSG, reportOps } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
-import { today } from '../../platform/dates.ts';
-import { badRequest, notFound } from '../../platform/errors.ts';
-import { route, type AuthContext } from '../../platform/http.ts';
+import { route } from '../../platform/http.ts';
 import { throttle } from '../../platform/limits.ts';
-import { startExport, type ExportParams } from '../downloads/service.ts';
-import { findHolderInScope, searchHolders } from '../payments/holders.ts';
+import { startExport } from '../downloads/service.ts';
+import { searchHolders } from '../payments/holders.ts';
 import { INVOICE_EXPORT, issueInvoice } from './invoices.ts';
-import { feeChart, REPORT_SPECS, type ReportParams } from './reports.ts';
-
-type Input = {
-  name: string;
-  auth_id: number;
-  start_date: string;
-  end_date: string;
-  tz: string;
-  format: 'csv' | 'xlsx';
-};
-
-/**
- * Pulls a report: the merchant or brand must be in the caller's scope (another tenant's is 404, as one that does
- * not exist), Select All only where the report offers it; the dates up to today. The file is then written by the
- * export job into the report downloads.
- */
-async function pull(deps: Deps, auth: AuthContext, kind: ReportKind, input: Input) {
-  const report = REPORTS.find((r) => r.kind === kind)!;
-  const now = today(input.tz);
-  for (const field of ['start_date', 'end_date'] as const)
-    if (input[field] && input[field] > now) throw badRequest('Date must not be after today', field);
-  let holder: ReportParams['holder'];
-  if (input.auth_id === REPORT_SELECT_ALL) {
-    if (!report.selectAll) throw badRequest(REPORT_MSG.holderRequired, 'auth_id');
-    holder = { kind: 'all' };
-  } else {
-    const h = await findHolderInScope(deps.db, auth.scope, input.auth_id);
-    if (!h) throw notFound('Merchant or brand not found');
-    holder = { kind: h.role === 'Brand' ? 'brand' : 'merchant', id: h.id };
-  }
-  await throttle(deps, 'export', auth.user.id);
-  const params: ExportParams & ReportParams = {
-    holder,
-    name: input.name,
-    start_date: input.start_date,
-    end_date: input.end_date || input.start_date,
-    tz: input.tz,
-    format: input.format,
-  };
-  return startExport(deps, auth, REPORT_SPECS[kind], params);
-}
+import { feeChart } from './reports.ts';
+import { pullReport } from './service.ts';
+import { listSchedules, scheduleReport, unscheduleReport } from './schedules.ts';
 
 export function reportsRoutes(app: FastifyInstance, deps: Deps) {
   route(app, reportOps.reportHolders, async ({ input, auth }) => ({
     data: await searchHolders(deps.db, auth.scope, input.search),
   }));
+  route(app, reportOps.reportSchedules, async ({ auth }) => ({ data: await listSchedules(deps.db, auth) }));
+  route(app, reportOps.scheduleReport, async ({ input, auth, req }) => {
+    const schedule = await scheduleReport(deps, auth, input);
+    req.audit.targetType = 'report_schedule';
+    req.audit.targetId = schedule.id;
+    req.audit.after = schedule;
+    return { message: [REPORT_SCHEDULE_MSG.scheduled], schedule };
+  });
+  route(app, reportOps.unscheduleReport, async ({ input, auth, req }) => {
+    await unscheduleReport(deps.db, auth, input.id);
+    req.audit.targetType = 'report_schedule';
+    req.audit.targetId = input.id;
+    return { message: [REPORT_SCHEDULE_MSG.removed] };
+  });
   route(app, reportOps.feeChart, ({ input, auth }) => feeChart(deps.db, auth.scope, input.months));
   route(app, reportOps.invoice, async ({ input, auth, req }) => {
     await throttle(deps, 'export', auth.user.id);
@@ -77,7 +51,8 @@ export function reportsRoutes(app: FastifyInstance, deps: Deps) {
     [reportOps.feeReport, 'fees'],
   ] as const) {
     route(app, op, async ({ input, auth, req }) => {
-      const file = await pull(deps, auth, kind, input);
+      await throttle(deps, 'export', auth.user.id);
+      const file = await pullReport(deps, auth, kind, input);
       req.audit.targetType = 'download_file';
       req.audit.targetId = file.id;
       req.audit.after = {

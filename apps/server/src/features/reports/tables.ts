@@ -2,11 +2,13 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
+  boolean,
   check,
   date,
   integer,
   jsonb,
   pgTable,
+  serial,
   text,
   timestamp,
   uniqueIndex,
@@ -58,3 +60,34 @@ export const invoiceCounters = pgTable('invoice_counters', {
   year: integer('year').primaryKey(),
   last: integer('last').notNull().default(0),
 });
+
+/**
+ * A report a user asked to receive every month: on the first day (UTC) the report of the month before is pulled on
+ * their behalf (with their permissions and scope as they are then) and they are mailed a link when it is written.
+ * `last_period` is the last month pulled: moving it forward is the claim, so each month runs once, across
+ * restarts and processes, and a month missed while the server was down runs when it is back.
+ */
+export const reportSchedules = pgTable(
+  'report_schedules',
+  {
+    id: serial('id').primaryKey(),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => users.id),
+    /** activity, batch_payouts, failed, fees */
+    kind: text('kind').notNull(),
+    /** the merchant or brand (0: Select All) */
+    authId: integer('auth_id').notNull(),
+    name: text('name').notNull().default(''),
+    format: text('format').notNull().default('csv'),
+    /** YYYY-MM of the last month pulled */
+    lastPeriod: text('last_period'),
+    active: boolean('active').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('report_schedules_owner_report').on(t.ownerId, t.kind, t.authId),
+    check('report_schedules_kind_known', sql`${t.kind} IN ('activity', 'batch_payouts', 'failed', 'fees')`),
+    check('report_schedules_format_known', sql`${t.format} IN ('csv', 'xlsx')`),
+  ],
+);

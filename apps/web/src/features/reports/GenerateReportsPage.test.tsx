@@ -36,6 +36,7 @@ describe('Generate Reports', () => {
       '/api/report-holders': () => ({
         body: { data: [holder(7, 'Acme Payouts', 'Merchant', [holder(9, 'Acme Brand', 'Brand')])] },
       }),
+      '/api/report-schedules': () => ({ body: { data: [] } }),
       '/api/activity-report': () => ({
         body: { message: ['Process is running in the background. Please wait.'], file },
       }),
@@ -144,8 +145,55 @@ describe('Generate Reports', () => {
     expect(await screen.findByText(/Invoice OBL-2026-000004/)).toBeTruthy();
   }, 60_000);
 
+  it('schedules a report monthly for the chosen holder, lists it in its card, and removes it', async () => {
+    let schedules: unknown[] = [];
+    const fetch = mockApi({
+      '/api/report-holders': () => ({ body: { data: [holder(7, 'Acme Payouts', 'Merchant')] } }),
+      '/api/report-schedules': () => ({ body: { data: schedules } }),
+      '/api/schedule-report': (b) => {
+        const body = b as { kind: string; name: string; auth_id: number; format: string };
+        const schedule = {
+          id: 3,
+          ...body,
+          last_period: '2026-10',
+          next_run: '2026-12-01T00:00:00.000Z',
+          created_at: '2026-11-20T10:00:00.000Z',
+        };
+        schedules = [schedule];
+        return { status: 201, body: { message: ['Scheduled.'], schedule } };
+      },
+      '/api/unschedule-report': () => {
+        schedules = [];
+        return { body: { message: ['Schedule removed.'] } };
+      },
+    });
+    signInAs(['User can view reports', 'User can view fee reports', 'User can pull failed transfers report'], {
+      role: 'Finance',
+    });
+    renderApp('/generate-reports');
+    const region = await screen.findByRole('region', { name: /Failed or returned transfers/ });
+    const scheduleButton = within(region).getByRole('button', { name: 'Schedule monthly' }) as HTMLButtonElement;
+    expect(scheduleButton.disabled).toBe(true);
+    await userEvent.click(within(region).getByLabelText('Merchant or brand'));
+    await userEvent.click(await screen.findByRole('option', { name: 'Acme Payouts (Merchant)' }));
+    await userEvent.click(scheduleButton);
+    await waitFor(() =>
+      expect(callsTo(fetch, '/api/schedule-report')).toEqual([
+        { kind: 'failed', name: 'Acme Payouts', auth_id: 7, format: 'csv' },
+      ]),
+    );
+    const list = await within(region).findByRole('list', { name: 'Monthly Failed or returned transfers reports' });
+    expect(list.textContent).toContain('Monthly for Acme Payouts (CSV), next on 2026-12-01');
+    await userEvent.click(within(list).getByRole('button', { name: 'Remove' }));
+    await waitFor(() => expect(callsTo(fetch, '/api/unschedule-report')).toEqual([{ id: 3 }]));
+    await waitFor(() => expect(within(region).queryByRole('list')).toBeNull());
+  }, 60_000);
+
   it('shows only the reports the role may pull', async () => {
-    mockApi({ '/api/report-holders': () => ({ body: { data: [] } }) });
+    mockApi({
+      '/api/report-holders': () => ({ body: { data: [] } }),
+      '/api/report-schedules': () => ({ body: { data: [] } }),
+    });
     signInAs(['User can view reports', 'User can view fee reports', 'User can pull failed transfers report'], {
       role: 'Reviewer',
     });

@@ -46,6 +46,11 @@ const holdersQuery = (search: string) =>
     placeholderData: keepPreviousData,
   });
 
+const schedulesQuery = queryOptions({
+  queryKey: ['report-schedules'],
+  queryFn: () => call(reportOps.reportSchedules, undefined),
+});
+
 const OPS = {
   activity: reportOps.activityReport,
   batch_payouts: reportOps.payoutReport,
@@ -135,6 +140,24 @@ function ReportCard({ kind, expanded, onToggle }: { kind: ReportKind; expanded: 
     },
     onError: (err) => notify('error', errorMessage(err)),
   });
+  const schedules = useQuery({ ...schedulesQuery, enabled: expanded });
+  const mine = (schedules.data?.data ?? []).filter((x) => x.kind === kind);
+  const schedule = useMutation({
+    mutationFn: () => call(reportOps.scheduleReport, { kind, name: holder!.name, auth_id: holder!.id, format }),
+    onSuccess: async (r) => {
+      notify('success', r.message[0]);
+      await client.invalidateQueries({ queryKey: ['report-schedules'] });
+    },
+    onError: (err) => notify('error', errorMessage(err)),
+  });
+  const unschedule = useMutation({
+    mutationFn: (scheduleId: number) => call(reportOps.unscheduleReport, { id: scheduleId }),
+    onSuccess: async (r) => {
+      notify('success', r.message[0]);
+      await client.invalidateQueries({ queryKey: ['report-schedules'] });
+    },
+    onError: (err) => notify('error', errorMessage(err)),
+  });
   const max = today();
   const ready = !!holder && !!(start || end);
   const id = `report-${kind}`;
@@ -196,7 +219,35 @@ function ReportCard({ kind, expanded, onToggle }: { kind: ReportKind; expanded: 
           >
             Pull Report
           </Button>
+          <Button
+            variant="outlined"
+            disabled={!holder || schedule.isPending}
+            onClick={() => schedule.mutate()}
+            sx={{ height: 40 }}
+          >
+            Schedule monthly
+          </Button>
         </Stack>
+        {mine.length ? (
+          <Box
+            component="ul"
+            aria-label={`Monthly ${report.title} reports`}
+            sx={{ listStyle: 'none', p: 0, m: 0, mt: 2 }}
+          >
+            {mine.map((x) => (
+              <Stack component="li" key={x.id} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                <Typography variant="body2">
+                  Monthly for {x.auth_id === REPORT_SELECT_ALL ? 'all' : x.name || `#${x.auth_id}`} (
+                  {x.format.toUpperCase()}
+                  ), next on {x.next_run.slice(0, 10)}, mailed to you
+                </Typography>
+                <Button size="small" onClick={() => unschedule.mutate(x.id)} disabled={unschedule.isPending}>
+                  Remove
+                </Button>
+              </Stack>
+            ))}
+          </Box>
+        ) : null}
         {kind === 'fees' ? (
           <Box sx={{ mt: 3, maxWidth: 640 }}>
             <FeeChart enabled={expanded} />
