@@ -45,7 +45,12 @@ export function localFileStore(root: string): FileStore {
           return (await stat(target)).size;
         },
         async abort() {
-          stream.destroy();
+          // the stream may still be opening its file: wait until it is closed, or the file would appear after the rm
+          if (!stream.closed) {
+            const closed = new Promise<void>((resolve) => stream.once('close', () => resolve()));
+            stream.destroy();
+            await closed;
+          }
           await rm(partial, { force: true });
         },
       };
