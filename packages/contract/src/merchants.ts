@@ -15,7 +15,7 @@ export const MERCHANT_MSG = {
   statusUpdated: 'Status Updated.',
   directUpdated: 'Direct merchant updated.',
   notVerified: 'Merchant is not verified.',
-  oneBrand: 'Add One Brand Atleast.',
+  oneBrand: 'Add One Brand At Least.',
   brandMin: 'Name should be above 3 characters',
   brandMax: 'Name should not be above 20 characters',
   notFound: "Merchant/Brand doesn't exist",

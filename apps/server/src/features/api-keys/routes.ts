@@ -1,4 +1,4 @@
-import { API_KEYS_MSG, apiKeyOps, profileOps } from '@obol/contract';
+import { API_KEYS_MSG, apiKeyOps, maskKey, profileOps } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { route } from '../../platform/http.ts';
@@ -19,6 +19,11 @@ export function apiKeysRoutes(app: FastifyInstance, deps: Deps) {
     reply.header('cache-control', 'no-store');
     // a merchant sees its brands' keys with its own (after the same password)
     const brands = await plainBrandKeys(deps, auth);
+    // the log names every key shown: the brands' too (by their masked public keys, never a key itself)
+    if (brands.length)
+      req.audit.detail += `, with the keys of ${brands.length} brand(s): ${brands
+        .map((b) => `${b.name} (${maskKey(b.public_key)})`)
+        .join(', ')}`;
     return brands.length ? { ...answer, brands } : answer;
   });
 

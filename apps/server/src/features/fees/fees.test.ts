@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { feeCents } from '@obol/contract';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProvider } from '../../../../provider/src/app.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
@@ -8,6 +8,7 @@ import { freePort } from '../../test/processes.ts';
 import { userIdByEmail } from '../../seed.ts';
 import { holderReference } from '../ledger/accounts.ts';
 import { activityLog, payouts, users } from '../../platform/schema.ts';
+import { permissions, rolePermissions, roles } from '../roles/tables.ts';
 
 const KEY = 'fees-provider-key';
 const SECRET = 'fees-webhook-secret';
@@ -195,5 +196,28 @@ describe('fee income', () => {
     expect((await post('/api/fee-income', { start_date: '2026-02-30' })).status).toBe(400);
     expect((await post('/api/fee-income', { start_date: '2020-01-01', end_date: '2026-01-01' })).status).toBe(400);
     expect((await post('/api/fee-income', {}, 'merchant')).status).toBe(403);
+  });
+});
+
+describe('the Fee Module is staff’s', () => {
+  it('answers 403 to a merchant whose role was given the Fee Module permissions, and changes nothing', async () => {
+    const [role] = await t.deps.db.select().from(roles).where(eq(roles.name, 'Merchant'));
+    const perms = await t.deps.db
+      .select()
+      .from(permissions)
+      .where(inArray(permissions.name, ['User can view fee module']));
+    await t.deps.db
+      .insert(rolePermissions)
+      .values(perms.map((p) => ({ roleId: role.id, permissionId: p.id })))
+      .onConflictDoNothing();
+    delete tokens.merchant;
+    const holder = await id('merchant2');
+    const before = await feeBps('merchant2');
+    expect((await post('/api/fee-list', {}, 'merchant')).status).toBe(403);
+    expect((await post('/api/fee-history', { id: holder }, 'merchant')).status).toBe(403);
+    expect((await post('/api/fee-income', {}, 'merchant')).status).toBe(403);
+    const r = await post('/api/update-fee', { id: holder, fee: 9, reason: 'from a merchant' }, 'merchant');
+    expect(r.status).toBe(403);
+    expect(await feeBps('merchant2')).toBe(before);
   });
 });

@@ -314,6 +314,11 @@ describe('editing, direct merchant and status', () => {
       .from(activityLog)
       .where(and(eq(activityLog.action, 'merchants.change-status'), eq(activityLog.outcome, 'success')));
     expect(log.after).toMatchObject({ is_active: false, level: 'Merchant' });
+    // a brand of an inactive merchant cannot be activated
+    const brandId = await id('brand');
+    const early = await post('/api/change-merchant-status', { id: brandId, status: 1, level_type: 'Brand' });
+    expect(early.status).toBe(422);
+    expect(early.body.error).toEqual([MERCHANT_MSG.inactiveMerchant]);
 
     expect(
       (await post('/api/change-merchant-status', { id: merchantId, status: 1, level_type: 'Merchant' })).status,

@@ -429,6 +429,16 @@ export async function changeHolderStatus(
     const holder = await lockHolder(tx, auth.scope, id);
     if (holder.merchant !== (level === 'Merchant')) throw notFound(MERCHANT_MSG.notFound);
     if (!holder.verifiedAt) throw unprocessable(MERCHANT_MSG.notVerifiedStatus, 'id');
+    if (active && !holder.merchant) {
+      // a brand works only under an active merchant: the merchant's row is read under a share lock, so its
+      // deactivation at the same moment waits for this (or this for it)
+      const [parent] = await tx
+        .select({ isActive: users.isActive })
+        .from(users)
+        .where(eq(users.id, sql`(SELECT parent_id FROM users WHERE id = ${id})`))
+        .for('share');
+      if (!parent?.isActive) throw unprocessable(MERCHANT_MSG.inactiveMerchant, 'id');
+    }
     await tx.update(users).set({ isActive: active, updatedAt: new Date() }).where(eq(users.id, id));
     if (!active) {
       const members = await tx

@@ -89,6 +89,33 @@ describe("a merchant's own API key", () => {
     expect(writeText).not.toHaveBeenCalled();
   });
 
+  it('lets a brand rotate its own key after the password, showing the new pair and until when the old one works', async () => {
+    const fetch = mockApi({
+      '/api/passkeys': noPasskeys,
+      '/api/api-key-overview': overview,
+      '/api/rotate-api-key': () => ({
+        body: {
+          public_key: 'pk_NewNewNewNewNewNewNewNewNew0001',
+          private_key: 'sk_newprivate0123456789abcdefghijklmnopqrstuv',
+          previous_public_key_masked: 'pk_AbCd…WxYz',
+          previous_valid_until: '2026-11-27T10:00:00.000Z',
+          message: ['API keys rotated'],
+        },
+      }),
+    });
+    signInAs(DEFAULT_ROLE_PERMISSIONS.Brand, { role: 'Brand', email: 'brand@obol.example', name: 'Acme Brand' });
+    renderApp('/user-profile');
+    await userEvent.click(await screen.findByRole('button', { name: 'Rotate keys' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Rotate API keys' });
+    expect(dialog.textContent).toContain('keeps working for 24 hours');
+    await userEvent.type(within(dialog).getByLabelText('Password'), 'Obol@2026{Enter}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(callsTo(fetch, '/api/rotate-api-key')).toEqual([{ current_password: 'Obol@2026' }]);
+    expect(screen.getByTestId('public-key').textContent).toBe('pk_NewNewNewNewNewNewNewNewNew0001');
+    expect(screen.getByTestId('private-key').textContent).toBe('sk_newprivate0123456789abcdefghijklmnopqrstuv');
+    expect(screen.getByText(/The previous public key keeps working until/)).toBeTruthy();
+  });
+
   it('shows when to retry after too many reveals', async () => {
     mockApi({
       '/api/passkeys': noPasskeys,

@@ -1,6 +1,6 @@
-import { MSG, type ApiKeyResponse } from '@obol/contract';
+import { API_KEY_GRACE_HOURS, MSG, type ApiKeyResponse } from '@obol/contract';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
-import { Box, Button, IconButton, Paper, Skeleton, Stack, Typography } from '@mui/material';
+import { Alert, Box, Button, IconButton, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSession } from '../../lib/session.ts';
@@ -8,6 +8,8 @@ import { useCopy } from '../../ui/CopyButton.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
 import { apiKeyOverviewQuery } from './api/apiKeyOverview.ts';
 import { revealApiKey } from './api/revealApiKey.ts';
+import { rotateApiKey } from './api/rotateApiKey.ts';
+import { localDateTime } from '../../lib/format.ts';
 import { PasswordDialog } from '../../ui/PasswordDialog.tsx';
 
 const HIDDEN = '••••••••••••••••';
@@ -15,7 +17,8 @@ const HIDDEN = '••••••••••••••••';
 /**
  * A merchant's or brand's own API key: the account reference and the masked public key; 'Reveal keys' asks the
  * password and shows both keys (kept in this card only, gone when it unmounts or on 'Hide keys'). Copying before
- * the reveal says 'Decrypt Keys first.'.
+ * the reveal says 'Decrypt Keys first.'. 'Rotate keys' issues a new pair after the password and shows it; the
+ * previous public key keeps working for the grace period, so an integration can switch without downtime.
  */
 export function ApiKeyCard() {
   const session = useSession();
@@ -23,7 +26,8 @@ export function ApiKeyCard() {
   const copy = useCopy();
   const overview = useQuery(apiKeyOverviewQuery());
   const [keys, setKeys] = useState<ApiKeyResponse | null>(null);
-  const [asking, setAsking] = useState(false);
+  const [asking, setAsking] = useState<'reveal' | 'rotate' | null>(null);
+  const [rotatedUntil, setRotatedUntil] = useState<string | null>(null);
   if (!session) return null;
   const copyKey = (value: string | undefined) => (value ? copy(value) : notify('error', MSG.decryptKeysFirst));
   const data = overview.data;
@@ -70,17 +74,26 @@ export function ApiKeyCard() {
             <>
               {row('Public key', keys?.public_key, keys?.public_key ?? data?.public_key_masked ?? '')}
               {row('Private key', keys?.private_key, keys?.private_key ?? HIDDEN)}
-              <Box>
+              {rotatedUntil ? (
+                <Alert severity="info" onClose={() => setRotatedUntil(null)}>
+                  New keys are in use. The previous public key keeps working until {localDateTime(rotatedUntil)}: switch
+                  your integration before then.
+                </Alert>
+              ) : null}
+              <Stack direction="row" spacing={1}>
                 {keys ? (
                   <Button variant="outlined" onClick={() => setKeys(null)}>
                     Hide keys
                   </Button>
                 ) : (
-                  <Button variant="outlined" onClick={() => setAsking(true)}>
+                  <Button variant="outlined" onClick={() => setAsking('reveal')}>
                     Reveal keys
                   </Button>
                 )}
-              </Box>
+                <Button color="warning" onClick={() => setAsking('rotate')}>
+                  Rotate keys
+                </Button>
+              </Stack>
             </>
           ) : (
             <Typography variant="body2" color="text.secondary">
@@ -90,15 +103,33 @@ export function ApiKeyCard() {
         </Stack>
       )}
       <PasswordDialog
-        open={asking}
-        title="Reveal API keys"
-        text="Enter your password to see your public and private key. Every reveal is recorded in the activity log."
-        confirmLabel="Reveal"
+        open={asking !== null}
+        title={asking === 'rotate' ? 'Rotate API keys' : 'Reveal API keys'}
+        text={
+          asking === 'rotate'
+            ? `Enter your password to issue a new key pair. The current key keeps working for ${API_KEY_GRACE_HOURS} hours, then stops.`
+            : 'Enter your password to see your public and private key. Every reveal is recorded in the activity log.'
+        }
+        confirmLabel={asking === 'rotate' ? 'Rotate' : 'Reveal'}
         requiredMessage={MSG.requiredShort}
-        onCancel={() => setAsking(false)}
+        onCancel={() => setAsking(null)}
         onConfirm={async (password) => {
-          setKeys(await revealApiKey({ current_password: password, email: session.user.email }));
-          setAsking(false);
+          if (asking === 'rotate') {
+            const r = await rotateApiKey({ current_password: password });
+            setKeys({
+              user_verified: 1,
+              public_key: r.public_key,
+              private_key: r.private_key,
+              account_reference: reference ?? null,
+              message: r.message,
+            });
+            setRotatedUntil(r.previous_valid_until);
+            notify('success', 'New API keys issued.');
+            await overview.refetch();
+          } else {
+            setKeys(await revealApiKey({ current_password: password, email: session.user.email }));
+          }
+          setAsking(null);
         }}
       />
     </Paper>
