@@ -68,4 +68,37 @@ describe('transfers', () => {
     await page.getByRole('dialog', { name: 'Purpose of payment' }).getByText(purpose).waitFor();
     await context.close();
   });
+
+  it('the Admin transfers from the Fee Account on Amount Transfer with the mailed code', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'admin@obol.example');
+    const nav = page.getByRole('navigation', { name: 'Main menu' });
+    await nav.getByRole('button', { name: 'More' }).click();
+    await nav.getByRole('link', { name: 'Amount Transfer', exact: true }).click();
+    await page.waitForURL('**/amount-transfer');
+    await page.getByText('Please select account first').waitFor();
+    // the Admin's own account is the Fee Account (shown as the Payout type)
+    await page.getByRole('combobox', { name: 'Account type' }).click();
+    await page.getByRole('option', { name: 'Payout', exact: true }).click();
+    const card = page.getByText('Fee Account balance').locator('..');
+    await card.getByText(/^€[\d,]+\.\d\d$/).waitFor();
+    const before = (await card.getByText(/^€[\d,]+\.\d\d$/).textContent())!;
+    await page.getByLabel('Beneficiary name').fill('Obol Operations Ltd');
+    await page.getByLabel('IBAN').fill('GB82 WEST 1234 5698 7654 32');
+    await page.getByLabel('BIC').fill('NWBKGB2L');
+    await page.getByLabel('Amount (cents)').fill('101');
+    const since = Date.now();
+    await page.getByRole('button', { name: 'Transfer Amount' }).click();
+    const code = await codeFromMail('admin@obol.example', since);
+    await page.getByLabel('Verification code', { exact: true }).fill(code);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Amount transferred successfully' }).waitFor();
+    await expect.poll(() => page.getByLabel('IBAN').inputValue()).toBe('');
+    await expect.poll(() => card.getByText(/^€[\d,]+\.\d\d$/).textContent(), { timeout: 10_000 }).not.toBe(before);
+    await nav.getByRole('link', { name: 'Transfer Transactions', exact: true }).click();
+    const row = page.getByRole('row').filter({ hasText: 'GB82WEST12345698765432' }).first();
+    await row.waitFor();
+    await row.getByText('Fee Account').first().waitFor();
+    await context.close();
+  });
 });

@@ -107,6 +107,8 @@ export const ledgerOps = {
       'User can view balance screen',
       'User can view balance',
       'User can view merchant balance',
+      // the transfer screens' balance card
+      'User can view transfer amount screen',
     ],
     input: accountBalanceRequest,
     output: accountBalanceResponse,

@@ -207,6 +207,14 @@ describe('what a transfer refuses', () => {
     const r = await t.post('/api/send-otp', form(), merchant2);
     expect(r.status).toBe(404);
     expect(r.body.error[0]).toBe('Account not registered');
+    // the transfer itself, with a code of merchant2's own for that account: 404 too, and nothing moves
+    const before = await balance(acct.payout);
+    const made = await t.post('/api/amount-transfer', { ...form(), code: '123456' }, merchant2);
+    expect(made.status).toBe(404);
+    expect(made.body.error[0]).toBe('Account not registered');
+    expect(await balance(acct.payout)).toBe(before);
+    const theirBalance = await t.post('/api/account-balance', { account_id: acct.payout }, merchant2);
+    expect(theirBalance.status).toBe(404);
     const mine = await t.post('/api/get-amount-transfer-details', { per_page: 100 }, merchant);
     expect(mine.body.total).toBeGreaterThan(0);
     const theirs = await t.post('/api/get-amount-transfer-details', { per_page: 100 }, merchant2);

@@ -219,7 +219,8 @@ export function TransferForm({ sources, holderName }: { sources: readonly Transf
       <Paper component="form" noValidate onSubmit={askForCode} sx={{ p: 2 }} aria-label="Transfer form">
         {!enabled ? (
           <Alert severity="info" sx={{ mb: 2 }}>
-            {accountId && !balanceQ.isPending ? 'This account has no balance to transfer.' : TRANSFER_MSG.selectAccount}
+            {TRANSFER_MSG.selectAccount}
+            {accountId && !balanceQ.isPending ? ': the account chosen has no balance to transfer.' : null}
           </Alert>
         ) : null}
         <Grid container spacing={2} key={round}>

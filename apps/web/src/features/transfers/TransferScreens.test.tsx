@@ -74,7 +74,13 @@ describe('Amount Transfer', () => {
     // the pay-in account has no balance: still shut
     await userEvent.click(screen.getByRole('combobox', { name: 'Account type' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Payin' }));
-    expect(await screen.findByText('This account has no balance to transfer.')).toBeTruthy();
+    expect(
+      await screen.findByText(
+        (_, el) =>
+          el?.textContent === 'Please select account first: the account chosen has no balance to transfer.' &&
+          el.children.length === 0,
+      ),
+    ).toBeTruthy();
     expect((screen.getByLabelText('IBAN') as HTMLInputElement).disabled).toBe(true);
 
     await userEvent.click(screen.getByRole('combobox', { name: 'Account type' }));
