@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { createContext, type Parts } from './context.ts';
 import { createDeliveries } from './deliveries.ts';
+import { companyRoutes } from './routes/companies.ts';
 import { controlRoutes } from './routes/control.ts';
 import { lookupRoutes } from './routes/lookup.ts';
 import { payinRoutes } from './routes/payins.ts';
@@ -136,6 +137,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
   refundRoutes(app, parts);
   lookupRoutes(app, parts);
   statementRoutes(app, parts);
+  companyRoutes(app);
   controlRoutes(app, parts);
 
   return {

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * The simulator's documented test data (docs/provider.md).
  * Wallets: 9-digit ids. '1........' belong to brand 'Acme Brand', '2........' to 'Globex Outlet',
@@ -68,13 +70,25 @@ export function ibanError(raw: string): string | null {
   const len = IBAN_LENGTHS[iban.slice(0, 2)];
   if (len && iban.length !== len) return `IBAN length must be ${len} characters for ${iban.slice(0, 2)}`;
   if (!len && (iban.length < 15 || iban.length > 34)) return 'IBAN length must be 15 to 34 characters';
-  const rearranged = iban.slice(4) + iban.slice(0, 4);
+  return mod97(iban.slice(4) + iban.slice(0, 4)) === 1 ? null : 'IBAN checksum is not valid';
+}
+
+/** the ISO 7064 mod-97 remainder of digits and letters (A = 10 ... Z = 35) */
+function mod97(s: string): number {
   let rem = 0;
-  for (const ch of rearranged) {
+  for (const ch of s) {
     const v = ch >= 'A' ? String(ch.charCodeAt(0) - 55) : ch;
     for (const d of v) rem = (rem * 10 + Number(d)) % 97;
   }
-  return rem === 1 ? null : 'IBAN checksum is not valid';
+  return rem;
+}
+
+/** An IBAN of a country and account part (BBAN), with its mod-97 check digits: makeIban('NL', 'ABNA0417164300'). */
+export function makeIban(country: string, bban: string): string {
+  const c = country.toUpperCase();
+  const b = bban.replace(/\s+/g, '').toUpperCase();
+  if (!/^[A-Z]{2}$/.test(c) || !/^[A-Z0-9]+$/.test(b)) throw new Error(`cannot make an IBAN of ${country} ${bban}`);
+  return `${c}${String(98 - mod97(`${b}${c}00`)).padStart(2, '0')}${b}`;
 }
 
 export function bicError(raw: string): string | null {
@@ -85,3 +99,70 @@ export function bicError(raw: string): string | null {
 
 /** A transfer to an IBAN whose account part ends in 0000 fails: the account is closed. */
 export const closedAccount = (iban: string) => iban.replace(/\s+/g, '').toUpperCase().endsWith('0000');
+
+// ---- companies (the accounting module): bank accounts and saved beneficiaries by company API key ----
+/** A company API key: `ck_` and 16 to 64 letters or digits; any other key is unknown. */
+export const COMPANY_KEY_PATTERN = /^ck_[A-Za-z0-9]{16,64}$/;
+/** The documented demo company keys. */
+export const DEMO_COMPANY_KEYS = ['ck_acme0000000000000001', 'ck_globex000000000000002'] as const;
+export const INVALID_COMPANY_KEY = 'Invalid company API key';
+export const isCompanyKey = (key: string) => COMPANY_KEY_PATTERN.test(key);
+
+export interface CompanyAccount {
+  id: string;
+  name: 'Operating account' | 'Reserve account' | 'Payroll account';
+  iban: string;
+  bic: string;
+  currency: 'EUR';
+  /** cents */
+  opening_balance: number;
+}
+export interface CompanyBeneficiary {
+  id: string;
+  name: string;
+  iban: string;
+  bic: string;
+}
+
+const ACCOUNT_NAMES = ['Operating account', 'Reserve account', 'Payroll account'] as const;
+export const COMPANY_BANK_CODE = '10010010';
+export const COMPANY_BIC = 'PBNKDEFFXXX';
+export const MIN_OPENING_BALANCE = 500_000;
+export const MAX_OPENING_BALANCE = 5_000_000;
+
+/**
+ * The company's bank accounts, derived from sha256(key): 2 or 3 of them, German IBANs of bank code 10010010
+ * whose account number never ends in 0000, opening balances 500_000 to 5_000_000 cents. Null for an unknown key.
+ */
+export function companyAccounts(key: string): CompanyAccount[] | null {
+  if (!isCompanyKey(key)) return null;
+  const h = createHash('sha256').update(key).digest('hex');
+  const count = 2 + (parseInt(h.slice(0, 8), 16) % 2);
+  return ACCOUNT_NAMES.slice(0, count).map((name, i) => {
+    // after the 8 hex of the id (and count): per account 12 hex (48 bits) of account number, 6 of balance
+    const at = 8 + i * 18;
+    let account = parseInt(h.slice(at, at + 12), 16) % 10_000_000_000;
+    if (account % 10_000 === 0) account += i + 1; // never a closed account
+    const span = MAX_OPENING_BALANCE - MIN_OPENING_BALANCE + 1;
+    return {
+      id: `CA-${h.slice(0, 8)}-${i + 1}`,
+      name,
+      iban: makeIban('DE', `${COMPANY_BANK_CODE}${String(account).padStart(10, '0')}`),
+      bic: COMPANY_BIC,
+      currency: 'EUR',
+      opening_balance: MIN_OPENING_BALANCE + (parseInt(h.slice(at + 12, at + 18), 16) % span),
+    };
+  });
+}
+
+/** The same saved beneficiaries for every company; BEN-3's account is closed (a transfer to it fails). */
+const BENEFICIARIES: readonly CompanyBeneficiary[] = [
+  { id: 'BEN-1', name: 'Northwind Supplies GmbH', iban: makeIban('DE', '370400440123456789'), bic: 'COBADEFFXXX' },
+  { id: 'BEN-2', name: 'Contoso Logistics BV', iban: makeIban('NL', 'ABNA0123456789'), bic: 'ABNANL2AXXX' },
+  { id: 'BEN-3', name: 'Closed Account Ltd', iban: makeIban('DE', '370400449876540000'), bic: 'COBADEFFXXX' },
+];
+
+/** The company's saved beneficiaries (the same three for every company). Null for an unknown key. */
+export function companyBeneficiaries(key: string): CompanyBeneficiary[] | null {
+  return isCompanyKey(key) ? BENEFICIARIES.map((b) => ({ ...b })) : null;
+}

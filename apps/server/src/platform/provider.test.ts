@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProvider, type Provider } from '../../../provider/src/app.ts';
+import { companyAccounts, companyBeneficiaries, ibanError } from '../../../provider/src/testdata.ts';
 import {
   PROVIDER_LOOKUP_MAX,
   ProviderRejected,
+  ProviderUnavailable,
   createProviderClient,
   type ProviderClient,
   type ProviderPayoutRequest,
@@ -124,5 +127,69 @@ describe('lookupPayouts', () => {
     for (const item of items) expect(item.id).toBe(ids.get(item.idempotency_key));
     // a key the provider refuses (too long) is the caller's error, not a missing payout
     await expect(client.lookupPayouts(['x'.repeat(101)])).rejects.toBeInstanceOf(ProviderRejected);
+  });
+});
+
+describe('companyAccounts', () => {
+  const ACME = 'ck_acme0000000000000001';
+
+  it("answers the company's accounts and beneficiaries, derived from its key, the same every time", async () => {
+    const r = await client.companyAccounts(ACME);
+    expect(r).toEqual({ accounts: companyAccounts(ACME), beneficiaries: companyBeneficiaries(ACME) });
+    expect(r.accounts.length).toBeGreaterThanOrEqual(2);
+    for (const a of [...r.accounts, ...r.beneficiaries]) expect(ibanError(a.iban), a.iban).toBeNull();
+    expect(await client.companyAccounts(ACME)).toEqual(r);
+    const globex = await client.companyAccounts('ck_globex000000000000002');
+    expect(globex.accounts).toHaveLength(2);
+    expect(globex.beneficiaries).toEqual(r.beneficiaries);
+  });
+
+  it("refuses an unknown or empty company key as ProviderRejected 422 'Invalid company API key'", async () => {
+    for (const key of [
+      'ck_demo_',
+      '',
+      'ck_acme 000000000000001',
+      'ck_acme0000000000000001\n',
+      'ck_äcme0000000000000001',
+    ]) {
+      const e = await client.companyAccounts(key).catch((x: unknown) => x);
+      expect(e, JSON.stringify(key)).toBeInstanceOf(ProviderRejected);
+      expect(e).toMatchObject({ status: 422, messages: ['Invalid company API key'] });
+    }
+  });
+
+  it('retries through provider failures, and refuses a wrong provider API key', async () => {
+    await control({ fail_next: 2 });
+    expect((await client.companyAccounts(ACME)).accounts).toEqual(companyAccounts(ACME));
+    const wrongKey = createProviderClient({ baseUrl: base, apiKey: 'wrong', retries: 0 });
+    await expect(wrongKey.companyAccounts(ACME)).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('counts a malformed answer as ProviderUnavailable', async () => {
+    const answers: unknown[] = [
+      { accounts: [] },
+      {
+        accounts: [{ id: 'CA-1', name: 'x', iban: 'DE', bic: 'B', currency: 'EUR', opening_balance: 1.5 }],
+        beneficiaries: [],
+      },
+      { accounts: [], beneficiaries: [{ id: 'BEN-1', name: 'x', iban: 'DE' }] },
+      [],
+    ];
+    let next = 0;
+    const fake = createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(answers[next]));
+    });
+    await new Promise<void>((ok) => fake.listen(0, '127.0.0.1', () => ok()));
+    try {
+      const url = `http://127.0.0.1:${(fake.address() as { port: number }).port}`;
+      const c = createProviderClient({ baseUrl: url, apiKey: KEY, retries: 0 });
+      for (next = 0; next < answers.length; next++)
+        await expect(c.companyAccounts(ACME), JSON.stringify(answers[next])).rejects.toBeInstanceOf(
+          ProviderUnavailable,
+        );
+    } finally {
+      await new Promise((ok) => fake.close(ok));
+    }
   });
 });

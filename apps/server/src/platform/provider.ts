@@ -29,6 +29,12 @@ export interface ProviderClient {
    * out); asked in chunks of {@link PROVIDER_LOOKUP_MAX} keys.
    */
   lookupPayouts(idempotencyKeys: string[]): Promise<ProviderItem[]>;
+  /**
+   * A company's bank accounts and saved beneficiaries at the provider, by its company API key
+   * (`GET /companies/accounts`, header `X-Company-Key`). An unknown key is a {@link ProviderRejected} 422
+   * 'Invalid company API key'.
+   */
+  companyAccounts(companyKey: string): Promise<{ accounts: CompanyAccount[]; beneficiaries: CompanyBeneficiary[] }>;
 }
 
 /** Most idempotency keys the provider takes in one look-up. */
@@ -87,6 +93,24 @@ export interface StatementItem {
   settled_at: string;
 }
 
+/** A company's bank account at the provider (`GET /companies/accounts`). */
+export interface CompanyAccount {
+  id: string;
+  name: string;
+  iban: string;
+  bic: string;
+  currency: string;
+  /** cents */
+  opening_balance: number;
+}
+/** A beneficiary the company saved at the provider (`GET /companies/accounts`). */
+export interface CompanyBeneficiary {
+  id: string;
+  name: string;
+  iban: string;
+  bic: string;
+}
+
 /** The provider refused the request itself (4xx): retrying will not help. */
 export class ProviderRejected extends Error {
   readonly status: number;
@@ -132,6 +156,47 @@ export interface ProviderPayin {
 }
 const PAYIN_STATUSES = new Set(['Initiated', 'Completed', 'Declined', 'Expired']);
 
+/** the company accounts answer, checked: every account and beneficiary with its fields, nothing else kept */
+function companyAccountsAnswer(
+  v: unknown,
+  path: string,
+): { accounts: CompanyAccount[]; beneficiaries: CompanyBeneficiary[] } {
+  const malformed = () =>
+    new ProviderUnavailable(
+      `provider answered malformed company accounts on ${path}: ${JSON.stringify(v).slice(0, 200)}`,
+    );
+  const r = v as { accounts?: unknown; beneficiaries?: unknown } | null;
+  if (!r || typeof r !== 'object' || !Array.isArray(r.accounts) || !Array.isArray(r.beneficiaries)) throw malformed();
+  const isText = (x: unknown): x is string => typeof x === 'string' && x.length > 0;
+  const accounts = r.accounts.map((a: Partial<CompanyAccount> | null) => {
+    if (
+      !a ||
+      typeof a !== 'object' ||
+      !isText(a.id) ||
+      !isText(a.name) ||
+      !isText(a.iban) ||
+      !isText(a.bic) ||
+      !isText(a.currency) ||
+      !Number.isSafeInteger(a.opening_balance)
+    )
+      throw malformed();
+    return {
+      id: a.id,
+      name: a.name,
+      iban: a.iban,
+      bic: a.bic,
+      currency: a.currency,
+      opening_balance: a.opening_balance as number,
+    };
+  });
+  const beneficiaries = r.beneficiaries.map((b: Partial<CompanyBeneficiary> | null) => {
+    if (!b || typeof b !== 'object' || !isText(b.id) || !isText(b.name) || !isText(b.iban) || !isText(b.bic))
+      throw malformed();
+    return { id: b.id, name: b.name, iban: b.iban, bic: b.bic };
+  });
+  return { accounts, beneficiaries };
+}
+
 export interface ProviderClientOptions {
   baseUrl: string;
   apiKey: string;
@@ -144,7 +209,13 @@ export function createProviderClient(opts: ProviderClientOptions): ProviderClien
   const timeoutMs = opts.timeoutMs ?? 5_000;
   const retries = opts.retries ?? 3;
 
-  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, allow404 = false): Promise<T | null> {
+  async function call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    allow404 = false,
+    headers: Record<string, string> = {},
+  ): Promise<T | null> {
     let lastError: unknown;
     for (let attempt = 0; attempt <= retries; attempt++) {
       if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(2_000, 100 * 2 ** attempt)));
@@ -152,6 +223,7 @@ export function createProviderClient(opts: ProviderClientOptions): ProviderClien
         const res = await fetch(`${opts.baseUrl}${path}`, {
           method,
           headers: {
+            ...headers,
             authorization: `Bearer ${opts.apiKey}`,
             ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           },
@@ -242,6 +314,13 @@ export function createProviderClient(opts: ProviderClientOptions): ProviderClien
         }
       }
       return items;
+    },
+    companyAccounts: async (companyKey) => {
+      const path = '/companies/accounts';
+      // a key that cannot travel in a header (control or non-ASCII characters) is no company key
+      if (!/^[\x20-\x7e]*$/.test(companyKey)) throw new ProviderRejected(422, ['Invalid company API key']);
+      const r = await call<unknown>('GET', path, undefined, false, { 'x-company-key': companyKey });
+      return companyAccountsAnswer(r, path);
     },
   };
 }
