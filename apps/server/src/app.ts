@@ -18,6 +18,7 @@ import { paymentsRoutes } from './features/payments/routes.ts';
 import { batchesRoutes, batchListRoutes } from './features/batches/routes.ts';
 import { transactionsRoutes } from './features/transactions/routes.ts';
 import { transfersRoutes } from './features/transfers/routes.ts';
+import { accountingRoutes } from './features/accounting/routes.ts';
 import { payinsRoutes } from './features/payins/routes.ts';
 import { reportsRoutes } from './features/reports/routes.ts';
 import { downloadsRoutes } from './features/downloads/routes.ts';
@@ -160,6 +161,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   batchListRoutes(app, deps);
   transactionsRoutes(app, deps);
   transfersRoutes(app, deps);
+  accountingRoutes(app, deps);
   payinsRoutes(app, deps);
   reportsRoutes(app, deps);
   downloadsRoutes(app, deps);

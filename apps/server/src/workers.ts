@@ -12,6 +12,8 @@ import { executeBatch, submitBatch } from './features/batches/execute.ts';
 import { runExport } from './features/downloads/service.ts';
 import { pruneThrottles } from './platform/housekeeping.ts';
 import { runDueSchedules } from './features/reports/schedules.ts';
+import { recoverAccountingTransactions, submitAccountingTransaction } from './features/accounting/transfers.ts';
+import { runDueRules } from './features/accounting/rules.ts';
 
 /** Starts this process's job workers and schedules. Every server process may run them; pg-boss shares the work. */
 export async function startWorkers(deps: Deps): Promise<() => void> {
@@ -26,8 +28,9 @@ export async function startWorkers(deps: Deps): Promise<() => void> {
       .then(() => recoverPayins(deps))
       .then(() => recoverRefunds(deps))
       .then(() => recoverRewards(deps))
+      .then(() => recoverAccountingTransactions(deps))
       .catch((err: unknown) =>
-        deps.log.warn({ err }, 'payout, transfer, pay-in, refund or reward recovery failed; it runs again shortly'),
+        deps.log.warn({ err }, 'payout, transfer, pay-in, refund, reward or 2D recovery failed; it runs again shortly'),
       )
       .finally(() => (recovering = false));
   };
@@ -56,6 +59,11 @@ export async function startWorkers(deps: Deps): Promise<() => void> {
     (data) => submitTransfer(deps, deps.provider, data.transferId),
     { batchSize: 10 },
   );
+  await deps.jobs.work<{ transactionId: number }>(
+    'accounting.submit',
+    (data) => submitAccountingTransaction(deps, deps.provider, data.transactionId),
+    { batchSize: 10 },
+  );
   await deps.jobs.work<{ batchId: string }>('batch.stage', (d) => stageBatch(deps, d.batchId), { batchSize: 1 });
   await deps.jobs.work<{ batchId: string }>('batch.execute', (d) => executeBatch(deps, d.batchId), { batchSize: 1 });
   await deps.jobs.work<{ batchId: string }>('batch.submit', (d) => submitBatch(deps, d.batchId), { batchSize: 1 });
@@ -71,6 +79,14 @@ export async function startWorkers(deps: Deps): Promise<() => void> {
   });
   await deps.jobs.schedule('reports.monthly', '5 0 1 * *');
   await deps.jobs.send('reports.monthly', {}, { singletonKey: 'reports.monthly:start' });
+  // accounting rules: every minute, and once at start for a period missed while the server was down (each period
+  // is claimed once across processes: rules.ts runDueRules)
+  await deps.jobs.work('accounting.rules', async () => {
+    const ran = await runDueRules(deps);
+    if (ran) deps.log.info({ ran }, 'accounting rules ran');
+  });
+  await deps.jobs.schedule('accounting.rules', '* * * * *');
+  await deps.jobs.send('accounting.rules', {}, { singletonKey: 'accounting.rules:start' });
   // rate-limit windows, quiet sign-in throttles and old passkey challenges that no longer decide anything
   await deps.jobs.work('maintenance.prune', async () => {
     const pruned = await pruneThrottles(deps);

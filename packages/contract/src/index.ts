@@ -22,6 +22,7 @@ export * from './batch-answers.ts';
 export * from './batches.ts';
 export * from './transactions.ts';
 export * from './transfers.ts';
+export * from './accounting.ts';
 export * from './payins.ts';
 export * from './reports.ts';
 export * from './iban.ts';

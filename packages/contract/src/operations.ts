@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accountingOps } from './accounting.ts';
 import { activityOps } from './activity.ts';
 import { apiKeyOps } from './apiKeys.ts';
 import { authOps } from './auth.ts';
@@ -58,6 +59,7 @@ export const OPERATION_GROUPS = {
   reports: reportOps,
   downloads: downloadOps,
   activity: activityOps,
+  accounting: accountingOps,
 } as const;
 
 export const OPERATIONS: readonly Operation[] = Object.values(OPERATION_GROUPS).flatMap(

@@ -169,6 +169,7 @@ describe('configuration', () => {
       resendInvitation: { limit: 5, seconds: 3600 },
       passkey: { limit: 20, seconds: 600 },
       merchantApi: { limit: 300, seconds: 60 },
+      consent: { limit: 30, seconds: 600 },
     });
   });
 });

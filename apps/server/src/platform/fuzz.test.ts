@@ -131,6 +131,17 @@ function baseValue(r: RouteInfo, field: string, role: Role): unknown {
     '/api/merchant-accounts': { id: merchantId },
     '/api/get-user-detail': { id: merchantId },
     '/api/change-merchant-status': { level_type: 'Brand' },
+    '/api/accounting-transfer': { transfer_type: 'external_transfer', beneficiary_id: 'BEN-1', company_id: 1 },
+    '/api/generate-accounting-otp': { transfer_type: 'external_transfer', beneficiary_id: 'BEN-1', company_id: 1 },
+    '/api/create-accounting-rule': {
+      transfer_type: 'external_transfer',
+      beneficiary_id: 'BEN-1',
+      company_id: 1,
+      account_type: false,
+      amount: '1500',
+      interval_type: 'daily',
+    },
+    '/api/register-company': { name: 'Fuzz Co', api_key: 'ck_fuzz0000000000000009' },
     '/api/create-user': { rolename: 'Merchant', name: 'Fuzz Shop', payin_name: 'FUZZ', mId: 'MID-F', fee: '1' },
     // well-formed, though no authenticator made it (the server refuses it after its checks)
     '/api/passkey-register': {

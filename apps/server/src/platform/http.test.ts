@@ -71,12 +71,14 @@ const PUBLIC_AUTH = [
 ];
 /** the merchant API: public to the session check, authenticated by the API key or its token (payins.test.ts) */
 const MERCHANT_API = ['POST /api/token', 'POST /api/test', 'POST /api/create-payin-link'];
+/** a company's account holder approving Obol's access, by the link mailed to them (accounting.test.ts) */
+const CONSENT = ['POST /api/consent-details', 'POST /api/consent-approve'];
 
 describe('every route declares who may call it', () => {
   const apiRoutes = () => t.routes.filter((r) => r.url.startsWith('/api/') && r.url !== '/api/test-boom');
   const key = (r: RouteInfo) => `${r.method} ${r.url}`;
 
-  it('declares an access rule on every API route; the public ones are exactly the sign-in flow and the merchant API', () => {
+  it('declares an access rule on every API route; the public ones are exactly the sign-in flow, the merchant API and the consent link', () => {
     const routes = apiRoutes();
     expect(routes.length).toBeGreaterThan(10);
     const undeclared = routes.filter((r) => r.access === undefined && !OPEN_BY_DESIGN.includes(key(r))).map(key);
@@ -85,7 +87,7 @@ describe('every route declares who may call it', () => {
       .filter((r) => r.access === 'public' && !OPEN_BY_DESIGN.includes(key(r)))
       .map(key)
       .sort();
-    expect(publicOnes).toEqual([...PUBLIC_AUTH, ...MERCHANT_API].sort());
+    expect(publicOnes).toEqual([...PUBLIC_AUTH, ...MERCHANT_API, ...CONSENT].sort());
   });
 
   it('answers 401 without a token, or with an unknown or malformed one, on every non-public route', async () => {

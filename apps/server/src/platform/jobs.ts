@@ -38,6 +38,8 @@ export const QUEUES = [
   'refund.submit',
   'reward.submit',
   'reports.monthly',
+  'accounting.submit',
+  'accounting.rules',
 ] as const;
 
 // a job whose worker died (no heartbeat) is handed to another worker within about 20 seconds

@@ -39,6 +39,8 @@ export interface Limits {
   passkey: RateWindow;
   /** merchant API calls: tokens asked per public key, and calls per key */
   merchantApi: RateWindow;
+  /** company consent links looked at or approved, per client address (the link's token is the secret) */
+  consent: RateWindow;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -55,4 +57,5 @@ export const DEFAULT_LIMITS: Limits = {
   resendInvitation: { limit: 5, seconds: 60 * 60 },
   passkey: { limit: 20, seconds: 10 * 60 },
   merchantApi: { limit: 300, seconds: 60 },
+  consent: { limit: 30, seconds: 10 * 60 },
 };

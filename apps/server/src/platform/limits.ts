@@ -72,6 +72,7 @@ const WHAT: Record<WindowName, string> = {
   resendInvitation: 'invitation mails',
   passkey: 'passkey changes',
   merchantApi: 'requests',
+  consent: 'requests',
 };
 
 /** The rate_limits key of one named window for one subject (a user id, an address, an e-mail). */

@@ -12,3 +12,4 @@ export * from '../features/passkeys/tables.ts';
 export * from '../features/transfers/tables.ts';
 export * from '../features/payins/tables.ts';
 export * from '../features/reports/tables.ts';
+export * from '../features/accounting/tables.ts';

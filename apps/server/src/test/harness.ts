@@ -265,7 +265,8 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
 }
 
 /**
- * Waits for an export job to write its file into the caller's download list (transactions, or reports with type 1)
+ * Waits for an export job to write its file into the caller's download list (transactions, reports with type 1, or
+ * 2D transactions with accounting)
  * (Completed), then
  * downloads it and answers its lines. Throws when the file is not Completed within `ms`.
  */
@@ -273,11 +274,11 @@ export async function exportedLines(
   t: TestApp,
   fileId: string,
   token: string,
-  { ms = 10_000, type = 0 }: { ms?: number; type?: 0 | 1 } = {},
+  { ms = 10_000, type = 0, accounting = false }: { ms?: number; type?: 0 | 1; accounting?: boolean } = {},
 ): Promise<string[]> {
   const end = Date.now() + ms;
   for (;;) {
-    const list = await t.post('/api/download-files', { type, page: 1, per_page: 50 }, token);
+    const list = await t.post('/api/download-files', { type, accounting, page: 1, per_page: 50 }, token);
     const file = (list.body.data as { id: string; status: string }[]).find((f) => f.id === fileId);
     if (file?.status === 'Completed') break;
     if (Date.now() > end) throw new Error(`export ${fileId} is ${file?.status ?? 'missing'} after ${ms} ms`);

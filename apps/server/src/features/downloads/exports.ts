@@ -16,6 +16,8 @@ export interface ExportSpec {
   fileName: string;
   /** a report: listed in the report downloads, not the transaction downloads */
   isReport?: boolean;
+  /** a 2D transactions file: listed in the accounting downloads */
+  accounting?: boolean;
   header: string[];
   /** the next chunk after `cursor` (null: the first), in the scope of the caller who asked for the export */
   chunk(scope: Scope, params: Record<string, unknown>, cursor: unknown, limit: number): SQL;

@@ -76,6 +76,7 @@ export async function startExport(
     kind,
     fileName,
     isReport: spec.isReport ? 1 : 0,
+    accounting: spec.accounting ? 1 : 0,
     format: params.format,
     storageKey: `exports/${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}/${id}.${params.format}`,
     startDate: params.start_date || params.end_date || null,

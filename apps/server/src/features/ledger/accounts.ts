@@ -51,6 +51,13 @@ export const PLATFORM_ACCOUNTS = [
     allowOverdraft: false,
   },
   {
+    kind: 'accounting_clearing',
+    accountId: 'CLR-2D',
+    name: '2D transfers in flight',
+    accountReference: 'Platform',
+    allowOverdraft: false,
+  },
+  {
     kind: 'provider',
     accountId: 'PRV-000001',
     name: 'Provider settlement',
@@ -138,6 +145,45 @@ export async function payoutAccountsOf(db: Executor, ownerId: number): Promise<A
     .where(and(eq(accounts.ownerId, ownerId), eq(accounts.kind, 'payout')));
 }
 
+/**
+ * Opens the ledger account of a company's bank account (accounting, 2D): no holder user, never overdrawn, and
+ * addressed only through the accounting module (findAccountInScope never answers it).
+ */
+export async function openCompanyAccount(
+  tx: Tx,
+  a: { companyId: number; n: number; name: string; currency: string },
+): Promise<AccountRow> {
+  const [row] = await tx
+    .insert(accounts)
+    .values({
+      kind: 'company',
+      accountId: `CMP${String(a.companyId).padStart(6, '0')}-${a.n}`,
+      accountReference: `COMPANY-${a.companyId}`,
+      name: a.name,
+      currency: a.currency,
+      allowOverdraft: false,
+    })
+    .returning();
+  return row;
+}
+
+/** Accounts by their internal ids, by id. */
+export async function accountsByIds(db: Executor, ids: readonly number[]): Promise<Map<number, AccountRow>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .select()
+    .from(accounts)
+    .where(inArray(accounts.id, [...ids]));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** An account's balance, its row locked until the caller's transaction ends (a check and the move it guards). */
+export async function lockedBalance(tx: Tx, id: number): Promise<number> {
+  const [row] = await tx.select({ balance: accounts.balance }).from(accounts).where(eq(accounts.id, id)).for('update');
+  if (!row) throw new Error(`account ${id} is missing`);
+  return Number(row.balance);
+}
+
 /** An account by its internal id; undefined when there is none. */
 export async function accountById(db: Executor, id: number): Promise<AccountRow | undefined> {
   const [row] = await db.select().from(accounts).where(eq(accounts.id, id));
@@ -192,7 +238,7 @@ export async function findAccountInScope(
   }
   // platform clearing accounts are never addressed from outside
   filters.push(
-    sql`${accounts.kind} NOT IN ('payout_clearing', 'refund_clearing', 'reward_clearing', 'transfer_clearing', 'provider')`,
+    sql`${accounts.kind} NOT IN ('payout_clearing', 'refund_clearing', 'reward_clearing', 'transfer_clearing', 'accounting_clearing', 'provider', 'company')`,
   );
   const [row] = await db
     .select()

@@ -9,6 +9,7 @@ import { settleTransfer, transferStatusByKey } from '../transfers/service.ts';
 import { payinStatusByProviderId, settlePayin } from '../payins/service.ts';
 import { refundStatusByKey, settleRefund } from '../payins/refunds.ts';
 import { REWARD_KEY_PREFIX, rewardStatusByKey, settleReward } from '../payins/rewards.ts';
+import { ACCOUNTING_KEY_PREFIX, accountingStatusByKey, settleAccountingTransaction } from '../accounting/transfers.ts';
 import { providerEvents, reconciliationReports, type ReconciliationDifference } from './tables.ts';
 
 /**
@@ -34,13 +35,18 @@ export async function applyProviderEvent(
   // a reward is paid to the payer's wallet as a provider payout under a reward key
   const isReward = payoutEvent && !!key?.startsWith(REWARD_KEY_PREFIX);
   const isPayout = payoutEvent && !isReward;
-  const isTransfer = ev.type === 'transfer.completed' || ev.type === 'transfer.failed';
+  const transferEvent = ev.type === 'transfer.completed' || ev.type === 'transfer.failed';
+  // a 2D transfer is a provider transfer under a 2D key
+  const isAccounting = transferEvent && !!key?.startsWith(ACCOUNTING_KEY_PREFIX);
+  const isTransfer = transferEvent && !isAccounting;
   const isRefund = ev.type === 'refund.completed' || ev.type === 'refund.failed';
   if (isPayout && key) {
     // only a payout still in flight needs the provider's word (ProviderUnavailable: the provider retries)
     if ((await payoutStatusByKey(deps.db, key)) === 'Processing') verified = await deps.provider.payoutByKey(key);
   } else if (isTransfer && key) {
     if ((await transferStatusByKey(deps.db, key)) === 'Pending') verified = await deps.provider.transferByKey(key);
+  } else if (isAccounting && key) {
+    if ((await accountingStatusByKey(deps.db, key)) === 'PENDING') verified = await deps.provider.transferByKey(key);
   } else if (isReward && key) {
     if ((await rewardStatusByKey(deps.db, key)) === 'Pending') verified = await deps.provider.payoutByKey(key);
   } else if (isRefund && key) {
@@ -71,11 +77,13 @@ export async function applyProviderEvent(
       };
       outcome = isTransfer
         ? await settleTransfer(deps, settled, tx)
-        : isRefund
-          ? await settleRefund(deps, settled, tx)
-          : isReward
-            ? await settleReward(deps, settled, tx)
-            : await settlePayout(deps, settled, tx);
+        : isAccounting
+          ? await settleAccountingTransaction(deps, settled, tx)
+          : isRefund
+            ? await settleRefund(deps, settled, tx)
+            : isReward
+              ? await settleReward(deps, settled, tx)
+              : await settlePayout(deps, settled, tx);
     }
     if (payin) outcome = await settlePayin(tx, payin);
     await tx.update(providerEvents).set({ outcome }).where(eq(providerEvents.id, seen.id));
