@@ -71,6 +71,10 @@ export const codeFromMail = (email: string, since: number, timeoutMs = 10_000) =
 export const linkFromMail = (email: string, since: number, timeoutMs = 10_000) =>
   fromMail(email, since, /(https?:\/\/\S+\/new-password\/\S+)/, timeoutMs);
 
+/** The consent link of the newest mail written for this recipient after `since` (a company's registration). */
+export const consentLinkFromMail = (email: string, since: number, timeoutMs = 10_000) =>
+  fromMail(email, since, /(https?:\/\/\S+\/consent-approve\?token=\S+)/, timeoutMs);
+
 /** Signs in through the sign-in pages with the e-mailed code. */
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
   await page.goto('/signin');

@@ -269,6 +269,40 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
     await settle(page);
     await on('/transfer-transactions');
   }
+  // the accounting module (staff's by default): companies with the Add Company dialog, 2D payments, the rules with
+  // the create dialog, the 2D transactions and their downloads
+  if (staff) {
+    await page.goto('/companies');
+    await page.getByRole('heading', { name: 'Companies', level: 1 }).waitFor();
+    await settle(page);
+    await on('/companies');
+    await page.getByRole('button', { name: 'Add New Company' }).click();
+    await page.getByRole('dialog').waitFor();
+    await settle(page);
+    await on('add company dialog');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    await page.goto('/accounting-rules');
+    await page.getByRole('heading', { name: 'Rules', level: 1 }).waitFor();
+    await settle(page);
+    await on('/accounting-rules');
+    await page.getByRole('button', { name: 'Create Amount Rule' }).click();
+    await page.getByRole('dialog').waitFor();
+    await settle(page);
+    await on('create amount rule dialog');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    for (const [url, title] of [
+      ['/accounting-payment', '2D Payments'],
+      ['/accounting-transactions', '2D Transactions'],
+      ['/download-accounting-transactions', 'Downloads'],
+    ]) {
+      await page.goto(url);
+      await page.getByRole('heading', { name: title, level: 1 }).waitFor();
+      await settle(page);
+      await on(url);
+    }
+  }
   await page.goto('/user-profile');
   await page.getByRole('heading').first().waitFor();
   await profileDialogs(page, staff, on);
@@ -334,6 +368,7 @@ export async function tourSignedOut(page: Page, on: OnScreen) {
     '/new-password/not-a-token/ada%40obol.example',
     '/merchant-site',
     '/merchant-site?order=shop-1&status=Completed',
+    '/consent-approve?token=not-a-token',
   ]) {
     await page.goto(url);
     await page.getByRole('heading').first().waitFor();

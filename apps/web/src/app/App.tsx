@@ -10,6 +10,7 @@ import { NotFoundPage } from './NotFoundPage.tsx';
 import { firstPermittedPath, isBuilt } from './paths.ts';
 import {
   AuthenticationPage,
+  ConsentApprovePage,
   ForgotPasswordPage,
   MerchantSitePage,
   NewPasswordPage,
@@ -68,6 +69,7 @@ export function App() {
           <Route path="/new-password/:token/:email" element={<NewPasswordPage />} />
           <Route path="/password-success" element={<PasswordSuccessPage />} />
           <Route path="/merchant-site" element={<MerchantSitePage />} />
+          <Route path="/consent-approve" element={<ConsentApprovePage />} />
           <Route
             element={
               <RequireAuth>

@@ -65,6 +65,10 @@ export const BUILT_PATHS = [
   '/cardeye',
   '/refund',
   '/payin-rewards',
+  '/companies',
+  '/accounting-payment',
+  '/accounting-rules',
+  '/accounting-transactions',
 ] as const satisfies readonly GuardedPath[];
 export type BuiltPath = (typeof BUILT_PATHS)[number];
 

@@ -24,6 +24,10 @@ export const PasswordSuccessPage = lazyScreen(() =>
 export const MerchantSitePage = lazyScreen(() =>
   import('../features/merchant-site/MerchantSitePage.tsx').then((m) => ({ default: m.MerchantSitePage })),
 );
+/** An account holder approves a company's access to its accounts (public, from the mailed link). */
+export const ConsentApprovePage = lazyScreen(() =>
+  import('../features/accounting/ConsentApprovePage.tsx').then((m) => ({ default: m.ConsentApprovePage })),
+);
 
 const UsersPage = lazyScreen(() => import('../features/users/UsersPage.tsx').then((m) => ({ default: m.UsersPage })));
 const ProfilePage = lazyScreen(() =>
@@ -94,6 +98,20 @@ const PayinRewardsPage = lazyScreen(() =>
 const RefundTransactionsPage = lazyScreen(() =>
   import('../features/payins/RefundTransactionsPage.tsx').then((m) => ({ default: m.RefundTransactionsPage })),
 );
+const CompaniesPage = lazyScreen(() =>
+  import('../features/accounting/CompaniesPage.tsx').then((m) => ({ default: m.CompaniesPage })),
+);
+const AccountingPaymentPage = lazyScreen(() =>
+  import('../features/accounting/AccountingPaymentPage.tsx').then((m) => ({ default: m.AccountingPaymentPage })),
+);
+const RulesPage = lazyScreen(() =>
+  import('../features/accounting/RulesPage.tsx').then((m) => ({ default: m.RulesPage })),
+);
+const AccountingTransactionsPage = lazyScreen(() =>
+  import('../features/accounting/AccountingTransactionsPage.tsx').then((m) => ({
+    default: m.AccountingTransactionsPage,
+  })),
+);
 
 /** A built screen: what it renders, and how to load its code ahead. */
 interface Screen {
@@ -144,6 +162,10 @@ export const SCREENS: Record<BuiltPath, Screen> = {
   },
   '/refund': { element: <RefundTransactionsPage />, preload: RefundTransactionsPage.preload },
   '/payin-rewards': { element: <PayinRewardsPage />, preload: PayinRewardsPage.preload },
+  '/companies': { element: <CompaniesPage />, preload: CompaniesPage.preload },
+  '/accounting-payment': { element: <AccountingPaymentPage />, preload: AccountingPaymentPage.preload },
+  '/accounting-rules': { element: <RulesPage />, preload: RulesPage.preload },
+  '/accounting-transactions': { element: <AccountingTransactionsPage />, preload: AccountingTransactionsPage.preload },
 };
 
 /** Loads the code of every screen (tests render them without a Suspense fallback). */
@@ -155,6 +177,7 @@ export const preloadAll = () =>
     ForgotPasswordPage.preload(),
     NewPasswordPage.preload(),
     PasswordSuccessPage.preload(),
+    ConsentApprovePage.preload(),
     ...Object.values(SCREENS).map((s) => s.preload()),
   ]);
 

@@ -115,7 +115,7 @@ describe('the sidebar', () => {
       }
       expect(isBuilt(firstPermittedPath(perms))).toBe(true);
     }
-    expect(firstPermittedPath(DEFAULT_ROLE_PERMISSIONS['2D Admin'])).toBe('/download-accounting-transactions');
+    expect(firstPermittedPath(DEFAULT_ROLE_PERMISSIONS['2D Admin'])).toBe('/companies');
   });
 });
 
@@ -125,7 +125,7 @@ describe('routes', () => {
     renderApp('/users');
     expect(screen.getByRole('heading', { name: 'No access' })).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Back to my start page' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Downloads' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Companies' })).toBeTruthy();
   });
 
   it('sends a visitor without a session to the sign-in page', () => {
@@ -133,23 +133,12 @@ describe('routes', () => {
     expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
   });
 
-  it('answers every path whose screen is not built with "Page not found" in the shell, and a way home', async () => {
-    signInAs(ALL_PERMISSIONS);
+  it('has a built screen for every path of the route table (none answers "Page not found")', () => {
     const unbuilt = (Object.keys(ROUTE_PERMISSIONS) as GuardedPath[]).filter((p) => !isBuilt(p));
-    expect(unbuilt.length).toBeGreaterThan(0);
-    expect(BUILT_PATHS.length + unbuilt.length).toBe(Object.keys(ROUTE_PERMISSIONS).length);
-    for (const p of unbuilt) {
-      renderApp(p.replace(':role', 'Admin'));
-      expect(screen.getByRole('heading', { level: 1, name: 'Page not found' }), p).toBeTruthy();
-      expect(screen.queryByRole('heading', { name: TITLES[p] })).toBeNull();
-      expect(within(screen.getByRole('navigation', { name: 'Breadcrumb' })).getByText('Page not found')).toBeTruthy();
-      expect(screen.getByRole('navigation', { name: 'Main menu' })).toBeTruthy();
-      cleanup();
-    }
-    renderApp(unbuilt[0]);
-    await userEvent.click(screen.getByRole('link', { name: 'Go to my start page' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Payments' })).toBeTruthy();
-  }, 30_000);
+    expect(unbuilt).toEqual([]);
+    expect(BUILT_PATHS.length).toBe(Object.keys(ROUTE_PERMISSIONS).length);
+    for (const p of BUILT_PATHS) expect(TITLES[p], p).toBeTruthy();
+  });
 
   it('sends /transactions-history to /batch-transactions without a current batch', async () => {
     signInAs(ALL_PERMISSIONS);

@@ -39,7 +39,7 @@ describe('signing in with a passkey', () => {
     });
     const { get } = stubWebAuthn();
     await signInWithPasskey();
-    await waitFor(() => expect(pathname()).toBe('/download-accounting-transactions'));
+    await waitFor(() => expect(pathname()).toBe('/companies'));
     expect(callsTo(fetch, '/api/login')[0]).toMatchObject({ auth_type: 'passkey' });
     expect(get).toHaveBeenCalledTimes(1);
     expect(get.mock.calls[0][0].publicKey?.rpId).toBe('localhost');

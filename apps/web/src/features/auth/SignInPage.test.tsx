@@ -73,7 +73,7 @@ describe('sign-in', () => {
     expect(sessionStore.get()?.user.role).toBe('2D Admin');
     expect(sessionStorage.getItem(CHALLENGE_KEY)).toBeNull();
     // a 2D Admin cannot see Payments: the first built screen of its menus
-    await waitFor(() => expect(pathname()).toBe('/download-accounting-transactions'));
+    await waitFor(() => expect(pathname()).toBe('/companies'));
   });
 
   it('keeps e-mail and authenticator codes numeric', async () => {
@@ -116,7 +116,7 @@ describe('sign-in', () => {
     mockApi();
     signInAs(DEFAULT_ROLE_PERMISSIONS['2D Admin'], { role: '2D Admin' });
     renderApp('/signin/authentication');
-    await waitFor(() => expect(pathname()).toBe('/download-accounting-transactions'));
+    await waitFor(() => expect(pathname()).toBe('/companies'));
   });
 
   it('brands /merchant-signin for merchants', () => {

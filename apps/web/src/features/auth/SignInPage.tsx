@@ -10,7 +10,6 @@ import {
   Radio,
   RadioGroup,
   Stack,
-  TextField,
 } from '@mui/material';
 import { useState } from 'react';
 import { flushSync } from 'react-dom';
@@ -24,6 +23,7 @@ import { CHALLENGE_KEY, sessionStore, useSession } from '../../lib/session.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { firstPermittedPath } from '../../app/paths.ts';
 import { AuthLayout } from './AuthLayout.tsx';
+import { AuthTextField } from './AuthTextField.tsx';
 
 type Form = z.input<typeof loginRequest>;
 export { CHALLENGE_KEY };
@@ -97,7 +97,7 @@ export function SignInPage({ merchant = false }: { merchant?: boolean }) {
     >
       <form onSubmit={submit} noValidate>
         <Stack spacing={2}>
-          <TextField
+          <AuthTextField
             label="Email"
             type="email"
             autoComplete="username"
@@ -105,7 +105,7 @@ export function SignInPage({ merchant = false }: { merchant?: boolean }) {
             error={!!form.formState.errors.email}
             helperText={form.formState.errors.email?.message}
           />
-          <TextField
+          <AuthTextField
             label="Password"
             type="password"
             autoComplete="current-password"

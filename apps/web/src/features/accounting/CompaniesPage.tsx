@@ -1,0 +1,234 @@
+import { ACCOUNTING_MSG, MSG, type CompanyRow } from '@obol/contract';
+import AddBusinessIcon from '@mui/icons-material/AddBusinessOutlined';
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import RuleIcon from '@mui/icons-material/RuleOutlined';
+import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
+import VisibilityOffIcon from '@mui/icons-material/VisibilityOffOutlined';
+import { Button, Chip, IconButton, Paper, Stack, Switch, Typography } from '@mui/material';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { errorMessage } from '../../lib/api.ts';
+import { localDateTime } from '../../lib/format.ts';
+import { pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { hasPermission, useSession } from '../../lib/session.ts';
+import { useUrlParams } from '../../lib/urlState.ts';
+import { useUrlSearch } from '../../lib/useUrlSearch.ts';
+import { ActionIcon } from '../../ui/ActionIcon.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { useCopy } from '../../ui/CopyButton.tsx';
+import { Counter } from '../../ui/Counter.tsx';
+import { ListTable, type Column, type RowAction } from '../../ui/ListTable.tsx';
+import { PageTitle } from '../../ui/PageTitle.tsx';
+import { Pager } from '../../ui/Pager.tsx';
+import { PasswordDialog } from '../../ui/PasswordDialog.tsx';
+import { SearchField } from '../../ui/SearchField.tsx';
+import { useNotify } from '../../ui/notifications.tsx';
+import { companiesQuery, revealCompanyKey, useUpdateCompanyStatus } from './api/companies.ts';
+import { CompanyDialog } from './CompanyDialog.tsx';
+import { activeChip, question } from './labels.tsx';
+import { useTarget } from './useTarget.ts';
+
+const PER_PAGE = 10;
+
+/**
+ * Companies (2D): counters, a search by name or e-mail, 10 a page, all in the URL. A company's API key shows as
+ * asterisks until the caller's password reveals it for that row; copying it before is refused. With 'User can
+ * register companies': Add New Company and the activate/deactivate switch, each confirmed.
+ */
+export function CompaniesPage() {
+  const session = useSession();
+  const canRegister = hasPermission(session, 'User can register companies');
+  const { notify } = useNotify();
+  const copy = useCopy();
+  const navigate = useNavigate();
+  const status = useUpdateCompanyStatus();
+  const [creating, setCreating] = useState(false);
+  const revealing = useTarget<CompanyRow>();
+  const [keys, setKeys] = useState<Record<number, string>>({});
+  const switching = useTarget<CompanyRow>();
+  const url = useUrlParams();
+  const paging = usePaging(PER_PAGE, [PER_PAGE], url);
+  const { text, setText, search } = useUrlSearch(url);
+  const q = useQuery({
+    ...companiesQuery({ per_page: PER_PAGE, page: paging.page, search }),
+    placeholderData: keepPreviousData,
+  });
+  const total = q.data?.total;
+  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
+
+  const hideKey = (c: CompanyRow) =>
+    setKeys((old) => Object.fromEntries(Object.entries(old).filter(([k]) => Number(k) !== c.id)));
+  const switched = switching.target;
+  const activate = switched?.status !== 1;
+  const confirmSwitch = async () => {
+    if (!switched) return;
+    try {
+      const r = await status.mutateAsync({ id: switched.id, status: activate ? 1 : 0 });
+      notify('success', r.message[0]);
+    } catch (err) {
+      notify('error', errorMessage(err));
+    }
+    switching.close();
+  };
+
+  const columns: Column<CompanyRow>[] = [
+    { id: 'name', label: 'Company Name', pinned: true, card: 'title', cell: (c) => c.name },
+    {
+      id: 'email',
+      label: 'Company Email',
+      pinned: true,
+      cell: (c) => c.email,
+      cellSx: { overflowWrap: 'anywhere', minWidth: 160 },
+    },
+    {
+      id: 'api_key',
+      label: 'API Key',
+      pinned: true,
+      cell: (c) => {
+        const plain = keys[c.id];
+        return (
+          <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0 }}>
+            <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all', minWidth: 0 }}>
+              {plain ?? c.api_key}
+            </Typography>
+            {plain ? (
+              <ActionIcon title="Hide API key" label={`Hide the API key of ${c.name}`} onClick={() => hideKey(c)}>
+                <VisibilityOffIcon fontSize="small" />
+              </ActionIcon>
+            ) : (
+              <ActionIcon
+                title="Show API key"
+                label={`Show the API key of ${c.name}`}
+                onClick={() => revealing.show(c)}
+              >
+                <VisibilityIcon fontSize="small" />
+              </ActionIcon>
+            )}
+            <IconButton
+              size="small"
+              aria-label={`Copy the API key of ${c.name}`}
+              onClick={() => (plain ? void copy(plain) : notify('error', MSG.decryptKeysFirst))}
+            >
+              <ContentCopyIcon fontSize="inherit" />
+            </IconButton>
+          </Stack>
+        );
+      },
+    },
+    ...(canRegister
+      ? [
+          {
+            id: 'active_switch',
+            label: 'Active',
+            pinned: true,
+            cell: (c: CompanyRow) => (
+              <Switch
+                checked={c.status === 1}
+                onChange={() => switching.show(c)}
+                // a company is activated only once its account holder approved the access
+                disabled={c.status !== 1 && c.consent !== 'Approved'}
+                slotProps={{ input: { 'aria-label': `Active: ${c.name}` } }}
+              />
+            ),
+          },
+        ]
+      : []),
+    { id: 'status', label: 'Status', card: 'status', cell: (c) => activeChip(c.status) },
+    {
+      id: 'consent',
+      label: 'Consent',
+      cell: (c) => (
+        <Chip
+          size="small"
+          variant="outlined"
+          label={c.consent}
+          color={c.consent === 'Approved' ? 'success' : 'warning'}
+        />
+      ),
+    },
+    { id: 'accounts', label: 'Accounts', hidden: true, cell: (c) => c.accounts },
+    { id: 'created_at', label: 'Registered', hidden: true, nowrap: true, cell: (c) => localDateTime(c.created_at) },
+  ];
+
+  const action: RowAction<CompanyRow> = {
+    label: 'Action',
+    cell: (c) => (
+      <ActionIcon
+        title="View Rules"
+        label={`View rules of ${c.name}`}
+        onClick={() => navigate(`/accounting-rules?q=${encodeURIComponent(c.name)}`)}
+      >
+        <RuleIcon fontSize="small" />
+      </ActionIcon>
+    ),
+  };
+
+  return (
+    <>
+      <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
+        <PageTitle>Companies</PageTitle>
+        {canRegister ? (
+          <Button
+            variant="contained"
+            startIcon={<AddBusinessIcon />}
+            onClick={() => setCreating(true)}
+            sx={{ ml: 'auto' }}
+          >
+            Add New Company
+          </Button>
+        ) : null}
+      </Stack>
+      <Stack direction="row" spacing={2} sx={{ mb: 2, flexWrap: 'wrap' }} useFlexGap>
+        <Counter label="Total Companies" value={q.data?.all_companies} />
+        <Counter label="Active Companies" value={q.data?.active_company} />
+        <Counter label="Inactive Companies" value={q.data?.in_active_company} />
+      </Stack>
+      <Paper>
+        <ListTable
+          id="companies"
+          label="Companies"
+          columns={columns}
+          action={action}
+          rows={q.data?.companies ?? []}
+          rowKey={(c) => c.id}
+          toolbar={<SearchField value={text} onChange={setText} helperText="Name or email contains" />}
+          loading={q.isLoading}
+        />
+        <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
+      </Paper>
+      <ConfirmDialog
+        open={switching.open}
+        title={`${activate ? 'Activate' : 'Deactivate'} ${switched?.name ?? ''}?`}
+        text={
+          activate
+            ? question('Sure you want to activate this company?')
+            : question('Sure you want to deactivate this company?', ACCOUNTING_MSG.deactivateWarning)
+        }
+        confirmLabel={activate ? 'Activate' : 'Deactivate'}
+        onCancel={() => {
+          switching.close();
+          // as the spec has it: a cancelled switch reads the list again
+          void q.refetch();
+        }}
+        onConfirm={confirmSwitch}
+      />
+      <PasswordDialog
+        open={revealing.open}
+        title="Enter Password"
+        text={`Enter your password to see the API key of ${revealing.target?.name ?? ''}. Every reveal is recorded in the activity log.`}
+        confirmLabel="Decrypt"
+        requiredMessage={MSG.requiredShort}
+        onCancel={revealing.close}
+        onConfirm={async (password) => {
+          const c = revealing.target;
+          if (!c) return;
+          const r = await revealCompanyKey({ id: c.id, current_password: password });
+          setKeys((old) => ({ ...old, [c.id]: r.api_key }));
+          revealing.close();
+        }}
+      />
+      {creating ? <CompanyDialog onClose={() => setCreating(false)} /> : null}
+    </>
+  );
+}

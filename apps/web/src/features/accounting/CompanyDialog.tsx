@@ -1,0 +1,116 @@
+import { registerCompanyRequest } from '@obol/contract';
+import {
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  TextField,
+  useMediaQuery,
+  type Theme,
+} from '@mui/material';
+import { useId, useState } from 'react';
+import { ApiError, errorMessage } from '../../lib/api.ts';
+import { useNotify } from '../../ui/notifications.tsx';
+import { useRegisterCompany } from './api/companies.ts';
+
+type Field = 'name' | 'email' | 'api_key';
+const LABELS: Record<Field, string> = { name: 'Company name', email: 'Email', api_key: 'API key' };
+const EMPTY: Record<Field, string> = { name: '', email: '', api_key: '' };
+
+/**
+ * Add Company Details: name, e-mail and the company's API key at the provider, checked with the contract's rules;
+ * Create stays disabled while anything is invalid. The server checks the key at the provider and mails the consent
+ * link to the company's e-mail.
+ */
+export function CompanyDialog({ onClose }: { onClose: () => void }) {
+  const id = useId();
+  const phone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'), { noSsr: true });
+  const { notify } = useNotify();
+  const register = useRegisterCompany();
+  const [v, setV] = useState(EMPTY);
+  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
+  const [serverErrors, setServerErrors] = useState<Partial<Record<Field, string>>>({});
+  const parsed = registerCompanyRequest.safeParse(v);
+  const errors: Partial<Record<Field, string>> = {};
+  if (!parsed.success) for (const i of parsed.error.issues) errors[i.path[0] as Field] ??= i.message;
+  const busy = register.isPending;
+
+  const submit = async (ev: React.FormEvent) => {
+    ev.preventDefault();
+    if (!parsed.success || busy) return;
+    try {
+      const r = await register.mutateAsync(v);
+      notify('success', r.message[0]);
+      onClose();
+    } catch (err) {
+      const fields = err instanceof ApiError ? err.body?.fields : undefined;
+      if (fields) setServerErrors(Object.fromEntries(Object.entries(fields).map(([k, m]) => [k, m[0]])));
+      notify('error', errorMessage(err));
+    }
+  };
+
+  const field = (k: Field, extra: { type?: string; help?: string; mono?: boolean } = {}) => {
+    const error = (touched[k] ? errors[k] : undefined) ?? serverErrors[k];
+    return (
+      <TextField
+        label={LABELS[k]}
+        value={v[k]}
+        type={extra.type}
+        required
+        fullWidth
+        autoComplete="off"
+        onChange={(e) => {
+          setV({ ...v, [k]: e.target.value });
+          setServerErrors({ ...serverErrors, [k]: undefined });
+        }}
+        onBlur={() => setTouched({ ...touched, [k]: true })}
+        error={!!error}
+        helperText={error ?? extra.help}
+        slotProps={{
+          htmlInput: {
+            maxLength: k === 'api_key' ? 200 : k === 'email' ? 254 : 100,
+            spellCheck: false,
+            style: extra.mono ? { fontFamily: 'monospace' } : undefined,
+          },
+        }}
+      />
+    );
+  };
+
+  return (
+    <Dialog
+      open
+      onClose={busy ? undefined : onClose}
+      fullWidth
+      maxWidth="sm"
+      fullScreen={phone}
+      aria-labelledby={`${id}-title`}
+    >
+      <form onSubmit={submit} noValidate>
+        <DialogTitle id={`${id}-title`}>Add Company Details</DialogTitle>
+        <DialogContent>
+          <DialogContentText sx={{ mb: 2 }}>
+            The API key is checked at the bank and kept encrypted. The company stays inactive until the account holder
+            approves the account access from the link mailed to this e-mail.
+          </DialogContentText>
+          <Box sx={{ display: 'grid', gap: 2, pt: 1 }}>
+            {field('name')}
+            {field('email', { type: 'email' })}
+            {field('api_key', { help: 'The company’s API key at the bank', mono: true })}
+          </Box>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} disabled={busy}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="contained" disabled={busy || !parsed.success}>
+            Add Company
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
