@@ -1,16 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { loginRequest, MSG, type AuthType } from '@obol/contract';
-import {
-  Alert,
-  Button,
-  FormControl,
-  FormControlLabel,
-  FormLabel,
-  Link,
-  Radio,
-  RadioGroup,
-  Stack,
-} from '@mui/material';
+import { Alert, Button, FormControl, FormControlLabel, FormLabel, Link, Radio, RadioGroup, Stack } from '@mui/material';
 import { useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Controller, useForm } from 'react-hook-form';
