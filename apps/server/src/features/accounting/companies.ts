@@ -281,6 +281,19 @@ export async function activeCompany(db: Executor, id: number): Promise<CompanyDb
   return row;
 }
 
+/**
+ * Inside a money transaction: the company, still active, its row held under a share lock until the transaction
+ * ends, so a deactivation at the same moment waits for the transfer or run (and the next one sees it inactive).
+ */
+export async function lockActiveCompany(tx: Tx, id: number): Promise<CompanyDb | undefined> {
+  const [row] = await tx
+    .select()
+    .from(companies)
+    .where(and(eq(companies.id, id), eq(companies.status, 1)))
+    .for('share');
+  return row;
+}
+
 export interface CompanyAccountRow {
   id: number;
   companyId: number;

@@ -14,7 +14,7 @@ import { escapeLike, rowsOf, type Executor } from '../../platform/db.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import { lockedBalance } from '../ledger/accounts.ts';
-import { accountsOfCompany, resolveTransfer } from './companies.ts';
+import { accountsOfCompany, lockActiveCompany, resolveTransfer } from './companies.ts';
 import { ACCOUNTING_KEY_PREFIX, recordAccountingTransaction } from './transfers.ts';
 import { accountingRules, accountingTransactions, companies, companyBeneficiaries } from './tables.ts';
 
@@ -233,7 +233,10 @@ async function runRule(deps: Deps, rule: RuleDb, period: string): Promise<boolea
       )
       .returning();
     if (!claimed) return false;
-    const [company] = await tx.select().from(companies).where(eq(companies.id, claimed.companyId));
+    // an active company is held under a share lock for the run (a deactivation waits); an inactive one is read
+    const company =
+      (await lockActiveCompany(tx, claimed.companyId)) ??
+      (await tx.select().from(companies).where(eq(companies.id, claimed.companyId)))[0];
     const list = await accountsOfCompany(tx, company.id);
     const source = list.find((a) => a.id === claimed.accountId)!;
     const target = claimed.toAccountId ? (list.find((a) => a.id === claimed.toAccountId) ?? null) : null;

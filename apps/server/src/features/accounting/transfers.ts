@@ -3,14 +3,14 @@ import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../platform/deps.ts';
 import { rowsOf, type Executor, type Tx } from '../../platform/db.ts';
-import { unprocessable } from '../../platform/errors.ts';
+import { notFound, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import { withIdempotency } from '../../platform/idempotency.ts';
 import { ProviderRejected, type ProviderClient } from '../../platform/provider.ts';
 import { consumeApprovalCode, issueApprovalCode } from '../auth/approval.ts';
 import { platformAccountId } from '../ledger/accounts.ts';
 import { entryIdByKey, InsufficientFunds, postEntry, reverseEntry } from '../ledger/service.ts';
-import { resolveTransfer, type CompanyAccountRow } from './companies.ts';
+import { lockActiveCompany, resolveTransfer, type CompanyAccountRow } from './companies.ts';
 import { accountingTransactions } from './tables.ts';
 
 type Otp = ParsedInputOf<typeof accountingOps.accountingOtp>;
@@ -147,6 +147,8 @@ export async function createAccountingTransfer(
     await consumeApprovalCode(deps, auth.user, 'accounting_transfer', binding(input), otp);
     try {
       return await deps.db.transaction(async (tx) => {
+        // the company checked again where the money moves: a deactivation now waits for this, or stops it
+        if (!(await lockActiveCompany(tx, company.id))) throw notFound(ACCOUNTING_MSG.companyNotFound);
         const row = await recordAccountingTransaction(tx, deps, {
           companyId: company.id,
           companyName: company.name,
