@@ -328,3 +328,33 @@ describe('editing, direct merchant and status', () => {
     expect((await post('/api/brands', {}, 'brand')).status).toBe(403);
   });
 });
+
+describe('resending a merchant’s or brand’s invitation', () => {
+  it('mails the merchant and the brand a new link, voiding the old one; 404 for another merchant', async () => {
+    const made = await post(
+      '/api/create-user',
+      merchant({ name: 'Resend Retail', email: 'resend@shop.example', payin_name: 'RESEND', mId: 'MID-RS-1' }),
+    );
+    expect(made.status, made.text).toBe(201);
+    const parent = (await userIdByEmail(t.deps.db, 'resend@shop.example'))!;
+    await acceptInvitation('resend@shop.example');
+    const b = await post('/api/create-user', {
+      rolename: 'Brand',
+      parent_id: parent,
+      brands: [brand({ name: 'Resend Outlet', email: 'resend-outlet@shop.example', mId: 'MID-RS-2' })],
+    });
+    expect(b.status, b.text).toBe(201);
+    const email = 'resend-outlet@shop.example';
+    const holder = (await userIdByEmail(t.deps.db, email))!;
+    const before = t.mails.filter((m) => m.to === email).length;
+    const first = t.lastMailTo(email)!.text;
+    const r = await post('/api/resend-invitation', { id: holder });
+    expect(r.status, r.text).toBe(200);
+    expect(t.mails.filter((m) => m.to === email).length).toBe(before + 1);
+    expect(t.lastMailTo(email)!.text).toContain('/new-password/');
+    expect(t.lastMailTo(email)!.text).not.toBe(first);
+    // the merchant, verified now, has nothing to resend; another merchant reaches neither
+    expect((await post('/api/resend-invitation', { id: parent })).status).toBe(422);
+    expect((await post('/api/resend-invitation', { id: holder }, 'merchant2')).status).toBe(404);
+  });
+});
