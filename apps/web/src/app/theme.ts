@@ -69,6 +69,18 @@ export const theme = createTheme({
     MuiLink: { defaultProps: { underline: 'hover' } },
     MuiPaper: { styleOverrides: { root: { backgroundImage: 'none' } } },
     MuiTooltip: { defaultProps: { arrow: true } },
+    // a disabled field's helper text and a disabled group's label still tell the user something ("Choose the
+    // company first"): text.secondary, not MUI's disabled grey (under 3:1)
+    MuiFormHelperText: {
+      styleOverrides: {
+        root: ({ theme }) => ({ '&.Mui-disabled': { color: (theme.vars ?? theme).palette.text.secondary } }),
+      },
+    },
+    MuiFormLabel: {
+      styleOverrides: {
+        root: ({ theme }) => ({ '&.Mui-disabled': { color: (theme.vars ?? theme).palette.text.secondary } }),
+      },
+    },
     // a step not reached yet: text.secondary behind the number (MUI's default grey is 2.5:1)
     MuiStepIcon: {
       styleOverrides: {
