@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeFromMail, consentLinkFromMail, DEMO_PASSWORD, launch, newPage, signIn } from '../lib/browser.ts';
@@ -145,6 +146,26 @@ describe('the accounting module (2D)', () => {
         { timeout: 20_000, interval: 1000 },
       )
       .toBe(true);
+
+    // exported into the 2D downloads, where the file is written and downloads
+    const exportButton = page.getByRole('button', { name: 'Export', exact: true });
+    await expect.poll(() => exportButton.isEnabled()).toBe(true);
+    await exportButton.click();
+    await page.getByRole('menuitem', { name: 'Export as CSV' }).click();
+    const note = page.getByRole('status').filter({ hasText: 'Process is running in the background. Please wait.' });
+    await note.getByRole('button', { name: 'See Downloads' }).click();
+    await page.waitForURL('**/download-accounting-transactions');
+    const file = page
+      .locator('tbody tr')
+      .filter({ hasText: /^2d-transactions-.*\.csv/ })
+      .first();
+    await file.getByText('Completed', { exact: true }).waitFor({ timeout: 30_000 });
+    const button = file.getByRole('button', { name: /^Download / });
+    await expect.poll(() => button.isEnabled()).toBe(true);
+    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    const csv = readFileSync(await download.path(), 'utf8');
+    expect(csv.split(/\r?\n/)[0]).toContain('Rule Name');
+    expect(csv).toContain('Northwind Supplies GmbH');
     await context.close();
   });
 });
