@@ -11,10 +11,10 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import { decryptSecret, encryptSecret, randomToken, sha256 } from '../../platform/crypto.ts';
 import { escapeLike, isUniqueViolation, rowsOf, type Executor, type Tx } from '../../platform/db.ts';
-import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
+import { ApiError, conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import { throttle } from '../../platform/limits.ts';
-import { ProviderRejected } from '../../platform/provider.ts';
+import { ProviderRejected, ProviderUnavailable } from '../../platform/provider.ts';
 import { confirmPassword } from '../auth/passwords.ts';
 import { accountsByIds, openCompanyAccount, platformAccountId } from '../ledger/accounts.ts';
 import { postEntry } from '../ledger/service.ts';
@@ -34,6 +34,7 @@ async function atProvider(deps: Deps, apiKey: string) {
   } catch (err) {
     if (err instanceof ProviderRejected && err.status === 422)
       throw unprocessable(ACCOUNTING_MSG.invalidCompanyKey, 'api_key');
+    if (err instanceof ProviderUnavailable) throw new ApiError(503, ['The bank is not reachable; try again shortly']);
     throw err;
   }
 }
