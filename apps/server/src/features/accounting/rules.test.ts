@@ -4,7 +4,9 @@ import { ACCOUNTING_MSG, MSG } from '@obol/contract';
 import { buildProvider } from '../../../../provider/src/app.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { freePort } from '../../test/processes.ts';
+import { trialBalance } from '../ledger/service.ts';
 import { latestDuePeriod, percentageOf, runDueRules } from './rules.ts';
+import { recoverAccountingTransactions } from './transfers.ts';
 import { accountingRules, accountingTransactions, companies } from './tables.ts';
 
 describe('when a rule is due (UTC)', () => {
@@ -274,5 +276,41 @@ describe('the scheduler', () => {
       await t.deps.db.execute(sql`SELECT count(*)::int AS n FROM accounting_transactions WHERE rule_name = 'Too big'`)
     ).rows as { n: number }[];
     expect(n).toBe(2);
+  });
+});
+
+describe('a process that died right after committing a run', () => {
+  it('leaves the external runs PENDING with no worker; the recovery sends each once and settles it once', async () => {
+    const pending = await t.deps.db
+      .select()
+      .from(accountingTransactions)
+      .where(eq(accountingTransactions.status, 'PENDING'));
+    // the weekly rule's two runs: committed with their money and job, never sent (no worker here)
+    expect(pending.length).toBeGreaterThanOrEqual(2);
+    expect(pending.every((p) => p.providerId === null)).toBe(true);
+    const before = await balances();
+    // two recoveries at once: each run is sent under its own key, so the provider has it once
+    await Promise.all([1, 2].map(() => recoverAccountingTransactions(t.deps, 0)));
+    await new Promise((r) => setTimeout(r, 400)); // the simulator settles after 100 ms
+    const settled = await Promise.all([1, 2].map(() => recoverAccountingTransactions(t.deps, 0)));
+    expect(settled.reduce((a, b) => a + b, 0)).toBe(pending.length);
+    for (const p of pending) {
+      const [row] = await t.deps.db.select().from(accountingTransactions).where(eq(accountingTransactions.id, p.id));
+      expect(row.status).toBe('COMPLETED');
+      expect(
+        await provider.app
+          .inject({
+            method: 'GET',
+            url: `/transfers?idempotency_key=${encodeURIComponent(p.idempotencyKey)}`,
+            headers: { authorization: `Bearer ${KEY}` },
+          })
+          .then((r) => r.json().status),
+      ).toBe('Completed');
+    }
+    // the money left when the runs were committed; settling moved nothing more out of the company
+    expect(await balances()).toEqual(before);
+    expect(await recoverAccountingTransactions(t.deps, 0)).toBe(0);
+    const tb = await trialBalance(t.deps.db);
+    expect(tb.balanced && tb.balances_match_postings && tb.no_overdrawn_accounts).toBe(true);
   });
 });
