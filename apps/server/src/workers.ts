@@ -12,7 +12,7 @@ import { executeBatch, submitBatch } from './features/batches/execute.ts';
 import { runExport } from './features/downloads/service.ts';
 import { pruneThrottles } from './platform/housekeeping.ts';
 import { runDueSchedules } from './features/reports/schedules.ts';
-import { recoverAccountingTransactions, submitAccountingTransaction } from './features/accounting/transfers.ts';
+import { recoverAccountingTransactions, submitAccountingTransaction } from './features/accounting/settlement.ts';
 import { runDueRules } from './features/accounting/rules.ts';
 
 /** Starts this process's job workers and schedules. Every server process may run them; pg-boss shares the work. */

@@ -1,6 +1,6 @@
 import { afterCreated, createdCursorOf, defineExport } from '../downloads/exports.ts';
 import type { Cell } from '../downloads/writer.ts';
-import { accountingListSql, accountingWhere, toAccountingTransaction, type AccountingDbRow } from './transfers.ts';
+import { accountingListSql, accountingWhere, toAccountingTransaction, type AccountingDbRow } from './list.ts';
 
 /** The 2D transactions' export: the list's own query and order, read in keyset chunks, into the 2D downloads. */
 export const ACCOUNTING_EXPORT = defineExport({

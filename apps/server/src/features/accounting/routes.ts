@@ -8,20 +8,17 @@ import { startExport } from '../downloads/service.ts';
 import {
   accountsOfCompany,
   activeCompany,
-  approveConsent,
   beneficiariesOfCompany,
   companyOptions,
-  consentDetails,
-  listCompanies,
-  registerCompany,
-  revealCompanyKey,
-  setCompanyStatus,
   toBeneficiary,
   toCompanyAccount,
-} from './companies.ts';
+} from './accounts.ts';
+import { listCompanies, registerCompany, revealCompanyKey, setCompanyStatus } from './companies.ts';
+import { approveConsent, consentDetails } from './consent.ts';
 import { ACCOUNTING_EXPORT } from './exports.ts';
 import { createRule, deleteRule, listRules, setRuleStatus } from './rules.ts';
-import { createAccountingTransfer, listAccountingTransactions, requestAccountingCode } from './transfers.ts';
+import { listAccountingTransactions } from './list.ts';
+import { createAccountingTransfer, requestAccountingCode } from './transfers.ts';
 
 /** The accounting module (2D): companies, 2D payments, rules and 2D transactions (document 2, sections 2.6-2.9). */
 export function accountingRoutes(app: FastifyInstance, deps: Deps) {

@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { freePort } from '../../test/processes.ts';
 import { trialBalance } from '../ledger/service.ts';
 import { latestDuePeriod, percentageOf, runDueRules } from './rules.ts';
-import { recoverAccountingTransactions } from './transfers.ts';
+import { recoverAccountingTransactions } from './settlement.ts';
 import { accountingRules, accountingTransactions, companies } from './tables.ts';
 
 describe('when a rule is due (UTC)', () => {

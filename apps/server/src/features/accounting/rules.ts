@@ -14,7 +14,7 @@ import { escapeLike, rowsOf, type Executor } from '../../platform/db.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import { lockedBalance } from '../ledger/accounts.ts';
-import { accountsOfCompany, lockActiveCompany, resolveTransfer } from './companies.ts';
+import { accountsOfCompany, lockActiveCompany, resolveTransfer } from './accounts.ts';
 import { ACCOUNTING_KEY_PREFIX, recordAccountingTransaction } from './transfers.ts';
 import { accountingRules, accountingTransactions, companies, companyBeneficiaries } from './tables.ts';
 

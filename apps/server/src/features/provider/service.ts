@@ -9,7 +9,8 @@ import { settleTransfer, transferStatusByKey } from '../transfers/service.ts';
 import { payinStatusByProviderId, settlePayin } from '../payins/service.ts';
 import { refundStatusByKey, settleRefund } from '../payins/refunds.ts';
 import { REWARD_KEY_PREFIX, rewardStatusByKey, settleReward } from '../payins/rewards.ts';
-import { ACCOUNTING_KEY_PREFIX, accountingStatusByKey, settleAccountingTransaction } from '../accounting/transfers.ts';
+import { accountingStatusByKey, settleAccountingTransaction } from '../accounting/settlement.ts';
+import { ACCOUNTING_KEY_PREFIX } from '../accounting/transfers.ts';
 import { providerEvents, reconciliationReports, type ReconciliationDifference } from './tables.ts';
 
 /**
