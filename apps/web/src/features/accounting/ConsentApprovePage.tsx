@@ -14,7 +14,7 @@ import {
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { ApiError, errorMessage } from '../../lib/api.ts';
-import { MAIN_ID } from '../../ui/SkipLink.tsx';
+import { AuthLayout } from '../../ui/AuthLayout.tsx';
 import { approveConsent, consentDetailsQuery } from './api/consent.ts';
 
 /** A link the server does not know (or no longer) says so; anything else is the server's own message. */
@@ -84,28 +84,8 @@ export function ConsentApprovePage() {
   };
 
   return (
-    <Box
-      component="main"
-      id={MAIN_ID}
-      tabIndex={-1}
-      sx={{
-        minHeight: '100vh',
-        display: 'flex',
-        alignItems: 'center',
-        justifyContent: 'center',
-        bgcolor: 'background.default',
-        p: 2,
-      }}
-    >
-      <Paper variant="outlined" sx={{ p: { xs: 3, sm: 4 }, width: '100%', maxWidth: 520, boxShadow: 2 }}>
-        <Typography component="p" sx={{ fontWeight: 700, fontSize: '1.5rem', mb: 2 }} color="primary">
-          Obol
-        </Typography>
-        <Typography component="h1" variant="h5" sx={{ mb: 3 }}>
-          Approve account access
-        </Typography>
-        {body()}
-      </Paper>
-    </Box>
+    <AuthLayout title="Approve account access" maxWidth={520}>
+      {body()}
+    </AuthLayout>
   );
 }

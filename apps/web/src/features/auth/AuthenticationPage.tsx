@@ -8,7 +8,7 @@ import { signInErrorMessage } from '../../lib/api.ts';
 import { verifyCode } from './api/verifyCode.ts';
 import { CHALLENGE_KEY, sessionStore, useSession } from '../../lib/session.ts';
 import { useNotify } from '../../ui/notifications.tsx';
-import { AuthLayout } from './AuthLayout.tsx';
+import { AuthLayout } from '../../ui/AuthLayout.tsx';
 import { signedInHome, type Challenge } from './SignInPage.tsx';
 
 const HINT: Record<Challenge['auth_type'], string> = {

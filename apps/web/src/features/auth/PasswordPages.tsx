@@ -11,7 +11,7 @@ import { forgotPassword } from './api/forgotPassword.ts';
 import { setPassword } from './api/setPassword.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { PasswordRules } from '../../ui/PasswordRules.tsx';
-import { AuthLayout } from './AuthLayout.tsx';
+import { AuthLayout } from '../../ui/AuthLayout.tsx';
 
 export function ForgotPasswordPage() {
   const { notify } = useNotify();

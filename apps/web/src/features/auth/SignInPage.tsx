@@ -12,7 +12,7 @@ import { verifyCode } from './api/verifyCode.ts';
 import { CHALLENGE_KEY, sessionStore, useSession } from '../../lib/session.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { firstPermittedPath } from '../../app/paths.ts';
-import { AuthLayout } from './AuthLayout.tsx';
+import { AuthLayout } from '../../ui/AuthLayout.tsx';
 import { AuthTextField } from './AuthTextField.tsx';
 
 type Form = z.input<typeof loginRequest>;

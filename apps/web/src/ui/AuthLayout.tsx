@@ -1,9 +1,22 @@
 import { Box, Paper, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
-import { MAIN_ID } from '../../ui/SkipLink.tsx';
+import { MAIN_ID } from './SkipLink.tsx';
 
-/** The frame of the sign-in and password pages: the product's name and the page's card, in the page's <main>. */
-export function AuthLayout({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
+/**
+ * The frame of the signed-out pages (sign-in, password, a company's consent): the product's name and the page's
+ * card, in the page's <main>.
+ */
+export function AuthLayout({
+  title,
+  subtitle,
+  maxWidth = 420,
+  children,
+}: {
+  title: string;
+  subtitle?: string;
+  maxWidth?: number;
+  children: ReactNode;
+}) {
   return (
     <Box
       component="main"
@@ -18,7 +31,7 @@ export function AuthLayout({ title, subtitle, children }: { title: string; subti
         p: 2,
       }}
     >
-      <Paper variant="outlined" sx={{ p: { xs: 3, sm: 4 }, width: '100%', maxWidth: 420, boxShadow: 2 }}>
+      <Paper variant="outlined" sx={{ p: { xs: 3, sm: 4 }, width: '100%', maxWidth, boxShadow: 2 }}>
         <Typography component="p" sx={{ fontWeight: 700, fontSize: '1.5rem', mb: 2 }} color="primary">
           Obol
         </Typography>
