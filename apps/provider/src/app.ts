@@ -34,11 +34,14 @@ export interface ProviderOptions {
   logger?: boolean;
   /** how long one webhook POST may take before it counts as failed (default 5000 ms) */
   webhookTimeoutMs?: number;
+  /** most events one webhook POST carries (default 1: one event per POST, its body the event; see deliveries.ts) */
+  webhookBatchSize?: number;
 }
 
 export { defaultControls, type Controls } from './context.ts';
 export { retryDelayMs } from './deliveries.ts';
 export { LOOKUP_MAX } from './routes/lookup.ts';
+export { PAYOUT_BATCH_MAX } from './routes/payouts.ts';
 
 export interface Provider {
   app: FastifyInstance;
@@ -66,6 +69,8 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ProviderOp
     publicUrl: env.PROVIDER_PUBLIC_URL || undefined,
     logger: env.PROVIDER_LOG === '1' || env.PROVIDER_LOG === 'true',
     fsync: env.PROVIDER_FSYNC === '1' || env.PROVIDER_FSYNC === 'true',
+    // the process delivers events in batches of up to 500 unless told otherwise (1: one event per POST)
+    webhookBatchSize: num(env.PROVIDER_WEBHOOK_BATCH) ?? 500,
   };
 }
 
@@ -82,7 +87,12 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     done(null, Object.fromEntries(new URLSearchParams(body as string))),
   );
 
-  const deliveries = createDeliveries(ctx, { webhookUrl, secret, webhookTimeoutMs });
+  const deliveries = createDeliveries(ctx, {
+    webhookUrl,
+    secret,
+    webhookTimeoutMs,
+    batchSize: Math.max(1, Math.floor(opts.webhookBatchSize ?? 1)),
+  });
   const settlement = createSettlement(ctx, deliveries, baseSettleMs);
   // resume what was pending before a restart
   settlement.resume();

@@ -14,6 +14,12 @@ export interface DeliveryOptions {
   secret: string;
   /** how long one webhook POST may take before it counts as failed */
   webhookTimeoutMs: number;
+  /**
+   * Most events one webhook POST carries. 1 (the default): each event is posted alone, its body the event.
+   * More: the due events are posted together, in order, as `{"events": [...]}` under one signature, as real
+   * providers deliver them under load; the receiver acknowledges the whole batch or retries it whole.
+   */
+  batchSize?: number;
 }
 
 /** The events of items' new states, and their signed webhooks: queued in the store, posted in order, retried. */
@@ -26,7 +32,10 @@ export interface Deliveries {
   stop(): Promise<void> | undefined;
 }
 
-export function createDeliveries(ctx: Context, { webhookUrl, secret, webhookTimeoutMs }: DeliveryOptions): Deliveries {
+export function createDeliveries(
+  ctx: Context,
+  { webhookUrl, secret, webhookTimeoutMs, batchSize = 1 }: DeliveryOptions,
+): Deliveries {
   const { store } = ctx;
   let held: { type: string; item: Item }[] = [];
   let heldTimer: NodeJS.Timeout | undefined;
@@ -80,13 +89,15 @@ export function createDeliveries(ctx: Context, { webhookUrl, secret, webhookTime
 
   const inflight = new AbortController();
   let pumping: Promise<void> | undefined;
-  async function deliver(d: Delivery) {
+  /** posts one event alone, or several due ones together (batchSize > 1); acknowledged or retried as one */
+  async function deliver(group: Delivery[]) {
+    const body = batchSize > 1 ? `{"events":[${group.map((d) => d.body).join(',')}]}` : group[0].body;
     let failure: { status?: number; error?: string } | null = null;
     try {
       const res = await fetch(webhookUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook(secret, d.body) },
-        body: d.body,
+        headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook(secret, body) },
+        body,
         signal: AbortSignal.any([inflight.signal, AbortSignal.timeout(webhookTimeoutMs)]),
       });
       await res.arrayBuffer().catch(() => undefined);
@@ -94,25 +105,36 @@ export function createDeliveries(ctx: Context, { webhookUrl, secret, webhookTime
     } catch (e) {
       failure = { error: String((e as Error)?.message ?? e) };
     }
-    if (!failure) store.removeDelivery(d);
-    else {
-      d.attempts += 1;
-      d.next_at = Date.now() + retryDelayMs(d.attempts);
-      d.last_status = failure.status;
-      d.last_error = failure.error;
-      store.updateDelivery(d);
-    }
+    if (!failure) return store.removeDeliveries(group);
+    const { status, error } = failure;
+    store.atomic(() => {
+      for (const d of group) {
+        d.attempts += 1;
+        d.next_at = Date.now() + retryDelayMs(d.attempts);
+        d.last_status = status;
+        d.last_error = error;
+        store.updateDelivery(d);
+      }
+    });
   }
-  /** sends due deliveries one at a time, oldest first, so the receiver sees events in the order they happened */
+  /** the oldest due deliveries, at most batchSize of them, in the order they were queued */
+  function due(now: number): Delivery[] {
+    const out: Delivery[] = [];
+    for (const d of store.data.deliveries) {
+      if (d.next_at <= now) out.push(d);
+      if (out.length >= batchSize) break;
+    }
+    return out;
+  }
+  /** sends due deliveries one (batch) at a time, oldest first, so the receiver sees events in the order they happened */
   function pump(): Promise<void> {
     pumping ??= (async () => {
       await Promise.resolve(); // so `pumping` is set before the finally below clears it
       try {
         while (!ctx.closed && !store.broken) {
-          const now = Date.now();
-          const due = store.data.deliveries.find((d) => d.next_at <= now);
-          if (!due) break;
-          await deliver(due);
+          const group = due(Date.now());
+          if (!group.length) break;
+          await deliver(group);
         }
       } finally {
         pumping = undefined;

@@ -201,6 +201,14 @@ export class Store {
     this.record([{ delivered: d.id }]);
   }
 
+  /** removes deliveries acknowledged together (one batched webhook), in one pass and one journal line */
+  removeDeliveries(ds: Delivery[]) {
+    if (ds.length === 1) return this.removeDelivery(ds[0]);
+    const gone = new Set(ds);
+    this.data.deliveries = this.data.deliveries.filter((d) => !gone.has(d));
+    this.record(ds.map((d) => ({ delivered: d.id })));
+  }
+
   /** Runs `fn` and writes every change it records as one journal line: after a crash, all of them or none. */
   atomic<T>(fn: () => T): T {
     if (this.pending) return fn();

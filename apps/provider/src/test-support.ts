@@ -16,19 +16,26 @@ export interface Receiver {
   received: Received[];
   /** status the receiver answers; events are recorded only when it answers 2xx */
   status: number;
+  /** the bodies of the POSTs answered 2xx (a batched delivery carries several events in one) */
+  posts: string[];
   attempts: number;
   close(): Promise<void>;
 }
 
 export async function startReceiver(): Promise<Receiver> {
-  const r: Receiver = { url: '', received: [], status: 200, attempts: 0, close: async () => {} };
+  const r: Receiver = { url: '', received: [], posts: [], status: 200, attempts: 0, close: async () => {} };
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       r.attempts += 1;
-      if (r.status >= 200 && r.status < 300)
-        r.received.push({ body, sig: String(req.headers['x-provider-signature']), event: JSON.parse(body) });
+      if (r.status >= 200 && r.status < 300) {
+        r.posts.push(body);
+        const parsed = JSON.parse(body) as { events?: Received['event'][] } & Received['event'];
+        // a batched delivery: each of its events is recorded with the body and signature they came in
+        for (const event of parsed.events ?? [parsed])
+          r.received.push({ body, sig: String(req.headers['x-provider-signature']), event });
+      }
       res.statusCode = r.status;
       res.end();
     });
