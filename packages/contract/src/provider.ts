@@ -20,6 +20,19 @@ export const providerEvent = z.object({
 });
 export type ProviderEvent = z.output<typeof providerEvent>;
 
+/** Most events one batched webhook carries. */
+export const PROVIDER_EVENTS_MAX = 1000;
+
+/**
+ * What the webhook takes: one event, or a batch of them in the order they happened (`{"events": [...]}`, as
+ * the provider delivers under load), the batch signed whole and applied event by event, each once.
+ */
+export const providerWebhookBody = z.union([
+  providerEvent,
+  z.object({ events: z.array(providerEvent).min(1).max(PROVIDER_EVENTS_MAX) }),
+]);
+export type ProviderWebhookBody = z.output<typeof providerWebhookBody>;
+
 export const walletCheckerRequest = z.object({
   obol_id: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(50, 'Invalid Obol Id'),
 });
@@ -87,10 +100,10 @@ export const providerOps = {
     path: '/api/provider/webhook',
     tag: TAG,
     summary:
-      "The provider's events, signed (X-Provider-Signature over the raw body); each applied once; answers applied, ignored or duplicate",
+      "The provider's events, one or a batch (`events`), signed (X-Provider-Signature over the raw body); each applied once; answers applied, ignored or duplicate for each, in order",
     access: 'public',
     audit: 'provider.webhook',
-    input: providerEvent,
+    input: providerWebhookBody,
     output: messageAnswer,
   }),
   walletChecker: operation({

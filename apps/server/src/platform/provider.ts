@@ -5,6 +5,13 @@ import type { FastifyBaseLogger } from 'fastify';
 export interface ProviderClient {
   lookupWallet(obolId: string): Promise<WalletInfo | null>;
   createPayout(body: ProviderPayoutRequest): Promise<{ id: string; status: string }>;
+  /**
+   * Many payouts in one call (`POST /payouts/batch`, chunks of {@link PROVIDER_BATCH_MAX}), each under its own
+   * idempotency key and answered on its own, in the order sent: accepted (or replayed: the provider had it) with
+   * its id, or rejected with the provider's messages (as {@link createPayout} would throw ProviderRejected).
+   * Unavailable (ProviderUnavailable) as a whole: a retry sends the same keys, so nothing is paid twice.
+   */
+  createPayouts(bodies: ProviderPayoutRequest[]): Promise<ProviderBatchResult[]>;
   statement(range?: { from?: string; to?: string }): Promise<StatementItem[]>;
   createTransfer(body: ProviderTransferRequest): Promise<{ id: string; status: string }>;
   createPayinLink(body: {
@@ -36,6 +43,14 @@ export interface ProviderClient {
    */
   companyAccounts(companyKey: string): Promise<{ accounts: CompanyAccount[]; beneficiaries: CompanyBeneficiary[] }>;
 }
+
+/** Most payouts one batch call carries (the simulator takes up to 5,000). */
+export const PROVIDER_BATCH_MAX = 1000;
+
+/** One payout's answer in a batch call. */
+export type ProviderBatchResult =
+  | { idempotency_key: string; outcome: 'accepted'; id: string }
+  | { idempotency_key: string; outcome: 'rejected'; status: number; messages: string[] };
 
 /** Most idempotency keys the provider takes in one look-up. */
 export const PROVIDER_LOOKUP_MAX = 1000;
@@ -268,6 +283,35 @@ export function createProviderClient(opts: ProviderClientOptions): ProviderClien
   return {
     lookupWallet: (obolId) => call<WalletInfo>('GET', `/wallets/${encodeURIComponent(obolId)}`, undefined, true),
     createPayout: async (body) => (await call<{ id: string; status: string }>('POST', '/payouts', body))!,
+    createPayouts: async (bodies) => {
+      const out: ProviderBatchResult[] = [];
+      for (let i = 0; i < bodies.length; i += PROVIDER_BATCH_MAX) {
+        const chunk = bodies.slice(i, i + PROVIDER_BATCH_MAX);
+        const r = await call<{ results?: unknown }>('POST', '/payouts/batch', { items: chunk });
+        const results = r?.results;
+        if (!Array.isArray(results) || results.length !== chunk.length)
+          throw new ProviderUnavailable('provider answered a malformed batch on /payouts/batch');
+        results.forEach((v: unknown, n) => {
+          const x = (v ?? {}) as Record<string, unknown>;
+          const key = chunk[n].idempotency_key;
+          const payout = (x.payout ?? {}) as Record<string, unknown>;
+          // each answer must be the one asked for, in its place
+          if (x.idempotency_key !== key)
+            throw new ProviderUnavailable(`provider answered another payout in place of ${key} on /payouts/batch`);
+          if ((x.outcome === 'accepted' || x.outcome === 'replayed') && typeof payout.id === 'string')
+            out.push({ idempotency_key: key, outcome: 'accepted', id: payout.id });
+          else if (x.outcome === 'rejected')
+            out.push({
+              idempotency_key: key,
+              outcome: 'rejected',
+              status: Number(x.status) || 400,
+              messages: Array.isArray(x.error) && x.error.length ? x.error.map(String) : ['Rejected by the provider'],
+            });
+          else throw new ProviderUnavailable(`provider answered a malformed result for ${key} on /payouts/batch`);
+        });
+      }
+      return out;
+    },
     statement: async (range) => {
       const q = new URLSearchParams();
       if (range?.from) q.set('from', range.from);

@@ -1,5 +1,5 @@
 import { PAYMENT_MSG } from '@obol/contract';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import { rowsOf, type Tx } from '../../platform/db.ts';
 import { conflict, unprocessable } from '../../platform/errors.ts';
@@ -8,7 +8,8 @@ import { consumeApprovalCode, issueApprovalCode } from '../auth/approval.ts';
 import { platformAccountId } from '../ledger/accounts.ts';
 import { InsufficientFunds, postEntry } from '../ledger/service.ts';
 import { accounts } from '../ledger/tables.ts';
-import { returnBatchPayout, submitPayout, type PayoutRow } from '../payouts/service.ts';
+import { returnBatchPayout, submitPayouts, type PayoutRow } from '../payouts/service.ts';
+import { PROVIDER_BATCH_MAX } from '../../platform/provider.ts';
 import { payouts } from '../payouts/tables.ts';
 import { assertPending, batchAmount, batchScopeFilter, findBatchInScope, STAGE_CHUNK } from './service.ts';
 import { batches } from './tables.ts';
@@ -184,24 +185,31 @@ export async function executeBatch(deps: Deps, batchId: string): Promise<void> {
   });
 }
 
-/** Sends the batch's unsent payouts to the provider, a few at a time; safe to rerun. */
-export async function submitBatch(deps: Deps, batchId: string, concurrency = 8): Promise<void> {
+/**
+ * Sends the batch's unsent payouts to the provider in batch calls of up to PROVIDER_BATCH_MAX, each payout
+ * under its own idempotency key (so a rerun, or a retry after a lost answer, pays none twice); safe to rerun.
+ */
+export async function submitBatch(deps: Deps, batchId: string): Promise<void> {
+  let afterId = 0;
   for (;;) {
     const todo = await deps.db
       .select({ id: payouts.id })
       .from(payouts)
-      .where(and(eq(payouts.batchId, batchId), eq(payouts.status, 'Processing'), isNull(payouts.providerId)))
+      .where(
+        and(
+          eq(payouts.batchId, batchId),
+          eq(payouts.status, 'Processing'),
+          isNull(payouts.providerId),
+          gt(payouts.id, afterId),
+        ),
+      )
       .orderBy(asc(payouts.id))
-      .limit(200);
+      .limit(PROVIDER_BATCH_MAX);
     if (!todo.length) return;
-    let i = 0;
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (i < todo.length) {
-          const id = todo[i++].id;
-          await submitPayout(deps, deps.provider, id);
-        }
-      }),
+    afterId = todo[todo.length - 1].id;
+    await submitPayouts(
+      deps,
+      todo.map((t) => t.id),
     );
   }
 }

@@ -12,6 +12,16 @@ export async function payoutStatusByKey(db: Executor, idempotencyKey: string): P
   return p?.status;
 }
 
+/** The keys among these of payouts still Processing here (in flight: the provider's word settles them). */
+export async function processingKeys(db: Executor, idempotencyKeys: string[]): Promise<Set<string>> {
+  if (!idempotencyKeys.length) return new Set();
+  const rows = await db
+    .select({ key: payouts.idempotencyKey })
+    .from(payouts)
+    .where(and(inArray(payouts.idempotencyKey, idempotencyKeys), eq(payouts.status, 'Processing')));
+  return new Set(rows.map((r) => r.key));
+}
+
 /** The payouts with these idempotency keys (the others are not ours). */
 export async function payoutsByKeys(db: Executor, idempotencyKeys: string[]): Promise<PayoutRow[]> {
   if (!idempotencyKeys.length) return [];

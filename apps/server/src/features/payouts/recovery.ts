@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import type { ProviderItem } from '../../platform/provider.ts';
-import { settlePayout, submitPayout } from './service.ts';
+import { settlePayouts, submitPayouts, type PayoutSettlement } from './service.ts';
 import { payouts } from './tables.ts';
 
 /** How often each process looks for payouts in flight too long (and once at start). */
@@ -55,29 +55,31 @@ export async function recoverInFlight(
     const found = new Map<string, ProviderItem>(
       (await deps.provider.lookupPayouts(stale.map((p) => p.key))).map((i) => [i.idempotency_key, i]),
     );
+    const settle: PayoutSettlement[] = [];
+    const resend: number[] = [];
+    const accepted: { key: string; providerId: string }[] = [];
     for (const p of stale) {
       const item = found.get(p.key);
       if (!item) {
         if (p.providerId) r.unknown += 1;
-        else {
-          await submitPayout(deps, deps.provider, p.id);
-          r.resent += 1;
-        }
+        else resend.push(p.id);
       } else if (item.status === 'Completed' || item.status === 'Failed') {
-        const done = await settlePayout(deps, {
-          idempotencyKey: p.key,
-          providerId: item.id,
-          status: item.status,
-          message: item.message,
-        });
-        if (done === 'applied') r.settled += 1;
-      } else if (!p.providerId) {
-        await deps.db
-          .update(payouts)
-          .set({ providerId: item.id, submittedAt: new Date() })
-          .where(and(eq(payouts.id, p.id), isNull(payouts.providerId)));
-        r.accepted += 1;
-      }
+        settle.push({ idempotencyKey: p.key, providerId: item.id, status: item.status, message: item.message });
+      } else if (!p.providerId) accepted.push({ key: p.key, providerId: item.id });
+    }
+    // the settled ones in one transaction (each once: a webhook racing this changes nothing), the ones the
+    // provider never received sent again in batch calls under their own keys
+    if (settle.length) r.settled += (await deps.db.transaction((tx) => settlePayouts(tx, settle))).size;
+    if (resend.length) {
+      await submitPayouts(deps, resend);
+      r.resent += resend.length;
+    }
+    for (const a of accepted) {
+      await deps.db
+        .update(payouts)
+        .set({ providerId: a.providerId, submittedAt: new Date() })
+        .where(and(eq(payouts.idempotencyKey, a.key), isNull(payouts.providerId)));
+      r.accepted += 1;
     }
   }
   if (r.settled || r.resent || r.unknown)

@@ -1,12 +1,13 @@
 import { feeCents, MAX_AMOUNT_CENTS } from '@obol/contract';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
-import type { Tx } from '../../platform/db.ts';
+import { rowsOf, type Tx } from '../../platform/db.ts';
 import { unprocessable } from '../../platform/errors.ts';
 import { ProviderRejected, type ProviderClient } from '../../platform/provider.ts';
 import type { Jobs } from '../../platform/jobs.ts';
 import { platformAccountId, type AccountRow } from '../ledger/accounts.ts';
 import { entryIdByKey, postEntry, reverseEntry } from '../ledger/service.ts';
+import { lockAccounts, postEntries } from '../ledger/batch.ts';
 import { returnFromBatch } from '../batches/returns.ts';
 import { payouts } from './tables.ts';
 
@@ -91,15 +92,7 @@ export async function submitPayout(deps: Deps, provider: ProviderClient, payoutI
   const [p] = await deps.db.select().from(payouts).where(eq(payouts.id, payoutId));
   if (!p || p.status !== 'Processing' || p.providerId) return;
   try {
-    const r = await provider.createPayout({
-      idempotency_key: p.idempotencyKey,
-      reference: p.reference,
-      obol_id: p.obolId,
-      amount: p.amount,
-      currency: 'EUR',
-      beneficiary_name: p.beneficiaryName,
-      brand: p.brand,
-    });
+    const r = await provider.createPayout(providerBody(p));
     await deps.db
       .update(payouts)
       .set({ providerId: r.id, submittedAt: new Date(), updatedAt: new Date() })
@@ -113,6 +106,57 @@ export async function submitPayout(deps: Deps, provider: ProviderClient, payoutI
   }
 }
 
+/** What the provider said became of a payout, by its idempotency key. */
+export interface PayoutSettlement {
+  idempotencyKey: string;
+  providerId?: string;
+  status: 'Completed' | 'Failed';
+  message?: string;
+}
+
+const providerBody = (p: PayoutRow) => ({
+  idempotency_key: p.idempotencyKey,
+  reference: p.reference,
+  obol_id: p.obolId,
+  amount: p.amount,
+  currency: 'EUR' as const,
+  beneficiary_name: p.beneficiaryName,
+  brand: p.brand,
+});
+
+/**
+ * Sends these payouts (those still Processing and unsent) to the provider in batch calls, each under its own
+ * idempotency key: the accepted ones get their provider id in one UPDATE, the rejected ones are settled Failed
+ * with the provider's message in one transaction, as submitPayout does one at a time. Safe to run again: a
+ * payout sent before is answered as the provider first took it.
+ */
+export async function submitPayouts(deps: Deps, ids: number[]): Promise<void> {
+  if (!ids.length) return;
+  const rows = await deps.db
+    .select()
+    .from(payouts)
+    .where(and(inArray(payouts.id, ids), eq(payouts.status, 'Processing'), isNull(payouts.providerId)))
+    .orderBy(payouts.id);
+  if (!rows.length) return;
+  // unavailable: thrown, and the job is retried with the same keys
+  const results = await deps.provider.createPayouts(rows.map(providerBody));
+  const accepted = results.filter((r) => r.outcome === 'accepted');
+  if (accepted.length)
+    await deps.db.execute(sql`
+      UPDATE payouts p SET provider_id = v.provider_id, submitted_at = now(), updated_at = now()
+      FROM unnest(${sql.param(accepted.map((r) => r.idempotency_key))}::text[],
+        ${sql.param(accepted.map((r) => r.id))}::text[]) AS v(key, provider_id)
+      WHERE p.idempotency_key = v.key AND p.provider_id IS NULL`);
+  const rejected = results.flatMap((r) => (r.outcome === 'rejected' ? [r] : []));
+  if (rejected.length)
+    await deps.db.transaction((tx) =>
+      settlePayouts(
+        tx,
+        rejected.map((r) => ({ idempotencyKey: r.idempotency_key, status: 'Failed' as const, message: r.messages[0] })),
+      ),
+    );
+}
+
 /**
  * Settles a payout exactly once: only a Processing payout moves, to Completed (payouts in flight -> provider)
  * or Failed (the reserve is reversed: amount and fee return to the payout account). Duplicate or late
@@ -120,49 +164,87 @@ export async function submitPayout(deps: Deps, provider: ProviderClient, payoutI
  */
 export async function settlePayout(
   deps: Pick<Deps, 'db'>,
-  ev: { idempotencyKey?: string; providerId?: string; status: 'Completed' | 'Failed'; message?: string },
+  ev: PayoutSettlement,
   tx?: Tx,
 ): Promise<'applied' | 'ignored'> {
-  const run = async (t: Tx) => {
-    const where = ev.idempotencyKey
-      ? eq(payouts.idempotencyKey, ev.idempotencyKey)
-      : eq(payouts.providerId, ev.providerId!);
-    const [row] = await t
-      .update(payouts)
-      .set({
-        status: ev.status,
-        failureMessage: ev.status === 'Failed' ? (ev.message ?? 'Brand does not match') : null,
-        settledAt: new Date(),
-        updatedAt: new Date(),
-        ...(ev.providerId ? { providerId: sql`COALESCE(${payouts.providerId}, ${ev.providerId})` } : {}),
-      })
-      .where(and(where, inArray(payouts.status, ['Processing'])))
-      .returning();
-    if (!row) return 'ignored' as const;
-    if (ev.status === 'Completed') {
-      const clearing = await platformAccountId(t, 'payout_clearing');
-      const provider = await platformAccountId(t, 'provider');
-      await postEntry(t, {
-        idempotencyKey: `payout:${row.id}:complete`,
+  const run = async (t: Tx) => ((await settlePayouts(t, [ev])).has(ev.idempotencyKey) ? 'applied' : 'ignored');
+  return tx ? run(tx) : deps.db.transaction(run);
+}
+
+/**
+ * Settles many payouts in the caller's transaction, each exactly once, and answers the keys it applied. One
+ * conditional UPDATE moves the Processing ones among them (rows locked in id order, so two settlers of
+ * overlapping sets never deadlock; a payout another transaction settled first is no longer Processing and is
+ * left alone). Each Completed payout gets its own entry (`payout:<id>:complete`: payouts in flight -> provider),
+ * posted together so the two platform accounts move once per call (ledger postEntries); each Failed one
+ * returns its money as settlePayout always did. A key twice counts once (the first).
+ */
+export async function settlePayouts(tx: Tx, evs: PayoutSettlement[]): Promise<Set<string>> {
+  const byKey = new Map<string, PayoutSettlement>();
+  for (const e of evs) if (!byKey.has(e.idempotencyKey)) byKey.set(e.idempotencyKey, e);
+  const list = [...byKey.values()];
+  if (!list.length) return new Set();
+  const col = <T>(f: (e: PayoutSettlement) => T) => sql.param(list.map(f));
+  const moved = rowsOf<{ id: number | string; key: string; status: string; amount: number | string }>(
+    await tx.execute(sql`
+      WITH v AS (
+        SELECT * FROM unnest(${col((e) => e.idempotencyKey)}::text[], ${col((e) => e.status)}::text[],
+          ${col((e) => e.message ?? null)}::text[], ${col((e) => e.providerId ?? null)}::text[])
+          AS v(key, status, message, provider_id)
+      ), locked AS (
+        SELECT p.id FROM payouts p JOIN v ON v.key = p.idempotency_key
+        WHERE p.status = 'Processing' ORDER BY p.id FOR UPDATE OF p
+      )
+      UPDATE payouts p SET
+        status = v.status,
+        failure_message = CASE WHEN v.status = 'Failed' THEN coalesce(v.message, 'Brand does not match') END,
+        settled_at = now(), updated_at = now(),
+        provider_id = coalesce(p.provider_id, v.provider_id)
+      FROM v
+      WHERE p.idempotency_key = v.key AND p.status = 'Processing' AND p.id IN (SELECT id FROM locked)
+      RETURNING p.id, p.idempotency_key AS key, p.status, p.amount`),
+  );
+  if (!moved.length) return new Set();
+  const completed = moved.filter((r) => r.status === 'Completed');
+  const failedIds = moved.filter((r) => r.status === 'Failed').map((r) => Number(r.id));
+  const failed = failedIds.length
+    ? await tx.select().from(payouts).where(inArray(payouts.id, failedIds)).orderBy(payouts.id)
+    : [];
+  const clearing = await platformAccountId(tx, 'payout_clearing');
+  const provider = await platformAccountId(tx, 'provider');
+  // Several entries in one transaction: every account they move is locked first, in id order (each entry
+  // alone moves its accounts in that order, but one after another they would not, and could deadlock with a
+  // payout's reserve taking the same accounts)
+  const touched = new Set<number>([clearing]);
+  if (completed.length) touched.add(provider);
+  if (failed.length) touched.add(await platformAccountId(tx, 'fee'));
+  for (const row of failed) touched.add(row.accountId);
+  await lockAccounts(tx, [...touched]);
+  if (completed.length) {
+    await postEntries(
+      tx,
+      completed.map((r) => ({
+        idempotencyKey: `payout:${r.id}:complete`,
         kind: 'payout.complete',
         businessType: 'payout',
-        businessId: row.id,
+        businessId: Number(r.id),
         postings: [
-          { accountId: clearing, amount: -row.amount },
-          { accountId: provider, amount: row.amount },
+          { accountId: clearing, amount: -Number(r.amount) },
+          { accountId: provider, amount: Number(r.amount) },
         ],
-      });
-    } else if (row.payoutType === 'batch') {
-      await returnBatchPayout(t, row);
-    } else {
+      })),
+    );
+  }
+  for (const row of failed) {
+    if (row.payoutType === 'batch') await returnBatchPayout(tx, row);
+    else {
       // a manual payout was reserved on its own: the exact opposite of that entry returns amount and fee
-      const reserve = await entryIdByKey(t, `payout:${row.id}:reserve`);
+      const reserve = await entryIdByKey(tx, `payout:${row.id}:reserve`);
       if (reserve === undefined) throw new Error(`payout ${row.id} has no reserve entry`);
-      await reverseEntry(t, reserve, { kind: 'payout.reversal', memo: row.failureMessage ?? undefined });
+      await reverseEntry(tx, reserve, { kind: 'payout.reversal', memo: row.failureMessage ?? undefined });
     }
-    return 'applied' as const;
-  };
-  return tx ? run(tx) : deps.db.transaction(run);
+  }
+  return new Set(moved.map((r) => r.key));
 }
 
 /**

@@ -5,7 +5,7 @@ import { ApiError, notFound } from '../../platform/errors.ts';
 import { heldToSchema, refuseUnsafeText, route } from '../../platform/http.ts';
 import { auditInTx } from '../../platform/audit.ts';
 import { verifyWebhookSignature } from '../../platform/provider.ts';
-import { applyProviderEvent, latestReconciliation, reconcile } from './service.ts';
+import { applyProviderEvent, applyProviderEvents, latestReconciliation, reconcile } from './service.ts';
 
 export function providerRoutes(app: FastifyInstance, deps: Deps) {
   webhookRoute(app, deps);
@@ -68,9 +68,23 @@ function webhookRoute(app: FastifyInstance, deps: Deps) {
         const ev = op.input.safeParse(parsed);
         if (!ev.success) throw new ApiError(400, ['Not a provider event']);
         req.audit.actor = { id: null, name: 'Provider', email: null };
-        req.audit.targetType = ev.data.type;
-        req.audit.targetId = ev.data.data.id;
-        const outcome = await applyProviderEvent(deps, ev.data, async (tx, applied) => {
+        if ('events' in ev.data) {
+          // a batch: each event applied once, each answered in order; an activity record per transaction
+          const outcomes = await applyProviderEvents(deps, ev.data.events, async (tx, what) => {
+            req.audit.targetType = what.type;
+            req.audit.targetId = what.id;
+            req.audit.detail = what.outcome;
+            await auditInTx(tx, req, 200);
+          });
+          req.audit.targetType = 'events';
+          req.audit.targetId = `${outcomes.length} events`;
+          req.audit.detail = outcomes.join(',').slice(0, 500);
+          return heldToSchema(op, { message: outcomes }, app.answerMode ?? 'strict', req);
+        }
+        const one = ev.data;
+        req.audit.targetType = one.type;
+        req.audit.targetId = one.data.id;
+        const outcome = await applyProviderEvent(deps, one, async (tx, applied) => {
           req.audit.detail = applied;
           await auditInTx(tx, req, 200);
         });

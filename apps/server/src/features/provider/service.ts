@@ -1,10 +1,10 @@
 import type { ProviderEvent, ReconcileResponse } from '@obol/contract';
-import { desc, eq } from 'drizzle-orm';
-import type { Tx } from '../../platform/db.ts';
+import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { rowsOf, type Tx } from '../../platform/db.ts';
 import type { ProviderItem, ProviderPayin } from '../../platform/provider.ts';
 import type { Deps } from '../../platform/deps.ts';
-import { settlePayout } from '../payouts/service.ts';
-import { completedPayouts, payoutsByKeys, payoutStatusByKey } from '../payouts/find.ts';
+import { settlePayout, settlePayouts, type PayoutSettlement } from '../payouts/service.ts';
+import { completedPayouts, payoutsByKeys, payoutStatusByKey, processingKeys } from '../payouts/find.ts';
 import { settleTransfer, transferStatusByKey } from '../transfers/service.ts';
 import { payinStatusByProviderId, settlePayin } from '../payins/service.ts';
 import { refundStatusByKey, settleRefund } from '../payins/refunds.ts';
@@ -91,6 +91,115 @@ export async function applyProviderEvent(
     await record?.(tx, outcome);
     return outcome;
   });
+}
+
+export type EventOutcome = 'applied' | 'ignored' | 'duplicate';
+
+/** A payout event (not a reward's) that names its idempotency key: these are applied together in a batch. */
+const isPlainPayoutEvent = (ev: ProviderEvent) =>
+  (ev.type === 'payout.completed' || ev.type === 'payout.failed') &&
+  !!ev.data.idempotency_key &&
+  !ev.data.idempotency_key.startsWith(REWARD_KEY_PREFIX);
+
+/**
+ * Applies a batch of webhook events (as the provider delivers them under load), each exactly once, and answers
+ * each one's outcome in order. The payout events are applied together: the provider is asked once for every
+ * payout still in flight among them (a look-up by keys), and one transaction records every event id, settles
+ * the payouts the provider's answer proves settled (settlePayouts: each once, the platform accounts moved once)
+ * and writes the activity record. Every other event is applied on its own, as applyProviderEvent does. The
+ * guarantees are the single event's: a duplicate (here, in the same batch, or racing) changes nothing, a forged
+ * or stale event moves nothing, an older state cannot undo a newer one.
+ */
+export async function applyProviderEvents(
+  deps: Deps,
+  events: ProviderEvent[],
+  record?: (tx: Tx, what: { type: string; id: string; outcome: string }) => Promise<void>,
+): Promise<EventOutcome[]> {
+  const outcomes: EventOutcome[] = new Array(events.length);
+  const group: number[] = [];
+  for (const [i, ev] of events.entries()) {
+    if (isPlainPayoutEvent(ev)) group.push(i);
+    else
+      outcomes[i] = await applyProviderEvent(deps, ev, (tx, outcome) =>
+        record ? record(tx, { type: ev.type, id: ev.data.id, outcome }) : Promise.resolve(),
+      );
+  }
+  if (!group.length) return outcomes;
+
+  // the first of each event id in the batch; later copies are duplicates
+  const first = new Map<string, number>();
+  for (const i of group) {
+    if (first.has(events[i].event_id)) outcomes[i] = 'duplicate';
+    else first.set(events[i].event_id, i);
+  }
+  const known = new Set(
+    (
+      await deps.db
+        .select({ id: providerEvents.eventId })
+        .from(providerEvents)
+        .where(inArray(providerEvents.eventId, [...first.keys()]))
+    ).map((r) => r.id),
+  );
+  const todo = [...first.values()].filter((i) => {
+    if (!known.has(events[i].event_id)) return true;
+    outcomes[i] = 'duplicate';
+    return false;
+  });
+  if (!todo.length) return outcomes;
+  // only payouts still in flight need the provider's word (ProviderUnavailable: a 503, the provider retries)
+  const keys = [...new Set(todo.map((i) => events[i].data.idempotency_key!))];
+  const inFlight = await processingKeys(deps.db, keys);
+  const verified = new Map(
+    (inFlight.size ? await deps.provider.lookupPayouts([...inFlight]) : []).map((v) => [v.idempotency_key, v]),
+  );
+
+  await deps.db.transaction(async (tx) => {
+    const claimed = new Set(
+      rowsOf<{ event_id: string }>(
+        await tx.execute(sql`
+          INSERT INTO provider_events (event_id, type, payload, outcome)
+          SELECT u.event_id, u.type, u.payload, 'pending' FROM unnest(
+            ${sql.param(todo.map((i) => events[i].event_id))}::text[],
+            ${sql.param(todo.map((i) => events[i].type))}::text[],
+            ${sql.param(todo.map((i) => JSON.stringify(events[i])))}::jsonb[]) AS u(event_id, type, payload)
+          ON CONFLICT (event_id) DO NOTHING
+          RETURNING event_id`),
+      ).map((r) => r.event_id),
+    );
+    const settlements: PayoutSettlement[] = [];
+    for (const i of todo) {
+      if (!claimed.has(events[i].event_id)) {
+        outcomes[i] = 'duplicate'; // another delivery of it committed first
+        continue;
+      }
+      const key = events[i].data.idempotency_key!;
+      const v = verified.get(key);
+      if (v && v.idempotency_key === key && (v.status === 'Completed' || v.status === 'Failed'))
+        settlements.push({ idempotencyKey: key, providerId: v.id, status: v.status, message: v.message });
+    }
+    const applied = await settlePayouts(tx, settlements);
+    // an event applies the settlement of its payout once: a second event of the same payout is ignored
+    const used = new Set<string>();
+    const mine = todo.filter((i) => claimed.has(events[i].event_id));
+    for (const i of mine) {
+      const key = events[i].data.idempotency_key!;
+      outcomes[i] = applied.has(key) && !used.has(key) ? 'applied' : 'ignored';
+      if (outcomes[i] === 'applied') used.add(key);
+    }
+    if (mine.length)
+      await tx.execute(sql`
+        UPDATE provider_events e SET outcome = v.outcome
+        FROM unnest(${sql.param(mine.map((i) => events[i].event_id))}::text[],
+          ${sql.param(mine.map((i) => outcomes[i]))}::text[]) AS v(event_id, outcome)
+        WHERE e.event_id = v.event_id`);
+    const count = (o: EventOutcome) => mine.filter((i) => outcomes[i] === o).length;
+    await record?.(tx, {
+      type: 'payout.events',
+      id: `${mine.length} events`,
+      outcome: `applied ${count('applied')}, ignored ${count('ignored')}`,
+    });
+  });
+  return outcomes;
 }
 
 /**
