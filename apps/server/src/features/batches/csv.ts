@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { parse } from 'csv-parse';
+import { Parser } from 'csv-parse';
 import { BATCH_COLUMNS, checkHeader, type BatchColumn, type RawRow, type Row } from './columns.ts';
 import { badCharacter, FileRefused, num, type FileLimits, type ReadClock } from './file-limits.ts';
 
@@ -11,7 +11,12 @@ import { badCharacter, FileRefused, num, type FileLimits, type ReadClock } from 
 const tooLongCell = (where: string, limits: FileLimits) =>
   new FileRefused(`${where} has a cell longer than ${num(limits.fieldChars)} characters`);
 
-function checkCells(cells: Iterable<string>, where: string, limits: FileLimits) {
+function checkCells(cells: string[], where: string, limits: FileLimits) {
+  // the usual case at once: every cell short enough and no character refused (a comma joins them: it pairs no surrogate)
+  let long = false;
+  for (const c of cells) if (c.length > limits.fieldChars) long = true;
+  if (!long && !badCharacter(cells.join(','))) return;
+  // otherwise cell by cell, so the first cell at fault is the one named
   for (const c of cells) {
     if (c.length > limits.fieldChars) throw tooLongCell(where, limits);
     const bad = badCharacter(c);
@@ -19,23 +24,36 @@ function checkCells(cells: Iterable<string>, where: string, limits: FileLimits) 
   }
 }
 
-export async function* csvRows(filePath: string, limits: FileLimits, clock: ReadClock): AsyncGenerator<Row> {
+/** The CSV parser, each record tagged with the line it ends on (as its `info` option would, without building an object of every detail). */
+class LineParser extends Parser {
+  override push(chunk: unknown, encoding?: BufferEncoding): boolean {
+    return super.push(chunk === null ? null : { record: chunk as string[], line: this.info.lines }, encoding);
+  }
+}
+
+/** The data rows of a CSV file, in arrays of up to `batch` rows (fewer at the end). */
+export async function* csvRows(
+  filePath: string,
+  limits: FileLimits,
+  clock: ReadClock,
+  batch = 1,
+): AsyncGenerator<Row[]> {
   // empty lines are counted by csvChunks (the parser skips them), other blank ones (",,,,,") below
   const blanks = { count: 0 };
-  const parser = parse({
+  const parser = new LineParser({
     bom: true,
     skip_empty_lines: true,
     relax_column_count: false,
-    info: true,
     // bytes of one record while it is read: six cells of the longest UTF-8 characters, and some room
     max_record_size: limits.fieldChars * 4 * BATCH_COLUMNS.length + 64,
   });
   const done = pipeline(Readable.from(csvChunks(filePath, limits, clock, blanks)), parser);
   done.catch(() => undefined); // its failure reaches us through the parser
   let columns: BatchColumn[] | null = null;
+  let rows: Row[] = [];
   try {
-    for await (const rec of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      const where = `Line ${rec.info.lines} of the file`;
+    for await (const rec of parser as AsyncIterable<{ record: string[]; line: number }>) {
+      const where = `Line ${rec.line} of the file`;
       checkCells(rec.record, where, limits);
       if (!columns) {
         columns = checkHeader(rec.record);
@@ -46,10 +64,16 @@ export async function* csvRows(filePath: string, limits: FileLimits, clock: Read
         continue;
       }
       const values = {} as RawRow;
-      columns.forEach((c, i) => (values[c] = rec.record[i].trim()));
-      yield { row: rec.info.lines, values };
-      await clock.tick();
+      for (let i = 0; i < columns.length; i++) values[columns[i]] = rec.record[i].trim();
+      rows.push({ row: rec.line, values });
+      if (rows.length >= batch) {
+        const full = rows;
+        rows = [];
+        yield full;
+      }
+      if (clock.due()) await clock.tick();
     }
+    if (rows.length) yield rows;
   } catch (err) {
     if (err instanceof FileRefused) throw err;
     const e = err as { code?: string; lines?: number; name?: string };

@@ -94,6 +94,12 @@ export class ReadClock {
     if (this.elapsed() > this.deadlineMs) throw new FileRefused('The file took too long to read');
   }
 
+  /** whether tick() has anything to do: past the deadline, or the event loop is owed a turn (cheap, synchronous) */
+  due() {
+    const now = performance.now();
+    return now - this.lastTurn >= SLICE_MS || this.spent + (this.running ? now - this.since : 0) > this.deadlineMs;
+  }
+
   async tick() {
     this.check();
     if (performance.now() - this.lastTurn >= SLICE_MS) {

@@ -45,17 +45,34 @@ export async function detectFormat(filePath: string, fileName: string): Promise<
  * deadline to read, and any other failure to read it: nothing else escapes.
  */
 export async function* readRows(filePath: string, format: FileFormat, opts: ReadOptions = {}): AsyncGenerator<Row> {
+  for await (const rows of readRowBatches(filePath, format, opts, 1)) yield* rows;
+}
+
+/** readRows in arrays of up to `batch` rows (fewer at the end): what staging writes a statement at a time. */
+export async function* readRowBatches(
+  filePath: string,
+  format: FileFormat,
+  opts: ReadOptions = {},
+  batch = 1000,
+): AsyncGenerator<Row[]> {
   const limits = limitsOf(opts);
   const clock = new ReadClock(limits.deadlineMs);
   let count = 0;
   try {
-    for await (const r of format === 'csv' ? csvRows(filePath, limits, clock) : sheetRows(filePath, limits, clock)) {
-      count += 1;
-      if (count > MAX_BATCH_ROWS) throw new FileRefused(`The file has more than ${num(MAX_BATCH_ROWS)} rows`);
-      // the time the caller spends on a row (staging writes it) is not reading time
+    const source =
+      format === 'csv' ? csvRows(filePath, limits, clock, batch) : inBatches(sheetRows(filePath, limits, clock), batch);
+    for await (const rows of source) {
+      count += rows.length;
+      if (count > MAX_BATCH_ROWS) {
+        // the rows up to the cap, as a row at a time would have them, then the refusal
+        const within = rows.slice(0, rows.length - (count - MAX_BATCH_ROWS));
+        if (within.length) yield within;
+        throw new FileRefused(`The file has more than ${num(MAX_BATCH_ROWS)} rows`);
+      }
+      // the time the caller spends on the rows (staging writes them) is not reading time
       clock.pause();
       try {
-        yield r;
+        yield rows;
       } finally {
         clock.resume();
       }
@@ -64,6 +81,18 @@ export async function* readRows(filePath: string, format: FileFormat, opts: Read
     if (err instanceof FileRefused) throw err;
     throw new FileRefused('The file cannot be read', { cause: err });
   }
+}
+
+async function* inBatches<T>(source: AsyncIterable<T>, batch: number): AsyncGenerator<T[]> {
+  let items: T[] = [];
+  for await (const item of source) {
+    items.push(item);
+    if (items.length >= batch) {
+      yield items;
+      items = [];
+    }
+  }
+  if (items.length) yield items;
 }
 
 // ---------- XLSX ----------

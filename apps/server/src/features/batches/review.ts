@@ -1,5 +1,5 @@
 import { trimRow, validateRow, type StagedStatus } from '@obol/contract';
-import { and, asc, count, eq, ilike, inArray, ne, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gte, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import { escapeLike, type Executor } from '../../platform/db.ts';
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
@@ -34,21 +34,49 @@ export async function stagedPage(db: Executor, batchId: string, q: StagedQuery) 
     );
   }
   const where = and(...filters);
-  const rows = await db
-    .select()
-    .from(stagedTransactions)
-    .where(where)
-    .orderBy(asc(stagedTransactions.rowNumber), asc(stagedTransactions.id))
-    .limit(q.perPage)
-    .offset((q.page - 1) * q.perPage);
-  const [{ total }] = await db.select({ total: count() }).from(stagedTransactions).where(where);
-  const counts = await batchCounts(db, batchId);
+  const offset = (q.page - 1) * q.perPage;
+  // one pass over the batch gives its counts, and the total of a page without a search
+  const counts = await reviewCounts(db, batchId);
+  const all = counts.pending + counts.failed;
+  let total = q.status === 'Pending' ? counts.pending : q.status === 'Failed' ? counts.failed : all;
+  if (q.search) [{ total }] = await db.select({ total: count() }).from(stagedTransactions).where(where);
+  const page = db.select().from(stagedTransactions);
+  const order = [asc(stagedTransactions.rowNumber), asc(stagedTransactions.id)];
+  // Rows are numbered by their line in the file, each its own and in file order. While a batch's numbers run
+  // without a gap (no blank or multi-line row, none deleted: the usual case), the row `offset` places down is
+  // the one numbered first + offset, found by the index at any depth; otherwise OFFSET counts its way there.
+  const rows =
+    !q.status && !q.search && all > 0 && counts.last - counts.first + 1 === all
+      ? await page
+          .where(and(where, gte(stagedTransactions.rowNumber, counts.first + offset)))
+          .orderBy(...order)
+          .limit(q.perPage)
+      : await page
+          .where(where)
+          .orderBy(...order)
+          .limit(q.perPage)
+          .offset(offset);
   return {
     transaction: { data: rows.map(stagedView), total },
     missingTransaction: counts.missing,
     pendingTransaction: counts.pending,
     failedTransaction: counts.failed,
   };
+}
+
+/** The counts of a batch's rows (as batchCounts) and its first and last row numbers, in one pass. */
+async function reviewCounts(db: Executor, batchId: string) {
+  const [c] = await db
+    .select({
+      pending: sql<number>`count(*) filter (where ${stagedTransactions.status} = 'Pending')`.mapWith(Number),
+      failed: sql<number>`count(*) filter (where ${stagedTransactions.status} = 'Failed')`.mapWith(Number),
+      missing: sql<number>`count(*) filter (where ${stagedTransactions.missing} > 0)`.mapWith(Number),
+      first: sql<number>`coalesce(min(${stagedTransactions.rowNumber}), 0)`.mapWith(Number),
+      last: sql<number>`coalesce(max(${stagedTransactions.rowNumber}), -1)`.mapWith(Number),
+    })
+    .from(stagedTransactions)
+    .where(eq(stagedTransactions.batchId, batchId));
+  return c;
 }
 
 type StagedRow = typeof stagedTransactions.$inferSelect;

@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { validateRow } from '@obol/contract';
+import { BATCH_COLUMNS, PAYMENT_MSG, validateRow, type BatchColumn } from '@obol/contract';
 import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import type { Executor } from '../../platform/db.ts';
@@ -10,8 +10,9 @@ import { randomToken } from '../../platform/crypto.ts';
 import { brandNamesOf } from '../payments/service.ts';
 import { findHolderInScope } from '../payments/holders.ts';
 import { payouts } from '../payouts/tables.ts';
-import { FileRefused, readRows, type FileFormat, type RawRow } from './parse.ts';
-import { STAGE_CHUNK, uploadKey } from './service.ts';
+import type { Row } from './columns.ts';
+import { FileRefused, readRowBatches, type FileFormat } from './parse.ts';
+import { uploadKey, type BatchRow } from './service.ts';
 import { batches, stagedTransactions } from './tables.ts';
 
 /**
@@ -47,6 +48,9 @@ export async function takenMtids(db: Executor, merchantId: number, batchId: stri
   return new Set([...paid, ...staged].map((r) => r.m));
 }
 
+/** Rows staged a statement at a time: big enough to be quick, small enough to keep each statement short. */
+const STAGE_ROWS = 1000;
+
 /** A database refusal of a value itself (SQLSTATE class 22, data exception): the file, not the server, is at fault. */
 const isDataError = (err: unknown) => /^22/.test(String((err as { code?: unknown })?.code ?? ''));
 
@@ -75,35 +79,13 @@ export async function stageBatch(deps: Deps, batchId: string): Promise<void> {
     }
     await deps.db.delete(stagedTransactions).where(eq(stagedTransactions.batchId, batchId));
     await deps.db.update(batches).set({ processedRows: 0 }).where(eq(batches.batchId, batchId));
-    const seen = new Set<string>();
-    let chunk: { row: number; values: RawRow }[] = [];
     let processed = 0;
-    const flush = async () => {
-      if (!chunk.length) return;
-      const mtids = [...new Set(chunk.map((c) => c.values.merchant_transaction_id).filter(Boolean))];
-      const taken = await takenMtids(deps.db, b.merchantId, batchId, mtids);
-      const rows = chunk.map((c) => {
-        const mtid = c.values.merchant_transaction_id;
-        const dupInFile = !!mtid && seen.has(mtid);
-        if (mtid) seen.add(mtid);
-        const v = validateRow(c.values, { brands, duplicateInFile: dupInFile, duplicateOfPayout: taken.has(mtid) });
-        return { row: c.row, v };
-      });
-      await insertStaged(deps.db, batchId, rows);
-      processed += chunk.length;
-      chunk = [];
-      await deps.db
-        .update(batches)
-        .set({ processedRows: processed, updatedAt: new Date() })
-        .where(eq(batches.batchId, batchId));
+    for await (const rows of readRowBatches(local, format, {}, STAGE_ROWS)) {
+      processed += rows.length;
+      await stageRows(deps.db, b, brands, rows, processed);
       // let other requests run between chunks (PGlite shares the event loop)
       await new Promise((r) => setImmediate(r));
-    };
-    for await (const r of readRows(local, format)) {
-      chunk.push(r);
-      if (chunk.length >= STAGE_CHUNK) await flush();
     }
-    await flush();
     // staged -> Pending, only from the staging state
     await deps.db
       .update(batches)
@@ -131,18 +113,88 @@ async function decline(deps: Deps, batchId: string, reason: string) {
   });
 }
 
-/** One INSERT ... SELECT FROM unnest(...) per chunk: far faster than a row at a time. */
-async function insertStaged(db: Executor, batchId: string, rows: { row: number; v: ReturnType<typeof validateRow> }[]) {
-  // each column travels as one array parameter
-  const col = <T>(f: (r: (typeof rows)[number]) => T) => sql.param(rows.map(f));
+/**
+ * One chunk of the file, staged by one statement: the rows travel as one array per column (unnest), their
+ * duplicates are found by the database (earlier in the file: earlier in this chunk or already staged for this
+ * batch; taken: a payout of the merchant, or an executable row of another of its batches awaiting execution, as
+ * takenMtids says), each marked on its merchant transaction id as validateRow would, and the batch's progress
+ * moves on in the same statement. The rules of each row's own fields are the contract's validateRow.
+ */
+async function stageRows(db: Executor, b: BatchRow, brands: Set<string>, rows: Row[], processed: number) {
+  const n = rows.length;
+  const rowNumber = new Array<number>(n);
+  const cols = Object.fromEntries(BATCH_COLUMNS.map((c) => [c, new Array<string>(n)])) as Record<BatchColumn, string[]>;
+  const cents = new Array<number | null>(n);
+  const errors = new Array<string>(n);
+  const status = new Array<string>(n);
+  const missing = new Array<number>(n);
+  const checkDup = new Array<boolean>(n);
+  for (let i = 0; i < n; i++) {
+    const values = rows[i].values;
+    // the duplicates are the database's to find: the row is checked as if it had none
+    const v = validateRow(values, { brands, duplicateInFile: false, duplicateOfPayout: false });
+    rowNumber[i] = rows[i].row;
+    for (const c of BATCH_COLUMNS) cols[c][i] = values[c];
+    cents[i] = v.amount;
+    errors[i] = JSON.stringify(v.errors);
+    status[i] = v.status;
+    missing[i] = v.missing ? 1 : 0;
+    // validateRow marks a duplicate only on an id that is given and has no error of its own
+    checkDup[i] = !!values.merchant_transaction_id && !v.errors.merchant_transaction_id;
+  }
+  // the ids to look up: each once (the index is searched for each)
+  const candidates = [...new Set(cols.merchant_transaction_id.filter((m, i) => checkDup[i]))];
+  const p = <T>(a: T[]) => sql.param(a);
   await db.execute(sql`
+    WITH input AS (
+      SELECT * FROM unnest(
+        ${p(rowNumber)}::int[], ${p(cols.beneficiary_name)}::text[], ${p(cols.obol_id)}::text[],
+        ${p(cols.merchant_transaction_id)}::text[], ${p(cols.brand)}::text[], ${p(cols.reference)}::text[],
+        ${p(cols.amount)}::text[], ${p(cents)}::bigint[], ${p(errors)}::jsonb[], ${p(status)}::text[],
+        ${p(missing)}::int[], ${p(checkDup)}::bool[]
+      ) WITH ORDINALITY AS t(row_number, beneficiary_name, obol_id, mtid, brand, reference, amount_text, amount,
+        errors, status, missing, check_dup, ord)
+    ), found AS (
+      -- each id looked up on its own (LATERAL ... LIMIT 1: an index search each, whatever the statistics say)
+      SELECT c.mtid, f.one IS NOT NULL AS earlier, (p.one IS NOT NULL OR o.one IS NOT NULL) AS taken
+      FROM unnest(${p(candidates)}::text[]) AS c(mtid)
+      -- staged from earlier chunks of this file
+      LEFT JOIN LATERAL (
+        SELECT 1 AS one FROM staged_transactions s
+        WHERE s.batch_id = ${b.batchId} AND s.merchant_transaction_id = c.mtid LIMIT 1
+      ) f ON true
+      -- a payout of the merchant
+      LEFT JOIN LATERAL (
+        SELECT 1 AS one FROM payouts p
+        WHERE p.merchant_id = ${b.merchantId} AND p.merchant_transaction_id = c.mtid AND NOT p.duplicate_mtid LIMIT 1
+      ) p ON true
+      -- an executable row of another of the merchant's batches awaiting execution (few: their ids first)
+      LEFT JOIN LATERAL (
+        SELECT 1 AS one FROM staged_transactions s
+        WHERE s.batch_id = ANY(ARRAY(
+            SELECT o.batch_id FROM batches o
+            WHERE o.merchant_id = ${b.merchantId} AND o.batch_id <> ${b.batchId}
+              AND (o.status = 'Pending' OR (o.status = 'Processing' AND o.executed_at IS NULL))
+          ))
+          AND s.merchant_transaction_id = c.mtid AND s.status = 'Pending'
+        LIMIT 1
+      ) o ON true
+    ), flagged AS (
+      SELECT i.*, CASE
+        WHEN NOT i.check_dup THEN NULL
+        WHEN i.ord > min(i.ord) OVER (PARTITION BY i.mtid) OR f.earlier THEN ${PAYMENT_MSG.duplicateMtidInFile}
+        WHEN f.taken THEN ${PAYMENT_MSG.duplicateMtid}
+      END AS duplicate
+      FROM input i LEFT JOIN found f ON f.mtid = i.mtid
+    ), progress AS (
+      UPDATE batches SET processed_rows = ${processed}, updated_at = now() WHERE batch_id = ${b.batchId}
+    )
     INSERT INTO staged_transactions
-      (batch_id, row_number, beneficiary_name, obol_id, merchant_transaction_id, brand, reference, amount_text, amount, errors, status, missing)
-    SELECT ${batchId}, * FROM unnest(
-      ${col((r) => r.row)}::int[], ${col((r) => r.v.values.beneficiary_name)}::text[], ${col((r) => r.v.values.obol_id)}::text[],
-      ${col((r) => r.v.values.merchant_transaction_id)}::text[], ${col((r) => r.v.values.brand)}::text[],
-      ${col((r) => r.v.values.reference)}::text[], ${col((r) => r.v.values.amount)}::text[],
-      ${col((r) => r.v.amount)}::bigint[], ${col((r) => JSON.stringify(r.v.errors))}::jsonb[],
-      ${col((r) => r.v.status)}::text[], ${col((r) => (r.v.missing ? 1 : 0))}::int[]
-    )`);
+      (batch_id, row_number, beneficiary_name, obol_id, merchant_transaction_id, brand, reference, amount_text, amount,
+       errors, status, missing)
+    SELECT ${b.batchId}, row_number, beneficiary_name, obol_id, mtid, brand, reference, amount_text, amount,
+      CASE WHEN duplicate IS NULL THEN errors ELSE errors || jsonb_build_object('merchant_transaction_id', duplicate) END,
+      CASE WHEN duplicate IS NULL THEN status ELSE 'Failed' END,
+      missing
+    FROM flagged ORDER BY ord`);
 }
