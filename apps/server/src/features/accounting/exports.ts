@@ -1,6 +1,13 @@
+import { sql } from 'drizzle-orm';
+import { centsCell, intCell, isoSql, plainCell, textCell } from '../downloads/cells.ts';
 import { afterCreated, createdCursorOf, defineExport } from '../downloads/exports.ts';
 import type { Cell } from '../downloads/writer.ts';
 import { accountingListSql, accountingWhere, toAccountingTransaction, type AccountingDbRow } from './list.ts';
+
+const where = (params: Record<string, unknown>) => {
+  const ruleType = params.rule_type === 0 || params.rule_type === 1 ? params.rule_type : '';
+  return accountingWhere({ status: String(params.status ?? ''), rule_type: ruleType });
+};
 
 /** The 2D transactions' export: the list's own query and order, read in keyset chunks, into the 2D downloads. */
 export const ACCOUNTING_EXPORT = defineExport({
@@ -27,9 +34,7 @@ export const ACCOUNTING_EXPORT = defineExport({
   ],
   chunk: (_scope, params, cursor, limit) => {
     const dir = params.sortby === 'ASC' ? 'ASC' : 'DESC';
-    const ruleType = params.rule_type === 0 || params.rule_type === 1 ? params.rule_type : '';
-    const where = accountingWhere({ status: String(params.status ?? ''), rule_type: ruleType });
-    return accountingListSql(where, dir, limit, 0, afterCreated('t', dir, cursor));
+    return accountingListSql(where(params), dir, limit, 0, afterCreated('t', dir, cursor));
   },
   cells: (row): Cell[] => {
     const t = toAccountingTransaction(row as unknown as AccountingDbRow);
@@ -53,4 +58,28 @@ export const ACCOUNTING_EXPORT = defineExport({
     ];
   },
   cursorOf: createdCursorOf,
+  rows: (_scope, params) => ({
+    from: sql`accounting_transactions t`,
+    where: where(params),
+    orderBy: sql.raw(params.sortby === 'ASC' ? 't.created_at ASC, t.id ASC' : 't.created_at DESC, t.id DESC'),
+    key: sql`t.id`,
+    cells: [
+      intCell(sql`t.id`),
+      textCell(sql`coalesce(t.rule_name, '-')`),
+      textCell(sql`t.rule_type`),
+      textCell(sql`t.company_name`),
+      textCell(sql`t.beneficiary_name`),
+      textCell(sql`t.iban`),
+      textCell(sql`t.bic`),
+      textCell(sql`t.currency`),
+      centsCell(sql`t.amount`),
+      textCell(sql`t.transfer_by`),
+      textCell(sql`t.account_code`),
+      textCell(sql`t.status`),
+      textCell(sql`coalesce(t.reason, '')`),
+      textCell(sql`CASE WHEN t.transfer_type = 'internal_transfer' THEN 'Internal' ELSE 'External' END`),
+      textCell(sql`t.description`),
+      plainCell(isoSql(sql`t.created_at`)),
+    ],
+  }),
 });

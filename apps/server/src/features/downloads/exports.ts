@@ -2,7 +2,25 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Writable } from 'node:stream';
 import type { Executor } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
+import type { SqlCell } from './cells.ts';
 import type { Cell } from './writer.ts';
+
+/**
+ * The rows of an export as SQL, for the database to write (rows.ts): the file is
+ * `SELECT <cells> FROM from joins WHERE where ORDER BY orderBy`, each cell formatted in the query (cells.ts) exactly
+ * as `cells` would be written. On PGlite the keys (`key`, a whole number unique to a row) are taken first, then
+ * the rows are read by key: `where` and `orderBy` must only name `from`, and `joins` only add a row's cells.
+ */
+export interface ExportRows {
+  /** the table the rows are, with its alias: payouts p */
+  from: SQL;
+  /** what the cells need besides it, joined to one row (LEFT JOIN ... or JOIN on a key that always exists) */
+  joins?: SQL;
+  where: SQL;
+  orderBy: SQL;
+  key: SQL;
+  cells: SqlCell[];
+}
 
 /**
  * What one kind of export writes, declared by the feature that owns the list (transactions for its lists):
@@ -22,6 +40,11 @@ export interface ExportSpec {
   /** the next chunk after `cursor` (null: the first), in the scope of the caller who asked for the export */
   chunk(scope: Scope, params: Record<string, unknown>, cursor: unknown, limit: number): SQL;
   cells(row: Record<string, unknown>, params: Record<string, unknown>): Cell[];
+  /**
+   * The same rows and cells as SQL (a list's export declares it): the database formats the file, COPY streams it
+   * on PostgreSQL, and PGlite reads it in short chunks. `chunk` and `cells` stay the reference it is tested against.
+   */
+  rows?(scope: Scope, params: Record<string, unknown>): ExportRows;
   /** the cursor after a row: the chunk that follows starts past it */
   cursorOf(row: Record<string, unknown>): unknown;
   /**

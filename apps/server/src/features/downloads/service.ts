@@ -8,6 +8,7 @@ import type { AuthContext } from '../../platform/http.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { downloadFiles } from './tables.ts';
 import { exportSpec, type ExportSpec } from './exports.ts';
+import { writeSqlRows } from './rows.ts';
 import { csvWriter, xlsxWriter } from './writer.ts';
 
 export type FileRow = typeof downloadFiles.$inferSelect;
@@ -118,11 +119,14 @@ async function mailReady(deps: Deps, file: FileRow, params: Record<string, unkno
 }
 
 /**
- * The export job: reads the rows in keyset chunks inside one read-only REPEATABLE READ transaction (one
- * consistent snapshot, however long it takes, while memory holds one chunk), writes them to the file store
- * and marks the file Completed. A rerun of a finished file does nothing; a failure marks it Failed.
+ * The export job: writes the rows to the file store and marks the file Completed. A list's export (a spec with
+ * `rows`) is formatted by the database (rows.ts: one COPY on PostgreSQL; on PGlite a snapshot of the keys, then
+ * short chunks so other requests run in between). Other exports (the reports) are read in keyset chunks inside
+ * one read-only REPEATABLE READ transaction and formatted here. Memory holds one chunk either way. A rerun of a
+ * finished file does nothing; a failure marks it Failed. `jsRowsOnly` writes a list's export through its `chunk`
+ * and `cells` instead (the reference the database's formatting is tested and measured against).
  */
-export async function runExport(deps: Deps, fileId: number): Promise<void> {
+export async function runExport(deps: Deps, fileId: number, { jsRowsOnly = false } = {}): Promise<void> {
   const [file] = await deps.db.select().from(downloadFiles).where(eq(downloadFiles.id, fileId));
   if (!file || file.status !== 'Initiated') return;
   let out: Awaited<ReturnType<Deps['files']['create']>> | null = null;
@@ -149,22 +153,27 @@ export async function runExport(deps: Deps, fileId: number): Promise<void> {
     }
     const writer =
       file.format === 'xlsx' ? await xlsxWriter(stream, spec.header) : await csvWriter(stream, spec.header);
-    await deps.db.transaction(
-      async (tx) => {
-        let cursor: unknown = null;
-        for (;;) {
-          const chunk = rowsOf<Record<string, unknown>>(
-            await tx.execute(spec.chunk(params.scope, params, cursor, CHUNK)),
-          );
-          if (!chunk.length) break;
-          await writer.rows(chunk.map((r) => spec.cells(r, params)));
-          rows += chunk.length;
-          cursor = spec.cursorOf(chunk[chunk.length - 1]);
-          if (chunk.length < CHUNK) break;
-        }
-      },
-      { isolationLevel: 'repeatable read', accessMode: 'read only' },
-    );
+    if (spec.rows && (file.format === 'csv' || file.format === 'xlsx') && !jsRowsOnly) {
+      // the database writes the lines (rows.ts): COPY on PostgreSQL, short chunks by key on PGlite
+      rows = await writeSqlRows(deps.database, spec.rows(params.scope, params), file.format, writer);
+    } else {
+      await deps.db.transaction(
+        async (tx) => {
+          let cursor: unknown = null;
+          for (;;) {
+            const chunk = rowsOf<Record<string, unknown>>(
+              await tx.execute(spec.chunk(params.scope, params, cursor, CHUNK)),
+            );
+            if (!chunk.length) break;
+            await writer.rows(chunk.map((r) => spec.cells(r, params)));
+            rows += chunk.length;
+            cursor = spec.cursorOf(chunk[chunk.length - 1]);
+            if (chunk.length < CHUNK) break;
+          }
+        },
+        { isolationLevel: 'repeatable read', accessMode: 'read only' },
+      );
+    }
     await writer.end();
     const bytes = await out.commit();
     const [done] = await deps.db

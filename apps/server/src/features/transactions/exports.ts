@@ -1,11 +1,14 @@
 import { TRX_MSG } from '@obol/contract';
 import { sql, type SQL } from 'drizzle-orm';
+import { centsCell, intCell, isoSql, plainCell, textCell } from '../downloads/cells.ts';
 import { defineExport } from '../downloads/exports.ts';
 import type { Cell } from '../downloads/writer.ts';
 import { historySource, type HistoryFilters } from './history.ts';
 import {
   completedWhere,
+  orderBy,
   pageQuery,
+  PAYOUT_JOINS,
   payoutWhere,
   type CompletedFilters,
   type Cursor,
@@ -34,6 +37,9 @@ const payoutChunk = (where: SQL, dir: Direction, cursor: unknown, limit: number)
 
 const reason = (status: unknown, message: unknown) =>
   status === 'Failed' ? str(message) || TRX_MSG.defaultReason : '';
+/** `reason` in SQL */
+const reasonSql = (status: SQL, message: SQL) =>
+  sql`CASE WHEN ${status} = 'Failed' THEN coalesce(nullif(${message}, ''), ${TRX_MSG.defaultReason}) ELSE '' END`;
 
 /** The payout list's export, sorted as asked ('sort-buy'). */
 export const PAYOUTS_EXPORT = defineExport({
@@ -88,6 +94,32 @@ export const PAYOUTS_EXPORT = defineExport({
     ];
   },
   cursorOf: payoutCursor,
+  rows: (scope, params) => ({
+    from: sql`payouts p`,
+    joins: PAYOUT_JOINS,
+    where: payoutWhere(scope, params as unknown as PayoutFilters),
+    orderBy: orderBy((params['sort-buy'] as Direction) ?? 'DESC'),
+    key: sql`p.id`,
+    cells: [
+      intCell(sql`p.id`),
+      textCell(sql`p.beneficiary_name`),
+      textCell(sql`p.brand`),
+      textCell(sql`hb.name`),
+      textCell(sql`hu.name`),
+      textCell(sql`ha.name`),
+      textCell(sql`p.merchant_transaction_id`),
+      textCell(sql`coalesce(p.provider_id, '')`),
+      textCell(sql`p.reference`),
+      textCell(sql`p.obol_id`),
+      textCell(sql`coalesce(p.batch_id, '')`),
+      textCell(sql`p.currency`),
+      centsCell(sql`p.amount`),
+      centsCell(sql`p.fee`),
+      textCell(sql`p.status`),
+      textCell(reasonSql(sql`p.status`, sql`p.failure_message`)),
+      plainCell(isoSql(sql`p.updated_at`)),
+    ],
+  }),
 });
 
 /** The completed transactions' export, newest first, with the batch fee. */
@@ -128,7 +160,33 @@ export const COMPLETED_EXPORT = defineExport({
     ];
   },
   cursorOf: payoutCursor,
+  rows: (scope, params) => ({
+    from: sql`payouts p`,
+    joins: PAYOUT_JOINS,
+    where: completedWhere(scope, params as unknown as CompletedFilters),
+    orderBy: orderBy('DESC'),
+    key: sql`p.id`,
+    cells: [
+      textCell(sql`coalesce(p.batch_id, '')`),
+      textCell(sql`p.beneficiary_name`),
+      textCell(sql`p.brand`),
+      centsCell(
+        sql`CASE WHEN hbt.payout_type = 'Batch Payout' THEN coalesce(hbt.fee - hbt.fee_returned, 0) ELSE 0 END`,
+      ),
+      centsCell(sql`p.fee`),
+      centsCell(sql`p.amount`),
+      textCell(sql`p.reference`),
+      textCell(sql`hb.name`),
+      textCell(sql`hu.name`),
+      textCell(sql`ha.name`),
+      textCell(sql`p.status`),
+      plainCell(isoSql(sql`p.updated_at`)),
+    ],
+  }),
 });
+
+const historyFilters = (params: Record<string, unknown>) =>
+  ({ min_amount: null, max_amount: null, ...params }) as unknown as HistoryFilters & { executed: boolean };
 
 /** One batch's history, in the file's order; `executed` is kept with the file (staged rows or payouts). */
 export const BATCH_HISTORY_EXPORT = defineExport({
@@ -150,7 +208,7 @@ export const BATCH_HISTORY_EXPORT = defineExport({
   ],
   chunk: (_scope, params, cursor, limit) => {
     // the batch was found in the caller's scope when the export was asked for
-    const f = { min_amount: null, max_amount: null, ...params } as unknown as HistoryFilters & { executed: boolean };
+    const f = historyFilters(params);
     return sql`SELECT * FROM (${historySource(f.executed, f)}) h
       WHERE h.id > ${Number(cursor ?? 0)} ORDER BY h.id LIMIT ${limit}`;
   },
@@ -169,4 +227,27 @@ export const BATCH_HISTORY_EXPORT = defineExport({
     iso(r.updated_at),
   ],
   cursorOf: (r) => Number(r.id),
+  rows: (_scope, params) => {
+    const f = historyFilters(params);
+    return {
+      from: sql`(${historySource(f.executed, f)}) h`,
+      where: sql`true`,
+      orderBy: sql`h.id`,
+      key: sql`h.id`,
+      cells: [
+        textCell(sql`${str(params.batch_id)}::text`),
+        textCell(sql`coalesce(h.beneficiary_name, '')`),
+        textCell(sql`coalesce(h.account_id, '')`),
+        textCell(sql`coalesce(h.intergiro_trx_id, '')`),
+        textCell(sql`coalesce(h.merchant_transaction_id, '')`),
+        textCell(sql`coalesce(h.brand, '')`),
+        textCell(sql`coalesce(h.reference, '')`),
+        textCell(sql`coalesce(h.currency, '')`),
+        centsCell(sql`h.amount`),
+        textCell(sql`coalesce(h.status, '')`),
+        textCell(reasonSql(sql`h.status`, sql`h.reason`)),
+        plainCell(isoSql(sql`h.updated_at`)),
+      ],
+    };
+  },
 });

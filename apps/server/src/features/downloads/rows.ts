@@ -1,0 +1,208 @@
+import { Transform, type TransformCallback } from 'node:stream';
+import { setImmediate as yieldToRequests } from 'node:timers/promises';
+import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { to as copyTo } from 'pg-copy-streams';
+import { rowsOf, type Database } from '../../platform/db.ts';
+import { csvLineSql, xlsxRowSql } from './cells.ts';
+import type { ExportRows } from './exports.ts';
+import type { RowWriter } from './writer.ts';
+
+/**
+ * An export whose spec declares `rows` is written by the database: the query makes each row's whole CSV line or
+ * XLSX row (cells.ts), and JavaScript only moves bytes to the file, waiting whenever the file (or the zip) asks.
+ *
+ * - PostgreSQL: one `COPY (query) TO STDOUT (FORMAT binary)` on a connection of its own. One statement is one
+ *   snapshot, so the file is consistent without a transaction; nothing else waits for it.
+ * - PGlite (one connection that every request shares, running on the server's event loop): first the keys of the
+ *   rows, in the file's order, in one short statement (the snapshot: it decides which rows the file holds and in
+ *   which order); then the rows by key, CHUNK at a time, each chunk one short statement, yielding to the event
+ *   loop between chunks so that other requests run in between. A row changed between the snapshot and its chunk
+ *   is written as it is when its chunk is read (its newer values, even if they no longer match the filters); a row
+ *   deleted in between is left out. No row appears twice and none created after the snapshot appears.
+ */
+
+/** rows per chunk on PGlite: one chunk's statement takes a few tens of milliseconds */
+export const PGLITE_CHUNK = 1_000;
+
+const dialect = new PgDialect();
+
+/** A SQL literal of a parameter's value, for COPY, which takes no parameters. */
+function literal(v: unknown): string {
+  if (v === null || v === undefined) return 'NULL';
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw new Error(`cannot inline ${v}`);
+    return v < 0 ? `(${v})` : String(v);
+  }
+  if (typeof v === 'bigint') return v < 0n ? `(${v})` : String(v);
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (Array.isArray(v)) throw new Error('cannot inline an array parameter');
+  const s = v instanceof Date ? v.toISOString() : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  // E'' so the meaning does not depend on standard_conforming_strings
+  return `E'${s.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
+
+/** The text of a query with its parameters written in: $n outside quotes and literals is replaced. */
+export function inlineQuery(q: SQL): string {
+  const { sql: text, params } = dialect.sqlToQuery(q);
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === "'" || c === '"') {
+      // a literal or a quoted name, up to its closing quote (a doubled quote stays inside)
+      let j = i + 1;
+      for (; j < text.length; j++) {
+        if (text[j] === c) {
+          if (text[j + 1] === c) j++;
+          else break;
+        }
+      }
+      out += text.slice(i, j + 1);
+      i = j + 1;
+      continue;
+    }
+    if (c === '$' && /\d/.test(text[i + 1] ?? '')) {
+      let j = i + 1;
+      while (j < text.length && /\d/.test(text[j])) j++;
+      out += literal(params[Number(text.slice(i + 1, j)) - 1]);
+      i = j;
+      continue;
+    }
+    out += c;
+    i++;
+  }
+  return out;
+}
+
+/**
+ * The fields of COPY's binary format, back to back: every row here has one text field (its line or XLSX row), so
+ * the file is those bytes in order. Counts the rows.
+ */
+export class CopyBinaryFields extends Transform {
+  rows = 0;
+  private rest: Buffer | null = null;
+  private headerDone = false;
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback) {
+    const buf = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
+    let pos = 0;
+    if (!this.headerDone) {
+      // PGCOPY\n\377\r\n\0, flags (int32), the header extension's length (int32) and the extension
+      if (buf.length < 19 || buf.length < 19 + buf.readInt32BE(15)) {
+        this.rest = buf;
+        return cb();
+      }
+      pos = 19 + buf.readInt32BE(15);
+      this.headerDone = true;
+    }
+    const parts: Buffer[] = [];
+    while (buf.length - pos >= 2) {
+      const fields = buf.readInt16BE(pos);
+      if (fields === -1) {
+        pos = buf.length;
+        break;
+      }
+      let p = pos + 2;
+      let whole = true;
+      const got: Buffer[] = [];
+      for (let f = 0; f < fields; f++) {
+        if (buf.length - p < 4) {
+          whole = false;
+          break;
+        }
+        const len = buf.readInt32BE(p);
+        p += 4;
+        if (len < 0) continue;
+        if (buf.length - p < len) {
+          whole = false;
+          break;
+        }
+        got.push(buf.subarray(p, p + len));
+        p += len;
+      }
+      if (!whole) break;
+      parts.push(...got);
+      pos = p;
+      this.rows++;
+    }
+    this.rest = pos < buf.length ? buf.subarray(pos) : null;
+    if (parts.length) this.push(parts.length === 1 ? parts[0] : Buffer.concat(parts));
+    cb();
+  }
+
+  override _flush(cb: TransformCallback) {
+    cb(this.rest?.length ? new Error('COPY ended inside a row') : null);
+  }
+}
+
+/** The line (CSV) or row (XLSX, numbered `n` in the sheet) of each row. */
+const lineOf = (rows: ExportRows, format: 'csv' | 'xlsx', n: SQL) =>
+  format === 'xlsx' ? xlsxRowSql(rows.cells, n) : csvLineSql(rows.cells);
+
+/** The whole export as one query, in the file's order. */
+export const exportQuery = (rows: ExportRows, format: 'csv' | 'xlsx'): SQL =>
+  sql`SELECT ${lineOf(rows, format, sql`row_number() OVER (ORDER BY ${rows.orderBy}) + 1`)} AS line
+    FROM ${rows.from} ${rows.joins ?? sql``}
+    WHERE ${rows.where} ORDER BY ${rows.orderBy}`;
+
+/** The keys of the rows in the file's order, as one text: '12,7,3'. */
+export const snapshotQuery = (rows: ExportRows): SQL =>
+  sql`SELECT coalesce(string_agg((${rows.key})::text, ',' ORDER BY ${rows.orderBy}), '') AS keys
+    FROM ${rows.from} WHERE ${rows.where}`;
+
+/** The lines of the rows of some keys ('12,7,3'), in the order of the keys, `before` rows written before them. */
+export const chunkQuery = (rows: ExportRows, format: 'csv' | 'xlsx', keys: string, before: number): SQL =>
+  sql`SELECT x.line FROM unnest(string_to_array(${keys}, ',')::int8[]) WITH ORDINALITY AS ids(k, n)
+    CROSS JOIN LATERAL (
+      SELECT ${lineOf(rows, format, sql`ids.n + ${before + 1}`)} AS line
+      FROM ${rows.from} ${rows.joins ?? sql``} WHERE ${rows.key} = ids.k
+    ) x
+    ORDER BY ids.n`;
+
+/** Writes the rows through the writer (whose header is written), answering how many there were. */
+export async function writeSqlRows(
+  database: Database,
+  rows: ExportRows,
+  format: 'csv' | 'xlsx',
+  writer: RowWriter,
+  chunk = PGLITE_CHUNK,
+): Promise<number> {
+  if (database.kind === 'postgres') {
+    const client = await database.pool!.connect();
+    let broken: unknown = undefined;
+    try {
+      const text = inlineQuery(exportQuery(rows, format));
+      const copy = client.query(copyTo(`COPY (${text}) TO STDOUT (FORMAT binary)`));
+      const fields = new CopyBinaryFields();
+      copy.on('error', (err) => fields.destroy(err));
+      copy.pipe(fields);
+      for await (const bytes of fields) await writer.raw(bytes as Buffer);
+      return fields.rows;
+    } catch (err) {
+      broken = err;
+      throw err;
+    } finally {
+      // a COPY left half read leaves its connection unusable: it is closed rather than given back
+      client.release(broken ? (broken as Error) : undefined);
+    }
+  }
+  const db = database.db;
+  const [{ keys }] = rowsOf<{ keys: string }>(await db.execute(snapshotQuery(rows)));
+  let count = 0;
+  for (let start = 0; start < keys.length;) {
+    // the next `chunk` keys: up to the comma after them
+    let end = start;
+    for (let i = 0; i < chunk && end !== -1; i++) {
+      end = keys.indexOf(',', end + 1);
+    }
+    const part = end === -1 ? keys.slice(start) : keys.slice(start, end);
+    start = end === -1 ? keys.length : end + 1;
+    const lines = rowsOf<{ line: string }>(await db.execute(chunkQuery(rows, format, part, count)));
+    if (lines.length) await writer.raw(lines.map((l) => l.line).join(''));
+    count += lines.length;
+    // let the requests that queued behind this chunk run before the next one
+    await yieldToRequests();
+  }
+  return count;
+}
