@@ -2,7 +2,8 @@
  * The transaction lists and exports at scale: N payouts (default 1,000,000) in N/1,000 batches, over two
  * merchants and their brands, a year of dates and every status. For each list, the server time of the first
  * and a deep page with common filters, beside the same query written by hand and run directly on the database;
- * then the seconds and peak memory growth of exporting all of them, beside COPY of the same rows.
+ * then the seconds and peak memory growth of exporting all of them as CSV and XLSX, beside COPY of the same rows
+ * (the ratio ours / COPY), and the longest the event loop was held meanwhile.
  *
  *   npm run bench:transactions [-- rows]     (DATABASE_URL=postgres://... adds PostgreSQL)
  */
@@ -10,6 +11,7 @@ import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
 import { randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
@@ -27,6 +29,8 @@ import type { Scope } from '../apps/server/src/platform/scope.ts';
 import { seedDemo, syncReferenceData, userIdByEmail } from '../apps/server/src/seed.ts';
 import { holderAccounts } from '../apps/server/src/features/ledger/accounts.ts';
 import { listCompleted, listPayouts } from '../apps/server/src/features/transactions/service.ts';
+import { countQuery, pageQuery, payoutWhere } from '../apps/server/src/features/transactions/query.ts';
+import { startTestApp } from '../apps/server/src/test/harness.ts';
 import { batchHistory } from '../apps/server/src/features/transactions/history.ts';
 import { PAYOUTS_EXPORT } from '../apps/server/src/features/transactions/exports.ts';
 import type { PayoutFilters } from '../apps/server/src/features/transactions/query.ts';
@@ -117,6 +121,54 @@ async function seed(database: Database) {
   return { m1, b1 };
 }
 
+/** p50 and p95 of `runs` calls after a warm-up of 20 */
+async function percentiles(fn: () => Promise<unknown>, runs = 200): Promise<[number, number]> {
+  for (let i = 0; i < 20; i++) await fn();
+  const xs: number[] = [];
+  for (let i = 0; i < runs; i++) xs.push((await time(fn))[0]);
+  xs.sort((a, b) => a - b);
+  return [xs[Math.floor(runs * 0.5)], xs[Math.floor(runs * 0.95)]];
+}
+
+/**
+ * The payout list's page 1 as a client gets it (the real app: session check, input and answer checks, JSON),
+ * beside its page query and a bare count run directly, in the same run (issue 21: goal <= 2x the page query).
+ */
+async function apiList(database: Database, staff: Scope) {
+  const app = await startTestApp({}, { database });
+  try {
+    const token = await app.signIn('admin@obol.example', 'Bench@pass1');
+    const where = payoutWhere(staff, noFilters);
+    const post = (url: string, body: object) => async () => {
+      const r = await app.post(url, body, token);
+      if (r.status !== 200) throw new Error(`${url}: ${r.status} ${r.text}`);
+    };
+    const figures: [string, [number, number]][] = [
+      [
+        'through the API: POST /api/payout-transactions, page 1',
+        await percentiles(post('/api/payout-transactions', { per_page: 10 })),
+      ],
+      [
+        'its page query, run directly',
+        await percentiles(() => database.db.execute(pageQuery(where, 'DESC', 10, 0, null))),
+      ],
+      [
+        'a bare count(*) of the same rows, run directly',
+        await percentiles(() => database.db.execute(countQuery(where))),
+      ],
+      ['an authenticated one-query route (POST /api/brand-list)', await percentiles(post('/api/brand-list', {}))],
+    ];
+    console.log(
+      `  ${'payout list, staff, no filter (200 runs)'.padEnd(62)} ${'p50'.padStart(11)} ${'p95'.padStart(11)}`,
+    );
+    for (const [name, [p50, p95]] of figures) console.log(`  ${name.padEnd(62)} ${ms(p50)} ${ms(p95)}`);
+    const ratio = figures[0][1][1] / figures[1][1][1];
+    console.log(`  API / page query at p95: ${ratio.toFixed(1)}x (goal <= 2x)`);
+  } finally {
+    await app.close();
+  }
+}
+
 async function bench(label: string, database: Database, pgUrl?: string) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'obol-bench-'));
   console.log(
@@ -133,10 +185,11 @@ async function bench(label: string, database: Database, pgUrl?: string) {
   const today = new Date().toISOString().slice(0, 10);
   const deep = Math.floor(N / 2 / 10); // page at half the rows, 10 a page
   const raw = (q: SQL) => db.execute(q);
+  // NULLS LAST as the indexes are written: with plain DESC (NULLS FIRST) no index gives the order (decisions.md)
   const PAYOUT_SQL = (where: SQL, offset: number) => sql`
     SELECT p.*, b.name AS behalf_of, u.name AS uploaded_by, a.name AS account_used
     FROM payouts p JOIN users b ON b.id = p.behalf_of_id JOIN users u ON u.id = p.created_by JOIN accounts a ON a.id = p.account_id
-    WHERE ${where} ORDER BY p.updated_at DESC, p.id DESC LIMIT 10 OFFSET ${offset}`;
+    WHERE ${where} ORDER BY p.updated_at DESC NULLS LAST, p.id DESC NULLS LAST LIMIT 10 OFFSET ${offset}`;
   const COUNT_SQL = (where: SQL) => sql`SELECT count(*) FROM payouts p WHERE ${where}`;
 
   const rows: [string, number, number][] = [];
@@ -159,6 +212,12 @@ async function bench(label: string, database: Database, pgUrl?: string) {
   await measure(
     `payouts, staff, no filter, page ${deep.toLocaleString('en')} (next-page cursor)`,
     () => listPayouts(db, staff, noFilters, 'DESC', page(deep, before.next_cursor!)),
+    () => raw(PAYOUT_SQL(sql`true`, (deep - 1) * 10)),
+  );
+  const after = await listPayouts(db, staff, noFilters, 'DESC', page(deep + 1));
+  await measure(
+    `payouts, staff, no filter, page ${deep.toLocaleString('en')} (previous-page cursor)`,
+    () => listPayouts(db, staff, noFilters, 'DESC', { ...page(deep), prevCursor: after.prev_cursor! }),
     () => raw(PAYOUT_SQL(sql`true`, (deep - 1) * 10)),
   );
   const monthCompleted = { ...noFilters, status: 'Completed', start_date: since(30), end_date: today };
@@ -252,6 +311,7 @@ async function bench(label: string, database: Database, pgUrl?: string) {
 
   console.log(`  ${'list (best of 3)'.padEnd(62)} ${'ours'.padStart(11)} ${'direct SQL'.padStart(11)}`);
   for (const [name, ours, direct] of rows) console.log(`  ${name.padEnd(62)} ${ms(ours)} ${ms(direct)}`);
+  await apiList(database, staff);
 
   // exports: every payout, as staff, through the export job; beside COPY of the same rows
   const log = pino({ level: 'silent' });
@@ -265,27 +325,14 @@ async function bench(label: string, database: Database, pgUrl?: string) {
   const deps = { config, database, db, log, jobs, files: createFileStore(config) } as unknown as Deps;
   const admin = (await userIdByEmail(db, 'admin@obol.example'))!;
   const auth = { user: { id: admin }, scope: staff } as unknown as AuthContext;
-  for (const format of ['csv', 'xlsx'] as const) {
-    const file = await startExport(deps, auth, PAYOUTS_EXPORT, { ...noFilters, 'sort-buy': 'DESC', format });
-    global.gc?.();
-    const rss0 = process.memoryUsage().rss;
-    peakRss = rss0;
-    const [t] = await time(() => runExport(deps, file.id));
-    const [done] = rowsOf<{ rows: number; bytes: number; status: string }>(
-      await db.execute(sql`SELECT rows, bytes, status FROM download_files WHERE id = ${file.id}`),
-    );
-    console.log(
-      `  export ${format.toUpperCase()} of all ${Number(done.rows).toLocaleString('en')} payouts: ${(t / 1000).toFixed(1)} s, ${mb(Number(done.bytes))} file, peak memory growth ${mb(peakRss - rss0)} (${done.status})`,
-    );
-  }
-  // baseline: COPY of the same columns, joined and ordered alike, to a file
+  // baseline first: COPY of the same columns, joined and ordered alike, to a file
   const copySql = `COPY (SELECT p.id, p.beneficiary_name, p.brand, b.name, u.name, a.name, p.merchant_transaction_id, p.provider_id, p.reference, p.obol_id, p.batch_id, p.currency, p.amount, p.fee, p.status, p.failure_message, p.updated_at
     FROM payouts p JOIN users b ON b.id = p.behalf_of_id JOIN users u ON u.id = p.created_by JOIN accounts a ON a.id = p.account_id
     ORDER BY p.updated_at DESC, p.id DESC) TO STDOUT WITH CSV HEADER`;
   const out = path.join(dataDir, 'copy.csv');
   global.gc?.();
-  const rss0 = process.memoryUsage().rss;
-  peakRss = rss0;
+  const copyRss0 = process.memoryUsage().rss;
+  peakRss = copyRss0;
   let copyMs: number;
   if (pgUrl) {
     const client = new pg.Client({ connectionString: pgUrl });
@@ -299,8 +346,30 @@ async function bench(label: string, database: Database, pgUrl?: string) {
     });
   }
   console.log(
-    `  baseline: COPY ... TO ${pgUrl ? 'STDOUT (streamed)' : "'/dev/blob' (held whole)"}: ${(copyMs / 1000).toFixed(1)} s, ${mb(statSync(out).size)} file, peak memory growth ${mb(peakRss - rss0)}`,
+    `  baseline: COPY ... TO ${pgUrl ? 'STDOUT (streamed)' : "'/dev/blob' (held whole)"}: ${(copyMs / 1000).toFixed(1)} s, ${mb(statSync(out).size)} file, peak memory growth ${mb(peakRss - copyRss0)}`,
   );
+  // BENCH_EXPORT_JS=1 also measures the JavaScript writer (each spec's chunk and cells) the database's lines replace
+  const ways = process.env.BENCH_EXPORT_JS === '1' ? [false, true] : [false];
+  for (const jsRowsOnly of ways)
+    for (const format of ['csv', 'xlsx'] as const) {
+      const file = await startExport(deps, auth, PAYOUTS_EXPORT, { ...noFilters, 'sort-buy': 'DESC', format });
+      global.gc?.();
+      const rss0 = process.memoryUsage().rss;
+      peakRss = rss0;
+      // the longest the event loop was held (on PGlite: the longest any request waited behind the export)
+      const loop = monitorEventLoopDelay({ resolution: 5 });
+      loop.enable();
+      const [t] = await time(() => runExport(deps, file.id, { jsRowsOnly }));
+      loop.disable();
+      const [done] = rowsOf<{ rows: number; bytes: number; status: string }>(
+        await db.execute(sql`SELECT rows, bytes, status FROM download_files WHERE id = ${file.id}`),
+      );
+      console.log(
+        `  export ${format.toUpperCase()}${jsRowsOnly ? ' (JavaScript writer)' : ''} of all ${Number(done.rows).toLocaleString('en')} payouts: ` +
+          `${(t / 1000).toFixed(1)} s = ${(t / copyMs).toFixed(1)}x COPY (goal ${format === 'csv' ? '2' : '4'}x), ${mb(Number(done.bytes))} file, ` +
+          `peak memory growth ${mb(peakRss - rss0)} (goal 200 MB), event loop held at most ${(loop.max / 1e6).toFixed(0)} ms (${done.status})`,
+      );
+    }
   await jobs.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

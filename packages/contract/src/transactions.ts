@@ -35,7 +35,11 @@ export const payoutFilters = {
 
 const sortKey = z.enum(['DESC', 'ASC'], { error: 'sort must be DESC or ASC' }).optional().default('DESC');
 
-/** The cursor of the previous page's last row (next_cursor), when the client steps forward one page. */
+/**
+ * Keyset paging: `cursor` is the next_cursor of the page shown, to step forward one page; `prev_cursor` its
+ * prev_cursor, to step back one page (one of the two at most). Either reads its page by index at any depth;
+ * `page` then only says which page number that is, and without a cursor `page` is read by OFFSET.
+ */
 const listCursor = z.string().trim().max(200, 'cursor is not valid').optional().default('');
 
 export const payoutListRequest = z.object({
@@ -44,6 +48,7 @@ export const payoutListRequest = z.object({
   per_page: perPage(100, 10),
   page,
   cursor: listCursor,
+  prev_cursor: listCursor,
 });
 export type PayoutListRequest = z.input<typeof payoutListRequest>;
 
@@ -69,6 +74,7 @@ export const completedListRequest = z.object({
   per_page: perPage(100, 10),
   page,
   cursor: listCursor,
+  prev_cursor: listCursor,
 });
 export const completedExportRequest = z.object({ ...completedFilters, format: exportFormat });
 
@@ -126,10 +132,26 @@ export const payoutRow = z.object({
 });
 export type PayoutRow = z.output<typeof payoutRow>;
 
-/** The cursor of the page's last row, for the next page (null on an empty page). */
-const nextCursor = z.string().nullable();
+/** next_cursor: of the page's last row, for the next page; prev_cursor: of its first row, for the previous page (null on an empty page). */
+const pageCursor = z.string().nullable();
 
-export const payoutListResponse = z.object({ transactions: pageOf(payoutRow), next_cursor: nextCursor });
+/**
+ * Up to this many rows a list's total is an exact count; above it, the database's estimate, marked as one
+ * (decisions.md, "List paging and totals").
+ */
+export const EXACT_TOTAL_UP_TO = 10_000;
+
+/**
+ * A page of a list paged by keyset: `total` is exact up to EXACT_TOTAL_UP_TO rows; above, `total_estimated`
+ * is true and `total` is the database's estimate (show it as such: "about 1.2M").
+ */
+const keysetPageOf = <T extends z.ZodType>(row: T) => pageOf(row).extend({ total_estimated: z.boolean() });
+
+export const payoutListResponse = z.object({
+  transactions: keysetPageOf(payoutRow),
+  next_cursor: pageCursor,
+  prev_cursor: pageCursor,
+});
 export type PayoutListResponse = z.output<typeof payoutListResponse>;
 
 const failedTransaction = z.object({ message: z.string() }).nullable();
@@ -162,10 +184,11 @@ export const completedRow = payoutRow.extend({
 export type CompletedRow = z.output<typeof completedRow>;
 
 export const completedListResponse = z.object({
-  transactions: pageOf(completedRow),
+  transactions: keysetPageOf(completedRow),
   /** the fees of the whole selection: euros as text (1234.56) and cents */
   fee: z.object({ total_eur_fee: z.string(), total_cent_fee: z.number().int() }),
-  next_cursor: nextCursor,
+  next_cursor: pageCursor,
+  prev_cursor: pageCursor,
 });
 export type CompletedListResponse = z.output<typeof completedListResponse>;
 
@@ -207,7 +230,7 @@ export const transactionOps = {
     method: 'POST',
     path: '/api/payout-transactions',
     tag: TAG,
-    summary: "The payouts of the caller's scope: filters, a date sort, pages by offset or by cursor",
+    summary: "The payouts of the caller's scope: filters, a date sort, pages by number or a step by cursor",
     access: VIEW,
     input: payoutListRequest,
     output: payoutListResponse,

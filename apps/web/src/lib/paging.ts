@@ -1,5 +1,5 @@
 import { PAGE_SIZES } from '@obol/contract';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { positiveInt, useUrlParams, type UrlParams } from './urlState.ts';
 
 /** How many numbered page links the pager shows at most. */
@@ -57,3 +57,64 @@ export function useClampPage(paging: Paging, total: number | undefined, settled:
     fix(total, settled);
   });
 }
+
+/** What a list paged by keyset answers beside its rows (payout and completed transactions). */
+export interface KeysetAnswer {
+  transactions: { data: unknown[]; total: number; total_estimated: boolean };
+  next_cursor: string | null;
+  prev_cursor: string | null;
+}
+
+/** The cursor a step sends: `cursor` one page forward, `prev_cursor` one page back. */
+export type CursorStep = { cursor: string } | { prev_cursor: string };
+
+interface Step {
+  /** the list (filters, sort, page size) the cursor belongs to */
+  list: string;
+  page: number;
+  send: CursorStep;
+}
+
+/**
+ * Next and previous by keyset, for a list whose API answers cursors: a step of one page sends the cursor of
+ * the page shown (its last row forwards, its first row backwards), which the server reads by index at any
+ * depth; page 1, a page link further away, a reload and the browser's back and forward read by page number
+ * (OFFSET), as before. The page number stays in the URL; a cursor is only used for the page it leads to and
+ * the list it came from (`list`: filters, sort and page size), so a change of any of them reads by number.
+ */
+export function useKeysetPaging(paging: Paging, list: unknown) {
+  const key = JSON.stringify(list);
+  const [step, setStep] = useState<Step | null>(null);
+  const current = step && step.list === key && step.page === paging.page ? step : null;
+  return {
+    /** the cursor field of this page's request, if it is read by a step ({} when by page number) */
+    cursor: (current?.send ?? {}) as CursorStep | Record<string, never>,
+    /** goes to page `p`; `shown` is the answer of the page on screen (not a placeholder of an earlier one) */
+    setPage(p: number, shown: KeysetAnswer | undefined) {
+      const next = shown && p === paging.page + 1 ? shown.next_cursor : null;
+      const prev = shown && p === paging.page - 1 && p > 1 ? shown.prev_cursor : null;
+      setStep(
+        next
+          ? { list: key, page: p, send: { cursor: next } }
+          : prev
+            ? { list: key, page: p, send: { prev_cursor: prev } }
+            : null,
+      );
+      paging.setPage(p);
+    },
+  };
+}
+
+/**
+ * The pages a keyset list has, for the pager: from its total when exact; when the total is an estimate, at
+ * least one more than the current page while it is full, and exactly the current page once it is not (the end).
+ */
+export function keysetPages(answer: KeysetAnswer | undefined, page: number, perPage: number): number {
+  const pages = pageCount(answer?.transactions.total, perPage);
+  if (!answer?.transactions.total_estimated) return pages;
+  return answer.transactions.data.length < perPage ? page : Math.max(pages, page + 1);
+}
+
+const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
+/** An estimated count as people say it: "about 1.2M", "about 12K". */
+export const aboutCount = (n: number) => `about ${compact.format(n)}`;

@@ -1,6 +1,6 @@
 import { PAGE_SIZES } from '@obol/contract';
-import { Box, MenuItem, PaginationItem, Stack, TextField } from '@mui/material';
-import { pageWindow } from '../lib/paging.ts';
+import { Box, MenuItem, PaginationItem, Stack, TextField, Typography } from '@mui/material';
+import { aboutCount, pageWindow } from '../lib/paging.ts';
 
 interface PagerProps {
   page: number;
@@ -10,10 +10,16 @@ interface PagerProps {
   perPage?: number;
   onPerPage?: (n: number) => void;
   sizes?: readonly number[];
+  /**
+   * The list's total when the server could only estimate it (a long list): shown as "about 1.2M rows", and
+   * the last page, which is not known, cannot be jumped to.
+   */
+  estimatedTotal?: number;
 }
 
 /** Pagination with at most six numbered links, first/previous/next/last buttons and an optional page-size select. */
-export function Pager({ page, pages, onPage, perPage, onPerPage, sizes = PAGE_SIZES }: PagerProps) {
+export function Pager({ page, pages, onPage, perPage, onPerPage, sizes = PAGE_SIZES, estimatedTotal }: PagerProps) {
+  const estimated = estimatedTotal !== undefined;
   const links = pageWindow(page, pages);
   const go = (p: number) => {
     if (p >= 1 && p <= pages && p !== page) onPage(p);
@@ -39,6 +45,15 @@ export function Pager({ page, pages, onPage, perPage, onPerPage, sizes = PAGE_SI
             </MenuItem>
           ))}
         </TextField>
+      ) : null}
+      {estimated ? (
+        <Typography
+          variant="body2"
+          sx={{ color: 'text.secondary' }}
+          title="An estimate: a list this long is not counted"
+        >
+          {aboutCount(estimatedTotal)} rows
+        </Typography>
       ) : null}
       <Box component="nav" aria-label="pagination navigation">
         <Box
@@ -80,7 +95,7 @@ export function Pager({ page, pages, onPage, perPage, onPerPage, sizes = PAGE_SI
             <PaginationItem
               type="last"
               aria-label="Go to last page"
-              disabled={page >= pages}
+              disabled={page >= pages || estimated}
               onClick={() => go(pages)}
             />
           </li>

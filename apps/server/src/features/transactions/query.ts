@@ -1,4 +1,4 @@
-import { isCalendarDate, TRX_MSG } from '@obol/contract';
+import { EXACT_TOTAL_UP_TO, isCalendarDate, TRX_MSG } from '@obol/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import { escapeLike } from '../../platform/db.ts';
 import { badRequest } from '../../platform/errors.ts';
@@ -8,8 +8,9 @@ import type { Scope } from '../../platform/scope.ts';
 /**
  * The SQL of the payout lists (payout transactions, completed transactions, one batch's history) and their
  * exports. A list and its export share one filter builder, so an export holds exactly what the list shows.
- * Paging is by OFFSET for a jump to any page, and by keyset (a cursor of the last row's updated_at and id)
- * when the client steps to the next page, which stays fast at any depth.
+ * Paging is by OFFSET for a jump to any page, and by keyset (a cursor of a row's updated_at and id) when the
+ * client steps to the next or the previous page, which stays fast at any depth. Totals are exact up to
+ * EXACT_TOTAL_UP_TO rows and the planner's estimate above (decisions.md, "List paging and totals").
  */
 
 const contains = (s: string) => `%${escapeLike(s)}%`;
@@ -137,8 +138,17 @@ export function afterCursor(c: Cursor | null, dir: Direction): SQL {
     ? sql`(p.updated_at, p.id) < (${c.updatedAt}::timestamptz, ${c.id})`
     : sql`(p.updated_at, p.id) > (${c.updatedAt}::timestamptz, ${c.id})`;
 }
+/**
+ * The list's order, written as the (updated_at DESC NULLS LAST, id DESC NULLS LAST) indexes are (forwards for
+ * DESC, backwards for ASC). Both columns are NOT NULL, so the NULLS clause changes no result; without it the
+ * planner cannot walk those indexes in order (plain DESC means NULLS FIRST) and sorts every selected row to
+ * find one page: a staff page 1 over 100,000 payouts took 20 ms instead of well under one.
+ */
 export const orderBy = (dir: Direction) =>
-  dir === 'DESC' ? sql`p.updated_at DESC, p.id DESC` : sql`p.updated_at ASC, p.id ASC`;
+  dir === 'DESC'
+    ? sql`p.updated_at DESC NULLS LAST, p.id DESC NULLS LAST`
+    : sql`p.updated_at ASC NULLS FIRST, p.id ASC NULLS FIRST`;
+const reverse = (dir: Direction): Direction => (dir === 'DESC' ? 'ASC' : 'DESC');
 
 /** The columns of a payout row as the lists and exports show them. */
 export const PAYOUT_COLUMNS = sql`p.id, p.beneficiary_name, p.brand, hb.name AS behalf_of, hu.name AS uploaded_by,
@@ -176,13 +186,22 @@ export interface PayoutDbRow {
 /**
  * One page (or export chunk) of rows: the ids are found on payouts alone (an index walk), then each row is
  * joined by its primary key (LATERAL keeps the planner from hashing the whole table for a big chunk).
- * With a cursor the page starts after it; otherwise at OFFSET (page - 1) * perPage.
+ * With a cursor the page starts after it; with `before` true it is the page that ends just before the cursor
+ * (read backwards on the same index, then turned round); without a cursor it starts at OFFSET.
  */
-export function pageQuery(where: SQL, dir: Direction, limit: number, offset: number, cursor: Cursor | null): SQL {
+export function pageQuery(
+  where: SQL,
+  dir: Direction,
+  limit: number,
+  offset: number,
+  cursor: Cursor | null,
+  before = false,
+): SQL {
+  const walk = cursor && before ? reverse(dir) : dir;
   const outer = dir === 'DESC' ? sql`x.updated_at DESC, x.id DESC` : sql`x.updated_at ASC, x.id ASC`;
   return sql`WITH pg AS MATERIALIZED (
-      SELECT p.id FROM payouts p WHERE ${where} AND ${afterCursor(cursor, dir)}
-      ORDER BY ${orderBy(dir)} LIMIT ${limit} OFFSET ${cursor ? 0 : offset}
+      SELECT p.id FROM payouts p WHERE ${where} AND ${afterCursor(cursor, walk)}
+      ORDER BY ${orderBy(walk)} LIMIT ${limit} OFFSET ${cursor ? 0 : offset}
     )
     SELECT x.* FROM pg CROSS JOIN LATERAL (
       SELECT ${PAYOUT_COLUMNS} FROM payouts p ${PAYOUT_JOINS} WHERE p.id = pg.id
@@ -191,6 +210,24 @@ export function pageQuery(where: SQL, dir: Direction, limit: number, offset: num
 }
 
 export const countQuery = (where: SQL) => sql`SELECT count(*)::int AS total FROM payouts p WHERE ${where}`;
+
+/**
+ * The selected rows, counted up to `cap` + 1: a count above `cap` means "more than cap". A count reads every
+ * row it counts (about 0.1 ms per 1,000 on PGlite; 115-257 ms for 1M), where a page reads its rows only.
+ */
+export const boundedCountQuery = (where: SQL, cap = EXACT_TOTAL_UP_TO) =>
+  sql`SELECT count(*)::int AS total FROM (SELECT 1 FROM payouts p WHERE ${where} LIMIT ${cap + 1}) c`;
+
+/** The planner's estimate of the selected rows (its statistics; no row is read). */
+export const estimateQuery = (where: SQL) => sql`EXPLAIN (FORMAT JSON) SELECT 1 FROM payouts p WHERE ${where}`;
+
+/** 'Plan Rows' of an EXPLAIN (FORMAT JSON) answer row (parsed JSON on both engines; text tolerated). */
+export function planRows(row: Record<string, unknown> | undefined): number {
+  const raw = row?.['QUERY PLAN'];
+  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: { 'Plan Rows'?: number } }[] | undefined;
+  const n = Number(plan?.[0]?.Plan?.['Plan Rows']);
+  return Number.isFinite(n) ? Math.round(n) : 0;
+}
 
 /** Per calendar day in `tz` and status: the count and the summed cents of the payouts `where` selects. */
 export const volumeQuery = (where: SQL, tz: string) => sql`

@@ -7,8 +7,16 @@ import { startExport } from '../downloads/service.ts';
 import { BATCH_HISTORY_EXPORT, COMPLETED_EXPORT, PAYOUTS_EXPORT } from './exports.ts';
 import { batchHistory, historyBatch } from './history.ts';
 import { completedWhere, payoutWhere } from './query.ts';
-import { brandList, listCompleted, listPayouts, transactionDetails } from './service.ts';
+import { brandList, listCompleted, listPayouts, transactionDetails, type Paging } from './service.ts';
 import { payoutVolume } from './volume.ts';
+
+/** A list's page: by number (OFFSET), or one step from a cursor of the page the client shows. */
+const paging = (input: { page: number; per_page: number; cursor: string; prev_cursor: string }): Paging => ({
+  page: input.page,
+  perPage: input.per_page,
+  cursor: input.cursor,
+  prevCursor: input.prev_cursor,
+});
 
 /** The transaction lists of document 1 and their exports. */
 export function transactionsRoutes(app: FastifyInstance, deps: Deps) {
@@ -22,11 +30,7 @@ export function transactionsRoutes(app: FastifyInstance, deps: Deps) {
   };
 
   route(app, transactionOps.payoutTransactions, ({ input, auth }) =>
-    listPayouts(deps.db, auth.scope, input, input['sort-by'], {
-      page: input.page,
-      perPage: input.per_page,
-      cursor: input.cursor,
-    }),
+    listPayouts(deps.db, auth.scope, input, input['sort-by'], paging(input)),
   );
 
   route(app, transactionOps.payoutVolume, ({ input, auth }) => payoutVolume(deps.db, auth.scope, input));
@@ -42,7 +46,7 @@ export function transactionsRoutes(app: FastifyInstance, deps: Deps) {
   route(app, transactionOps.brandList, ({ auth }) => brandList(deps.db, auth.scope));
 
   route(app, transactionOps.completedTransactions, ({ input, auth }) =>
-    listCompleted(deps.db, auth.scope, input, { page: input.page, perPage: input.per_page, cursor: input.cursor }),
+    listCompleted(deps.db, auth.scope, input, paging(input)),
   );
 
   route(app, transactionOps.exportCompletedTransactions, async ({ input, auth, req }) => {

@@ -7,21 +7,23 @@ import type {
   PayoutStatus,
   TransactionDetails,
 } from '@obol/contract';
-import { formatCents } from '@obol/contract';
+import { EXACT_TOTAL_UP_TO, formatCents } from '@obol/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../platform/db.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import type { Scope } from '../../platform/scope.ts';
 import {
+  boundedCountQuery,
   completedWhere,
-  countQuery,
   decodeCursor,
   encodeCursor,
+  estimateQuery,
   pageQuery,
   PAYOUT_COLUMNS,
   PAYOUT_JOINS,
   payoutScope,
   payoutWhere,
+  planRows,
   type CompletedFilters,
   type Cursor,
   type Direction,
@@ -55,30 +57,69 @@ export function toPayoutRow(r: PayoutDbRow): PayoutRow {
 export interface Paging {
   page: number;
   perPage: number;
-  /** the cursor of the previous page's last row, when the client steps forward one page */
+  /** next_cursor of the page before, when the client steps forward one page */
   cursor?: string;
+  /** prev_cursor of the page after, when the client steps back one page */
+  prevCursor?: string;
 }
 
-function resolveCursor(p: Paging): Cursor | null {
-  if (!p.cursor) return null;
-  const c = decodeCursor(p.cursor);
-  if (!c) throw new ApiError(400, ['cursor is not valid'], { cursor: ['cursor is not valid'] });
+function readCursor(field: 'cursor' | 'prev_cursor', value: string | undefined): Cursor | null {
+  if (!value) return null;
+  const c = decodeCursor(value);
+  if (!c) throw new ApiError(400, ['cursor is not valid'], { [field]: ['cursor is not valid'] });
   return c;
 }
 
+const BOTH_CURSORS = 'Send cursor or prev_cursor, not both';
+
+/** Where the page starts: after a cursor, before one, or at OFFSET (page - 1) * perPage. */
+function resolvePosition(p: Paging): { cursor: Cursor | null; before: boolean } {
+  const next = readCursor('cursor', p.cursor);
+  const prev = readCursor('prev_cursor', p.prevCursor);
+  if (next && prev) throw new ApiError(400, [BOTH_CURSORS], { prev_cursor: [BOTH_CURSORS] });
+  return prev ? { cursor: prev, before: true } : { cursor: next, before: false };
+}
+
+export interface Total {
+  total: number;
+  /** true when `total` is the planner's estimate (more than EXACT_TOTAL_UP_TO rows) */
+  estimated: boolean;
+}
+
+/** Above this estimate a list is not counted at all: reading even EXACT_TOTAL_UP_TO rows buys nothing shown. */
+const SURELY_LARGE = EXACT_TOTAL_UP_TO * 10;
+
+/**
+ * The rows `where` selects, as cheaply as it can be known exactly enough:
+ * - the page itself tells when it is the last one (a page read by offset that came back short: offset + rows);
+ * - the planner's estimate (no row read) answers when it is far above EXACT_TOTAL_UP_TO;
+ * - otherwise a count that stops after EXACT_TOTAL_UP_TO + 1 rows: exact up to there, above it the larger of
+ *   what was counted and the estimate.
+ * The count never reads more than EXACT_TOTAL_UP_TO + 1 rows, so its cost does not grow with the table.
+ */
+export async function totalOf(db: Executor, where: SQL, shortPage: number | null, estimate: number): Promise<Total> {
+  if (shortPage !== null) return { total: shortPage, estimated: false };
+  if (estimate > SURELY_LARGE) return { total: estimate, estimated: true };
+  const counted = Number(rowsOf<{ total: number }>(await db.execute(boundedCountQuery(where)))[0]?.total ?? 0);
+  if (counted <= EXACT_TOTAL_UP_TO) return { total: counted, estimated: false };
+  return { total: Math.max(counted, estimate), estimated: true };
+}
+
+const cursorOf = (r: PayoutDbRow | undefined) =>
+  r ? encodeCursor({ updatedAt: r.updated_key, id: Number(r.id) }) : null;
+
 async function pageOf(db: Executor, where: SQL, dir: Direction, p: Paging) {
-  const cursor = resolveCursor(p);
-  const [rows, count] = await Promise.all([
-    db.execute(pageQuery(where, dir, p.perPage, (p.page - 1) * p.perPage, cursor)),
-    db.execute(countQuery(where)),
+  const { cursor, before } = resolvePosition(p);
+  const offset = (p.page - 1) * p.perPage;
+  const [rows, plan] = await Promise.all([
+    db.execute(pageQuery(where, dir, p.perPage, offset, cursor, before)),
+    db.execute(estimateQuery(where)),
   ]);
   const data = rowsOf<PayoutDbRow>(rows);
-  const last = data.at(-1);
-  return {
-    data,
-    total: Number(rowsOf<{ total: number }>(count)[0]?.total ?? 0),
-    next_cursor: last ? encodeCursor({ updatedAt: last.updated_key, id: Number(last.id) }) : null,
-  };
+  // a page read by offset that is not full is the last one (an empty one says so only as page 1)
+  const short = !cursor && data.length < p.perPage && (data.length > 0 || offset === 0) ? offset + data.length : null;
+  const total = await totalOf(db, where, short, planRows(rowsOf<Record<string, unknown>>(plan)[0]));
+  return { data, total, next_cursor: cursorOf(data.at(-1)), prev_cursor: cursorOf(data[0]) };
 }
 
 export async function listPayouts(
@@ -89,7 +130,11 @@ export async function listPayouts(
   p: Paging,
 ): Promise<PayoutListResponse> {
   const r = await pageOf(db, payoutWhere(scope, f), dir, p);
-  return { transactions: { data: r.data.map(toPayoutRow), total: r.total }, next_cursor: r.next_cursor };
+  return {
+    transactions: { data: r.data.map(toPayoutRow), total: r.total.total, total_estimated: r.total.estimated },
+    next_cursor: r.next_cursor,
+    prev_cursor: r.prev_cursor,
+  };
 }
 
 export async function listCompleted(
@@ -102,9 +147,10 @@ export async function listCompleted(
   const [r, fees] = await Promise.all([pageOf(db, where, 'DESC', p), db.execute(feeTotalQuery(where))]);
   const cents = Number(rowsOf<{ total: number | string | null }>(fees)[0]?.total ?? 0);
   return {
-    transactions: { data: r.data.map(toCompletedRow), total: r.total },
+    transactions: { data: r.data.map(toCompletedRow), total: r.total.total, total_estimated: r.total.estimated },
     fee: { total_eur_fee: formatCents(cents).replace(/,/g, ''), total_cent_fee: cents },
     next_cursor: r.next_cursor,
+    prev_cursor: r.prev_cursor,
   };
 }
 

@@ -304,6 +304,48 @@ describe('POST /api/payout-transactions', () => {
     expect((await list({ per_page: 3, page: 4 })).body.transactions.data).toEqual([]);
   });
 
+  it('steps back one page by the prev_cursor of the page shown, either sort, and says the totals are exact', async () => {
+    const ids = (r: { body: { transactions: { data: { id: number }[] } } }) =>
+      r.body.transactions.data.map((x) => x.id);
+    for (const sort of ['DESC', 'ASC'] as const) {
+      const byPage = [1, 2, 3].map((page) => list({ 'sort-by': sort, per_page: 3, page }));
+      const [p1, p2, p3] = await Promise.all(byPage);
+      // forward from page 1 to 3 by next_cursor, then back to 1 by prev_cursor: the pages by number, each way
+      const f2 = await list({ 'sort-by': sort, per_page: 3, page: 2, cursor: p1.body.next_cursor });
+      const f3 = await list({ 'sort-by': sort, per_page: 3, page: 3, cursor: f2.body.next_cursor });
+      expect(ids(f3)).toEqual(ids(p3));
+      const b2 = await list({ 'sort-by': sort, per_page: 3, page: 2, prev_cursor: f3.body.prev_cursor });
+      expect(ids(b2)).toEqual(ids(p2));
+      const b1 = await list({ 'sort-by': sort, per_page: 3, page: 1, prev_cursor: b2.body.prev_cursor });
+      expect(ids(b1)).toEqual(ids(p1));
+      for (const r of [p1, f2, f3, b2, b1]) {
+        expect(r.body.transactions).toMatchObject({ total: 7, total_estimated: false });
+        const [first, last] = [r.body.transactions.data[0], r.body.transactions.data.at(-1)];
+        expect(r.body.prev_cursor === null).toBe(!first);
+        expect(r.body.next_cursor === null).toBe(!last);
+      }
+      // before page 1 there is nothing: an empty page with no cursors, the total still told
+      const b0 = await list({ 'sort-by': sort, per_page: 3, prev_cursor: b1.body.prev_cursor });
+      expect(b0.body).toMatchObject({
+        transactions: { data: [], total: 7, total_estimated: false },
+        next_cursor: null,
+        prev_cursor: null,
+      });
+    }
+    // the cursor is a position, not a filter: filtered lists step the same way
+    const failed = await list({ status: 'Failed', per_page: 1 });
+    const next = await list({ status: 'Failed', per_page: 1, page: 2, cursor: failed.body.next_cursor });
+    expect(ids(next)).toEqual([id.fay]);
+    expect(ids(await list({ status: 'Failed', per_page: 1, prev_cursor: next.body.prev_cursor }))).toEqual([id.bob]);
+    // one step at a time: both cursors at once, or a prev_cursor we did not write, are refused
+    const both = await list({ cursor: failed.body.next_cursor, prev_cursor: next.body.prev_cursor });
+    expect(both.status).toBe(400);
+    expect(both.body.fields.prev_cursor).toEqual(['Send cursor or prev_cursor, not both']);
+    const forged = await list({ prev_cursor: Buffer.from('2026-02-30 10:00:00|1').toString('base64url') });
+    expect(forged.status).toBe(400);
+    expect(forged.body.fields.prev_cursor).toEqual(['cursor is not valid']);
+  });
+
   it('refuses bad input with the field and its message, and changes nothing', async () => {
     const cases: [object, string, string][] = [
       [{ amount: -1 }, 'amount', 'Amount must be 0 or more'],
@@ -320,6 +362,8 @@ describe('POST /api/payout-transactions', () => {
       [{ 'sort-by': 'sideways' }, 'sort-by', 'sort must be DESC or ASC'],
       [{ tz: 'Mars/Olympus' }, 'tz', 'tz must be a valid IANA time zone'],
       [{ cursor: 'bm9wZQ' }, 'cursor', 'cursor is not valid'],
+      [{ prev_cursor: 'bm9wZQ' }, 'prev_cursor', 'cursor is not valid'],
+      [{ prev_cursor: 'x'.repeat(201) }, 'prev_cursor', 'cursor is not valid'],
     ];
     for (const [body, field, message] of cases) {
       const r = await list(body);
@@ -645,5 +689,40 @@ describe('exports and the download lists', () => {
     const first = (await download(ok.body.file.id)).body;
     await runExport(t.deps, ok.body.file.id);
     expect((await download(ok.body.file.id)).body).toBe(first);
+  });
+});
+
+describe('totals of long lists', () => {
+  it('counts exactly up to 10,000 rows and above that answers an estimate, marked as one', async () => {
+    // 10,050 more payouts of the second merchant, older than every other one (this describe runs last)
+    const acc = await account(id.merchant2);
+    await t.deps.db.execute(sql`
+      INSERT INTO payouts (merchant_id, behalf_of_id, account_id, created_by, batch_id, payout_type, merchant_transaction_id,
+        beneficiary_name, brand, obol_id, reference, amount, fee, fee_bps, status, idempotency_key, created_at, updated_at)
+      SELECT ${id.merchant2}, ${id.merchant2}, ${acc}, ${id.merchant2}, NULL, 'manual', 'BULK-' || i, 'Bulk ' || i,
+        'Globex Trading', '2' || lpad(i::text, 8, '0'), 'R-' || i, 100, 0, 150,
+        CASE WHEN i % 2 = 0 THEN 'Completed' ELSE 'Pending' END, 'bulk:' || i,
+        now() - interval '30 days' - make_interval(secs => i), now() - interval '30 days' - make_interval(secs => i)
+      FROM generate_series(1, 10050) i`);
+    await t.deps.db.execute(sql`ANALYZE payouts`);
+    const staff = await list({ per_page: 10 });
+    expect(staff.body.transactions.total_estimated).toBe(true);
+    // never less than what was counted; the planner's figure is near the truth (10,057)
+    expect(staff.body.transactions.total).toBeGreaterThan(10_000);
+    expect(staff.body.transactions.total).toBeLessThan(20_000);
+    // the first merchant's list and a filtered one are small: exact
+    expect((await list({}, 'merchant')).body.transactions).toMatchObject({ total: 6, total_estimated: false });
+    const pending = await list({ status: 'Pending' }, 'merchant2');
+    expect(pending.body.transactions).toMatchObject({ total: 5025, total_estimated: false });
+    // the completed list is marked the same way
+    const done = await t.post('/api/completed-transactions', { status: 'Completed' }, tok.admin);
+    expect(done.body.transactions).toMatchObject({ total: 5029, total_estimated: false });
+    // the last pages by number still read by offset, and a step by cursor goes on from any of them
+    const last = await list({ per_page: 10, page: 1006 });
+    expect(
+      last.body.transactions.data.map((r: { merchant_transaction_id: string }) => r.merchant_transaction_id),
+    ).toEqual(Array.from({ length: 7 }, (_, i) => `BULK-${10044 + i}`));
+    const back = await list({ per_page: 10, page: 1005, prev_cursor: last.body.prev_cursor });
+    expect(back.body.transactions.data.at(-1).merchant_transaction_id).toBe('BULK-10043');
   });
 });

@@ -234,9 +234,10 @@ function completedServer(total: number, extra: Record<string, Handler> = {}) {
         completed(i + 1, i === 1 ? { batch_id: null, batch_fee: undefined as unknown as number, fee: 0 } : {}),
       );
       const body: CompletedListResponse = {
-        transactions: { data: all.slice((page - 1) * per_page, page * per_page), total },
+        transactions: { data: all.slice((page - 1) * per_page, page * per_page), total, total_estimated: false },
         fee: { total_eur_fee: '12.34', total_cent_fee: 1234 },
         next_cursor: null,
+        prev_cursor: null,
       };
       return { body };
     },

@@ -3,7 +3,7 @@ import { Box, Paper, Stack, TextField, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { browserTimeZone } from '../../lib/dates.ts';
 import { dateErrors, filterBody, MATCH, useFilters, type ApplyResult } from '../../lib/filters.ts';
-import { pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { keysetPages, useClampPage, useKeysetPaging, usePaging } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { DateRangeFields, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
@@ -32,14 +32,18 @@ export function CompletedTransactions() {
   const exporting = useExportCompletedTransactions();
   const filters = filterBody(f.applied);
   const tz = browserTimeZone();
-  const body = { status: 'Completed' as const, per_page: paging.perPage, page: paging.page, ...filters, tz };
+  const listed = { status: 'Completed' as const, per_page: paging.perPage, ...filters, tz };
+  const keyset = useKeysetPaging(paging, listed);
+  const body = { ...listed, page: paging.page, ...keyset.cursor };
   const q = useQuery({
     ...completedTransactionsQuery(body),
     placeholderData: keepPreviousData,
     refetchInterval: AUTO_REFRESH_MS,
   });
+  const settled = !!q.data && !q.isPlaceholderData;
   const total = q.data?.transactions.total;
-  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
+  const estimated = !!q.data?.transactions.total_estimated;
+  useClampPage(paging, estimated ? undefined : total, settled);
   const rows = q.data?.transactions.data ?? [];
   const reload = (r: ApplyResult) => {
     if (r !== 'same') return;
@@ -94,10 +98,11 @@ export function CompletedTransactions() {
         </Box>
         <Pager
           page={paging.page}
-          pages={pageCount(total, paging.perPage)}
-          onPage={paging.setPage}
+          pages={keysetPages(q.data, paging.page, paging.perPage)}
+          onPage={(p) => keyset.setPage(p, settled ? q.data : undefined)}
           perPage={paging.perPage}
           onPerPage={paging.setPerPage}
+          estimatedTotal={estimated ? total : undefined}
         />
       </Paper>
       {details.dialog}

@@ -11,7 +11,7 @@ import {
   type ApplyResult,
   type FilterValues,
 } from '../../lib/filters.ts';
-import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { FIRST_PAGE, keysetPages, useClampPage, useKeysetPaging, usePaging } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { oneOf, useUrlParams } from '../../lib/urlState.ts';
 import { DateRangeFields, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
@@ -68,14 +68,18 @@ export function PayoutTransactionsPage() {
   const tz = browserTimeZone();
   /** what the list shows, without its order and page (the export and the volume chart take the same) */
   const selection = { status: statusName, ...filters, tz };
-  const body = { ...selection, 'sort-by': sortKey, per_page: paging.perPage, page: paging.page };
+  const listed = { ...selection, 'sort-by': sortKey, per_page: paging.perPage };
+  const keyset = useKeysetPaging(paging, listed);
+  const body = { ...listed, page: paging.page, ...keyset.cursor };
   const q = useQuery({
     ...payoutTransactionsQuery(body),
     placeholderData: keepPreviousData,
     refetchInterval: AUTO_REFRESH_MS,
   });
+  const settled = !!q.data && !q.isPlaceholderData;
   const total = q.data?.transactions.total;
-  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
+  const estimated = !!q.data?.transactions.total_estimated;
+  useClampPage(paging, estimated ? undefined : total, settled);
   const rows = q.data?.transactions.data ?? [];
 
   /** a new search went to page 1 with the URL; the same one reloads (back on page 1) */
@@ -165,10 +169,11 @@ export function PayoutTransactionsPage() {
         />
         <Pager
           page={paging.page}
-          pages={pageCount(total, paging.perPage)}
-          onPage={paging.setPage}
+          pages={keysetPages(q.data, paging.page, paging.perPage)}
+          onPage={(p) => keyset.setPage(p, settled ? q.data : undefined)}
           perPage={paging.perPage}
           onPerPage={paging.setPerPage}
+          estimatedTotal={estimated ? total : undefined}
         />
       </Paper>
       {details.dialog}
