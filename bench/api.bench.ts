@@ -1,0 +1,207 @@
+/**
+ * The API under load: an authenticated trivial route (POST /api/auth-permission: the session check, the caller's
+ * permissions) and the payout list's first page (POST /api/payout-transactions), each beside a bare node:http
+ * server answering a JSON body of the same size, measured with autocannon in the same run. Prints requests/s,
+ * p50/p95/p99 latency and the API's share of the bare rate (goal: >= 80%).
+ *
+ * The servers (the Fastify app on the seeded demo database, signed in as the demo admin the way the test
+ * harness does it, and the bare server) run in a child process so that autocannon does not share their event
+ * loop. PGlite in memory; on PostgreSQL when DATABASE_URL is set (a scratch database, dropped after).
+ *
+ *   npm run bench:api          (or: node bench/api.bench.ts [seconds per run] [connections])
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
+import type { Database } from '../apps/server/src/platform/db.ts';
+import { holderAccounts } from '../apps/server/src/features/ledger/accounts.ts';
+import { userIdByEmail } from '../apps/server/src/seed.ts';
+
+const SECONDS = Number(process.argv[2] ?? 5);
+const CONNECTIONS = Number(process.argv[3] ?? 10);
+const ADMIN = 'admin@obol.example';
+/** payouts seeded for the list (in batches of 1,000 of the demo merchant), besides the demo data */
+const PAYOUTS = Number(process.env.BENCH_PAYOUTS ?? 10_000);
+const PER_BATCH = 1_000;
+
+interface Target {
+  name: string;
+  path: string;
+  body: string;
+  /** the API's answer, sized for the bare server's twin */
+  bytes: number;
+}
+interface Ready {
+  api: string;
+  bare: string;
+  engine: string;
+  token: string;
+  targets: Target[];
+}
+
+// ---------- the child: both servers ----------
+async function serve() {
+  if (process.env.DATABASE_URL) {
+    process.env.OBOL_TEST_DB = 'postgres';
+    process.env.TEST_DATABASE_URL = process.env.DATABASE_URL;
+  }
+  const { startTestApp } = await import('../apps/server/src/test/harness.ts');
+  const t = await startTestApp({}, { listen: true });
+  await seedPayouts(t.database);
+  const token = await t.signIn(ADMIN);
+  const targets: Target[] = [
+    { name: 'auth-permission', path: '/api/auth-permission', body: '{}', bytes: 0 },
+    { name: 'payout list p1', path: '/api/payout-transactions', body: '{"page":1,"per_page":10}', bytes: 0 },
+  ];
+  for (const target of targets) {
+    const res = await fetch(`${t.address}${target.path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: target.body,
+    });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`${target.path}: ${res.status} ${text}`);
+    target.bytes = Buffer.byteLength(text);
+  }
+  // the bare twin: the same method and path, a JSON body of the same size, no database, no framework
+  const answers = new Map(
+    targets.map((target) => [
+      target.path,
+      JSON.stringify({ data: 'x'.repeat(Math.max(0, target.bytes - '{"data":""}'.length)) }),
+    ]),
+  );
+  const bare = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const body = answers.get(req.url ?? '') ?? '{}';
+      res.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+      });
+      res.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  const port = (bare.address() as { port: number }).port;
+  const ready: Ready = {
+    api: t.address!,
+    bare: `http://127.0.0.1:${port}`,
+    engine: t.database.kind,
+    token,
+    targets,
+  };
+  process.send!(ready);
+  process.on('message', async (m) => {
+    if (m !== 'stop') return;
+    bare.close();
+    await t.close();
+    process.exit(0);
+  });
+}
+
+/** PAYOUTS payouts of the demo merchant over a year, every status, in Completed batches (as bench/transactions does) */
+async function seedPayouts(database: Database) {
+  const db = database.db;
+  const merchant = (await userIdByEmail(db, 'merchant@obol.example'))!;
+  const account = (await holderAccounts(db, merchant)).payout!.id;
+  const [m, a] = [merchant, account].map((n) => sql.raw(String(n)));
+  const batches = Math.ceil(PAYOUTS / PER_BATCH);
+  await db.execute(sql`
+    INSERT INTO batches (batch_id, merchant_id, behalf_of_id, account_id, uploaded_by, payout_type, file_name, status,
+      total_rows, amount, fee, fee_bps, executed_at, created_at, updated_at)
+    SELECT 'AB' || k, ${m}, ${m}, ${a}, ${m}, 'Batch Payout', 'api-bench-' || k || '.csv', 'Completed',
+      ${sql.raw(String(PER_BATCH))}, 0, 500, 150, now() - make_interval(secs => k * 31500), now() - make_interval(secs => k * 31500),
+      now() - make_interval(secs => k * 31500)
+    FROM generate_series(0, ${sql.raw(String(batches - 1))}) k`);
+  await db.execute(sql`
+    INSERT INTO payouts (merchant_id, behalf_of_id, account_id, created_by, batch_id, payout_type, merchant_transaction_id,
+      beneficiary_name, brand, obol_id, reference, amount, fee, fee_bps, status, idempotency_key, provider_id,
+      failure_message, created_at, updated_at)
+    SELECT ${m}, ${m}, ${a}, ${m}, 'AB' || (i / ${sql.raw(String(PER_BATCH))}), 'batch', 'AMT' || i, 'Beneficiary ' || i,
+      'Acme Payouts', '2' || lpad(i::text, 8, '0'), 'INV-' || i, 100 + i % 900, 0, 150,
+      CASE i % 20 WHEN 0 THEN 'Failed' WHEN 1 THEN 'Pending' WHEN 2 THEN 'Processing' ELSE 'Completed' END,
+      'api-bench:' || i, 'APRV' || i, CASE WHEN i % 40 = 0 THEN 'Wallet is closed' END,
+      now() - make_interval(secs => i * 31.5), now() - make_interval(secs => i * 31.5)
+    FROM generate_series(0, ${sql.raw(String(PAYOUTS - 1))}) i`);
+  await db.execute(sql`VACUUM ANALYZE`);
+}
+
+// ---------- the parent: autocannon ----------
+interface Figures {
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function load(url: string, target: Target, token?: string): Promise<Figures> {
+  // every response's time, for exact percentiles (autocannon's summary has no p95)
+  const times: number[] = [];
+  const r = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: `${url}${target.path}`,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: target.body,
+        connections: CONNECTIONS,
+        duration: SECONDS,
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
+    instance.on('response', (_client, _status, _bytes, ms) => times.push(ms));
+  });
+  times.sort((a, b) => a - b);
+  const at = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))] ?? NaN;
+  return { rps: r.requests.average, p50: at(50), p95: at(95), p99: at(99), non2xx: r.non2xx, errors: r.errors };
+}
+
+async function main() {
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['serve'], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: process.env,
+  });
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as Ready));
+    child.once('exit', (code) => reject(new Error(`the servers' process ended (${code}) before it was ready`)));
+  });
+  try {
+    console.log(
+      `\nAPI (${ready.engine}, demo data and ${PAYOUTS.toLocaleString('en')} payouts, signed in as ${ADMIN}) vs bare node:http, ${CONNECTIONS} connections, ${SECONDS} s each`,
+    );
+    const row = (name: string, f: Figures) =>
+      `  ${name.padEnd(34)} ${f.rps.toFixed(0).padStart(7)} req/s  p50 ${f.p50.toFixed(1).padStart(6)} ms  p95 ${f.p95.toFixed(1).padStart(6)} ms  p99 ${f.p99.toFixed(1).padStart(6)} ms${f.non2xx || f.errors ? `  (${f.non2xx} non-2xx, ${f.errors} errors)` : ''}`;
+    for (const target of ready.targets) {
+      // warm both up briefly, then measure each once
+      await autocannon({
+        url: `${ready.api}${target.path}`,
+        method: 'POST',
+        body: target.body,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ready.token}` },
+        connections: 2,
+        amount: 50,
+      });
+      const api = await load(ready.api, target, ready.token);
+      const bare = await load(ready.bare, target);
+      console.log(`\n${target.name} (${target.path}, ${target.bytes} bytes)`);
+      console.log(row('API', api));
+      console.log(row('bare node:http, same-sized JSON', bare));
+      console.log(
+        `  API / bare: ${((100 * api.rps) / bare.rps).toFixed(0)}% of the bare rate (goal >= 80%), p95 ${(api.p95 / Math.max(bare.p95, 0.001)).toFixed(1)}x`,
+      );
+    }
+  } finally {
+    child.send('stop');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
+}
+
+if (process.argv[2] === 'serve') await serve();
+else await main();

@@ -1,0 +1,167 @@
+/**
+ * A batch of N payouts (default 20,000) through the API on PostgreSQL, the whole path: upload, staging, the
+ * code, confirmation, the job that creates the payouts, their submission to the provider simulator over real
+ * HTTP (batch calls), its batched webhooks back and their settlement in the ledger; timed from confirmation to
+ * every payout settled. The server runs as its own process (`WORKERS=1`), as `npm start` runs it; the bench
+ * drives the API from an app of its own on the same database (no workers), as the process tests do.
+ *
+ * Baseline in the same run, on the same server: bare conditional debits
+ * (`UPDATE ... SET balance = balance - 1 WHERE id = $1 AND balance >= 1`, one autocommit statement each) on 16
+ * connections, each on its own row: what the database alone does per second with no application at all.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:payouts [-- rows]
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { rowsOf, runMigrations } from '../apps/server/src/platform/db.ts';
+import { seedDemo, syncReferenceData, userIdByEmail } from '../apps/server/src/seed.ts';
+import { holderAccounts, holderReference, platformAccountId } from '../apps/server/src/features/ledger/accounts.ts';
+import { postEntry, trialBalance } from '../apps/server/src/features/ledger/service.ts';
+import { DEMO_PASSWORD, startTestApp } from '../apps/server/src/test/harness.ts';
+import {
+  freePort,
+  PROVIDER_KEY,
+  startProviderProcess,
+  startServerProcess,
+  type Proc,
+} from '../apps/server/src/test/processes.ts';
+import { scratchPostgres } from './scratch.ts';
+
+const N = Number(process.argv[2] ?? 20_000);
+const url = process.env.DATABASE_URL;
+if (!url) {
+  console.log('payouts bench: needs a PostgreSQL server (DATABASE_URL=postgres://...); skipped');
+  process.exit(0);
+}
+
+const scratch = await scratchPostgres(url, 20);
+const procs: Proc[] = [];
+try {
+  const { database } = scratch;
+  await runMigrations(database);
+  await syncReferenceData(database.db);
+  await seedDemo(database.db, DEMO_PASSWORD);
+  const merchantId = (await userIdByEmail(database.db, 'merchant@obol.example'))!;
+  const account = (await holderAccounts(database.db, merchantId)).payout!;
+  await database.db.transaction(async (tx) =>
+    postEntry(tx, {
+      idempotencyKey: 'bench:fund',
+      kind: 'payout.funding',
+      postings: [
+        { accountId: await platformAccountId(tx, 'provider'), amount: -1e12 },
+        { accountId: account.id, amount: 1e12 },
+      ],
+    }),
+  );
+
+  const filesDir = mkdtempSync(path.join(tmpdir(), 'obol-bench-files-'));
+  const port = await freePort();
+  const provider = await startProviderProcess({
+    webhookUrl: `http://127.0.0.1:${port}/api/provider/webhook`,
+    settleMs: 200,
+  });
+  procs.push(provider);
+  procs.push(
+    await startServerProcess({
+      databaseUrl: scratch.url,
+      providerUrl: provider.url,
+      port,
+      env: { FILES_DIR: filesDir, LOG_LEVEL: 'error' },
+    }),
+  );
+  const driver = await startTestApp(
+    { LOG_LEVEL: 'silent', PROVIDER_API_KEY: PROVIDER_KEY, FILES_DIR: filesDir },
+    { database, providerUrl: provider.url },
+  );
+  const token = await driver.signIn('merchant@obol.example');
+  const lines = Array.from(
+    { length: N },
+    // every 50th to another brand's wallet: the provider fails it and its money returns
+    (_, i) =>
+      `Payee ${i},${i % 50 === 7 ? 2 : 1}${String(i).padStart(8, '0')},BENCH-${i},Acme Brand,Invoice ${i},${100 + (i % 900)}`,
+  );
+  const up = await driver.upload(
+    '/api/upload-transactions',
+    { file_name: 'bench.csv', behalf_of_id: String(merchantId), account_reference: holderReference(merchantId) },
+    {
+      name: 'bench.csv',
+      content: `beneficiary_name,obol_id,merchant_transaction_id,brand,reference,amount\n${lines.join('\n')}\n`,
+    },
+    token,
+  );
+  if (up.status !== 200) throw new Error(`upload: ${up.status} ${up.text}`);
+  const batchId = up.body.batch_id as string;
+  const until = async (what: string, probe: () => Promise<boolean>, ms = 30 * 60_000) => {
+    const end = Date.now() + ms;
+    while (!(await probe())) {
+      if (Date.now() > end) throw new Error(`${what}: timed out\n${procs.map((p) => p.output()).join('\n')}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  let t = performance.now();
+  await until(
+    'staged',
+    async () => (await driver.post('/api/batch-progress', { id: batchId }, token)).body.status === 'Pending',
+  );
+  const stageS = (performance.now() - t) / 1000;
+  const ask = await driver.post('/api/execute-batch', { batch_id: batchId }, token);
+  if (ask.status !== 200) throw new Error(`execute-batch: ${ask.status} ${ask.text}`);
+  const code = driver.lastMailTo('merchant@obol.example')!.code!;
+  t = performance.now();
+  const ok = await driver.post('/api/confirm-batch', { batch_id: batchId, code }, token);
+  if (ok.status !== 200) throw new Error(`confirm-batch: ${ok.status} ${ok.text}`);
+  const counts = async () =>
+    rowsOf<{ total: number | string; open: number | string }>(
+      await database.db.execute(
+        sql`SELECT count(*) AS total, count(*) FILTER (WHERE status = 'Processing') AS open FROM payouts WHERE batch_id = ${batchId}`,
+      ),
+    )[0];
+  await until('every payout settled', async () => {
+    const c = await counts();
+    return Number(c.total) === N && Number(c.open) === 0;
+  });
+  const payS = (performance.now() - t) / 1000;
+  await driver.close();
+  for (const p of procs.splice(0)) await p.kill();
+  const balanced = (await trialBalance(database.db)).balanced;
+
+  // baseline: bare conditional debits on 16 connections, each on a row of its own
+  const admin = new pg.Pool({ connectionString: scratch.url, max: 16 });
+  await admin.query('CREATE TABLE bench_debits (id int PRIMARY KEY, balance bigint NOT NULL)');
+  await admin.query('INSERT INTO bench_debits SELECT g, 1000000000 FROM generate_series(1, 16) g');
+  const per = Math.ceil(N / 16);
+  t = performance.now();
+  await Promise.all(
+    Array.from({ length: 16 }, async (_, c) => {
+      const client = await admin.connect();
+      try {
+        for (let i = 0; i < per; i++)
+          await client.query('UPDATE bench_debits SET balance = balance - 1 WHERE id = $1 AND balance >= 1', [c + 1]);
+      } finally {
+        client.release();
+      }
+    }),
+  );
+  const bareS = (performance.now() - t) / 1000;
+  await admin.end();
+
+  const ours = N / payS;
+  const bare = (per * 16) / bareS;
+  console.log(`\nPostgreSQL: a batch of ${N.toLocaleString('en')} payouts through the API and the simulator`);
+  console.log(
+    `  staging (upload to Pending)               ${(N / stageS).toFixed(0).padStart(7)} rows/s (${stageS.toFixed(1)} s)`,
+  );
+  console.log(
+    `  confirmation to every payout settled      ${ours.toFixed(0).padStart(7)} payouts/s (${payS.toFixed(1)} s)   ${((100 * ours) / bare).toFixed(0)}% of bare`,
+  );
+  console.log(
+    `  baseline: bare conditional debits, 16 conn ${bare.toFixed(0).padStart(7)} debits/s (${bareS.toFixed(1)} s)`,
+  );
+  console.log(`  books balanced after: ${balanced}`);
+} finally {
+  for (const p of procs) await p.kill().catch(() => undefined);
+  await scratch.drop();
+}
