@@ -143,10 +143,17 @@ export async function submitPayouts(deps: Deps, ids: number[]): Promise<void> {
   const accepted = results.filter((r) => r.outcome === 'accepted');
   if (accepted.length)
     await deps.db.execute(sql`
+      WITH v AS (
+        SELECT * FROM unnest(${sql.param(accepted.map((r) => r.idempotency_key))}::text[],
+          ${sql.param(accepted.map((r) => r.id))}::text[]) AS v(key, provider_id)
+      ), locked AS (
+        -- in id order, as settlePayouts locks them: the two never wait on each other in a cycle
+        SELECT p.id FROM payouts p JOIN v ON v.key = p.idempotency_key
+        WHERE p.provider_id IS NULL ORDER BY p.id FOR UPDATE OF p
+      )
       UPDATE payouts p SET provider_id = v.provider_id, submitted_at = now(), updated_at = now()
-      FROM unnest(${sql.param(accepted.map((r) => r.idempotency_key))}::text[],
-        ${sql.param(accepted.map((r) => r.id))}::text[]) AS v(key, provider_id)
-      WHERE p.idempotency_key = v.key AND p.provider_id IS NULL`);
+      FROM v
+      WHERE p.idempotency_key = v.key AND p.provider_id IS NULL AND p.id IN (SELECT id FROM locked)`);
   const rejected = results.flatMap((r) => (r.outcome === 'rejected' ? [r] : []));
   if (rejected.length)
     await deps.db.transaction((tx) =>
