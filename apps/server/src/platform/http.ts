@@ -25,6 +25,8 @@ export interface AuthUser {
 export interface AuthContext {
   user: AuthUser;
   sessionId: number;
+  /** when the session ends whatever its use (ms since the epoch); 0 for work done without a session */
+  sessionExpiresAt: number;
   permissions: ReadonlySet<Permission>;
   scope: Scope;
 }

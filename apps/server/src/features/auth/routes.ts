@@ -6,7 +6,7 @@ import { route } from '../../platform/http.ts';
 import { relyingParty } from '../passkeys/rp.ts';
 import { changePassword, checkLink, confirmPassword, forgotPassword, setPassword } from './passwords.ts';
 import { newBackupCodes } from './second-factor.ts';
-import { currentTiming, logout } from './sessions.ts';
+import { logout, sessionTiming } from './sessions.ts';
 import { login, verifyCode } from './sign-in.ts';
 import { startTotpSetup, switchTwoFa, type TwoFaAudit } from './two-fa.ts';
 
@@ -37,7 +37,7 @@ export function authRoutes(app: FastifyInstance, deps: Deps) {
   route(app, authOps.authPermission, async ({ auth: ctx }) => ({
     status: true,
     data: { permission: [...ctx.permissions] },
-    session: await currentTiming(deps, ctx.sessionId),
+    session: sessionTiming(deps, ctx.sessionExpiresAt),
   }));
 
   route(app, authOps.forgotPassword, async ({ input, req }) => {

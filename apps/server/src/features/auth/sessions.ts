@@ -1,12 +1,11 @@
-import type { Permission, SessionTiming } from '@obol/contract';
+import { isPermission, isRole, type SessionTiming } from '@obol/contract';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { randomToken, sha256 } from '../../platform/crypto.ts';
 import type { Executor } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
-import type { AuthContext } from '../../platform/http.ts';
+import type { AuthContext, AuthUser } from '../../platform/http.ts';
 import { scopeFor } from '../../platform/scope.ts';
-import { permissionsOfRole } from '../roles/repo.ts';
-import { signInUser, toAuthUser } from '../users/credentials.ts';
+import { actingUser, type ActingUser } from '../users/credentials.ts';
 import { sessions } from './tables.ts';
 
 export function sessionTiming(deps: Deps, expiresAt: number): SessionTiming {
@@ -37,8 +36,14 @@ export async function startSession(
 export async function authenticate(deps: Deps, token: string): Promise<AuthContext | null> {
   if (!token || token.length > 200) return null;
   const now = new Date();
+  // one query per request: the live session, its user able to act and the role's permissions (issue 21)
   const [session] = await deps.db
-    .select()
+    .select({
+      id: sessions.id,
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+      user: actingUser(sessions.userId),
+    })
     .from(sessions)
     .where(
       and(
@@ -49,17 +54,26 @@ export async function authenticate(deps: Deps, token: string): Promise<AuthConte
       ),
     )
     .limit(1);
-  if (!session) return null;
-  const row = await signInUser(deps.db, { id: session.userId });
-  if (!row || !row.isActive) return null;
+  if (!session?.user) return null;
   // extend the idle expiry, at most every 5 seconds per session to spare writes
   if (now.getTime() - session.lastSeenAt.getTime() > 5_000) {
     const idle = new Date(Math.min(now.getTime() + deps.config.sessionIdleSeconds * 1000, session.expiresAt.getTime()));
     await deps.db.update(sessions).set({ lastSeenAt: now, idleExpiresAt: idle }).where(eq(sessions.id, session.id));
   }
-  const user = toAuthUser(row);
-  const perms = await permissionsOfRole(deps.db, row.roleId);
-  return { user, sessionId: session.id, permissions: new Set<Permission>(perms), scope: scopeFor(user) };
+  return { ...contextOf(session.user), sessionId: session.id, sessionExpiresAt: session.expiresAt.getTime() };
+}
+
+function contextOf(acting: ActingUser): Omit<AuthContext, 'sessionId' | 'sessionExpiresAt'> {
+  if (!isRole(acting.role)) throw new Error(`user ${acting.id} has unknown role ${acting.role}`);
+  const user: AuthUser = {
+    id: acting.id,
+    name: acting.name,
+    email: acting.email,
+    role: acting.role,
+    parentId: acting.parentId,
+    twoFaAsOtp: acting.twoFaAsOtp,
+  };
+  return { user, permissions: new Set(acting.permissions.filter(isPermission)), scope: scopeFor(user) };
 }
 
 /**
@@ -67,16 +81,9 @@ export async function authenticate(deps: Deps, token: string): Promise<AuthConte
  * and scope as they are now; null when the account is gone or inactive.
  */
 export async function authContextOf(deps: Deps, userId: number): Promise<(AuthContext & { email: string }) | null> {
-  const row = await signInUser(deps.db, { id: userId });
-  if (!row || !row.isActive) return null;
-  const user = toAuthUser(row);
-  const perms = await permissionsOfRole(deps.db, row.roleId);
-  return { user, sessionId: 0, permissions: new Set<Permission>(perms), scope: scopeFor(user), email: row.email };
-}
-
-export async function currentTiming(deps: Deps, sessionId: number): Promise<SessionTiming> {
-  const [s] = await deps.db.select().from(sessions).where(eq(sessions.id, sessionId));
-  return sessionTiming(deps, s.expiresAt.getTime());
+  const [row] = await deps.db.select({ user: actingUser(sql`${userId}::int`) }).from(sql`(SELECT 1) AS one`);
+  if (!row?.user) return null;
+  return { ...contextOf(row.user), sessionId: 0, sessionExpiresAt: 0, email: row.user.email };
 }
 
 export async function logout(deps: Deps, sessionId: number) {

@@ -14,6 +14,12 @@ export async function permissionsOfRole(db: Executor, roleId: number): Promise<P
   return rows.map((r) => r.name).filter(isPermission);
 }
 
+/** The permission names the role `roleId` (a column of another query) holds, in the order of the groups, as a column. */
+export const permissionNames = (roleId: SQLWrapper) =>
+  sql<
+    string[]
+  >`(SELECT coalesce(array_agg(${permissions.name} ORDER BY ${permissions.position}), '{}') FROM ${rolePermissions} INNER JOIN ${permissions} ON ${permissions.id} = ${rolePermissions.permissionId} WHERE ${rolePermissions.roleId} = ${roleId})`;
+
 /** The name of the role `roleId` (a column of another query) refers to, as a column of that query. */
 export const roleName = (roleId: SQLWrapper) =>
   sql<string>`(SELECT ${roles.name} FROM ${roles} WHERE ${roles.id} = ${roleId})`;
