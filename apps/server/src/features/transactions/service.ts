@@ -9,6 +9,7 @@ import type {
 } from '@obol/contract';
 import { EXACT_TOTAL_UP_TO, formatCents } from '@obol/contract';
 import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { rowsOf, type Executor } from '../../platform/db.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import type { Scope } from '../../platform/scope.ts';
@@ -105,20 +106,48 @@ export async function totalOf(db: Executor, where: SQL, shortPage: number | null
   return { total: Math.max(counted, estimate), estimated: true };
 }
 
+/** How long the planner's estimate of one filter is kept, and how many filters are kept per database. */
+const ESTIMATE_KEPT_MS = 10_000;
+const ESTIMATES_KEPT = 500;
+const estimates = new WeakMap<Executor, Map<string, { rows: number; at: number }>>();
+const dialect = new PgDialect();
+
+/**
+ * The planner's estimate of the rows `where` selects, kept ESTIMATE_KEPT_MS per filter (and per tenant: the scope
+ * is in `where`): an estimate is approximate anyway, and paging through a list asks for the same one page after
+ * page. What is shown exactly (a count up to EXACT_TOTAL_UP_TO, the rows) is never kept.
+ */
+async function estimateOf(db: Executor, where: SQL): Promise<number> {
+  const query = estimateQuery(where);
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  const key = `${text}\u0000${JSON.stringify(params)}`;
+  let kept = estimates.get(db);
+  if (!kept) estimates.set(db, (kept = new Map()));
+  const now = Date.now();
+  const hit = kept.get(key);
+  if (hit && now - hit.at < ESTIMATE_KEPT_MS) return hit.rows;
+  const rows = planRows(rowsOf<Record<string, unknown>>(await db.execute(query))[0]);
+  kept.delete(key);
+  kept.set(key, { rows, at: now });
+  // a Map iterates in insertion order: the first key is the oldest
+  if (kept.size > ESTIMATES_KEPT) kept.delete(kept.keys().next().value!);
+  return rows;
+}
+
 const cursorOf = (r: PayoutDbRow | undefined) =>
   r ? encodeCursor({ updatedAt: r.updated_key, id: Number(r.id) }) : null;
 
 async function pageOf(db: Executor, where: SQL, dir: Direction, p: Paging) {
   const { cursor, before } = resolvePosition(p);
   const offset = (p.page - 1) * p.perPage;
-  const [rows, plan] = await Promise.all([
+  const [rows, estimate] = await Promise.all([
     db.execute(pageQuery(where, dir, p.perPage, offset, cursor, before)),
-    db.execute(estimateQuery(where)),
+    estimateOf(db, where),
   ]);
   const data = rowsOf<PayoutDbRow>(rows);
   // a page read by offset that is not full is the last one (an empty one says so only as page 1)
   const short = !cursor && data.length < p.perPage && (data.length > 0 || offset === 0) ? offset + data.length : null;
-  const total = await totalOf(db, where, short, planRows(rowsOf<Record<string, unknown>>(plan)[0]));
+  const total = await totalOf(db, where, short, estimate);
   return { data, total, next_cursor: cursorOf(data.at(-1)), prev_cursor: cursorOf(data[0]) };
 }
 
