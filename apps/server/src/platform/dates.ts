@@ -10,18 +10,30 @@ function utcMs(y: number, m: number, d: number, h = 0, min = 0, sec = 0): number
   return t.setUTCHours(h, min, sec, 0);
 }
 
+/** One formatter per time zone: making one costs far more than using it (every dated list asks). */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterOf(tz: string): Intl.DateTimeFormat {
+  let f = formatters.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    // IANA names are a few hundred: the map stays small (a bad name throws above and is never kept)
+    if (formatters.size < 1_000) formatters.set(tz, f);
+  }
+  return f;
+}
+
 /** The offset of `tz` from UTC at instant `at`, in milliseconds (positive east of Greenwich). */
 export function tzOffsetMs(at: Date, tz: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: tz,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(at);
+  const parts = formatterOf(tz).formatToParts(at);
   const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
   const asUtc = utcMs(get('year'), get('month'), get('day'), get('hour'), get('minute'), get('second'));
   return asUtc - Math.floor(at.getTime() / 1000) * 1000;
