@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import ExcelJS from 'exceljs';
+import yauzl from 'yauzl';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthContext } from '../../platform/http.ts';
@@ -85,6 +86,23 @@ async function fileBytes(t: TestApp, id: number): Promise<Buffer> {
   return buffer(await t.deps.files.open(f.storageKey));
 }
 
+/** The first sheet's XML, as the zip holds it. */
+async function sheetXml(bytes: Buffer): Promise<string> {
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, z) => (err ? reject(err) : resolve(z))),
+  );
+  return new Promise((resolve, reject) => {
+    zip.on('entry', (entry: yauzl.Entry) => {
+      if (entry.fileName !== 'xl/worksheets/sheet1.xml') return zip.readEntry();
+      zip.openReadStream(entry, (err, stream) =>
+        err ? reject(err) : buffer(stream).then((b) => resolve(b.toString('utf8')), reject),
+      );
+    });
+    zip.on('end', () => reject(new Error('the file has no sheet1.xml')));
+    zip.readEntry();
+  });
+}
+
 /** Every cell of the first sheet, row by row. */
 async function sheetValues(bytes: Buffer): Promise<unknown[][]> {
   const wb = new ExcelJS.Workbook();
@@ -152,7 +170,7 @@ describe('a list export written by the database', () => {
   ];
 
   for (const [name, spec, params] of cases) {
-    it(`${name}: the same CSV bytes and XLSX cells as the JavaScript writer`, async () => {
+    it(`${name}: the same CSV bytes, XLSX cells and sheet XML as the JavaScript writer`, async () => {
       for (const format of ['csv', 'xlsx'] as const) {
         const ref = await startExport(t.deps, auth, spec, { ...params, format });
         await runExport(t.deps, ref.id, { jsRowsOnly: true });
@@ -168,7 +186,10 @@ describe('a list export written by the database', () => {
         expect(rb).toBe(ra);
         expect(ra).toBeGreaterThan(2);
         if (format === 'csv') expect(b.toString('utf8')).toBe(a.toString('utf8'));
-        else expect(await sheetValues(b)).toEqual(await sheetValues(a));
+        else {
+          expect(await sheetValues(b)).toEqual(await sheetValues(a));
+          expect(await sheetXml(b)).toBe(await sheetXml(a));
+        }
       }
     });
   }
