@@ -1,31 +1,8 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import { rowsOf, type Tx } from '../../platform/db.ts';
 import { conflict } from '../../platform/errors.ts';
-import { hashPayload } from '../../platform/hash.ts';
-import { InsufficientFunds, type EntryCommand } from './service.ts';
-import { accounts, journalEntries, postings } from './tables.ts';
-
-/** The request hash of an entry command: the same as postEntry's, so either may replay the other's key. */
-export function entryRequestHash(cmd: EntryCommand): string {
-  return hashPayload({
-    kind: cmd.kind,
-    postings: [...cmd.postings].sort((a, b) => a.accountId - b.accountId || a.amount - b.amount),
-    businessType: cmd.businessType ?? null,
-    businessId: cmd.businessId === undefined ? null : String(cmd.businessId),
-  });
-}
-
-function validate(cmd: EntryCommand) {
-  if (!cmd.idempotencyKey || cmd.idempotencyKey.length > 200) throw new Error('an idempotency key is required');
-  if (cmd.postings.length < 2) throw new Error('an entry needs at least two postings');
-  let sum = 0n;
-  for (const p of cmd.postings) {
-    if (!Number.isSafeInteger(p.amount) || p.amount === 0)
-      throw new Error(`posting amount ${p.amount} is not whole non-zero cents`);
-    sum += BigInt(p.amount);
-  }
-  if (sum !== 0n) throw new Error(`postings sum to ${sum}, not zero`);
-}
+import { entryRequestHash, moveBalance, validateEntry, type EntryCommand } from './service.ts';
+import { journalEntries, postings } from './tables.ts';
 
 /**
  * Locks these accounts in id order, for a transaction about to post several entries: each entry moves its own
@@ -60,7 +37,7 @@ const POSTINGS_PER_INSERT = 5000;
  */
 export async function postEntries(tx: Tx, cmds: EntryCommand[]): Promise<{ entryId: number; replayed: boolean }[]> {
   if (!cmds.length) return [];
-  for (const c of cmds) validate(c);
+  for (const c of cmds) validateEntry(c);
   const keys = cmds.map((c) => c.idempotencyKey);
   if (new Set(keys).size !== keys.length) throw new Error('an idempotency key appears twice in one call');
   const hashes = cmds.map(entryRequestHash);
@@ -117,20 +94,7 @@ export async function postEntries(tx: Tx, cmds: EntryCommand[]): Promise<{ entry
     const delta = net.get(accountId)!;
     if (!Number.isSafeInteger(delta)) throw new Error(`account ${accountId} would move by ${delta}: not safe cents`);
     if (delta === 0) continue;
-    const moved = await tx
-      .update(accounts)
-      .set({ balance: sql`${accounts.balance} + ${delta}` })
-      .where(
-        delta >= 0
-          ? eq(accounts.id, accountId)
-          : and(eq(accounts.id, accountId), sql`(${accounts.allowOverdraft} OR ${accounts.balance} + ${delta} >= 0)`),
-      )
-      .returning({ id: accounts.id });
-    if (!moved.length) {
-      const [exists] = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
-      if (!exists) throw new Error(`account ${accountId} does not exist`);
-      throw new InsufficientFunds(accountId);
-    }
+    await moveBalance(tx, accountId, delta);
   }
   for (let i = 0; i < lines.length; i += POSTINGS_PER_INSERT)
     await tx.insert(postings).values(lines.slice(i, i + POSTINGS_PER_INSERT));

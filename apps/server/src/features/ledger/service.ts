@@ -39,7 +39,8 @@ export class InsufficientFunds extends ApiError {
   }
 }
 
-function validate(cmd: EntryCommand) {
+/** Refuses a malformed command: no key, under two postings, an amount not whole non-zero cents, a non-zero sum. */
+export function validateEntry(cmd: EntryCommand) {
   if (!cmd.idempotencyKey || cmd.idempotencyKey.length > 200) throw new Error('an idempotency key is required');
   if (cmd.postings.length < 2) throw new Error('an entry needs at least two postings');
   let sum = 0n;
@@ -51,6 +52,38 @@ function validate(cmd: EntryCommand) {
   if (sum !== 0n) throw new Error(`postings sum to ${sum}, not zero`);
 }
 
+/** The request hash of an entry command: postEntry's and postEntries', so either may replay the other's key. */
+export function entryRequestHash(cmd: EntryCommand): string {
+  return hashPayload({
+    kind: cmd.kind,
+    postings: [...cmd.postings].sort((a, b) => a.accountId - b.accountId || a.amount - b.amount),
+    businessType: cmd.businessType ?? null,
+    businessId: cmd.businessId === undefined ? null : String(cmd.businessId),
+  });
+}
+
+/**
+ * Moves one account's balance by a non-zero delta of cents. A debit of an account that may not overdraw is a
+ * guarded UPDATE (no row back = refused with InsufficientFunds), which is safe under any interleaving of
+ * concurrent transactions; an account that does not exist is an error.
+ */
+export async function moveBalance(tx: Tx, accountId: number, delta: number): Promise<void> {
+  const moved = await tx
+    .update(accounts)
+    .set({ balance: sql`${accounts.balance} + ${delta}` })
+    .where(
+      delta >= 0
+        ? eq(accounts.id, accountId)
+        : and(eq(accounts.id, accountId), sql`(${accounts.allowOverdraft} OR ${accounts.balance} + ${delta} >= 0)`),
+    )
+    .returning({ id: accounts.id });
+  if (!moved.length) {
+    const [exists] = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
+    if (!exists) throw new Error(`account ${accountId} does not exist`);
+    throw new InsufficientFunds(accountId);
+  }
+}
+
 /**
  * Writes one balanced journal entry and moves the balances, inside the caller's transaction (so it commits
  * or rolls back with the business row it belongs to). An account that may not overdraw is debited with a
@@ -58,13 +91,8 @@ function validate(cmd: EntryCommand) {
  * Accounts are updated in id order so two entries never wait on each other in a cycle.
  */
 export async function postEntry(tx: Tx, cmd: EntryCommand): Promise<EntryResult> {
-  validate(cmd);
-  const requestHash = hashPayload({
-    kind: cmd.kind,
-    postings: [...cmd.postings].sort((a, b) => a.accountId - b.accountId || a.amount - b.amount),
-    businessType: cmd.businessType ?? null,
-    businessId: cmd.businessId === undefined ? null : String(cmd.businessId),
-  });
+  validateEntry(cmd);
+  const requestHash = entryRequestHash(cmd);
   const inserted = await tx
     .insert(journalEntries)
     .values({
@@ -96,20 +124,7 @@ export async function postEntry(tx: Tx, cmd: EntryCommand): Promise<EntryResult>
   for (const accountId of [...net.keys()].sort((a, b) => a - b)) {
     const delta = net.get(accountId)!;
     if (delta === 0) continue;
-    const moved = await tx
-      .update(accounts)
-      .set({ balance: sql`${accounts.balance} + ${delta}` })
-      .where(
-        delta >= 0
-          ? eq(accounts.id, accountId)
-          : and(eq(accounts.id, accountId), sql`(${accounts.allowOverdraft} OR ${accounts.balance} + ${delta} >= 0)`),
-      )
-      .returning({ id: accounts.id });
-    if (!moved.length) {
-      const [exists] = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
-      if (!exists) throw new Error(`account ${accountId} does not exist`);
-      throw new InsufficientFunds(accountId);
-    }
+    await moveBalance(tx, accountId, delta);
   }
   await tx.insert(postings).values(cmd.postings.map((p) => ({ entryId, accountId: p.accountId, amount: p.amount })));
   return { entryId, replayed: false };
