@@ -16,12 +16,13 @@ import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { loadConfig } from '../apps/server/src/platform/config.ts';
 import { openDatabase, runMigrations, rowsOf, type Database } from '../apps/server/src/platform/db.ts';
+import { fundedMerchant } from './fixtures.ts';
 import { scratchPostgres } from './scratch.ts';
 import type { Deps } from '../apps/server/src/platform/deps.ts';
 import { createJobs } from '../apps/server/src/platform/jobs.ts';
 import { createProviderClient } from '../apps/server/src/platform/provider.ts';
-import { seedDemo, syncReferenceData, userIdByEmail } from '../apps/server/src/seed.ts';
-import { holderAccounts, platformAccountId } from '../apps/server/src/features/ledger/accounts.ts';
+import { seedDemo, syncReferenceData } from '../apps/server/src/seed.ts';
+import { platformAccountId } from '../apps/server/src/features/ledger/accounts.ts';
 import { postEntry } from '../apps/server/src/features/ledger/service.ts';
 import { batches } from '../apps/server/src/features/batches/tables.ts';
 import { executeBatch } from '../apps/server/src/features/batches/execute.ts';
@@ -68,19 +69,8 @@ async function bench(label: string, database: Database, csv: string) {
     mailer: { send: async () => undefined },
     files: createFileStore(config),
   } as Deps;
-  const merchantId = (await userIdByEmail(database.db, 'merchant@obol.example'))!;
-  const account = (await holderAccounts(database.db, merchantId)).payout!;
   // enough money for the whole batch, through the ledger
-  await database.db.transaction(async (tx) =>
-    postEntry(tx, {
-      idempotencyKey: 'bench:fund',
-      kind: 'payout.funding',
-      postings: [
-        { accountId: await platformAccountId(tx, 'provider'), amount: -1e12 },
-        { accountId: account.id, amount: 1e12 },
-      ],
-    }),
-  );
+  const { merchantId, account } = await fundedMerchant(database.db);
   const batchId = `BENCH${Date.now().toString(36).toUpperCase()}`;
   // the upload waits in the file store, as the upload route leaves it
   const stored = await deps.files.create(uploadKey(batchId, 'csv'));

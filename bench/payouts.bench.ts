@@ -17,9 +17,9 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { rowsOf, runMigrations } from '../apps/server/src/platform/db.ts';
-import { seedDemo, syncReferenceData, userIdByEmail } from '../apps/server/src/seed.ts';
-import { holderAccounts, holderReference, platformAccountId } from '../apps/server/src/features/ledger/accounts.ts';
-import { postEntry, trialBalance } from '../apps/server/src/features/ledger/service.ts';
+import { seedDemo, syncReferenceData } from '../apps/server/src/seed.ts';
+import { holderReference } from '../apps/server/src/features/ledger/accounts.ts';
+import { trialBalance } from '../apps/server/src/features/ledger/service.ts';
 import { DEMO_PASSWORD, startTestApp } from '../apps/server/src/test/harness.ts';
 import {
   freePort,
@@ -28,6 +28,7 @@ import {
   startServerProcess,
   type Proc,
 } from '../apps/server/src/test/processes.ts';
+import { fundedMerchant } from './fixtures.ts';
 import { scratchPostgres } from './scratch.ts';
 
 const N = Number(process.argv[2] ?? 20_000);
@@ -44,18 +45,7 @@ try {
   await runMigrations(database);
   await syncReferenceData(database.db);
   await seedDemo(database.db, DEMO_PASSWORD);
-  const merchantId = (await userIdByEmail(database.db, 'merchant@obol.example'))!;
-  const account = (await holderAccounts(database.db, merchantId)).payout!;
-  await database.db.transaction(async (tx) =>
-    postEntry(tx, {
-      idempotencyKey: 'bench:fund',
-      kind: 'payout.funding',
-      postings: [
-        { accountId: await platformAccountId(tx, 'provider'), amount: -1e12 },
-        { accountId: account.id, amount: 1e12 },
-      ],
-    }),
-  );
+  const { merchantId } = await fundedMerchant(database.db);
 
   const filesDir = mkdtempSync(path.join(tmpdir(), 'obol-bench-files-'));
   const port = await freePort();

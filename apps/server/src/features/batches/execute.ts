@@ -192,7 +192,7 @@ export async function executeBatch(deps: Deps, batchId: string): Promise<void> {
 export async function submitBatch(deps: Deps, batchId: string): Promise<void> {
   let afterId = 0;
   for (;;) {
-    const todo = await deps.db
+    const unsent = await deps.db
       .select({ id: payouts.id })
       .from(payouts)
       .where(
@@ -205,11 +205,11 @@ export async function submitBatch(deps: Deps, batchId: string): Promise<void> {
       )
       .orderBy(asc(payouts.id))
       .limit(PROVIDER_BATCH_MAX);
-    if (!todo.length) return;
-    afterId = todo[todo.length - 1].id;
+    if (!unsent.length) return;
+    afterId = unsent[unsent.length - 1].id;
     await submitPayouts(
       deps,
-      todo.map((t) => t.id),
+      unsent.map((t) => t.id),
     );
   }
 }

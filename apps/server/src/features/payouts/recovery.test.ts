@@ -2,6 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProvider } from '../../../../provider/src/app.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { makePayouts } from '../../test/payouts.ts';
 import { freePort } from '../../test/processes.ts';
 import { userIdByEmail } from '../../seed.ts';
 import { holderAccounts } from '../ledger/accounts.ts';
@@ -9,7 +10,7 @@ import { trialBalance } from '../ledger/service.ts';
 import { journalEntries } from '../ledger/tables.ts';
 import { reconcile } from '../provider/service.ts';
 import { recoverInFlight } from './recovery.ts';
-import { createPayout, submitPayout } from './service.ts';
+import { submitPayout } from './service.ts';
 import { payouts } from './tables.ts';
 
 // Webhooks never arrive here: the simulator posts them to a port nobody listens on. Every payout must still
@@ -18,7 +19,6 @@ const KEY = 'recovery-provider-key';
 let t: TestApp;
 let provider: Awaited<ReturnType<typeof buildProvider>>;
 let merchantId: number;
-let seq = 0;
 
 beforeAll(async () => {
   const port = await freePort();
@@ -41,33 +41,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function make(n: number, amount = (i: number) => 100 + i) {
-  const account = (await holderAccounts(t.deps.db, merchantId)).payout!;
-  const ids: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const k = `REC-${Date.now()}-${seq++}`;
-    const row = await t.deps.db.transaction((tx) =>
-      createPayout(tx, t.deps.jobs, {
-        merchantId,
-        behalfOfId: merchantId,
-        account,
-        createdBy: merchantId,
-        feeBps: 150,
-        merchantTransactionId: k,
-        beneficiaryName: 'Ana Novak',
-        // every third to another brand's wallet: the provider fails it
-        brand: 'Acme Brand',
-        obolId: i % 3 === 2 ? '200000001' : '100000001',
-        reference: k,
-        amount: amount(i),
-        idempotencyKey: k,
-      }),
-    );
-    ids.push(row.id);
-  }
-  return ids;
-}
-
+const make = (n: number) => makePayouts(t.deps, merchantId, n, 'REC');
 const rowsOf = (ids: number[]) => t.deps.db.select().from(payouts).where(inArray(payouts.id, ids));
 const settledAtProvider = async (n: number) => {
   for (let i = 0; i < 100 && provider.settleNow() < n; i++) await new Promise((r) => setTimeout(r, 20));

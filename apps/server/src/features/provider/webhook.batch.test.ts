@@ -4,12 +4,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildProvider } from '../../../../provider/src/app.ts';
 import { signWebhook } from '../../../../provider/src/signature.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
+import { makePayouts } from '../../test/payouts.ts';
 import { freePort } from '../../test/processes.ts';
 import { userIdByEmail } from '../../seed.ts';
 import { holderAccounts } from '../ledger/accounts.ts';
 import { trialBalance } from '../ledger/service.ts';
 import { journalEntries } from '../ledger/tables.ts';
-import { createPayout, submitPayouts } from '../payouts/service.ts';
+import { submitPayouts } from '../payouts/service.ts';
 import { payouts } from '../payouts/tables.ts';
 import { providerEvents } from './tables.ts';
 
@@ -20,7 +21,6 @@ const SECRET = 'batch-webhook-secret';
 let t: TestApp;
 let provider: Awaited<ReturnType<typeof buildProvider>>;
 let merchantId: number;
-let seq = 0;
 
 beforeAll(async () => {
   const port = await freePort();
@@ -45,31 +45,7 @@ afterAll(async () => {
 });
 
 /** n manual payouts in Processing, every third to a wallet of another brand (the provider fails it) */
-async function make(n: number) {
-  const account = (await holderAccounts(t.deps.db, merchantId)).payout!;
-  const ids: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const k = `BAT-${Date.now()}-${seq++}`;
-    const row = await t.deps.db.transaction((tx) =>
-      createPayout(tx, t.deps.jobs, {
-        merchantId,
-        behalfOfId: merchantId,
-        account,
-        createdBy: merchantId,
-        feeBps: 150,
-        merchantTransactionId: k,
-        beneficiaryName: 'Ana Novak',
-        brand: 'Acme Brand',
-        obolId: i % 3 === 2 ? '200000001' : '100000001',
-        reference: k,
-        amount: 100 + i,
-        idempotencyKey: k,
-      }),
-    );
-    ids.push(row.id);
-  }
-  return ids;
-}
+const make = (n: number) => makePayouts(t.deps, merchantId, n, 'BAT');
 const rowsOf = async (ids: number[]) =>
   (await t.deps.db.select().from(payouts).where(inArray(payouts.id, ids))).sort((a, b) => a.id - b.id);
 
