@@ -186,6 +186,8 @@ const TABLE_EXCEPTIONS = {
   // reports are a read model like the lists: one query per chunk over the ledger's postings and accounts, the
   // payouts and batches, and the names of their merchants and brands. They read; they never write
   'apps/server/src/features/reports/reports.ts': ['batches', 'ledger', 'payouts', 'users'],
+  // the fee chart: the fees of completed payouts and their batches, per merchant or holder name (users)
+  'apps/server/src/features/reports/chart.ts': ['batches', 'payouts', 'users'],
   // an invoice's fee lines (payouts by batch) and the merchant's registered details (users, holder_details)
   'apps/server/src/features/reports/invoices.ts': ['batches', 'payouts', 'users'],
   'apps/server/src/features/transactions/history.ts': ['batches', 'payouts', 'users'],

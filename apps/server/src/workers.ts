@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Deps } from './platform/deps.ts';
 import { submitPayout } from './features/payouts/service.ts';
-import { recoverTransfers, submitTransfer } from './features/transfers/service.ts';
-import { recoverPayins } from './features/payins/service.ts';
+import { recoverTransfers, submitTransfer } from './features/transfers/settle.ts';
+import { recoverPayins } from './features/payins/settle.ts';
 import { recoverRefunds, submitRefund } from './features/payins/refunds.ts';
 import { recoverRewards, submitReward } from './features/payins/rewards.ts';
 import { recoverInFlight, RECOVER_EVERY_MS } from './features/payouts/recovery.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { centsCell, intCell, isoSql, plainCell, textCell } from '../downloads/cells.ts';
-import { afterCreated, createdCursorOf, defineExport } from '../downloads/exports.ts';
+import { createdList, defineListExport } from '../downloads/lists.ts';
 import type { Cell } from '../downloads/writer.ts';
 import { accountingListSql, accountingWhere, toAccountingTransaction, type AccountingDbRow } from './list.ts';
 
@@ -10,7 +10,7 @@ const where = (params: Record<string, unknown>) => {
 };
 
 /** The 2D transactions' export: the list's own query and order, read in keyset chunks, into the 2D downloads. */
-export const ACCOUNTING_EXPORT = defineExport({
+export const ACCOUNTING_EXPORT = defineListExport({
   kind: 'accounting-transactions',
   fileName: '2d-transactions',
   accounting: true,
@@ -32,10 +32,8 @@ export const ACCOUNTING_EXPORT = defineExport({
     'Description',
     'Created At (UTC)',
   ],
-  chunk: (_scope, params, cursor, limit) => {
-    const dir = params.sortby === 'ASC' ? 'ASC' : 'DESC';
-    return accountingListSql(where(params), dir, limit, 0, afterCreated('t', dir, cursor));
-  },
+  ...createdList('t', accountingListSql),
+  where: (_scope, params) => where(params),
   cells: (row): Cell[] => {
     const t = toAccountingTransaction(row as unknown as AccountingDbRow);
     return [
@@ -57,29 +55,23 @@ export const ACCOUNTING_EXPORT = defineExport({
       t.created_at,
     ];
   },
-  cursorOf: createdCursorOf,
-  rows: (_scope, params) => ({
-    from: sql`accounting_transactions t`,
-    where: where(params),
-    orderBy: sql.raw(params.sortby === 'ASC' ? 't.created_at ASC, t.id ASC' : 't.created_at DESC, t.id DESC'),
-    key: sql`t.id`,
-    cells: [
-      intCell(sql`t.id`),
-      textCell(sql`coalesce(t.rule_name, '-')`),
-      textCell(sql`t.rule_type`),
-      textCell(sql`t.company_name`),
-      textCell(sql`t.beneficiary_name`),
-      textCell(sql`t.iban`),
-      textCell(sql`t.bic`),
-      textCell(sql`t.currency`),
-      centsCell(sql`t.amount`),
-      textCell(sql`t.transfer_by`),
-      textCell(sql`t.account_code`),
-      textCell(sql`t.status`),
-      textCell(sql`coalesce(t.reason, '')`),
-      textCell(sql`CASE WHEN t.transfer_type = 'internal_transfer' THEN 'Internal' ELSE 'External' END`),
-      textCell(sql`t.description`),
-      plainCell(isoSql(sql`t.created_at`)),
-    ],
-  }),
+  from: sql`accounting_transactions t`,
+  sqlCells: [
+    intCell(sql`t.id`),
+    textCell(sql`coalesce(t.rule_name, '-')`),
+    textCell(sql`t.rule_type`),
+    textCell(sql`t.company_name`),
+    textCell(sql`t.beneficiary_name`),
+    textCell(sql`t.iban`),
+    textCell(sql`t.bic`),
+    textCell(sql`t.currency`),
+    centsCell(sql`t.amount`),
+    textCell(sql`t.transfer_by`),
+    textCell(sql`t.account_code`),
+    textCell(sql`t.status`),
+    textCell(sql`coalesce(t.reason, '')`),
+    textCell(sql`CASE WHEN t.transfer_type = 'internal_transfer' THEN 'Internal' ELSE 'External' END`),
+    textCell(sql`t.description`),
+    plainCell(isoSql(sql`t.created_at`)),
+  ],
 });

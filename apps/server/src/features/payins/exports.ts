@@ -1,20 +1,16 @@
 import { REFUND_STATUS_LABELS } from '@obol/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import { centsCell, intCell, isoSql, labelSql, plainCell, textCell } from '../downloads/cells.ts';
-import { afterCreated, createdCursorOf, defineExport } from '../downloads/exports.ts';
+import { createdList, defineListExport } from '../downloads/lists.ts';
 import type { Cell } from '../downloads/writer.ts';
-import { refundListSql, refundWhere, toRefundRow, type RefundDbRow, type RefundFilters } from './refunds.ts';
+import { refundListSql, refundWhere, toRefundRow, type RefundDbRow, type RefundFilters } from './refund-list.ts';
 import { rewardListSql, rewardWhere, toRewardRow, type RewardDbRow, type RewardFilters } from './rewards.ts';
-import { payinListSql, payinWhere, toPayinRow, type PayinDbRow, type PayinFilters } from './service.ts';
+import { payinListSql, payinWhere, toPayinRow, type PayinDbRow, type PayinFilters } from './list.ts';
 
-const order = (alias: string, params: Record<string, unknown>): SQL =>
-  sql.raw(
-    params.sortby === 'ASC' ? `${alias}.created_at ASC, ${alias}.id ASC` : `${alias}.created_at DESC, ${alias}.id DESC`,
-  );
 const orEmpty = (e: SQL) => textCell(sql`coalesce(${e}, '')`);
 
 /** The pay-in list's export: the list's own filters, query and order, read in keyset chunks. */
-export const PAYINS_EXPORT = defineExport({
+export const PAYINS_EXPORT = defineListExport({
   kind: 'payins',
   fileName: 'payin-transactions',
   header: [
@@ -37,11 +33,8 @@ export const PAYINS_EXPORT = defineExport({
     'Account ID',
     'Created At (UTC)',
   ],
-  chunk: (scope, params, cursor, limit) => {
-    const dir = params.sortby === 'ASC' ? 'ASC' : 'DESC';
-    const after = afterCreated('p', dir, cursor);
-    return payinListSql(payinWhere(scope, params as unknown as PayinFilters), dir, limit, 0, after);
-  },
+  ...createdList('p', payinListSql),
+  where: (scope, params) => payinWhere(scope, params as unknown as PayinFilters),
   cells: (row): Cell[] => {
     const p = toPayinRow(row as unknown as PayinDbRow);
     return [
@@ -65,39 +58,33 @@ export const PAYINS_EXPORT = defineExport({
       p.created_at,
     ];
   },
-  cursorOf: createdCursorOf,
-  rows: (scope, params) => ({
-    from: sql`payins p`,
-    where: payinWhere(scope, params as unknown as PayinFilters),
-    orderBy: order('p', params),
-    key: sql`p.id`,
-    cells: [
-      intCell(sql`p.id`),
-      textCell(sql`p.reference`),
-      textCell(sql`p.merchant_name`),
-      orEmpty(sql`p.brand_name`),
-      textCell(sql`p.currency`),
-      centsCell(sql`p.amount`),
-      textCell(sql`p.provider_id`),
-      textCell(sql`p.channel`),
-      orEmpty(sql`p.requested_by`),
-      textCell(sql`p.status`),
-      textCell(sql`p.link_status`),
-      orEmpty(sql`p.reason`),
-      textCell(sql`p.first_name`),
-      textCell(sql`p.last_name`),
-      textCell(sql`p.date_of_birth::text`),
-      textCell(
-        sql`CASE WHEN p.refund_status IS NULL THEN 'Not Allowed' ELSE ${labelSql(sql`p.refund_status`, REFUND_STATUS_LABELS, sql`NULL`)} END`,
-      ),
-      textCell(sql`p.account_code`),
-      plainCell(isoSql(sql`p.created_at`)),
-    ],
-  }),
+  from: sql`payins p`,
+  sqlCells: [
+    intCell(sql`p.id`),
+    textCell(sql`p.reference`),
+    textCell(sql`p.merchant_name`),
+    orEmpty(sql`p.brand_name`),
+    textCell(sql`p.currency`),
+    centsCell(sql`p.amount`),
+    textCell(sql`p.provider_id`),
+    textCell(sql`p.channel`),
+    orEmpty(sql`p.requested_by`),
+    textCell(sql`p.status`),
+    textCell(sql`p.link_status`),
+    orEmpty(sql`p.reason`),
+    textCell(sql`p.first_name`),
+    textCell(sql`p.last_name`),
+    textCell(sql`p.date_of_birth::text`),
+    textCell(
+      sql`CASE WHEN p.refund_status IS NULL THEN 'Not Allowed' ELSE ${labelSql(sql`p.refund_status`, REFUND_STATUS_LABELS, sql`NULL`)} END`,
+    ),
+    textCell(sql`p.account_code`),
+    plainCell(isoSql(sql`p.created_at`)),
+  ],
 });
 
 /** The refund list's export: the list's own filters, query and order, read in keyset chunks. */
-export const REFUNDS_EXPORT = defineExport({
+export const REFUNDS_EXPORT = defineListExport({
   kind: 'refunds',
   fileName: 'refund-transactions',
   header: [
@@ -118,11 +105,8 @@ export const REFUNDS_EXPORT = defineExport({
     'Account ID',
     'Created At (UTC)',
   ],
-  chunk: (scope, params, cursor, limit) => {
-    const dir = params.sortby === 'ASC' ? 'ASC' : 'DESC';
-    const after = afterCreated('r', dir, cursor);
-    return refundListSql(refundWhere(scope, params as unknown as RefundFilters), dir, limit, 0, after);
-  },
+  ...createdList('r', refundListSql),
+  where: (scope, params) => refundWhere(scope, params as unknown as RefundFilters),
   cells: (row): Cell[] => {
     const r = toRefundRow(row as unknown as RefundDbRow);
     return [
@@ -144,35 +128,29 @@ export const REFUNDS_EXPORT = defineExport({
       r.created_at,
     ];
   },
-  cursorOf: createdCursorOf,
-  rows: (scope, params) => ({
-    from: sql`refunds r JOIN payins p ON p.id = r.payin_id`,
-    where: refundWhere(scope, params as unknown as RefundFilters),
-    orderBy: order('r', params),
-    key: sql`r.id`,
-    cells: [
-      intCell(sql`r.id`),
-      orEmpty(sql`r.provider_id`),
-      textCell(sql`p.reference`),
-      textCell(sql`p.merchant_name`),
-      orEmpty(sql`p.brand_name`),
-      textCell(sql`p.currency`),
-      centsCell(sql`r.amount`),
-      textCell(sql`p.provider_id`),
-      textCell(sql`p.channel`),
-      textCell(sql`r.status`),
-      orEmpty(sql`r.reason`),
-      textCell(sql`p.first_name`),
-      textCell(sql`p.last_name`),
-      textCell(sql`p.date_of_birth::text`),
-      textCell(sql`p.account_code`),
-      plainCell(isoSql(sql`r.created_at`)),
-    ],
-  }),
+  from: sql`refunds r JOIN payins p ON p.id = r.payin_id`,
+  sqlCells: [
+    intCell(sql`r.id`),
+    orEmpty(sql`r.provider_id`),
+    textCell(sql`p.reference`),
+    textCell(sql`p.merchant_name`),
+    orEmpty(sql`p.brand_name`),
+    textCell(sql`p.currency`),
+    centsCell(sql`r.amount`),
+    textCell(sql`p.provider_id`),
+    textCell(sql`p.channel`),
+    textCell(sql`r.status`),
+    orEmpty(sql`r.reason`),
+    textCell(sql`p.first_name`),
+    textCell(sql`p.last_name`),
+    textCell(sql`p.date_of_birth::text`),
+    textCell(sql`p.account_code`),
+    plainCell(isoSql(sql`r.created_at`)),
+  ],
 });
 
 /** The reward list's export: the list's own search, filter, query and order, read in keyset chunks. */
-export const REWARDS_EXPORT = defineExport({
+export const REWARDS_EXPORT = defineListExport({
   kind: 'rewards',
   fileName: 'payin-rewards',
   header: [
@@ -190,11 +168,8 @@ export const REWARDS_EXPORT = defineExport({
     'Created At (UTC)',
     'Rewarded At (UTC)',
   ],
-  chunk: (scope, params, cursor, limit) => {
-    const dir = params.sortby === 'ASC' ? 'ASC' : 'DESC';
-    const after = afterCreated('r', dir, cursor);
-    return rewardListSql(rewardWhere(scope, params as unknown as RewardFilters), dir, limit, 0, after);
-  },
+  ...createdList('r', rewardListSql),
+  where: (scope, params) => rewardWhere(scope, params as unknown as RewardFilters),
   cells: (row): Cell[] => {
     const r = toRewardRow(row as unknown as RewardDbRow);
     return [
@@ -213,26 +188,20 @@ export const REWARDS_EXPORT = defineExport({
       r.rewarded_at ?? '',
     ];
   },
-  cursorOf: createdCursorOf,
-  rows: (scope, params) => ({
-    from: sql`payin_rewards r JOIN payins p ON p.id = r.payin_id`,
-    where: rewardWhere(scope, params as unknown as RewardFilters),
-    orderBy: order('r', params),
-    key: sql`r.id`,
-    cells: [
-      intCell(sql`r.id`),
-      textCell(sql`p.reference`),
-      textCell(sql`r.wallet_id`),
-      textCell(sql`p.merchant_name`),
-      orEmpty(sql`p.brand_name`),
-      textCell(sql`p.currency`),
-      centsCell(sql`r.amount`),
-      textCell(sql`p.status`),
-      textCell(sql`CASE WHEN r.status = 'NotRewarded' THEN 'Not Rewarded' ELSE r.status END`),
-      orEmpty(sql`r.payout_status`),
-      orEmpty(sql`r.reason`),
-      plainCell(isoSql(sql`r.created_at`)),
-      plainCell(sql`coalesce(${isoSql(sql`r.rewarded_at`)}, '')`),
-    ],
-  }),
+  from: sql`payin_rewards r JOIN payins p ON p.id = r.payin_id`,
+  sqlCells: [
+    intCell(sql`r.id`),
+    textCell(sql`p.reference`),
+    textCell(sql`r.wallet_id`),
+    textCell(sql`p.merchant_name`),
+    orEmpty(sql`p.brand_name`),
+    textCell(sql`p.currency`),
+    centsCell(sql`r.amount`),
+    textCell(sql`p.status`),
+    textCell(sql`CASE WHEN r.status = 'NotRewarded' THEN 'Not Rewarded' ELSE r.status END`),
+    orEmpty(sql`r.payout_status`),
+    orEmpty(sql`r.reason`),
+    plainCell(isoSql(sql`r.created_at`)),
+    plainCell(sql`coalesce(${isoSql(sql`r.rewarded_at`)}, '')`),
+  ],
 });

@@ -10,7 +10,7 @@ import { apiKeys } from '../api-keys/tables.ts';
 import { activityLog } from '../activity/tables.ts';
 import { users } from '../users/tables.ts';
 import { settleRefund } from './refunds.ts';
-import { recoverPayins, settlePayin } from './service.ts';
+import { recoverPayins, settlePayin } from './settle.ts';
 import { payinRewards, payins, refunds } from './tables.ts';
 
 const KEY = 'payins-provider-key';

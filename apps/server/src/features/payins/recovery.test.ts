@@ -9,7 +9,7 @@ import { journalEntries } from '../ledger/tables.ts';
 import { users } from '../users/tables.ts';
 import { recoverRefunds } from './refunds.ts';
 import { recoverRewards } from './rewards.ts';
-import { settlePayin } from './service.ts';
+import { settlePayin } from './settle.ts';
 import { payinRewards, payins, refunds } from './tables.ts';
 
 // No job worker runs here and webhooks go to a port nobody listens on: what a process that died right after the

@@ -8,8 +8,10 @@ import { startExport } from '../downloads/service.ts';
 import { auditInTx } from '../../platform/audit.ts';
 import { PAYINS_EXPORT, REFUNDS_EXPORT, REWARDS_EXPORT } from './exports.ts';
 import { listRewards, payReward } from './rewards.ts';
-import { createRefund, listRefunds, requestRefundCode } from './refunds.ts';
-import { createPayinLink, listPayins, merchantTest } from './service.ts';
+import { listRefunds } from './refund-list.ts';
+import { createRefund, requestRefundCode } from './refunds.ts';
+import { listPayins } from './list.ts';
+import { createPayinLink, merchantTest } from './service.ts';
 import { issueMerchantToken, merchantCaller } from './token.ts';
 
 /** The pay-in list's permission: the pay-in panel for Payin, CardEye's for CardEye. */

@@ -5,8 +5,8 @@ import type { ProviderItem, ProviderPayin } from '../../platform/provider.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { settlePayout, settlePayouts, type PayoutSettlement } from '../payouts/service.ts';
 import { completedPayouts, payoutsByKeys, payoutStatusByKey, processingKeys } from '../payouts/find.ts';
-import { settleTransfer, transferStatusByKey } from '../transfers/service.ts';
-import { payinStatusByProviderId, settlePayin } from '../payins/service.ts';
+import { settleTransfer, transferStatusByKey } from '../transfers/settle.ts';
+import { payinStatusByProviderId, settlePayin } from '../payins/settle.ts';
 import { refundStatusByKey, settleRefund } from '../payins/refunds.ts';
 import { REWARD_KEY_PREFIX, rewardStatusByKey, settleReward } from '../payins/rewards.ts';
 import { accountingStatusByKey, settleAccountingTransaction } from '../accounting/settlement.ts';
@@ -140,14 +140,14 @@ export async function applyProviderEvents(
         .where(inArray(providerEvents.eventId, [...first.keys()]))
     ).map((r) => r.id),
   );
-  const todo = [...first.values()].filter((i) => {
+  const fresh = [...first.values()].filter((i) => {
     if (!known.has(events[i].event_id)) return true;
     outcomes[i] = 'duplicate';
     return false;
   });
-  if (!todo.length) return outcomes;
+  if (!fresh.length) return outcomes;
   // only payouts still in flight need the provider's word (ProviderUnavailable: a 503, the provider retries)
-  const keys = [...new Set(todo.map((i) => events[i].data.idempotency_key!))];
+  const keys = [...new Set(fresh.map((i) => events[i].data.idempotency_key!))];
   const inFlight = await processingKeys(deps.db, keys);
   const verified = new Map(
     (inFlight.size ? await deps.provider.lookupPayouts([...inFlight]) : []).map((v) => [v.idempotency_key, v]),
@@ -159,15 +159,15 @@ export async function applyProviderEvents(
         await tx.execute(sql`
           INSERT INTO provider_events (event_id, type, payload, outcome)
           SELECT u.event_id, u.type, u.payload, 'pending' FROM unnest(
-            ${sql.param(todo.map((i) => events[i].event_id))}::text[],
-            ${sql.param(todo.map((i) => events[i].type))}::text[],
-            ${sql.param(todo.map((i) => JSON.stringify(events[i])))}::jsonb[]) AS u(event_id, type, payload)
+            ${sql.param(fresh.map((i) => events[i].event_id))}::text[],
+            ${sql.param(fresh.map((i) => events[i].type))}::text[],
+            ${sql.param(fresh.map((i) => JSON.stringify(events[i])))}::jsonb[]) AS u(event_id, type, payload)
           ON CONFLICT (event_id) DO NOTHING
           RETURNING event_id`),
       ).map((r) => r.event_id),
     );
     const settlements: PayoutSettlement[] = [];
-    for (const i of todo) {
+    for (const i of fresh) {
       if (!claimed.has(events[i].event_id)) {
         outcomes[i] = 'duplicate'; // another delivery of it committed first
         continue;
@@ -180,7 +180,7 @@ export async function applyProviderEvents(
     const applied = await settlePayouts(tx, settlements);
     // an event applies the settlement of its payout once: a second event of the same payout is ignored
     const used = new Set<string>();
-    const mine = todo.filter((i) => claimed.has(events[i].event_id));
+    const mine = fresh.filter((i) => claimed.has(events[i].event_id));
     for (const i of mine) {
       const key = events[i].data.idempotency_key!;
       outcomes[i] = applied.has(key) && !used.has(key) ? 'applied' : 'ignored';

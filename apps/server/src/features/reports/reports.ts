@@ -1,10 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { rowsOf, type Executor } from '../../platform/db.ts';
-import { dayRange } from '../../platform/dates.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { defineExport } from '../downloads/exports.ts';
 import type { Cell } from '../downloads/writer.ts';
 import { completedWhere, payoutScope } from '../transactions/query.ts';
+import { both, bounds, iso, num, params } from './params.ts';
 
 /**
  * The reports of /generate-reports: each is an export (the same job, file store and download list) marked as a
@@ -12,32 +11,6 @@ import { completedWhere, payoutScope } from '../transactions/query.ts';
  * brands) or one brand, or for Select All (the activity report): every merchant and brand of the caller's scope.
  * The caller's scope is kept with the file and applies too, so a report never holds another tenant's rows.
  */
-
-/** What the report job is given besides the caller's scope. */
-export interface ReportParams {
-  /** the picked holder: 'all' (Select All), a merchant with its brands, or a brand alone */
-  holder: { kind: 'all' } | { kind: 'merchant'; id: number } | { kind: 'brand'; id: number };
-  start_date: string;
-  end_date: string;
-  tz: string;
-}
-
-/** The report's own scope: the picked holder, as a Scope the lists' filters understand. */
-export function holderScope(p: ReportParams, caller: Scope): Scope {
-  const h = p.holder;
-  if (h.kind === 'all') return caller;
-  if (h.kind === 'merchant') return { kind: 'merchant', merchantId: h.id };
-  // the brand's merchant is not needed by the filters that take a brand scope
-  return { kind: 'brand', merchantId: 0, brandId: h.id };
-}
-
-/** The days of a report as instants: one date is that day, a reversed range is reordered. */
-function bounds(p: ReportParams) {
-  let a = p.start_date || p.end_date;
-  let b = p.end_date || p.start_date;
-  if (a > b) [a, b] = [b, a];
-  return dayRange(a, b, p.tz || 'UTC');
-}
 
 /** The holders' accounts a scope covers: a merchant's and its brands', a brand's own, or every holder's. */
 function accountOwners(scope: Scope): SQL {
@@ -52,11 +25,6 @@ function accountOwners(scope: Scope): SQL {
       return sql`false`;
   }
 }
-
-const params = (raw: Record<string, unknown>) => raw as unknown as ReportParams;
-const both = (caller: Scope, raw: Record<string, unknown>) => [caller, holderScope(params(raw), caller)] as const;
-const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : '');
-const num = (v: unknown) => Number(v ?? 0);
 
 const ACCOUNT_LABEL: Record<string, string> = { payout: 'Payout', payin: 'Pay-in', clp: 'CLP' };
 
@@ -323,48 +291,3 @@ export const REPORT_SPECS = {
   failed: FAILED_REPORT,
   fees: FEES_REPORT,
 } as const;
-
-/**
- * The fees of the last `months` months (UTC), per merchant for staff and per holder (the merchant and its brands)
- * otherwise: a manual payout's own fee in the month it completed; an uploaded batch's fee less what it returned, in
- * the month of its first completed payout (so a batch is counted once).
- */
-export async function feeChart(db: Executor, scope: Scope, months: number) {
-  const now = new Date();
-  const labels = Array.from({ length: months }, (_, i) => {
-    const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (months - 1 - i), 1));
-    return d.toISOString().slice(0, 7);
-  });
-  const from = `${labels[0]}-01T00:00:00Z`;
-  const by = scope.kind === 'all' ? sql`m.name` : sql`hb.name`;
-  const rows = rowsOf<{ month: string; name: string; fee: number | string }>(
-    await db.execute(sql`
-      WITH done AS (
-        SELECT p.batch_id, p.merchant_id, p.behalf_of_id, p.fee, p.updated_at FROM payouts p
-        WHERE p.status = 'Completed' AND ${payoutScope(scope)} AND p.updated_at >= ${from}::timestamptz
-      ),
-      lines AS (
-        SELECT d.merchant_id, d.behalf_of_id, d.updated_at AS at, CASE WHEN d.fee > 0 THEN d.fee ELSE 0 END AS fee
-        FROM done d JOIN batches b ON b.batch_id = d.batch_id WHERE b.payout_type <> 'Batch Payout'
-        UNION ALL
-        SELECT b.merchant_id, b.behalf_of_id, min(d.updated_at), greatest(max(b.fee - b.fee_returned), 0)
-        FROM done d JOIN batches b ON b.batch_id = d.batch_id WHERE b.payout_type = 'Batch Payout'
-        GROUP BY b.batch_id, b.merchant_id, b.behalf_of_id
-      )
-      SELECT to_char(l.at AT TIME ZONE 'UTC', 'YYYY-MM') AS month, ${by} AS name, sum(l.fee) AS fee
-      FROM lines l JOIN users m ON m.id = l.merchant_id JOIN users hb ON hb.id = l.behalf_of_id
-      GROUP BY 1, 2 ORDER BY 2, 1`),
-  );
-  const series = new Map<string, number[]>();
-  for (const r of rows) {
-    const i = labels.indexOf(r.month);
-    if (i < 0) continue;
-    if (!series.has(r.name))
-      series.set(
-        r.name,
-        labels.map(() => 0),
-      );
-    series.get(r.name)![i] += Number(r.fee);
-  }
-  return { months: labels, series: [...series].map(([name, fees]) => ({ name, fees })) };
-}

@@ -6,7 +6,7 @@ import { throttle } from '../../platform/limits.ts';
 import { startExport } from '../downloads/service.ts';
 import { searchHolders } from '../payments/holders.ts';
 import { INVOICE_EXPORT, issueInvoice } from './invoices.ts';
-import { feeChart } from './reports.ts';
+import { feeChart } from './chart.ts';
 import { pullReport } from './service.ts';
 import { listSchedules, scheduleReport, unscheduleReport } from './schedules.ts';
 

@@ -6,7 +6,8 @@ import { badRequest, notFound } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import { startExport, type ExportParams } from '../downloads/service.ts';
 import { findHolderInScope } from '../payments/holders.ts';
-import { REPORT_SPECS, type ReportParams } from './reports.ts';
+import type { ReportParams } from './params.ts';
+import { REPORT_SPECS } from './reports.ts';
 
 export interface PullInput {
   name: string;

@@ -2,6 +2,7 @@ import { TRX_MSG } from '@obol/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import { centsCell, intCell, isoSql, plainCell, textCell } from '../downloads/cells.ts';
 import { defineExport } from '../downloads/exports.ts';
+import { defineListExport, type ListExportSpec } from '../downloads/lists.ts';
 import type { Cell } from '../downloads/writer.ts';
 import { historySource, type HistoryFilters } from './history.ts';
 import {
@@ -31,9 +32,15 @@ const payoutCursor = (r: Record<string, unknown>): Cursor => ({
   id: Number(r.id),
 });
 
-/** The next chunk after the cursor: the same page query as the lists, by keyset. */
-const payoutChunk = (where: SQL, dir: Direction, cursor: unknown, limit: number): SQL =>
-  pageQuery(where, dir, limit, 0, cursor as Cursor | null);
+/** What the payout lists' exports share: the lists' page query by keyset, their joins, order and cursor. */
+const payoutList: Pick<ListExportSpec, 'chunk' | 'cursorOf' | 'from' | 'joins' | 'key' | 'orderBy'> = {
+  chunk: (where, dir, cursor, limit) => pageQuery(where, dir, limit, 0, cursor as Cursor | null),
+  cursorOf: payoutCursor,
+  from: sql`payouts p`,
+  joins: PAYOUT_JOINS,
+  key: sql`p.id`,
+  orderBy,
+};
 
 const reason = (status: unknown, message: unknown) =>
   status === 'Failed' ? str(message) || TRX_MSG.defaultReason : '';
@@ -42,7 +49,7 @@ const reasonSql = (status: SQL, message: SQL) =>
   sql`CASE WHEN ${status} = 'Failed' THEN coalesce(nullif(${message}, ''), ${TRX_MSG.defaultReason}) ELSE '' END`;
 
 /** The payout list's export, sorted as asked ('sort-buy'). */
-export const PAYOUTS_EXPORT = defineExport({
+export const PAYOUTS_EXPORT = defineListExport({
   kind: 'payouts',
   fileName: 'payout-transactions',
   header: [
@@ -64,13 +71,9 @@ export const PAYOUTS_EXPORT = defineExport({
     'Reason',
     'Updated At (UTC)',
   ],
-  chunk: (scope, params, cursor, limit) =>
-    payoutChunk(
-      payoutWhere(scope, params as unknown as PayoutFilters),
-      (params['sort-buy'] as Direction) ?? 'DESC',
-      cursor,
-      limit,
-    ),
+  ...payoutList,
+  where: (scope, params) => payoutWhere(scope, params as unknown as PayoutFilters),
+  dir: (params) => (params['sort-buy'] as Direction) ?? 'DESC',
   cells: (row): Cell[] => {
     const r = row as unknown as PayoutDbRow;
     return [
@@ -93,37 +96,29 @@ export const PAYOUTS_EXPORT = defineExport({
       iso(r.updated_at),
     ];
   },
-  cursorOf: payoutCursor,
-  rows: (scope, params) => ({
-    from: sql`payouts p`,
-    joins: PAYOUT_JOINS,
-    where: payoutWhere(scope, params as unknown as PayoutFilters),
-    orderBy: orderBy((params['sort-buy'] as Direction) ?? 'DESC'),
-    key: sql`p.id`,
-    cells: [
-      intCell(sql`p.id`),
-      textCell(sql`p.beneficiary_name`),
-      textCell(sql`p.brand`),
-      textCell(sql`hb.name`),
-      textCell(sql`hu.name`),
-      textCell(sql`ha.name`),
-      textCell(sql`p.merchant_transaction_id`),
-      textCell(sql`coalesce(p.provider_id, '')`),
-      textCell(sql`p.reference`),
-      textCell(sql`p.obol_id`),
-      textCell(sql`coalesce(p.batch_id, '')`),
-      textCell(sql`p.currency`),
-      centsCell(sql`p.amount`),
-      centsCell(sql`p.fee`),
-      textCell(sql`p.status`),
-      textCell(reasonSql(sql`p.status`, sql`p.failure_message`)),
-      plainCell(isoSql(sql`p.updated_at`)),
-    ],
-  }),
+  sqlCells: [
+    intCell(sql`p.id`),
+    textCell(sql`p.beneficiary_name`),
+    textCell(sql`p.brand`),
+    textCell(sql`hb.name`),
+    textCell(sql`hu.name`),
+    textCell(sql`ha.name`),
+    textCell(sql`p.merchant_transaction_id`),
+    textCell(sql`coalesce(p.provider_id, '')`),
+    textCell(sql`p.reference`),
+    textCell(sql`p.obol_id`),
+    textCell(sql`coalesce(p.batch_id, '')`),
+    textCell(sql`p.currency`),
+    centsCell(sql`p.amount`),
+    centsCell(sql`p.fee`),
+    textCell(sql`p.status`),
+    textCell(reasonSql(sql`p.status`, sql`p.failure_message`)),
+    plainCell(isoSql(sql`p.updated_at`)),
+  ],
 });
 
 /** The completed transactions' export, newest first, with the batch fee. */
-export const COMPLETED_EXPORT = defineExport({
+export const COMPLETED_EXPORT = defineListExport({
   kind: 'completed',
   fileName: 'completed-transactions',
   header: [
@@ -140,8 +135,9 @@ export const COMPLETED_EXPORT = defineExport({
     'Status',
     'Updated At (UTC)',
   ],
-  chunk: (scope, params, cursor, limit) =>
-    payoutChunk(completedWhere(scope, params as unknown as CompletedFilters), 'DESC', cursor, limit),
+  ...payoutList,
+  where: (scope, params) => completedWhere(scope, params as unknown as CompletedFilters),
+  dir: () => 'DESC',
   cells: (row): Cell[] => {
     const r = row as unknown as PayoutDbRow;
     return [
@@ -159,30 +155,20 @@ export const COMPLETED_EXPORT = defineExport({
       iso(r.updated_at),
     ];
   },
-  cursorOf: payoutCursor,
-  rows: (scope, params) => ({
-    from: sql`payouts p`,
-    joins: PAYOUT_JOINS,
-    where: completedWhere(scope, params as unknown as CompletedFilters),
-    orderBy: orderBy('DESC'),
-    key: sql`p.id`,
-    cells: [
-      textCell(sql`coalesce(p.batch_id, '')`),
-      textCell(sql`p.beneficiary_name`),
-      textCell(sql`p.brand`),
-      centsCell(
-        sql`CASE WHEN hbt.payout_type = 'Batch Payout' THEN coalesce(hbt.fee - hbt.fee_returned, 0) ELSE 0 END`,
-      ),
-      centsCell(sql`p.fee`),
-      centsCell(sql`p.amount`),
-      textCell(sql`p.reference`),
-      textCell(sql`hb.name`),
-      textCell(sql`hu.name`),
-      textCell(sql`ha.name`),
-      textCell(sql`p.status`),
-      plainCell(isoSql(sql`p.updated_at`)),
-    ],
-  }),
+  sqlCells: [
+    textCell(sql`coalesce(p.batch_id, '')`),
+    textCell(sql`p.beneficiary_name`),
+    textCell(sql`p.brand`),
+    centsCell(sql`CASE WHEN hbt.payout_type = 'Batch Payout' THEN coalesce(hbt.fee - hbt.fee_returned, 0) ELSE 0 END`),
+    centsCell(sql`p.fee`),
+    centsCell(sql`p.amount`),
+    textCell(sql`p.reference`),
+    textCell(sql`hb.name`),
+    textCell(sql`hu.name`),
+    textCell(sql`ha.name`),
+    textCell(sql`p.status`),
+    plainCell(isoSql(sql`p.updated_at`)),
+  ],
 });
 
 const historyFilters = (params: Record<string, unknown>) =>

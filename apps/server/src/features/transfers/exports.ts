@@ -1,14 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { centsCell, intCell, isoSql, labelSql, plainCell, textCell } from '../downloads/cells.ts';
-import { afterCreated, createdCursorOf, defineExport } from '../downloads/exports.ts';
+import { createdList, defineListExport } from '../downloads/lists.ts';
 import type { Cell } from '../downloads/writer.ts';
-import { listSql, toTransferRow, transferWhere, type TransferDbRow } from './service.ts';
-
-/** the account's label, as toTransferRow writes it (service.ts's KIND_LABEL; the export test compares them) */
-const KIND_LABEL: Record<string, string> = { payout: 'Payout', payin: 'Payin', clp: 'CLP', fee: 'Fee Account' };
+import { KIND_LABEL, listSql, toTransferRow, transferWhere, type TransferDbRow } from './list.ts';
 
 /** The transfer list's export: the list's own query and order, read in keyset chunks. */
-export const TRANSFERS_EXPORT = defineExport({
+export const TRANSFERS_EXPORT = defineListExport({
   kind: 'transfers',
   fileName: 'transfer-transactions',
   header: [
@@ -27,11 +24,8 @@ export const TRANSFERS_EXPORT = defineExport({
     'Purpose of Payment',
     'Created At (UTC)',
   ],
-  chunk: (scope, params, cursor, limit) => {
-    const dir = params.sortby === 'ASC' ? 'ASC' : 'DESC';
-    const after = afterCreated('t', dir, cursor);
-    return listSql(transferWhere(scope, { status: String(params.status ?? '') }), dir, limit, 0, after);
-  },
+  ...createdList('t', listSql),
+  where: (scope, params) => transferWhere(scope, { status: String(params.status ?? '') }),
   cells: (row): Cell[] => {
     const t = toTransferRow(row as unknown as TransferDbRow);
     return [
@@ -51,27 +45,21 @@ export const TRANSFERS_EXPORT = defineExport({
       t.created_at,
     ];
   },
-  cursorOf: createdCursorOf,
-  rows: (scope, params) => ({
-    from: sql`transfers t`,
-    where: transferWhere(scope, { status: String(params.status ?? '') }),
-    orderBy: sql.raw(params.sortby === 'ASC' ? 't.created_at ASC, t.id ASC' : 't.created_at DESC, t.id DESC'),
-    key: sql`t.id`,
-    cells: [
-      intCell(sql`t.id`),
-      textCell(sql`t.beneficiary_name`),
-      textCell(sql`t.iban`),
-      textCell(sql`t.bic`),
-      textCell(sql`t.currency`),
-      centsCell(sql`t.amount`),
-      textCell(sql`t.created_by_name`),
-      textCell(sql`t.holder_name`),
-      textCell(labelSql(sql`t.account_kind`, KIND_LABEL)),
-      textCell(sql`t.account_code`),
-      textCell(sql`t.status`),
-      textCell(sql`coalesce(t.detail, '')`),
-      textCell(sql`t.message`),
-      plainCell(isoSql(sql`t.created_at`)),
-    ],
-  }),
+  from: sql`transfers t`,
+  sqlCells: [
+    intCell(sql`t.id`),
+    textCell(sql`t.beneficiary_name`),
+    textCell(sql`t.iban`),
+    textCell(sql`t.bic`),
+    textCell(sql`t.currency`),
+    centsCell(sql`t.amount`),
+    textCell(sql`t.created_by_name`),
+    textCell(sql`t.holder_name`),
+    textCell(labelSql(sql`t.account_kind`, KIND_LABEL)),
+    textCell(sql`t.account_code`),
+    textCell(sql`t.status`),
+    textCell(sql`coalesce(t.detail, '')`),
+    textCell(sql`t.message`),
+    plainCell(isoSql(sql`t.created_at`)),
+  ],
 });

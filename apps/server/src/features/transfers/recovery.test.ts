@@ -4,7 +4,7 @@ import { buildProvider } from '../../../../provider/src/app.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { freePort } from '../../test/processes.ts';
 import { journalEntries } from '../ledger/tables.ts';
-import { recoverTransfers } from './service.ts';
+import { recoverTransfers } from './settle.ts';
 import { transfers } from './tables.ts';
 
 // No job worker runs here and webhooks go to a port nobody listens on: a transfer must still be sent, and

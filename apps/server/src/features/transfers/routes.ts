@@ -6,7 +6,9 @@ import { route } from '../../platform/http.ts';
 import { throttle } from '../../platform/limits.ts';
 import { startExport } from '../downloads/service.ts';
 import { TRANSFERS_EXPORT } from './exports.ts';
-import { createTransfer, listTransfers, merchantsWithAccounts, requestTransferCode } from './service.ts';
+import { merchantsWithAccounts } from './chooser.ts';
+import { listTransfers } from './list.ts';
+import { createTransfer, requestTransferCode } from './service.ts';
 
 /** Amount Transfer, Merchants Payout and Transfer Transactions (document 3). */
 export function transfersRoutes(app: FastifyInstance, deps: Deps) {
