@@ -126,6 +126,34 @@ describe('payouts sent to the provider in batches', () => {
     expect((await trialBalance(t.deps.db)).balanced).toBe(true);
   });
 
+  it('a submission that dies after the provider took the batch is sent again: the provider replays each key, nothing is paid twice', async () => {
+    const ids = await make(12);
+    // the process dies after the provider's answer, before the provider ids are written (the UPDATE fails)
+    const died = vi.spyOn(t.deps.db, 'execute').mockRejectedValueOnce(new Error('the process died'));
+    try {
+      await expect(submitPayouts(t.deps, ids)).rejects.toThrow('the process died');
+    } finally {
+      died.mockRestore();
+    }
+    const sent = await rowsOf(ids);
+    expect(sent.every((r) => r.status === 'Processing' && r.providerId === null)).toBe(true);
+    const keys = new Set(sent.map((r) => r.idempotencyKey));
+    const atProvider = () => Object.values(provider.store.data.items).filter((i) => keys.has(i.idempotency_key));
+    const taken = new Map(atProvider().map((i) => [i.idempotency_key, i.id]));
+    expect(taken.size).toBe(ids.length);
+    // the job runs again: the same keys, answered with the payouts the provider already holds
+    await submitPayouts(t.deps, ids);
+    const rows = await rowsOf(ids);
+    for (const r of rows) expect(r.providerId).toBe(taken.get(r.idempotencyKey));
+    expect(atProvider()).toHaveLength(ids.length);
+    // and they settle once
+    provider.settleNow();
+    const r = await post({ events: rows.map((p) => eventOf(p.idempotencyKey)) });
+    expect(r.json().message).toEqual(rows.map(() => 'applied'));
+    for (const p of rows) expect(await entryKinds(p.id)).toHaveLength(2);
+    expect((await trialBalance(t.deps.db)).balanced).toBe(true);
+  });
+
   it('a batched webhook settles each payout once, as the provider has it, and a replay of it moves nothing', async () => {
     const ids = await make(24);
     await submitPayouts(t.deps, ids);
