@@ -101,6 +101,7 @@ try {
   if (ask.status !== 200) throw new Error(`execute-batch: ${ask.status} ${ask.text}`);
   const code = driver.lastMailTo('merchant@obol.example')!.code!;
   t = performance.now();
+  const confirmedAt = Date.now();
   const ok = await driver.post('/api/confirm-batch', { batch_id: batchId, code }, token);
   if (ok.status !== 200) throw new Error(`confirm-batch: ${ok.status} ${ok.text}`);
   const counts = async () =>
@@ -114,6 +115,14 @@ try {
     return Number(c.total) === N && Number(c.open) === 0;
   });
   const payS = (performance.now() - t) / 1000;
+  // where the time went: when the last payout was created, sent to the provider and settled, after confirmation
+  const phases = rowsOf<{ created: number; sent: number; settled: number }>(
+    await database.db.execute(
+      sql`SELECT extract(epoch FROM max(created_at)) * 1000 AS created, extract(epoch FROM max(submitted_at)) * 1000 AS sent,
+            extract(epoch FROM max(updated_at)) * 1000 AS settled FROM payouts WHERE batch_id = ${batchId}`,
+    ),
+  )[0];
+  const after = (ms: number) => `+${((Number(ms) - confirmedAt) / 1000).toFixed(1)} s`;
   await driver.close();
   for (const p of procs.splice(0)) await p.kill();
   const balanced = (await trialBalance(database.db)).balanced;
@@ -149,6 +158,9 @@ try {
   );
   console.log(
     `  baseline: bare conditional debits, 16 conn ${bare.toFixed(0).padStart(7)} debits/s (${bareS.toFixed(1)} s)`,
+  );
+  console.log(
+    `  the last payout created ${after(phases.created)}, sent to the provider ${after(phases.sent)}, settled ${after(phases.settled)}`,
   );
   console.log(`  books balanced after: ${balanced}`);
 } finally {
