@@ -1,5 +1,5 @@
 import { PAGE_SIZES } from '@obol/contract';
-import { Box, MenuItem, PaginationItem, Stack, TextField, Typography } from '@mui/material';
+import { Box, MenuItem, PaginationItem, Stack, TextField, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { aboutCount, pageWindow } from '../lib/paging.ts';
 
 interface PagerProps {
@@ -17,10 +17,12 @@ interface PagerProps {
   estimatedTotal?: number;
 }
 
-/** Pagination with at most six numbered links, first/previous/next/last buttons and an optional page-size select. */
+/** Pagination with at most six numbered links (three on a phone), first/previous/next/last buttons and an optional page-size select. */
 export function Pager({ page, pages, onPage, perPage, onPerPage, sizes = PAGE_SIZES, estimatedTotal }: PagerProps) {
   const estimated = estimatedTotal !== undefined;
-  const links = pageWindow(page, pages);
+  // on a phone three numbers: with first, previous, next and last the row fits 390 px without wrapping
+  const phone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'), { noSsr: true });
+  const links = pageWindow(page, pages, phone ? 3 : undefined);
   const go = (p: number) => {
     if (p >= 1 && p <= pages && p !== page) onPage(p);
   };
