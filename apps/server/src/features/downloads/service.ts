@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { EXPORT_CONTENT_TYPES, isCalendarDate, type DownloadFile } from '@obol/contract';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
@@ -8,8 +9,8 @@ import type { AuthContext } from '../../platform/http.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { downloadFiles } from './tables.ts';
 import { exportSpec, type ExportSpec } from './exports.ts';
-import { writeSqlRows } from './rows.ts';
-import { csvWriter, xlsxWriter } from './writer.ts';
+import { PGLITE_CHUNK, writeSqlRows } from './rows.ts';
+import { csvWriter, xlsxWriter, type RowWriter } from './writer.ts';
 
 export type FileRow = typeof downloadFiles.$inferSelect;
 
@@ -121,11 +122,35 @@ async function mailReady(deps: Deps, file: FileRow, params: Record<string, unkno
 /**
  * The export job: writes the rows to the file store and marks the file Completed. A list's export (a spec with
  * `rows`) is formatted by the database (rows.ts: one COPY on PostgreSQL; on PGlite a snapshot of the keys, then
- * short chunks so other requests run in between). Other exports (the reports) are read in keyset chunks inside
- * one read-only REPEATABLE READ transaction and formatted here. Memory holds one chunk either way. A rerun of a
+ * short chunks so other requests run in between). Other exports (the reports) are read in keyset chunks and
+ * formatted here: on PostgreSQL inside one read-only REPEATABLE READ transaction (one snapshot, nobody waits); on
+ * PGlite each chunk on its own, so requests run in between, and the file holds each chunk as it was when read. Memory holds one chunk either way. A rerun of a
  * finished file does nothing; a failure marks it Failed. `jsRowsOnly` writes a list's export through its `chunk`
  * and `cells` instead (the reference the database's formatting is tested and measured against).
  */
+/** Writes the rows of `spec` chunk by chunk through the writer (its `chunk`, `cells` and `cursorOf`); the count. */
+async function writeChunks(
+  db: Executor,
+  spec: ExportSpec,
+  params: Record<string, unknown> & { scope: Scope },
+  writer: RowWriter,
+  size: number,
+  yieldBetween: boolean,
+): Promise<number> {
+  let rows = 0;
+  let cursor: unknown = null;
+  for (;;) {
+    const chunk = rowsOf<Record<string, unknown>>(await db.execute(spec.chunk(params.scope, params, cursor, size)));
+    if (!chunk.length) break;
+    await writer.rows(chunk.map((r) => spec.cells(r, params)));
+    rows += chunk.length;
+    cursor = spec.cursorOf(chunk[chunk.length - 1]);
+    if (chunk.length < size) break;
+    if (yieldBetween) await setImmediatePromise();
+  }
+  return rows;
+}
+
 export async function runExport(deps: Deps, fileId: number, { jsRowsOnly = false } = {}): Promise<void> {
   const [file] = await deps.db.select().from(downloadFiles).where(eq(downloadFiles.id, fileId));
   if (!file || file.status !== 'Initiated') return;
@@ -156,23 +181,15 @@ export async function runExport(deps: Deps, fileId: number, { jsRowsOnly = false
     if (spec.rows && (file.format === 'csv' || file.format === 'xlsx') && !jsRowsOnly) {
       // the database writes the lines (rows.ts): COPY on PostgreSQL, short chunks by key on PGlite
       rows = await writeSqlRows(deps.database, spec.rows(params.scope, params), file.format, writer);
+    } else if (deps.database.kind === 'pglite') {
+      // one connection for every request: a report read in one transaction would hold them all for its length;
+      // each chunk is its own short statement instead, the event loop free in between (as rows.ts does for lists)
+      rows = await writeChunks(deps.db, spec, params, writer, PGLITE_CHUNK, true);
     } else {
-      await deps.db.transaction(
-        async (tx) => {
-          let cursor: unknown = null;
-          for (;;) {
-            const chunk = rowsOf<Record<string, unknown>>(
-              await tx.execute(spec.chunk(params.scope, params, cursor, CHUNK)),
-            );
-            if (!chunk.length) break;
-            await writer.rows(chunk.map((r) => spec.cells(r, params)));
-            rows += chunk.length;
-            cursor = spec.cursorOf(chunk[chunk.length - 1]);
-            if (chunk.length < CHUNK) break;
-          }
-        },
-        { isolationLevel: 'repeatable read', accessMode: 'read only' },
-      );
+      rows = await deps.db.transaction((tx) => writeChunks(tx, spec, params, writer, CHUNK, false), {
+        isolationLevel: 'repeatable read',
+        accessMode: 'read only',
+      });
     }
     await writer.end();
     const bytes = await out.commit();

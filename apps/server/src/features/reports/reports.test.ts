@@ -1,13 +1,16 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildProvider } from '../../../../provider/src/app.ts';
 import { rowsOf } from '../../platform/db.ts';
 import { seedDemoPayouts } from '../../demo.ts';
-import { exportedLines, startTestApp, type TestApp } from '../../test/harness.ts';
+import { engine, exportedLines, startTestApp, type TestApp } from '../../test/harness.ts';
 import { freePort } from '../../test/processes.ts';
+import { holderAccounts, platformAccountId } from '../ledger/accounts.ts';
+import { postEntries } from '../ledger/batch.ts';
 import { accounts } from '../ledger/tables.ts';
 import { payouts } from '../payouts/tables.ts';
 import { users } from '../users/tables.ts';
+import { ACTIVITY_REPORT } from './reports.ts';
 
 const KEY = 'reports-provider-key';
 const SECRET = 'reports-webhook-secret';
@@ -262,4 +265,65 @@ describe('reports', () => {
     expect(r.status).toBe(200);
     expect(r.body.file.file_name).toMatch(/^fees-by-merchant-report-.*\.xlsx$/);
   });
+
+  it.skipIf(engine !== 'pglite')(
+    'on PGlite, requests are answered while a long report is written, chunk by chunk',
+    async () => {
+      // 20,000 movements today on the merchant's payout account, through the ledger
+      const merchantId = ids['merchant@obol.example'];
+      const account = (await holderAccounts(t.deps.db, merchantId)).payout!.id;
+      const bank = await platformAccountId(t.deps.db, 'provider');
+      for (let i = 0; i < 20_000; i += 500)
+        await t.deps.db.transaction((tx) =>
+          postEntries(
+            tx,
+            Array.from({ length: 500 }, (_, j) => ({
+              idempotencyKey: `report-load:${i + j}`,
+              kind: 'payout.funding',
+              postings: [
+                { accountId: bank, amount: -1 },
+                { accountId: account, amount: 1 },
+              ],
+            })),
+          ),
+        );
+      // when the export reads each chunk
+      const reads: number[] = [];
+      const original = ACTIVITY_REPORT.chunk;
+      const spy = vi.spyOn(ACTIVITY_REPORT, 'chunk').mockImplementation((...args) => {
+        reads.push(performance.now());
+        return original(...args);
+      });
+      try {
+        const r = await t.post(
+          '/api/activity-report',
+          { start_date: day, end_date: day, auth_id: merchantId },
+          merchant,
+        );
+        expect(r.status).toBe(200);
+        const fileId = r.body.file.id as string;
+        // requests go on until the file is written: their start and end times
+        const answered: [number, number][] = [];
+        const end = Date.now() + 60_000;
+        for (;;) {
+          const start = performance.now();
+          const list = await t.post('/api/download-files', { type: 1, page: 1, per_page: 10 }, merchant);
+          answered.push([start, performance.now()]);
+          const file = (list.body.data as { id: string; status: string }[]).find((f) => f.id === fileId);
+          if (file?.status === 'Completed') break;
+          expect(file?.status).toBe('Initiated');
+          if (Date.now() > end) throw new Error('the report took over a minute');
+        }
+        // requests that started after the first chunk was read and ended before the last one was; many chunks
+        const [first, last] = [reads[0], reads.at(-1)!];
+        expect(answered.filter(([a, b]) => a > first && b < last).length).toBeGreaterThan(3);
+        expect(reads.length).toBeGreaterThan(10);
+        const lines = await exportedLines(t, fileId, merchant, { type: 1 });
+        expect(lines.length).toBeGreaterThan(20_000);
+      } finally {
+        spy.mockRestore();
+      }
+    },
+    120_000,
+  );
 });
