@@ -1,4 +1,4 @@
-import { BATCH_COLUMNS, type BatchColumn, type RawRow } from '@obol/contract';
+import { BATCH_COLUMNS, validateRow, type BatchColumn, type RawRow } from '@obol/contract';
 import { FileRefused } from './file-limits.ts';
 
 // the columns of a payout file, in the template's order, and its rows: the contract's (the review page edits them)
@@ -26,4 +26,100 @@ export function checkHeader(header: string[]): BatchColumn[] {
   }
   if (new Set(names).size !== names.length) throw new FileRefused('A column appears twice in the header');
   return names as BatchColumn[];
+}
+
+// ---------- a chunk of rows, as staging writes it (stage.ts) ----------
+
+/**
+ * The merchant transaction ids of the file's earlier chunks, as a Bloom filter of fixed size (1 MB whatever the
+ * file): an id it has never seen was not staged before, so only the ids it may have seen (every id staged
+ * before, and about 1 in 20,000 others at 100,000 rows) are looked up among the batch's staged rows.
+ */
+export class SeenIds {
+  private readonly bits = new Int32Array(1 << 18); // 2^23 bits
+
+  private hashes(id: string): [number, number] {
+    let h1 = 0x811c9dc5;
+    let h2 = 0x9747b28c;
+    for (let i = 0; i < id.length; i++) {
+      const c = id.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 0x01000193);
+      h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+      h2 ^= h2 >>> 15;
+    }
+    return [h1 >>> 0, (h2 | 1) >>> 0];
+  }
+
+  add(id: string) {
+    const [h1, h2] = this.hashes(id);
+    for (let k = 0; k < 3; k++) {
+      const bit = (h1 + k * h2) & 0x7fffff;
+      this.bits[bit >>> 5] |= 1 << (bit & 31);
+    }
+  }
+
+  mayHave(id: string) {
+    const [h1, h2] = this.hashes(id);
+    for (let k = 0; k < 3; k++) {
+      const bit = (h1 + k * h2) & 0x7fffff;
+      if (!(this.bits[bit >>> 5] & (1 << (bit & 31)))) return false;
+    }
+    return true;
+  }
+}
+
+/** A chunk's rows checked, as the columns of the statement that stages them. */
+export interface Chunk {
+  rowNumber: number[];
+  cols: Record<BatchColumn, string[]>;
+  cents: (number | null)[];
+  errors: string[];
+  status: string[];
+  missing: number[];
+  /** earlier in this chunk: a duplicate in the file */
+  repeated: boolean[];
+  /** to look up: an id of its own (given, no error of its own) not repeated in this chunk */
+  lookUp: boolean[];
+  /** to look up among the batch's rows staged from earlier chunks too */
+  maybeEarlier: boolean[];
+}
+
+/**
+ * Each row's own fields checked by the contract's validateRow (the duplicates are the database's to find: the
+ * row is checked as if it had none), and what the database needs to look up: validateRow marks a duplicate only
+ * on an id that is given and has no error of its own; the first row with an id is looked up, a later one in the
+ * same chunk is a duplicate in the file.
+ */
+export function checkChunk(rows: Row[], brands: Set<string>, seen: SeenIds): Chunk {
+  const n = rows.length;
+  const c: Chunk = {
+    rowNumber: new Array<number>(n),
+    cols: Object.fromEntries(BATCH_COLUMNS.map((k) => [k, new Array<string>(n)])) as Record<BatchColumn, string[]>,
+    cents: new Array<number | null>(n),
+    errors: new Array<string>(n),
+    status: new Array<string>(n),
+    missing: new Array<number>(n),
+    repeated: new Array<boolean>(n),
+    lookUp: new Array<boolean>(n),
+    maybeEarlier: new Array<boolean>(n),
+  };
+  const inChunk = new Set<string>();
+  for (let i = 0; i < n; i++) {
+    const values = rows[i].values;
+    const v = validateRow(values, { brands, duplicateInFile: false, duplicateOfPayout: false });
+    c.rowNumber[i] = rows[i].row;
+    for (const k of BATCH_COLUMNS) c.cols[k][i] = values[k];
+    c.cents[i] = v.amount;
+    c.errors[i] = JSON.stringify(v.errors);
+    c.status[i] = v.status;
+    c.missing[i] = v.missing ? 1 : 0;
+    const mtid = values.merchant_transaction_id;
+    const check = !!mtid && !v.errors.merchant_transaction_id;
+    c.repeated[i] = check && inChunk.has(mtid);
+    c.lookUp[i] = check && !c.repeated[i];
+    c.maybeEarlier[i] = c.lookUp[i] && seen.mayHave(mtid);
+    if (check) inChunk.add(mtid);
+  }
+  for (const mtid of inChunk) seen.add(mtid);
+  return c;
 }

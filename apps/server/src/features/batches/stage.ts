@@ -2,15 +2,15 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { BATCH_COLUMNS, PAYMENT_MSG, validateRow, type BatchColumn } from '@obol/contract';
-import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { PAYMENT_MSG } from '@obol/contract';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import type { Executor } from '../../platform/db.ts';
 import { randomToken } from '../../platform/crypto.ts';
 import { brandNamesOf } from '../payments/service.ts';
 import { findHolderInScope } from '../payments/holders.ts';
 import { payouts } from '../payouts/tables.ts';
-import type { Row } from './columns.ts';
+import { checkChunk, SeenIds, type Chunk } from './columns.ts';
 import { FileRefused, readRowBatches, type FileFormat } from './parse.ts';
 import { uploadKey, type BatchRow } from './service.ts';
 import { batches, stagedTransactions } from './tables.ts';
@@ -35,21 +35,29 @@ export async function takenMtids(db: Executor, merchantId: number, batchId: stri
   const staged = await db
     .select({ m: stagedTransactions.merchantTransactionId })
     .from(stagedTransactions)
-    .innerJoin(batches, eq(batches.batchId, stagedTransactions.batchId))
     .where(
       and(
+        // among the few ids of its open batches: staged_batch_mtid_idx (batch_id, merchant_transaction_id)
+        sql`${stagedTransactions.batchId} = ANY(ARRAY(${openBatchesOf(merchantId, batchId)}))`,
         inArray(stagedTransactions.merchantTransactionId, mtids),
         eq(stagedTransactions.status, 'Pending'),
-        eq(batches.merchantId, merchantId),
-        ne(batches.batchId, batchId),
-        or(eq(batches.status, 'Pending'), and(eq(batches.status, 'Processing'), isNull(batches.executedAt))),
       ),
     );
   return new Set([...paid, ...staged].map((r) => r.m));
 }
 
-/** Rows staged a statement at a time: big enough to be quick, small enough to keep each statement short. */
-const STAGE_ROWS = 1000;
+/** The ids of the merchant's other batches awaiting execution (staged, or being staged). */
+const openBatchesOf = (merchantId: number, batchId: string) => sql`
+  SELECT o.batch_id FROM batches o
+  WHERE o.merchant_id = ${merchantId} AND o.batch_id <> ${batchId}
+    AND (o.status = 'Pending' OR (o.status = 'Processing' AND o.executed_at IS NULL))`;
+
+/**
+ * Rows staged a statement at a time: big enough to be quick, small enough to keep each statement short. PGlite
+ * runs a statement on the event loop, so there a chunk is what other requests may wait for; PostgreSQL runs it
+ * in its own process while the next chunk is read.
+ */
+const STAGE_ROWS = { pglite: 1000, postgres: 5000 };
 
 /** A database refusal of a value itself (SQLSTATE class 22, data exception): the file, not the server, is at fault. */
 const isDataError = (err: unknown) => /^22/.test(String((err as { code?: unknown })?.code ?? ''));
@@ -79,12 +87,26 @@ export async function stageBatch(deps: Deps, batchId: string): Promise<void> {
     }
     await deps.db.delete(stagedTransactions).where(eq(stagedTransactions.batchId, batchId));
     await deps.db.update(batches).set({ processedRows: 0 }).where(eq(batches.batchId, batchId));
+    const seen = new SeenIds();
     let processed = 0;
-    for await (const rows of readRowBatches(local, format, {}, STAGE_ROWS)) {
-      processed += rows.length;
-      await stageRows(deps.db, b, brands, rows, processed);
-      // let other requests run between chunks (PGlite shares the event loop)
-      await new Promise((r) => setImmediate(r));
+    // On PostgreSQL the next chunk is read and checked while the database writes this one. PGlite writes on our
+    // own thread, and its time would count as the file's reading time: there each chunk is written before the next.
+    const overlap = deps.database.kind === 'postgres';
+    let writing: Promise<void> | null = null;
+    try {
+      for await (const rows of readRowBatches(local, format, {}, STAGE_ROWS[deps.database.kind])) {
+        processed += rows.length;
+        const chunk = checkChunk(rows, brands, seen);
+        if (writing) await writing;
+        writing = stageRows(deps, b, chunk, processed);
+        writing.catch(() => undefined); // handled: awaited before the next chunk is written, or below
+        if (!overlap) await writing;
+        // let other requests run between chunks (PGlite shares the event loop)
+        await new Promise((r) => setImmediate(r));
+      }
+    } finally {
+      // the chunk being written settles first: its failure comes before whatever the reader found after it
+      if (writing) await writing;
     }
     // staged -> Pending, only from the staging state
     await deps.db
@@ -115,77 +137,61 @@ async function decline(deps: Deps, batchId: string, reason: string) {
 
 /**
  * One chunk of the file, staged by one statement: the rows travel as one array per column (unnest), their
- * duplicates are found by the database (earlier in the file: earlier in this chunk or already staged for this
- * batch; taken: a payout of the merchant, or an executable row of another of its batches awaiting execution, as
- * takenMtids says), each marked on its merchant transaction id as validateRow would, and the batch's progress
- * moves on in the same statement. The rules of each row's own fields are the contract's validateRow.
+ * duplicates are marked on the merchant transaction id as validateRow would (earlier in the file: earlier in
+ * this chunk, or staged for this batch from an earlier chunk; taken: a payout of the merchant, or an executable
+ * row of another of its batches awaiting execution, as takenMtids says), each looked up by an index only where
+ * the answer is not known already, and the batch's progress moves on in the same statement. On PostgreSQL the
+ * statement is planned without JIT: compiling it would cost more than running it.
  */
-async function stageRows(db: Executor, b: BatchRow, brands: Set<string>, rows: Row[], processed: number) {
-  const n = rows.length;
-  const rowNumber = new Array<number>(n);
-  const cols = Object.fromEntries(BATCH_COLUMNS.map((c) => [c, new Array<string>(n)])) as Record<BatchColumn, string[]>;
-  const cents = new Array<number | null>(n);
-  const errors = new Array<string>(n);
-  const status = new Array<string>(n);
-  const missing = new Array<number>(n);
-  const checkDup = new Array<boolean>(n);
-  for (let i = 0; i < n; i++) {
-    const values = rows[i].values;
-    // the duplicates are the database's to find: the row is checked as if it had none
-    const v = validateRow(values, { brands, duplicateInFile: false, duplicateOfPayout: false });
-    rowNumber[i] = rows[i].row;
-    for (const c of BATCH_COLUMNS) cols[c][i] = values[c];
-    cents[i] = v.amount;
-    errors[i] = JSON.stringify(v.errors);
-    status[i] = v.status;
-    missing[i] = v.missing ? 1 : 0;
-    // validateRow marks a duplicate only on an id that is given and has no error of its own
-    checkDup[i] = !!values.merchant_transaction_id && !v.errors.merchant_transaction_id;
-  }
-  // the ids to look up: each once (the index is searched for each)
-  const candidates = [...new Set(cols.merchant_transaction_id.filter((m, i) => checkDup[i]))];
+async function stageRows(deps: Deps, b: BatchRow, c: Chunk, processed: number) {
   const p = <T>(a: T[]) => sql.param(a);
-  await db.execute(sql`
+  const lookUpIds = c.cols.merchant_transaction_id.filter((_, i) => c.lookUp[i]);
+  const earlierIds = c.cols.merchant_transaction_id.filter((_, i) => c.maybeEarlier[i]);
+  const statement = sql`
     WITH input AS (
       SELECT * FROM unnest(
-        ${p(rowNumber)}::int[], ${p(cols.beneficiary_name)}::text[], ${p(cols.obol_id)}::text[],
-        ${p(cols.merchant_transaction_id)}::text[], ${p(cols.brand)}::text[], ${p(cols.reference)}::text[],
-        ${p(cols.amount)}::text[], ${p(cents)}::bigint[], ${p(errors)}::jsonb[], ${p(status)}::text[],
-        ${p(missing)}::int[], ${p(checkDup)}::bool[]
+        ${p(c.rowNumber)}::int[], ${p(c.cols.beneficiary_name)}::text[], ${p(c.cols.obol_id)}::text[],
+        ${p(c.cols.merchant_transaction_id)}::text[], ${p(c.cols.brand)}::text[], ${p(c.cols.reference)}::text[],
+        ${p(c.cols.amount)}::text[], ${p(c.cents)}::bigint[], ${p(c.errors)}::jsonb[], ${p(c.status)}::text[],
+        ${p(c.missing)}::int[], ${p(c.repeated)}::bool[], ${p(c.lookUp)}::bool[]
       ) WITH ORDINALITY AS t(row_number, beneficiary_name, obol_id, mtid, brand, reference, amount_text, amount,
-        errors, status, missing, check_dup, ord)
-    ), found AS (
-      -- each id looked up on its own (LATERAL ... LIMIT 1: an index search each, whatever the statistics say)
-      SELECT c.mtid, f.one IS NOT NULL AS earlier, (p.one IS NOT NULL OR o.one IS NOT NULL) AS taken
-      FROM unnest(${p(candidates)}::text[]) AS c(mtid)
-      -- staged from earlier chunks of this file
-      LEFT JOIN LATERAL (
-        SELECT 1 AS one FROM staged_transactions s
-        WHERE s.batch_id = ${b.batchId} AND s.merchant_transaction_id = c.mtid LIMIT 1
-      ) f ON true
-      -- a payout of the merchant
-      LEFT JOIN LATERAL (
-        SELECT 1 AS one FROM payouts p
-        WHERE p.merchant_id = ${b.merchantId} AND p.merchant_transaction_id = c.mtid AND NOT p.duplicate_mtid LIMIT 1
-      ) p ON true
-      -- an executable row of another of the merchant's batches awaiting execution (few: their ids first)
-      LEFT JOIN LATERAL (
-        SELECT 1 AS one FROM staged_transactions s
-        WHERE s.batch_id = ANY(ARRAY(
-            SELECT o.batch_id FROM batches o
-            WHERE o.merchant_id = ${b.merchantId} AND o.batch_id <> ${b.batchId}
-              AND (o.status = 'Pending' OR (o.status = 'Processing' AND o.executed_at IS NULL))
-          ))
-          AND s.merchant_transaction_id = c.mtid AND s.status = 'Pending'
-        LIMIT 1
-      ) o ON true
+        errors, status, missing, repeated, look_up, ord)
+    ), marks AS (
+      -- the ids to look up, each on its own (LATERAL ... LIMIT 1: an index search each, whatever the statistics
+      -- say; a table being staged into has none yet): in_file when staged from an earlier chunk of this file,
+      -- otherwise taken
+      SELECT mtid, bool_or(in_file) AS in_file FROM (
+        SELECT e.mtid, true AS in_file FROM unnest(${p(earlierIds)}::text[]) AS e(mtid)
+        CROSS JOIN LATERAL (
+          SELECT 1 FROM staged_transactions s
+          WHERE s.batch_id = ${b.batchId} AND s.merchant_transaction_id = e.mtid LIMIT 1
+        ) f
+        UNION ALL
+        -- a payout of the merchant
+        SELECT c.mtid, false FROM unnest(${p(lookUpIds)}::text[]) AS c(mtid)
+        CROSS JOIN LATERAL (
+          SELECT 1 FROM payouts p
+          WHERE p.merchant_id = ${b.merchantId} AND p.merchant_transaction_id = c.mtid AND NOT p.duplicate_mtid
+          LIMIT 1
+        ) f
+        UNION ALL
+        -- an executable row of another of the merchant's batches awaiting execution (few: their ids first; none,
+        -- the usual case: nothing is searched)
+        SELECT c.mtid, false
+        FROM (SELECT ARRAY(${openBatchesOf(b.merchantId, b.batchId)}) AS ids) o
+        CROSS JOIN unnest(${p(lookUpIds)}::text[]) AS c(mtid)
+        CROSS JOIN LATERAL (
+          SELECT 1 FROM staged_transactions s
+          WHERE s.batch_id = ANY(o.ids) AND s.merchant_transaction_id = c.mtid AND s.status = 'Pending' LIMIT 1
+        ) f
+        WHERE cardinality(o.ids) > 0
+      ) found GROUP BY mtid
     ), flagged AS (
       SELECT i.*, CASE
-        WHEN NOT i.check_dup THEN NULL
-        WHEN i.ord > min(i.ord) OVER (PARTITION BY i.mtid) OR f.earlier THEN ${PAYMENT_MSG.duplicateMtidInFile}
-        WHEN f.taken THEN ${PAYMENT_MSG.duplicateMtid}
+        WHEN i.repeated OR m.in_file THEN ${PAYMENT_MSG.duplicateMtidInFile}
+        WHEN m.mtid IS NOT NULL THEN ${PAYMENT_MSG.duplicateMtid}
       END AS duplicate
-      FROM input i LEFT JOIN found f ON f.mtid = i.mtid
+      FROM input i LEFT JOIN marks m ON i.look_up AND m.mtid = i.mtid
     ), progress AS (
       UPDATE batches SET processed_rows = ${processed}, updated_at = now() WHERE batch_id = ${b.batchId}
     )
@@ -196,5 +202,13 @@ async function stageRows(db: Executor, b: BatchRow, brands: Set<string>, rows: R
       CASE WHEN duplicate IS NULL THEN errors ELSE errors || jsonb_build_object('merchant_transaction_id', duplicate) END,
       CASE WHEN duplicate IS NULL THEN status ELSE 'Failed' END,
       missing
-    FROM flagged ORDER BY ord`);
+    FROM flagged ORDER BY ord`;
+  if (deps.database.kind === 'pglite') {
+    await deps.db.execute(statement);
+    return;
+  }
+  await deps.db.transaction(async (tx) => {
+    await tx.execute(sql`SET LOCAL jit = off`);
+    await tx.execute(statement);
+  });
 }
