@@ -84,8 +84,10 @@ interface Step {
  */
 export function useKeysetPaging(paging: Paging, list: unknown) {
   const key = JSON.stringify(list);
-  const [step, setStep] = useState<Step | null>(null);
-  const current = step && step.list === key && step.page === paging.page ? step : null;
+  // the step that led to the page on screen, and the one just taken: until the URL shows the new page, the page
+  // on screen keeps its own request (else it would be asked again by number for a render)
+  const [steps, setSteps] = useState<{ shown: Step | null; taken: Step | null }>({ shown: null, taken: null });
+  const current = [steps.taken, steps.shown].find((s) => s && s.list === key && s.page === paging.page) ?? null;
   return {
     /** the cursor field of this page's request, if it is read by a step ({} when by page number) */
     cursor: (current?.send ?? {}) as CursorStep | Record<string, never>,
@@ -93,13 +95,12 @@ export function useKeysetPaging(paging: Paging, list: unknown) {
     setPage(p: number, shown: KeysetAnswer | undefined) {
       const next = shown && p === paging.page + 1 ? shown.next_cursor : null;
       const prev = shown && p === paging.page - 1 && p > 1 ? shown.prev_cursor : null;
-      setStep(
-        next
-          ? { list: key, page: p, send: { cursor: next } }
-          : prev
-            ? { list: key, page: p, send: { prev_cursor: prev } }
-            : null,
-      );
+      const taken: Step | null = next
+        ? { list: key, page: p, send: { cursor: next } }
+        : prev
+          ? { list: key, page: p, send: { prev_cursor: prev } }
+          : null;
+      setSteps({ shown: current, taken });
       paging.setPage(p);
     },
   };

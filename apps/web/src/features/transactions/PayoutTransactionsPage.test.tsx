@@ -176,6 +176,17 @@ describe('payout transactions', () => {
     await step('Go to previous page', 'Beneficiary 11');
     expect(lastList(fetch)).toMatchObject({ page: 2, prev_cursor: 'before-21' });
     expect(lastList(fetch)).not.toHaveProperty('cursor');
+    // each step asked for its page once, by its cursor: the page left was never asked again by number meanwhile
+    const asked = (call: unknown) => {
+      const b = call as Body;
+      return [b.page, b.cursor ?? b.prev_cursor ?? null];
+    };
+    expect(callsTo(fetch, '/api/payout-transactions').map(asked)).toEqual([
+      [1, null],
+      [2, 'after-10'],
+      [3, 'after-20'],
+      [2, 'before-21'],
+    ]);
     // page 1 and any page link are read by number, without a cursor
     await step('Go to previous page', 'Beneficiary 1');
     expect(lastList(fetch)).toEqual({ status: '', 'sort-by': 'DESC', per_page: 10, page: 1, tz: expect.any(String) });
