@@ -154,6 +154,25 @@ describe('payouts sent to the provider in batches', () => {
     expect((await trialBalance(t.deps.db)).balanced).toBe(true);
   });
 
+  it('two submissions of the same payouts at the same moment send each once and write one provider id', async () => {
+    const ids = await make(25);
+    const before = Object.keys(provider.store.data.items).length;
+    await Promise.all([submitPayouts(t.deps, ids), submitPayouts(t.deps, ids)]);
+    const rows = await rowsOf(ids);
+    const keys = new Set(rows.map((r) => r.idempotencyKey));
+    const theirs = Object.values(provider.store.data.items).filter((i) => keys.has(i.idempotency_key));
+    // the provider holds each payout once (the second call was replayed key by key)
+    expect(theirs).toHaveLength(ids.length);
+    expect(Object.keys(provider.store.data.items).length - before).toBe(ids.length);
+    const byKey = new Map(theirs.map((i) => [i.idempotency_key, i.id]));
+    for (const r of rows) expect(r.providerId).toBe(byKey.get(r.idempotencyKey));
+    provider.settleNow();
+    const r = await post({ events: rows.map((p) => eventOf(p.idempotencyKey)) });
+    expect(r.json().message).toEqual(rows.map(() => 'applied'));
+    for (const p of rows) expect(await entryKinds(p.id)).toHaveLength(2);
+    expect((await trialBalance(t.deps.db)).balanced).toBe(true);
+  });
+
   it('a batched webhook settles each payout once, as the provider has it, and a replay of it moves nothing', async () => {
     const ids = await make(24);
     await submitPayouts(t.deps, ids);
