@@ -169,7 +169,7 @@ const seams = {
  */
 const TABLE_EXCEPTIONS = {
   // the batch's account (ledger accounts); payouts inserted, read and summed in bulk, partly in raw SQL (payouts)
-  'apps/server/src/features/batches/execute.ts': ['ledger', 'payouts'],
+  'apps/server/src/features/batches/execute.ts': ['payouts'],
   // the batch list shows the account's name and reference (ledger accounts) and who uploaded it (users)
   'apps/server/src/features/batches/list.ts': ['ledger', 'users'],
   // batchAmount reads the kind of the batch's account (ledger accounts)

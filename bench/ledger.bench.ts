@@ -33,6 +33,8 @@ async function bench(label: string, database: Database) {
         kind: 'provider',
         name: 'bank',
         allowOverdraft: true,
+        // as the platform's provider account: its credits go to shard rows (ledger/tables.ts)
+        shardCredits: true,
       },
       ...Array.from({ length: 64 }, (_, i) => ({
         accountId: `C-${randomUUID()}`,

@@ -5,10 +5,10 @@ import { rowsOf, type Tx } from '../../platform/db.ts';
 import { conflict, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import { consumeApprovalCode, issueApprovalCode } from '../auth/approval.ts';
-import { platformAccountId } from '../ledger/accounts.ts';
+import { accountById, platformAccountId } from '../ledger/accounts.ts';
 import { InsufficientFunds, postEntry } from '../ledger/service.ts';
-import { accounts } from '../ledger/tables.ts';
-import { returnBatchPayout, submitPayouts, type PayoutRow } from '../payouts/service.ts';
+import { submitPayouts, type PayoutRow } from '../payouts/service.ts';
+import { returnBatchPayout } from '../payouts/settle.ts';
 import { PROVIDER_BATCH_MAX } from '../../platform/provider.ts';
 import { payouts } from '../payouts/tables.ts';
 import { assertPending, batchAmount, batchScopeFilter, findBatchInScope, STAGE_CHUNK } from './service.ts';
@@ -22,8 +22,8 @@ async function executable(deps: Deps, auth: AuthContext, batchId: string) {
   assertPending(b);
   const { amount, fee, counts } = await batchAmount(deps.db, b);
   assertRunnable(counts);
-  const [acct] = await deps.db.select().from(accounts).where(eq(accounts.id, b.accountId));
-  if (acct.balance < amount + fee) throw unprocessable('Insufficient balance');
+  const acct = await accountById(deps.db, b.accountId);
+  if (!acct || acct.balance < amount + fee) throw unprocessable('Insufficient balance');
   return { b, amount, fee };
 }
 

@@ -10,6 +10,14 @@ import { batches } from './tables.ts';
  * shares of any set of failures, in any order, add up to exactly the difference.
  */
 export async function returnFromBatch(tx: Tx, batchId: string, amount: number): Promise<number> {
+  return (await returnsFromBatch(tx, batchId, [amount]))[0];
+}
+
+/**
+ * returnFromBatch for several failed payouts of one batch at once: the batch row locked and updated once, and
+ * each amount's share of the fee as if they had come back one after another in this order.
+ */
+export async function returnsFromBatch(tx: Tx, batchId: string, amounts: number[]): Promise<number[]> {
   const [b] = await tx
     .select({
       amount: batches.amount,
@@ -21,13 +29,16 @@ export async function returnFromBatch(tx: Tx, batchId: string, amount: number): 
     .from(batches)
     .where(eq(batches.batchId, batchId))
     .for('update');
-  const amountReturned = b.amountReturned + amount;
-  if (amountReturned > b.amount) throw new Error(`batch ${batchId} would return more than it reserved`);
-  const feeKept = b.fee - b.feeReturned;
-  const share = feeKept - Math.min(feeKept, feeCents(b.amount - amountReturned, b.feeBps));
-  await tx
-    .update(batches)
-    .set({ amountReturned, feeReturned: b.feeReturned + share })
-    .where(eq(batches.batchId, batchId));
-  return share;
+  let amountReturned = b.amountReturned;
+  let feeReturned = b.feeReturned;
+  const shares = amounts.map((amount) => {
+    amountReturned += amount;
+    if (amountReturned > b.amount) throw new Error(`batch ${batchId} would return more than it reserved`);
+    const feeKept = b.fee - feeReturned;
+    const share = feeKept - Math.min(feeKept, feeCents(b.amount - amountReturned, b.feeBps));
+    feeReturned += share;
+    return share;
+  });
+  await tx.update(batches).set({ amountReturned, feeReturned }).where(eq(batches.batchId, batchId));
+  return shares;
 }

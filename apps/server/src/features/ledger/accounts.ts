@@ -1,10 +1,19 @@
-import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor, Tx } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { usersUnder } from '../users/repo.ts';
-import { accounts } from './tables.ts';
+import { accountCreditShards, accounts } from './tables.ts';
 
 export type AccountRow = typeof accounts.$inferSelect;
+
+/** An account's balance: its row's, plus its credit shards' when its credits are sharded (tables.ts). */
+export const accountBalance =
+  sql<number>`(${accounts.balance} + CASE WHEN ${accounts.shardCredits} THEN COALESCE((SELECT SUM(s.amount) FROM ${accountCreditShards} s WHERE s.account_id = ${accounts.id}), 0) ELSE 0 END)`.mapWith(
+    Number,
+  );
+
+/** The columns of an account row, its balance as accountBalance: select(accountFields) wherever a balance is read. */
+export const accountFields = { ...getTableColumns(accounts), balance: accountBalance };
 export const HOLDER_KINDS = ['payout', 'payin', 'clp'] as const;
 export type HolderKind = (typeof HOLDER_KINDS)[number];
 
@@ -21,6 +30,7 @@ export const PLATFORM_ACCOUNTS = [
     name: 'Fee Account',
     accountReference: FEE_ACCOUNT_REFERENCE,
     allowOverdraft: false,
+    shardCredits: true,
   },
   {
     kind: 'payout_clearing',
@@ -28,6 +38,7 @@ export const PLATFORM_ACCOUNTS = [
     name: 'Payouts in flight',
     accountReference: 'Platform',
     allowOverdraft: false,
+    shardCredits: true,
   },
   {
     kind: 'refund_clearing',
@@ -35,6 +46,7 @@ export const PLATFORM_ACCOUNTS = [
     name: 'Refunds in flight',
     accountReference: 'Platform',
     allowOverdraft: false,
+    shardCredits: true,
   },
   {
     kind: 'reward_clearing',
@@ -42,6 +54,7 @@ export const PLATFORM_ACCOUNTS = [
     name: 'Rewards in flight',
     accountReference: 'Platform',
     allowOverdraft: false,
+    shardCredits: true,
   },
   {
     kind: 'transfer_clearing',
@@ -49,6 +62,7 @@ export const PLATFORM_ACCOUNTS = [
     name: 'Transfers in flight',
     accountReference: 'Platform',
     allowOverdraft: false,
+    shardCredits: true,
   },
   {
     kind: 'accounting_clearing',
@@ -56,6 +70,7 @@ export const PLATFORM_ACCOUNTS = [
     name: '2D transfers in flight',
     accountReference: 'Platform',
     allowOverdraft: false,
+    shardCredits: true,
   },
   {
     kind: 'provider',
@@ -63,6 +78,7 @@ export const PLATFORM_ACCOUNTS = [
     name: 'Provider settlement',
     accountReference: 'Platform',
     allowOverdraft: true,
+    shardCredits: true,
   },
 ] as const;
 export type PlatformKind = (typeof PLATFORM_ACCOUNTS)[number]['kind'];
@@ -111,7 +127,7 @@ export async function openHolderAccounts(tx: Tx, holder: { id: number; name: str
       })),
     )
     .onConflictDoNothing();
-  return tx.select().from(accounts).where(eq(accounts.ownerId, holder.id));
+  return tx.select(accountFields).from(accounts).where(eq(accounts.ownerId, holder.id));
 }
 
 /** Accounts a scope may see: staff all; a merchant (and its team) its own and its brands'; a brand its own. */
@@ -131,7 +147,7 @@ export function accountScopeFilter(scope: Scope): SQL {
 /** The Fee Account. */
 export async function feeAccount(db: Executor): Promise<AccountRow> {
   const [fee] = await db
-    .select()
+    .select(accountFields)
     .from(accounts)
     .where(eq(accounts.id, await platformAccountId(db, 'fee')));
   return fee;
@@ -140,7 +156,7 @@ export async function feeAccount(db: Executor): Promise<AccountRow> {
 /** The payout accounts of a merchant or brand. */
 export async function payoutAccountsOf(db: Executor, ownerId: number): Promise<AccountRow[]> {
   return db
-    .select()
+    .select(accountFields)
     .from(accounts)
     .where(and(eq(accounts.ownerId, ownerId), eq(accounts.kind, 'payout')));
 }
@@ -171,7 +187,7 @@ export async function openCompanyAccount(
 export async function accountsByIds(db: Executor, ids: readonly number[]): Promise<Map<number, AccountRow>> {
   if (!ids.length) return new Map();
   const rows = await db
-    .select()
+    .select(accountFields)
     .from(accounts)
     .where(inArray(accounts.id, [...ids]));
   return new Map(rows.map((r) => [r.id, r]));
@@ -179,19 +195,19 @@ export async function accountsByIds(db: Executor, ids: readonly number[]): Promi
 
 /** An account's balance, its row locked until the caller's transaction ends (a check and the move it guards). */
 export async function lockedBalance(tx: Tx, id: number): Promise<number> {
-  const [row] = await tx.select({ balance: accounts.balance }).from(accounts).where(eq(accounts.id, id)).for('update');
+  const [row] = await tx.select({ balance: accountBalance }).from(accounts).where(eq(accounts.id, id)).for('update');
   if (!row) throw new Error(`account ${id} is missing`);
   return Number(row.balance);
 }
 
 /** An account by its internal id; undefined when there is none. */
 export async function accountById(db: Executor, id: number): Promise<AccountRow | undefined> {
-  const [row] = await db.select().from(accounts).where(eq(accounts.id, id));
+  const [row] = await db.select(accountFields).from(accounts).where(eq(accounts.id, id));
   return row;
 }
 
 export async function holderAccounts(db: Executor, ownerId: number): Promise<Partial<Record<HolderKind, AccountRow>>> {
-  const rows = await db.select().from(accounts).where(eq(accounts.ownerId, ownerId));
+  const rows = await db.select(accountFields).from(accounts).where(eq(accounts.ownerId, ownerId));
   return Object.fromEntries(rows.map((r) => [r.kind, r]));
 }
 
@@ -241,7 +257,7 @@ export async function findAccountInScope(
     sql`${accounts.kind} NOT IN ('payout_clearing', 'refund_clearing', 'reward_clearing', 'transfer_clearing', 'accounting_clearing', 'provider', 'company')`,
   );
   const [row] = await db
-    .select()
+    .select(accountFields)
     .from(accounts)
     .where(and(...filters))
     .limit(1);

@@ -1,7 +1,7 @@
 import { inArray, sql } from 'drizzle-orm';
 import { rowsOf, type Tx } from '../../platform/db.ts';
 import { conflict } from '../../platform/errors.ts';
-import { entryRequestHash, moveBalance, validateEntry, type EntryCommand } from './service.ts';
+import { entryRequestHash, moveBalances, netMovements, validateEntry, type EntryCommand } from './service.ts';
 import { journalEntries, postings } from './tables.ts';
 
 /**
@@ -78,24 +78,17 @@ export async function postEntries(tx: Tx, cmds: EntryCommand[]): Promise<{ entry
     }
   }
 
-  // the net movement of each account over the new entries, applied in account order
-  const net = new Map<number, number>();
+  // every account moves once, by its net over the new entries (one statement, rows locked in account order)
   const lines: { entryId: number; accountId: number; amount: number }[] = [];
+  const moving: EntryCommand['postings'][] = [];
   cmds.forEach((c, i) => {
     const entryId = fresh.get(keys[i]);
     if (entryId === undefined) return;
     results[i] = { entryId, replayed: false };
-    for (const p of c.postings) {
-      net.set(p.accountId, (net.get(p.accountId) ?? 0) + p.amount);
-      lines.push({ entryId, accountId: p.accountId, amount: p.amount });
-    }
+    moving.push(c.postings);
+    for (const p of c.postings) lines.push({ entryId, accountId: p.accountId, amount: p.amount });
   });
-  for (const accountId of [...net.keys()].sort((a, b) => a - b)) {
-    const delta = net.get(accountId)!;
-    if (!Number.isSafeInteger(delta)) throw new Error(`account ${accountId} would move by ${delta}: not safe cents`);
-    if (delta === 0) continue;
-    await moveBalance(tx, accountId, delta);
-  }
+  await moveBalances(tx, netMovements(moving));
   for (let i = 0; i < lines.length; i += POSTINGS_PER_INSERT)
     await tx.insert(postings).values(lines.slice(i, i + POSTINGS_PER_INSERT));
   return results;

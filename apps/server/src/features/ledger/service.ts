@@ -1,9 +1,10 @@
 import type { TrialBalance } from '@obol/contract';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '../../platform/db.ts';
 import { rowsOf } from '../../platform/db.ts';
 import { ApiError, conflict } from '../../platform/errors.ts';
 import { hashPayload } from '../../platform/hash.ts';
+import { accountBalance } from './accounts.ts';
 import { accounts, journalEntries, postings } from './tables.ts';
 
 export interface Posting {
@@ -62,52 +63,72 @@ export function entryRequestHash(cmd: EntryCommand): string {
   });
 }
 
+/** Each account's net movement over some postings, without the zeros, in account id order. */
+export function netMovements(postingLists: Iterable<Posting[]>): { ids: number[]; deltas: number[] } {
+  const net = new Map<number, number>();
+  for (const list of postingLists) for (const p of list) net.set(p.accountId, (net.get(p.accountId) ?? 0) + p.amount);
+  const ids = [...net.keys()].filter((id) => net.get(id) !== 0).sort((x, y) => x - y);
+  const deltas = ids.map((id) => net.get(id)!);
+  for (let i = 0; i < ids.length; i++)
+    if (!Number.isSafeInteger(deltas[i]))
+      throw new Error(`account ${ids[i]} would move by ${deltas[i]}: not safe cents`);
+  return { ids, deltas };
+}
+
+/** The accounts that did not move: an error when one does not exist, else InsufficientFunds for the first. */
+async function refused(tx: Tx, ids: number[], moved: (number | string)[]): Promise<never> {
+  const done = new Set(moved.map(Number));
+  const missing = ids.filter((id) => !done.has(id));
+  const found = new Set(
+    (await tx.select({ id: accounts.id }).from(accounts).where(inArray(accounts.id, missing))).map((r) => r.id),
+  );
+  const gone = missing.find((id) => !found.has(id));
+  if (gone !== undefined) throw new Error(`account ${gone} does not exist`);
+  throw new InsufficientFunds(missing[0]);
+}
+
 /**
- * Moves one account's balance by a non-zero delta of cents. A debit of an account that may not overdraw is a
- * guarded UPDATE (no row back = refused with InsufficientFunds), which is safe under any interleaving of
- * concurrent transactions; an account that does not exist is an error.
+ * Moves accounts' balances by their net movements (netMovements) in one call of ledger_move_balances (migration
+ * 0022): the accounts' own rows first, in account id order (every debit, guarded: an account that may not
+ * overdraw is refused with InsufficientFunds; a credit of an account whose credits are not sharded), then the
+ * platform accounts' credits, each to this connection's credit shard (tables.ts). Each of its statements has
+ * its own snapshot, as separate statements would.
  */
-export async function moveBalance(tx: Tx, accountId: number, delta: number): Promise<void> {
-  const moved = await tx
-    .update(accounts)
-    .set({ balance: sql`${accounts.balance} + ${delta}` })
-    .where(
-      delta >= 0
-        ? eq(accounts.id, accountId)
-        : and(eq(accounts.id, accountId), sql`(${accounts.allowOverdraft} OR ${accounts.balance} + ${delta} >= 0)`),
-    )
-    .returning({ id: accounts.id });
-  if (!moved.length) {
-    const [exists] = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
-    if (!exists) throw new Error(`account ${accountId} does not exist`);
-    throw new InsufficientFunds(accountId);
-  }
+export async function moveBalances(tx: Tx, net: { ids: number[]; deltas: number[] }): Promise<void> {
+  if (!net.ids.length) return;
+  const [row] = rowsOf<{ moved: (number | string)[] }>(
+    await tx.execute(
+      sql`SELECT ledger_move_balances(${sql.param(net.ids)}::int[], ${sql.param(net.deltas)}::bigint[]) AS moved`,
+    ),
+  );
+  if (row.moved.length !== net.ids.length) await refused(tx, net.ids, row.moved);
 }
 
 /**
  * Writes one balanced journal entry and moves the balances, inside the caller's transaction (so it commits
- * or rolls back with the business row it belongs to). An account that may not overdraw is debited with a
- * guarded UPDATE (no row back = refused), which is safe under any interleaving of concurrent transactions.
- * Accounts are updated in id order so two entries never wait on each other in a cycle.
+ * or rolls back with the business row it belongs to), in one statement: the entry, its postings and every
+ * account's net movement (as moveBalances: guarded debits, rows in account id order, platform credits to their
+ * shards). A key used before moves nothing: the same command is a replay, another a 409.
  */
 export async function postEntry(tx: Tx, cmd: EntryCommand): Promise<EntryResult> {
   validateEntry(cmd);
   const requestHash = entryRequestHash(cmd);
-  const inserted = await tx
-    .insert(journalEntries)
-    .values({
-      idempotencyKey: cmd.idempotencyKey,
-      requestHash,
-      kind: cmd.kind,
-      memo: cmd.memo,
-      businessType: cmd.businessType,
-      businessId: cmd.businessId === undefined ? undefined : String(cmd.businessId),
-      reversesId: cmd.reversesId,
-      createdBy: cmd.createdBy,
-    })
-    .onConflictDoNothing({ target: journalEntries.idempotencyKey })
-    .returning({ id: journalEntries.id });
-  if (!inserted.length) {
+  const net = netMovements([cmd.postings]);
+  const [row] = rowsOf<{ id: number | string; moved: (number | string)[] }>(
+    await tx.execute(sql`
+    WITH entry AS (
+      INSERT INTO journal_entries (idempotency_key, request_hash, kind, memo, business_type, business_id, reverses_id, created_by)
+      VALUES (${cmd.idempotencyKey}, ${requestHash}, ${cmd.kind}, ${cmd.memo ?? null}, ${cmd.businessType ?? null},
+        ${cmd.businessId === undefined ? null : String(cmd.businessId)}, ${cmd.reversesId ?? null}::bigint, ${cmd.createdBy ?? null}::int)
+      ON CONFLICT (idempotency_key) DO NOTHING
+      RETURNING id),
+    lines AS (
+      INSERT INTO postings (entry_id, account_id, amount)
+      SELECT entry.id, l.account_id, l.amount
+      FROM entry, unnest(${sql.param(cmd.postings.map((p) => p.accountId))}::int[], ${sql.param(cmd.postings.map((p) => p.amount))}::bigint[]) AS l(account_id, amount))
+    SELECT id, ledger_move_balances(${sql.param(net.ids)}::int[], ${sql.param(net.deltas)}::bigint[]) AS moved FROM entry`),
+  );
+  if (!row) {
     const [prior] = await tx
       .select({ id: journalEntries.id, requestHash: journalEntries.requestHash })
       .from(journalEntries)
@@ -116,18 +137,8 @@ export async function postEntry(tx: Tx, cmd: EntryCommand): Promise<EntryResult>
     if (prior.requestHash !== requestHash) throw conflict('This idempotency key was used for a different request');
     return { entryId: prior.id, replayed: true };
   }
-  const entryId = inserted[0].id;
-
-  // net the postings per account, then move balances in account order
-  const net = new Map<number, number>();
-  for (const p of cmd.postings) net.set(p.accountId, (net.get(p.accountId) ?? 0) + p.amount);
-  for (const accountId of [...net.keys()].sort((a, b) => a - b)) {
-    const delta = net.get(accountId)!;
-    if (delta === 0) continue;
-    await moveBalance(tx, accountId, delta);
-  }
-  await tx.insert(postings).values(cmd.postings.map((p) => ({ entryId, accountId: p.accountId, amount: p.amount })));
-  return { entryId, replayed: false };
+  if (row.moved.length !== net.ids.length) await refused(tx, net.ids, row.moved);
+  return { entryId: Number(row.id), replayed: false };
 }
 
 /** The id of the entry posted under an idempotency key; undefined when none was. */
@@ -163,11 +174,17 @@ export async function reverseEntry(
 export async function balancesOf(db: Executor, ids: number[]): Promise<Map<number, number>> {
   if (!ids.length) return new Map();
   const rows = await db
-    .select({ id: accounts.id, balance: accounts.balance })
+    .select({ id: accounts.id, balance: accountBalance })
     .from(accounts)
     .where(inArray(accounts.id, ids));
   return new Map(rows.map((r) => [r.id, r.balance]));
 }
+
+/** Every account with its balance (its row's plus its credit shards'), for the trial balance's checks. */
+const BALANCES = sql`
+  SELECT a.id, a.account_id, a.kind, a.allow_overdraft, a.balance + COALESCE(c.total, 0) AS balance
+  FROM accounts a LEFT JOIN (SELECT account_id, SUM(amount) AS total FROM account_credit_shards GROUP BY account_id) c
+    ON c.account_id = a.id`;
 
 /** Checks the books: every entry sums to zero, every stored balance equals its postings, totals per kind. */
 export async function trialBalance(db: Executor): Promise<TrialBalance> {
@@ -186,19 +203,19 @@ export async function trialBalance(db: Executor): Promise<TrialBalance> {
   }>(
     await db.execute(sql`
       SELECT a.account_id, a.kind, a.balance, COALESCE(s.total, 0) AS postings_sum
-      FROM accounts a LEFT JOIN (SELECT account_id, SUM(amount) AS total FROM postings GROUP BY account_id) s
+      FROM (${BALANCES}) a LEFT JOIN (SELECT account_id, SUM(amount) AS total FROM postings GROUP BY account_id) s
         ON s.account_id = a.id
       WHERE a.balance <> COALESCE(s.total, 0)
       LIMIT 100`),
   );
   const overdrawn = rowsOf<{ account_id: string; kind: string; balance: number | string }>(
     await db.execute(
-      sql`SELECT account_id, kind, balance FROM accounts WHERE NOT allow_overdraft AND balance < 0 LIMIT 100`,
+      sql`SELECT account_id, kind, balance FROM (${BALANCES}) a WHERE NOT allow_overdraft AND balance < 0 LIMIT 100`,
     ),
   );
   const byKind = rowsOf<{ kind: string; accounts: number | string; balance: number | string }>(
     await db.execute(
-      sql`SELECT kind, COUNT(*) AS accounts, COALESCE(SUM(balance), 0) AS balance FROM accounts GROUP BY kind ORDER BY kind`,
+      sql`SELECT kind, COUNT(*) AS accounts, COALESCE(SUM(balance), 0) AS balance FROM (${BALANCES}) a GROUP BY kind ORDER BY kind`,
     ),
   );
   const [counts] = rowsOf<{ entries: number | string; postings: number | string }>(

@@ -8,7 +8,9 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -18,7 +20,8 @@ import { users } from '../users/tables.ts';
 /**
  * An account of the ledger. Balances are signed cents: a customer account's positive balance is money the
  * platform holds for it; the provider account mirrors money held at the provider (negative when it holds
- * money for us). The sum of every balance is zero. `balance` always equals the sum of the account's postings.
+ * money for us). The sum of every balance is zero. An account's balance (its row's plus, with shardCredits, its credit
+ * shards') always equals the sum of its postings.
  */
 export const accounts = pgTable(
   'accounts',
@@ -35,6 +38,12 @@ export const accounts = pgTable(
     ownerId: integer('owner_id').references(() => users.id),
     currency: text('currency').notNull().default('EUR'),
     allowOverdraft: boolean('allow_overdraft').notNull().default(false),
+    /**
+     * Credits go to the account's credit shards, not to this row (the platform's accounts, which every payout,
+     * fee and settlement credits): see accountCreditShards. Set when the account is opened, never changed.
+     */
+    shardCredits: boolean('shard_credits').notNull().default(false),
+    /** the row's own part of the balance: with shardCredits, the balance is this plus the shards' amounts */
     balance: bigint('balance', { mode: 'number' })
       .notNull()
       .default(sql`0`),
@@ -44,7 +53,32 @@ export const accounts = pgTable(
     uniqueIndex('accounts_account_id_key').on(t.accountId),
     uniqueIndex('accounts_owner_kind_key').on(t.ownerId, t.kind),
     index('accounts_reference_idx').on(t.accountReference),
-    check('accounts_no_overdraft', sql`${t.allowOverdraft} OR ${t.balance} >= 0`),
+    // with shardCredits the row holds the debits and the shards the credits: the guarded debit (ledger_move_balances)
+    // keeps their sum >= 0, and the trial balance checks it
+    check('accounts_no_overdraft', sql`${t.allowOverdraft} OR ${t.shardCredits} OR ${t.balance} >= 0`),
+  ],
+);
+
+/**
+ * The credits of an account with shardCredits, spread over a few rows so that concurrent transactions crediting
+ * the same platform account (every payout credits the clearing and fee accounts) do not queue on one row's lock
+ * until each commits. A transaction credits the shard of its connection (pg_backend_pid() % 16, migration 0022).
+ * Only credits come here, so a shard only grows: a guarded debit of the account, made on its own row, may count
+ * the shards it sees as money there (what it sees can only be less than what is there). The account's balance
+ * is its row's balance plus its shards' amounts (accountBalance).
+ */
+export const accountCreditShards = pgTable(
+  'account_credit_shards',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    shard: smallint('shard').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.shard] }),
+    check('account_credit_shards_credit', sql`${t.amount} >= 0`),
   ],
 );
 

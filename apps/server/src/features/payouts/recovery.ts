@@ -1,7 +1,8 @@
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import type { ProviderItem } from '../../platform/provider.ts';
-import { settlePayouts, submitPayouts, type PayoutSettlement } from './service.ts';
+import { submitPayouts } from './service.ts';
+import { settlePayouts, type PayoutSettlement } from './settle.ts';
 import { payouts } from './tables.ts';
 
 /** How often each process looks for payouts in flight too long (and once at start). */

@@ -3,7 +3,7 @@ import { desc, eq, inArray, sql } from 'drizzle-orm';
 import { rowsOf, type Tx } from '../../platform/db.ts';
 import type { ProviderItem, ProviderPayin } from '../../platform/provider.ts';
 import type { Deps } from '../../platform/deps.ts';
-import { settlePayout, settlePayouts, type PayoutSettlement } from '../payouts/service.ts';
+import { settlePayout, settlePayouts, type PayoutSettlement } from '../payouts/settle.ts';
 import { completedPayouts, payoutsByKeys, payoutStatusByKey, processingKeys } from '../payouts/find.ts';
 import { settleTransfer, transferStatusByKey } from '../transfers/settle.ts';
 import { payinStatusByProviderId, settlePayin } from '../payins/settle.ts';
