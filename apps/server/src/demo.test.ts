@@ -22,7 +22,9 @@ it('seeds a demo payout history through the ledger, each payout reserved and que
   );
   expect(p).toEqual({ n: 20, processing: 20, reserved: 20 });
   const [{ total }] = rowsOf<{ total: number }>(
-    await t.deps.db.execute(sql`SELECT (SELECT sum(balance) FROM accounts) + (SELECT coalesce(sum(amount), 0) FROM account_credit_shards) AS total`),
+    await t.deps.db.execute(
+      sql`SELECT (SELECT sum(balance) FROM accounts) + (SELECT coalesce(sum(amount), 0) FROM account_credit_shards) AS total`,
+    ),
   );
   expect(Number(total)).toBe(0);
   const admin = await t.signIn('admin@obol.example');
@@ -43,7 +45,9 @@ it('seeds demo transfers from the merchants’ accounts, each reserved in the le
   );
   expect(p).toEqual({ n: 4, pending: 4, reserved: 4, queued: 4 });
   const [{ total }] = rowsOf<{ total: number }>(
-    await t.deps.db.execute(sql`SELECT (SELECT sum(balance) FROM accounts) + (SELECT coalesce(sum(amount), 0) FROM account_credit_shards) AS total`),
+    await t.deps.db.execute(
+      sql`SELECT (SELECT sum(balance) FROM accounts) + (SELECT coalesce(sum(amount), 0) FROM account_credit_shards) AS total`,
+    ),
   );
   expect(Number(total)).toBe(0);
   const merchant = await t.signIn('merchant@obol.example');
