@@ -30,10 +30,12 @@ export function labelSql(e: SQL, labels: Record<string | number, string>, otherw
 /** A timestamp(tz) as JavaScript's toISOString writes it (UTC, milliseconds truncated): 2026-01-02T03:04:05.678Z. */
 export const isoSql = (e: SQL): SQL => sql`to_char((${e}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-// Each text cell is tested by the codes of its first and last characters (ascii(): 0 for an empty text) and at
-// most one match, and only the text that needs it is changed (the common text needs nothing done): regular
-// expressions replacing in every cell made an XLSX export ~8x slower than COPY. Characters are written with
-// chr() so the SQL holds no raw control characters.
+// Most rows need nothing done to any text: one regular expression over the row's texts joined (`someText`) finds
+// the rows that do, and the others are their bare values between constant tags (an XLSX export's query took half
+// the time). A row that does is written cell by cell: each text cell is tested by the codes of its first and last
+// characters (ascii(): 0 for an empty text) and at most one match, and only the text that needs it is changed:
+// regular expressions replacing in every cell made an XLSX export ~8x slower than COPY. Characters are written
+// with chr() so the SQL holds no raw control characters.
 
 /** What JavaScript's String.prototype.trim removes (WhiteSpace and LineTerminator). */
 const WS_CODES = [
@@ -85,44 +87,53 @@ function csvField(c: SqlCell): SQL {
   }
 }
 
-/**
- * The parts (none of them NULL) as one text: concat() writes them once, where `a || b || c ...` copies the text
- * built so far at each step (a row of a few hundred bytes in ~100 steps: most of an export's time). Groups of 50
- * stay under the limit of a function's arguments (100).
- */
-function concatSql(parts: SQL[]): SQL {
-  if (parts.length <= 50) return sql`concat(${sql.join(parts, sql`, `)})`;
+/** `wrap` of the parts, nested in groups of `max` (a function takes at most 100 arguments) */
+function grouped(parts: SQL[], max: number, wrap: (args: SQL) => SQL): SQL {
+  if (parts.length <= max) return wrap(sql.join(parts, sql`, `));
   const groups: SQL[] = [];
-  for (let i = 0; i < parts.length; i += 50) groups.push(concatSql(parts.slice(i, i + 50)));
-  return concatSql(groups);
+  for (let i = 0; i < parts.length; i += max) groups.push(grouped(parts.slice(i, i + max), max, wrap));
+  return grouped(groups, max, wrap);
 }
+
+/**
+ * The parts as one text (a NULL part is left out): concat() writes them once, where `a || b || c ...` copies the
+ * text built so far at each step (a row of a few hundred bytes in ~100 steps: most of an export's time).
+ */
+const concatSql = (parts: SQL[]): SQL => grouped(parts, 100, (args) => sql`concat(${args})`);
+
+/** a regular expression's bracket expression of these characters ('-' last, so it is no range) */
+const charClass = (codes: number[]) => {
+  const set = [...new Set(codes)].sort((a, b) => Number(a === 0x2d) - Number(b === 0x2d));
+  return `'[' || ${set.map((c) => `chr(${c})`).join(' || ')} || ']'`;
+};
+/** what joins a row's texts for one test of them all (any character would do: see `someText`) */
+const SEP = 'chr(127)';
+/**
+ * Some of the texts (joined by SEP, none NULL) matches `pattern`, which finds what needs more than a text's bare
+ * value. One test of a row's texts is cheaper than a few of each (most rows need nothing). A pattern finds a text's
+ * first character after ^ or SEP, its last before SEP or $; a SEP inside a text can only make it match where
+ * nothing is needed (the row is then written cell by cell, which is right too).
+ */
+const someText = (texts: SQL[], pattern: string) =>
+  sql`${grouped(texts, 99, (args) => sql`concat_ws(${sql.raw(SEP)}, ${args})`)} ~ ${sql.raw(pattern)}`;
+const first = (codes: number[]) => `'(^|' || ${SEP} || ')' || ${charClass(codes)}`;
+const last = (codes: number[]) => `${charClass(codes)} || '(' || ${SEP} || '|$)'`;
+
+/** csvQuoted or neutralise has something to do */
+const CSV_SPECIAL = `(${charClass([0x22, 0x2c, 0x0d, 0x0a])} || '|' || ${first([0x27, ...FORMULA_CODES, ...WS_CODES])} || '|' || ${last(WS_CODES)})`;
 
 /** The whole CSV line of a row, with its CRLF: csvWriter's `rows` for the same values. */
 export function csvLineSql(cells: SqlCell[]): SQL {
-  return concatSql([
-    ...cells.flatMap((c, i) => (i ? [sql`','`, csvField(c)] : [csvField(c)])),
-    sql`chr(13)`,
-    sql`chr(10)`,
-  ]);
+  const line = (field: (c: SqlCell) => SQL) =>
+    concatSql([...cells.flatMap((c, i) => (i ? [sql`','`, field(c)] : [field(c)])), sql`chr(13)`, sql`chr(10)`]);
+  const texts = cells.filter((c) => c.kind === 'text').map((c) => asText(c.sql));
+  if (!texts.length) return line(csvField);
+  // most rows: no text to quote or neutralise; each field is its value (concat leaves out a NULL: the empty field)
+  const bare = line((c) => (c.kind === 'text' || c.kind === 'plain' ? asText(c.sql) : csvField(c)));
+  return sql`CASE WHEN ${someText(texts, CSV_SPECIAL)} THEN ${line(csvField)} ELSE ${bare} END`;
 }
 
 const xmlEscaped = (t: SQL) => sql`replace(replace(replace(${t}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;')`;
-
-function xlsxCell(c: SqlCell, open: SQL): SQL {
-  switch (c.kind) {
-    case 'int':
-      return sql`coalesce(${open} || '><v>' || (${c.sql})::bigint::text || '</v></c>', ${open} || '/>')`;
-    case 'cents':
-      // the number as xlsxWriter writes cents / 100 (79.2, not 79.20): the cell's format shows two decimals
-      return sql`coalesce(${open} || ' s="2"><v>' || trim_scale((${c.sql})::numeric / 100)::text || '</v></c>', ${open} || '/>')`;
-    case 'plain':
-      return sql`coalesce(${open} || ' t="inlineStr"><is><t>' || ${xmlEscaped(sql`(${c.sql})::text`)} || '</t></is></c>', ${open} || '/>')`;
-    case 'text':
-      // marked xml:space="preserve" when trim would change it, rid of what XML cannot hold, escaped
-      return sql`coalesce(${open} || ' t="inlineStr"><is><t' || CASE WHEN ${trimmable(c.sql)} THEN ' xml:space="preserve"' ELSE '' END
-        || '>' || ${xmlEscaped(xmlHeld(c.sql))} || '</t></is></c>', ${open} || '/>')`;
-  }
-}
 
 /** A, B, ..., Z, AA, ... (writer.ts's columnName) */
 function columnName(i: number): string {
@@ -136,17 +147,98 @@ function columnName(i: number): string {
   return name;
 }
 
+/** a text constant (with no quote in it) */
+const lit = (text: string) => sql.raw(`'${text}'`);
+
+/** how each kind of cell opens (after `<c r="B7`) and closes around its value */
+const XLSX_TAGS: Record<SqlCell['kind'], [string, string]> = {
+  int: ['"><v>', '</v></c>'],
+  cents: ['" s="2"><v>', '</v></c>'],
+  plain: ['" t="inlineStr"><is><t>', '</t></is></c>'],
+  text: ['" t="inlineStr"><is><t>', '</t></is></c>'],
+};
+
+/** a cell's value as XLSX writes it, when it holds nothing to escape or mark */
+function bareValue(c: SqlCell): SQL {
+  if (c.kind === 'int') return sql`(${c.sql})::bigint::text`;
+  // the number as xlsxWriter writes cents / 100 (79.2, not 79.20): the cell's format shows two decimals
+  if (c.kind === 'cents') return sql`trim_scale((${c.sql})::numeric / 100)::text`;
+  return asText(c.sql);
+}
+
 /**
- * The whole XLSX row of a row, numbered `n` in the sheet (the header is row 1): xlsxWriter's row of the same
- * values, every cell naming its place (A<n>, B<n>, ...); an empty cell is written as <c r=".."/>.
+ * A cell as parts of concat() (a NULL part is left out), after its `<c r="B` and its row's number: an empty cell is
+ * `<c r="B7"/>`; text is marked xml:space="preserve" when trim would change it, rid of what XML cannot hold, escaped.
+ */
+function xlsxCell(c: SqlCell): SQL[] {
+  const t = asText(c.sql);
+  const [open, close] = XLSX_TAGS[c.kind];
+  const preserve =
+    c.kind === 'text'
+      ? sql`WHEN ${trimmable(c.sql)} THEN ${lit(open.replace('<t>', '<t xml:space="preserve">'))}`
+      : sql``;
+  const value = c.kind === 'text' ? xmlEscaped(xmlHeld(c.sql)) : c.kind === 'plain' ? xmlEscaped(t) : bareValue(c);
+  return [
+    sql`CASE WHEN ${t} IS NULL THEN '"/>' ${preserve} ELSE ${lit(open)} END`,
+    value,
+    sql`CASE WHEN ${t} IS NULL THEN NULL ELSE ${lit(close)} END`,
+  ];
+}
+
+/** a text (or plain) cell needs more than its bare value in XLSX: escaping, dropping, neutralising, marking */
+const XLSX_SPECIAL = `(${charClass([0x26, 0x3c, 0x3e, ...XML_BAD_CODES])} || '|' || ${first([...FORMULA_CODES, ...WS_CODES])} || '|' || ${last(WS_CODES)})`;
+
+/**
+ * The row has no empty cell and no text that needs more than its bare value (most rows): one test of all its
+ * texts, joined, rather than a few of each. An empty text is made chr(1), which the test finds.
+ */
+function bareRow(cells: SqlCell[]): SQL {
+  const terms: SQL[] = [];
+  const numbers = cells.filter((c) => c.kind === 'int' || c.kind === 'cents').map((c) => c.sql);
+  for (let i = 0; i < numbers.length; i += 99)
+    terms.push(sql`num_nulls(${sql.join(numbers.slice(i, i + 99), sql`, `)}) = 0`);
+  const texts = cells.filter((c) => c.kind === 'text' || c.kind === 'plain');
+  if (texts.length)
+    terms.push(
+      sql`NOT ${someText(
+        texts.map((c) => sql`coalesce(${asText(c.sql)}, chr(1))`),
+        XLSX_SPECIAL,
+      )}`,
+    );
+  return terms.length ? sql.join(terms, sql` AND `) : sql`true`;
+}
+
+/**
+ * The whole XLSX row of a row, numbered `n` (a text; the header is row 1): xlsxWriter's row of the same values,
+ * every cell naming its place (A<n>, B<n>, ...); an empty cell is written as <c r=".."/>. The cells' SQL should
+ * name values computed once (a subquery's columns: rows.ts), as each is read more than once.
  */
 export function xlsxRowSql(cells: SqlCell[], n: SQL): SQL {
-  // the row is built with '<>' where its number goes, and the number put in once: every tag is then a constant
-  // (writing the number into each cell's tag was half of an export's time). No cell's text holds '<>': text and
-  // plain cells are XML-escaped (no '<' is left), numbers are digits.
-  return sql`replace(${concatSql([
-    sql`'<row r="<>">'`,
-    ...cells.map((c, i) => xlsxCell(c, sql.raw(`'<c r="${columnName(i)}<>"'`))),
-    sql`'</row>'`,
-  ])}, '<>', (${n})::text)`;
+  /** the row with each cell's parts after its `<c r="B` and number; texts next to each other as one constant */
+  const build = (cellParts: (c: SqlCell) => (SQL | string)[]) => {
+    const parts: (SQL | string)[] = ['<row r="', n, '">'];
+    cells.forEach((c, i) => parts.push(`<c r="${columnName(i)}`, n, ...cellParts(c)));
+    parts.push('</row>');
+    const merged: (SQL | string)[] = [];
+    for (const p of parts)
+      if (typeof p === 'string' && typeof merged[merged.length - 1] === 'string') merged[merged.length - 1] += p;
+      else merged.push(p);
+    return concatSql(merged.map((p) => (typeof p === 'string' ? lit(p) : p)));
+  };
+  const bare = build((c) => [XLSX_TAGS[c.kind][0], bareValue(c), XLSX_TAGS[c.kind][1]]);
+  return sql`CASE WHEN ${bareRow(cells)} THEN ${bare} ELSE ${build(xlsxCell)} END`;
+}
+
+/**
+ * The cells' values as columns (_c1, _c2, ...) of a subquery aliased `alias`, and the same cells reading them:
+ * each value computed once, however often the row's SQL reads it.
+ */
+export function cellColumns(cells: SqlCell[], alias: string): { columns: SQL; cells: SqlCell[] } {
+  return {
+    columns: sql.join(
+      cells.map((c, i) => sql`${c.sql} AS ${sql.raw(`_c${i + 1}`)}`),
+      sql`, `,
+    ),
+    cells: cells.map((c, i) => ({ kind: c.kind, sql: sql.raw(`${alias}._c${i + 1}`) })),
+  };
 }

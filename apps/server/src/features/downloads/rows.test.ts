@@ -60,6 +60,9 @@ const TRICKY = [
   '"',
   'x\n',
   'a\u0001b\u001fc',
+  // what joins a row's texts for the test of them all (cells.ts), inside a text
+  'del\u007f=x ',
+  '\u007f',
 ];
 
 const SCOPE: Scope = { kind: 'all' };

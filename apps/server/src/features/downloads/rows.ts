@@ -4,7 +4,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { to as copyTo } from 'pg-copy-streams';
 import { rowsOf, type Database } from '../../platform/db.ts';
-import { csvLineSql, xlsxRowSql } from './cells.ts';
+import { cellColumns, csvLineSql, xlsxRowSql } from './cells.ts';
 import type { ExportRows } from './exports.ts';
 import type { RowWriter } from './writer.ts';
 
@@ -136,15 +136,17 @@ export class CopyBinaryFields extends Transform {
   }
 }
 
-/** The line (CSV) or row (XLSX, numbered `n` in the sheet) of each row. */
-const lineOf = (rows: ExportRows, format: 'csv' | 'xlsx', n: SQL) =>
-  format === 'xlsx' ? xlsxRowSql(rows.cells, n) : csvLineSql(rows.cells);
-
-/** The whole export as one query, in the file's order. */
-export const exportQuery = (rows: ExportRows, format: 'csv' | 'xlsx'): SQL =>
-  sql`SELECT ${lineOf(rows, format, sql`row_number() OVER (ORDER BY ${rows.orderBy}) + 1`)} AS line
-    FROM ${rows.from} ${rows.joins ?? sql``}
-    WHERE ${rows.where} ORDER BY ${rows.orderBy}`;
+/**
+ * The whole export as one query, in the file's order. An XLSX row reads each cell's value more than once (cells.ts):
+ * the values are computed once, in a subquery that numbers the rows too; its order is kept.
+ */
+export function exportQuery(rows: ExportRows, format: 'csv' | 'xlsx'): SQL {
+  const source = sql`FROM ${rows.from} ${rows.joins ?? sql``} WHERE ${rows.where} ORDER BY ${rows.orderBy}`;
+  if (format === 'csv') return sql`SELECT ${csvLineSql(rows.cells)} AS line ${source}`;
+  const { columns, cells } = cellColumns(rows.cells, 's');
+  return sql`SELECT ${xlsxRowSql(cells, sql`s._n`)} AS line
+    FROM (SELECT ${columns}, (row_number() OVER (ORDER BY ${rows.orderBy}) + 1)::text AS _n ${source}) s`;
+}
 
 /** The keys of the rows in the file's order, as one text: '12,7,3'. */
 export const snapshotQuery = (rows: ExportRows): SQL =>
@@ -152,13 +154,18 @@ export const snapshotQuery = (rows: ExportRows): SQL =>
     FROM ${rows.from} WHERE ${rows.where}`;
 
 /** The lines of the rows of some keys ('12,7,3'), in the order of the keys, `before` rows written before them. */
-export const chunkQuery = (rows: ExportRows, format: 'csv' | 'xlsx', keys: string, before: number): SQL =>
-  sql`SELECT x.line FROM unnest(string_to_array(${keys}, ',')::int8[]) WITH ORDINALITY AS ids(k, n)
-    CROSS JOIN LATERAL (
-      SELECT ${lineOf(rows, format, sql`ids.n + ${before + 1}`)} AS line
-      FROM ${rows.from} ${rows.joins ?? sql``} WHERE ${rows.key} = ids.k
-    ) x
+export function chunkQuery(rows: ExportRows, format: 'csv' | 'xlsx', keys: string, before: number): SQL {
+  const ids = sql`unnest(string_to_array(${keys}, ',')::int8[]) WITH ORDINALITY AS ids(k, n)`;
+  const source = sql`FROM ${rows.from} ${rows.joins ?? sql``} WHERE ${rows.key} = ids.k`;
+  if (format === 'csv')
+    return sql`SELECT x.line FROM ${ids} CROSS JOIN LATERAL (SELECT ${csvLineSql(rows.cells)} AS line ${source}) x
+      ORDER BY ids.n`;
+  // OFFSET 0: the subquery stays one (its values computed once), rather than merged into the outer query
+  const { columns, cells } = cellColumns(rows.cells, 'x');
+  return sql`SELECT ${xlsxRowSql(cells, sql`x._n`)} AS line FROM ${ids}
+    CROSS JOIN LATERAL (SELECT ${columns}, (ids.n + ${before + 1})::text AS _n ${source} OFFSET 0) x
     ORDER BY ids.n`;
+}
 
 /** Writes the rows through the writer (whose header is written), answering how many there were. */
 export async function writeSqlRows(
