@@ -90,6 +90,53 @@ export async function ping(database: Database): Promise<boolean> {
   }
 }
 
+/**
+ * A statement planned once per connection and then only executed: for the query of every request (the session
+ * check), whose planning costs more than its run (~0.5 ms of ~0.8 on PostgreSQL, ~0.6 of ~0.9 on PGlite).
+ * - PostgreSQL: a named statement; node-postgres parses it once on each pool connection (it keeps the names per
+ *   connection, so a new or replaced connection parses it again, and a failed parse is not remembered).
+ * - PGlite (one connection): PREPARE once per instance, then EXECUTE. EXECUTE takes no bind parameters, so the
+ *   values are written into it as literals, and only plain values are taken (letters, digits, `_ : . + -`: a hash,
+ *   an ISO time); anything else is refused, never quoted. A statement gone (DISCARD, a new session) is prepared
+ *   again.
+ * `types` are the parameters' SQL types, `text` refers to them as $1, $2...
+ */
+export function preparedStatement<Row>(name: string, types: readonly string[], text: string) {
+  const prepared = new WeakMap<PGlite, Promise<unknown>>();
+  const prepare = (pglite: PGlite) => {
+    let done = prepared.get(pglite);
+    if (!done) {
+      done = pglite.exec(`PREPARE ${name}(${types.join(', ')}) AS ${text}`).catch((err: unknown) => {
+        // duplicate_prepared_statement: prepared already (by a call that met it gone at the same time)
+        if ((err as { code?: string }).code === '42P05') return;
+        prepared.delete(pglite);
+        throw err;
+      });
+      prepared.set(pglite, done);
+    }
+    return done;
+  };
+  return async (database: Database, values: readonly string[]): Promise<Row[]> => {
+    if (values.length !== types.length) throw new Error(`${name} takes ${types.length} values`);
+    if (!database.pglite)
+      return (await database.pool!.query<Row & pg.QueryResultRow>({ name, text, values: [...values] })).rows;
+    const pglite = database.pglite;
+    if (!values.every((v) => /^[\w:.+-]*$/.test(v))) throw new Error(`${name}: a value is not plain`);
+    const execute = `EXECUTE ${name}(${values.map((v) => `'${v}'`).join(', ')})`;
+    const preparing = prepare(pglite);
+    await preparing;
+    try {
+      return (await pglite.query<Row>(execute)).rows;
+    } catch (err) {
+      // invalid_sql_statement_name: the statement is gone; prepare it again, once
+      if ((err as { code?: string }).code !== '26000') throw err;
+      if (prepared.get(pglite) === preparing) prepared.delete(pglite);
+      await prepare(pglite);
+      return (await pglite.query<Row>(execute)).rows;
+    }
+  };
+}
+
 /** Rows of a raw `db.execute` on either driver. */
 export function rowsOf<T>(result: unknown): T[] {
   const r = result as { rows?: T[] } | T[];

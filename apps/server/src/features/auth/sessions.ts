@@ -1,7 +1,8 @@
 import { isPermission, isRole, type SessionTiming } from '@obol/contract';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { randomToken, sha256 } from '../../platform/crypto.ts';
-import type { Executor } from '../../platform/db.ts';
+import { preparedStatement, type Executor } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { AuthContext, AuthUser } from '../../platform/http.ts';
 import { scopeFor } from '../../platform/scope.ts';
@@ -32,35 +33,41 @@ export async function startSession(
   return { token, timing };
 }
 
+/**
+ * The session check of every request, one statement: the live session by its token's hash ($1) at the time $2,
+ * its user able to act and the role's permissions. Prepared (planned once per connection): see preparedStatement.
+ */
+const sessionCheck = preparedStatement<{
+  id: number | string;
+  last_seen_at: Date;
+  expires_at: Date;
+  acting: ActingUser | null;
+}>(
+  'obol_session_check',
+  ['text', 'timestamptz'],
+  new PgDialect().sqlToQuery(sql`SELECT ${sessions.id}, ${sessions.lastSeenAt}, ${sessions.expiresAt},
+      ${actingUser(sessions.userId)} AS acting
+    FROM ${sessions}
+    WHERE ${sessions.tokenHash} = $1 AND ${sessions.revokedAt} IS NULL AND ${sessions.idleExpiresAt} > $2
+      AND ${sessions.expiresAt} > $2
+    LIMIT 1`).sql,
+);
+
 /** Resolves a bearer token to the caller, extending the idle expiry. Null when missing, expired or revoked. */
 export async function authenticate(deps: Deps, token: string): Promise<AuthContext | null> {
   if (!token || token.length > 200) return null;
   const now = new Date();
   // one query per request: the live session, its user able to act and the role's permissions (issue 21)
-  const [session] = await deps.db
-    .select({
-      id: sessions.id,
-      lastSeenAt: sessions.lastSeenAt,
-      expiresAt: sessions.expiresAt,
-      user: actingUser(sessions.userId),
-    })
-    .from(sessions)
-    .where(
-      and(
-        eq(sessions.tokenHash, sha256(token)),
-        isNull(sessions.revokedAt),
-        gt(sessions.idleExpiresAt, now),
-        gt(sessions.expiresAt, now),
-      ),
-    )
-    .limit(1);
-  if (!session?.user) return null;
+  const [session] = await sessionCheck(deps.database, [sha256(token), now.toISOString()]);
+  if (!session?.acting) return null;
+  const id = Number(session.id);
+  const expiresAt = new Date(session.expires_at).getTime();
   // extend the idle expiry, at most every 5 seconds per session to spare writes
-  if (now.getTime() - session.lastSeenAt.getTime() > 5_000) {
-    const idle = new Date(Math.min(now.getTime() + deps.config.sessionIdleSeconds * 1000, session.expiresAt.getTime()));
-    await deps.db.update(sessions).set({ lastSeenAt: now, idleExpiresAt: idle }).where(eq(sessions.id, session.id));
+  if (now.getTime() - new Date(session.last_seen_at).getTime() > 5_000) {
+    const idle = new Date(Math.min(now.getTime() + deps.config.sessionIdleSeconds * 1000, expiresAt));
+    await deps.db.update(sessions).set({ lastSeenAt: now, idleExpiresAt: idle }).where(eq(sessions.id, id));
   }
-  return { ...contextOf(session.user), sessionId: session.id, sessionExpiresAt: session.expiresAt.getTime() };
+  return { ...contextOf(session.acting), sessionId: id, sessionExpiresAt: expiresAt };
 }
 
 function contextOf(acting: ActingUser): Omit<AuthContext, 'sessionId' | 'sessionExpiresAt'> {

@@ -37,6 +37,7 @@ export interface DateFilter {
 
 /** The updated_at bounds of a day range in the user's time zone; one date means that day; reversed ranges are reordered. */
 export function dateBounds(f: DateFilter): SQL[] {
+  if (!f.start_date && !f.end_date) return [];
   const now = today(f.tz);
   for (const field of ['start_date', 'end_date'] as const)
     if (f[field] && f[field] > now) throw badRequest(TRX_MSG.dateFuture, field);

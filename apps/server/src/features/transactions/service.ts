@@ -10,6 +10,7 @@ import type {
 import { EXACT_TOTAL_UP_TO, formatCents } from '@obol/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
+import pg from 'pg';
 import { rowsOf, type Executor } from '../../platform/db.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import type { Scope } from '../../platform/scope.ts';
@@ -97,14 +98,27 @@ const SURELY_LARGE = EXACT_TOTAL_UP_TO * 10;
  * - otherwise a count that stops after EXACT_TOTAL_UP_TO + 1 rows: exact up to there, above it the larger of
  *   what was counted and the estimate.
  * The count never reads more than EXACT_TOTAL_UP_TO + 1 rows, so its cost does not grow with the table.
+ * `counting` is that count already started (beside the page), when it was; otherwise it is run here if needed.
  */
-export async function totalOf(db: Executor, where: SQL, shortPage: number | null, estimate: number): Promise<Total> {
+export async function totalOf(
+  db: Executor,
+  where: SQL,
+  shortPage: number | null,
+  estimate: number,
+  counting: Promise<number> | null = null,
+): Promise<Total> {
   if (shortPage !== null) return { total: shortPage, estimated: false };
   if (estimate > SURELY_LARGE) return { total: estimate, estimated: true };
-  const counted = Number(rowsOf<{ total: number }>(await db.execute(boundedCountQuery(where)))[0]?.total ?? 0);
+  const counted = await (counting ?? boundedCount(db, where));
   if (counted <= EXACT_TOTAL_UP_TO) return { total: counted, estimated: false };
   return { total: Math.max(counted, estimate), estimated: true };
 }
+
+const boundedCount = async (db: Executor, where: SQL) =>
+  Number(rowsOf<{ total: number }>(await db.execute(boundedCountQuery(where)))[0]?.total ?? 0);
+
+/** A database on a PostgreSQL pool (not PGlite, not a transaction): queries sent together run together. */
+const onPool = (db: Executor) => (db as { $client?: unknown }).$client instanceof pg.Pool;
 
 /** How long the planner's estimate of one filter is kept, and how many filters are kept per database. */
 const ESTIMATE_KEPT_MS = 10_000;
@@ -140,14 +154,19 @@ const cursorOf = (r: PayoutDbRow | undefined) =>
 async function pageOf(db: Executor, where: SQL, dir: Direction, p: Paging) {
   const { cursor, before } = resolvePosition(p);
   const offset = (p.page - 1) * p.perPage;
-  const [rows, estimate] = await Promise.all([
-    db.execute(pageQuery(where, dir, p.perPage, offset, cursor, before)),
-    estimateOf(db, where),
-  ]);
+  const estimating = estimateOf(db, where);
+  const reading = db.execute(pageQuery(where, dir, p.perPage, offset, cursor, before));
+  // on a PostgreSQL pool the count (when the estimate asks for one) runs beside the page, on another connection:
+  // the answer waits for the slower of the two, not their sum. It is read only when the page is full.
+  const counting = onPool(db)
+    ? estimating.then((estimate) => (estimate > SURELY_LARGE ? 0 : boundedCount(db, where)))
+    : null;
+  counting?.catch(() => undefined); // awaited below only when needed; its failure then fails the request
+  const [rows, estimate] = await Promise.all([reading, estimating]);
   const data = rowsOf<PayoutDbRow>(rows);
   // a page read by offset that is not full is the last one (an empty one says so only as page 1)
   const short = !cursor && data.length < p.perPage && (data.length > 0 || offset === 0) ? offset + data.length : null;
-  const total = await totalOf(db, where, short, estimate);
+  const total = await totalOf(db, where, short, estimate, counting);
   return { data, total, next_cursor: cursorOf(data.at(-1)), prev_cursor: cursorOf(data[0]) };
 }
 

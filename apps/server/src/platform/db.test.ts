@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../test/harness.ts';
+import { preparedStatement, type Database } from './db.ts';
+
+let database: Database;
+let drop: () => Promise<void>;
+beforeAll(async () => {
+  ({ database, drop } = await createTestDatabase());
+});
+afterAll(async () => {
+  await drop?.();
+});
+
+const echo = preparedStatement<{ word: string; at: Date }>(
+  'obol_test_echo',
+  ['text', 'timestamptz'],
+  'SELECT $1::text AS word, $2::timestamptz AS at',
+);
+
+describe('preparedStatement', () => {
+  it('answers the values given, call after call and on several connections at once', async () => {
+    const at = '2026-11-26T10:00:00.000Z';
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => echo(database, [`a${i}f`, at]).then((rows) => rows[0])),
+    );
+    expect(answers.map((r) => r.word)).toEqual(Array.from({ length: 12 }, (_, i) => `a${i}f`));
+    for (const r of answers) expect(new Date(r.at).toISOString()).toBe(at);
+  });
+
+  it('binds any value on PostgreSQL; on PGlite refuses one that is not plain (never quotes it)', async () => {
+    const odd = "x'); SELECT 1; --";
+    const at = '2026-11-26T10:00:00Z';
+    if (database.pglite) await expect(echo(database, [odd, at])).rejects.toThrow(/not plain/);
+    else expect((await echo(database, [odd, at]))[0].word).toBe(odd);
+    await expect(echo(database, ['x'])).rejects.toThrow(/takes 2 values/);
+  });
+
+  it('prepares again a statement the database no longer has', async () => {
+    await echo(database, ['before', '2026-11-26T10:00:00Z']);
+    if (database.pglite) await database.pglite.exec('DEALLOCATE ALL');
+    else return; // node-postgres keeps its own record per connection; nothing deallocates behind its back
+    // several calls meet it gone at once: one prepares it, all answer
+    const rows = await Promise.all(['a', 'b', 'c'].map((w) => echo(database, [w, '2026-11-26T10:00:00Z'])));
+    expect(rows.map(([r]) => r.word)).toEqual(['a', 'b', 'c']);
+  });
+});
