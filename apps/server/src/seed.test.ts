@@ -1,21 +1,19 @@
 import { ALL_PERMISSIONS, DEFAULT_ROLE_PERMISSIONS, PERMISSION_GROUPS, ROLES, roleSlug } from '@obol/contract';
 import { count, eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { permissionsOfRole } from './features/roles/repo.ts';
 import { accounts, journalEntries, permissions, postings, rolePermissions, roles, users } from './platform/schema.ts';
 import type { Database } from './platform/db.ts';
 import { DEMO_USERS, seedDemo, syncReferenceData } from './seed.ts';
-import { createTestDatabase } from './test/harness.ts';
+import { withTestDatabase } from './test/database.ts';
 
 let database: Database;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  ({ database, drop } = await createTestDatabase());
+withTestDatabase(async (made) => {
+  database = made;
   await syncReferenceData(database.db);
   expect(await seedDemo(database.db, 'Test@pass1')).toBe(true);
 });
-afterAll(async () => drop?.());
 
 const counts = async () => {
   const db = database.db;

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { withTestDatabase } from '../test/database.ts';
 import { preparedStatement, type Database } from './db.ts';
 
 let database: Database;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  ({ database, drop } = await createTestDatabase());
-});
-afterAll(async () => {
-  await drop?.();
+withTestDatabase(async (made) => {
+  database = made;
 });
 
 const echo = preparedStatement<{ word: string; at: Date }>(

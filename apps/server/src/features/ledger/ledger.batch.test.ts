@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../platform/errors.ts';
 import type { Database } from '../../platform/db.ts';
 import { rowsOf } from '../../platform/db.ts';
-import { createTestDatabase, engine } from '../../test/harness.ts';
+import { engine } from '../../test/harness.ts';
+import { withTestDatabase } from '../../test/database.ts';
 import { InsufficientFunds, postEntry, trialBalance, type EntryCommand } from './service.ts';
 import { postEntries } from './batch.ts';
 import { accounts } from './tables.ts';
@@ -12,12 +13,8 @@ import { accounts } from './tables.ts';
 // postEntries: many entries in one statement, each with its own idempotency key, the balances moved by their
 // net per account under locks taken in id order.
 let database: Database;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  ({ database, drop } = await createTestDatabase());
-});
-afterAll(async () => {
-  await drop?.();
+withTestDatabase(async (made) => {
+  database = made;
 });
 
 async function open(funding: number[]) {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, engine } from '../../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { engine } from '../../test/harness.ts';
+import { withTestDatabase } from '../../test/database.ts';
 import type { Database } from '../../platform/db.ts';
 import { balancesOf, InsufficientFunds, postEntry, trialBalance } from './service.ts';
 import { accountCreditShards, accounts } from './tables.ts';
@@ -9,12 +10,8 @@ import { accountCreditShards, accounts } from './tables.ts';
 // On PostgreSQL (TEST_DATABASE_URL) these run over a pool of 20 real connections; on PGlite the same
 // commands are interleaved on its one connection.
 let database: Database;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  ({ database, drop } = await createTestDatabase());
-});
-afterAll(async () => {
-  await drop?.();
+withTestDatabase(async (made) => {
+  database = made;
 });
 
 /** A source and a sink that may not overdraw; `sharded`: their credits go to shard rows, as a platform account's. */

@@ -1,19 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../platform/db.ts';
-import { createTestDatabase } from '../../test/harness.ts';
+import { withTestDatabase } from '../../test/database.ts';
 import { ensurePlatformAccounts } from './accounts.ts';
 import { accounts, journalEntries, postings } from './tables.ts';
 
 // The database itself refuses an entry that does not sum to zero, whatever code wrote it: a deferred
 // constraint trigger checks every entry touched by a transaction when it commits.
 let database: Database;
-let drop: () => Promise<void>;
 let a: number;
 let b: number;
-beforeAll(async () => {
-  ({ database, drop } = await createTestDatabase());
+withTestDatabase(async (made) => {
+  database = made;
   await ensurePlatformAccounts(database.db);
   const rows = await database.db
     .insert(accounts)
@@ -28,9 +27,6 @@ beforeAll(async () => {
     )
     .returning({ id: accounts.id });
   [a, b] = rows.map((r) => r.id);
-});
-afterAll(async () => {
-  await drop?.();
 });
 
 async function entryWith(lines: number[]) {

@@ -1,22 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../platform/errors.ts';
-import { createTestDatabase } from '../../test/harness.ts';
+import { withTestDatabase } from '../../test/database.ts';
 import type { Database } from '../../platform/db.ts';
 import { ensurePlatformAccounts } from './accounts.ts';
 import { InsufficientFunds, postEntry, reverseEntry, trialBalance } from './service.ts';
 import { accounts, journalEntries, postings } from './tables.ts';
 
 let database: Database;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  ({ database, drop } = await createTestDatabase());
+withTestDatabase(async (made) => {
+  database = made;
   await ensurePlatformAccounts(database.db);
-});
-afterAll(async () => {
-  await drop?.();
 });
 
 async function openAccounts(n: number, overdraftEvery = 3) {
