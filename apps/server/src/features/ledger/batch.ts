@@ -1,8 +1,15 @@
 import { inArray, sql } from 'drizzle-orm';
 import { rowsOf, type Tx } from '../../platform/db.ts';
 import { conflict } from '../../platform/errors.ts';
-import { entryRequestHash, moveBalances, netMovements, validateEntry, type EntryCommand } from './service.ts';
-import { journalEntries, postings } from './tables.ts';
+import {
+  entryRequestHash,
+  moveBalances,
+  netMovements,
+  unknownAccount,
+  validateEntry,
+  type EntryCommand,
+} from './service.ts';
+import { journalEntries } from './tables.ts';
 
 /**
  * Locks these accounts in id order, for a transaction about to post several entries: each entry moves its own
@@ -19,9 +26,6 @@ export async function lockAccounts(tx: Tx, ids: number[]): Promise<void> {
   );
 }
 
-/** Postings per INSERT (three parameters each: well under PostgreSQL's 65,535). */
-const POSTINGS_PER_INSERT = 5000;
-
 /**
  * Writes many balanced journal entries at once, in the caller's transaction: each entry exactly as postEntry
  * would write it (its own key, kind, postings and business reference, so each business row stays traceable to
@@ -34,25 +38,49 @@ const POSTINGS_PER_INSERT = 5000;
  * guarded UPDATE, here checked on the account's net movement over all the entries (they commit together, so no
  * one ever sees a state in between); accounts are updated in id order, so two callers never wait in a cycle.
  * A key twice in one call is an error (the caller's bug). Answers one result per command, in order.
+ *
+ * The entries and their postings are written first and the balances moved last, so the accounts' rows are
+ * held only from the move to the commit. `alsoLock`: accounts the caller moves after this call in the same
+ * transaction; they are locked with this call's own, in id order, just before the move.
  */
-export async function postEntries(tx: Tx, cmds: EntryCommand[]): Promise<{ entryId: number; replayed: boolean }[]> {
+export async function postEntries(
+  tx: Tx,
+  cmds: EntryCommand[],
+  opts: { alsoLock?: number[] } = {},
+): Promise<{ entryId: number; replayed: boolean }[]> {
   if (!cmds.length) return [];
   for (const c of cmds) validateEntry(c);
   const keys = cmds.map((c) => c.idempotencyKey);
   if (new Set(keys).size !== keys.length) throw new Error('an idempotency key appears twice in one call');
   const hashes = cmds.map(entryRequestHash);
   const col = <T>(f: (c: EntryCommand, i: number) => T) => sql.param(cmds.map(f));
+  const lines = cmds.flatMap((c) => c.postings.map((p) => ({ key: c.idempotencyKey, ...p })));
+  const line = <T>(f: (l: (typeof lines)[number]) => T) => sql.param(lines.map(f));
+  // the entries and the postings of those new (a key used before inserts neither) in one statement
   const inserted = rowsOf<{ id: number | string; idempotency_key: string }>(
-    await tx.execute(sql`
-    INSERT INTO journal_entries (idempotency_key, request_hash, kind, memo, business_type, business_id, reverses_id, created_by)
-    SELECT * FROM unnest(
-      ${col((c) => c.idempotencyKey)}::text[], ${col((_c, i) => hashes[i])}::text[], ${col((c) => c.kind)}::text[],
-      ${col((c) => c.memo ?? null)}::text[], ${col((c) => c.businessType ?? null)}::text[],
-      ${col((c) => (c.businessId === undefined ? null : String(c.businessId)))}::text[],
-      ${col((c) => c.reversesId ?? null)}::bigint[], ${col((c) => c.createdBy ?? null)}::int[]
-    )
-    ON CONFLICT (idempotency_key) DO NOTHING
-    RETURNING id, idempotency_key`),
+    await tx
+      .execute(
+        sql`
+    WITH entry AS (
+      INSERT INTO journal_entries (idempotency_key, request_hash, kind, memo, business_type, business_id, reverses_id, created_by)
+      SELECT * FROM unnest(
+        ${col((c) => c.idempotencyKey)}::text[], ${col((_c, i) => hashes[i])}::text[], ${col((c) => c.kind)}::text[],
+        ${col((c) => c.memo ?? null)}::text[], ${col((c) => c.businessType ?? null)}::text[],
+        ${col((c) => (c.businessId === undefined ? null : String(c.businessId)))}::text[],
+        ${col((c) => c.reversesId ?? null)}::bigint[], ${col((c) => c.createdBy ?? null)}::int[]
+      )
+      ON CONFLICT (idempotency_key) DO NOTHING
+      RETURNING id, idempotency_key),
+    lines AS (
+      INSERT INTO postings (entry_id, account_id, amount)
+      SELECT entry.id, l.account_id, l.amount
+      FROM unnest(${line((l) => l.key)}::text[], ${line((l) => l.accountId)}::int[], ${line((l) => l.amount)}::bigint[])
+        WITH ORDINALITY AS l(key, account_id, amount, n)
+      JOIN entry ON entry.idempotency_key = l.key
+      ORDER BY l.n)
+    SELECT id, idempotency_key FROM entry`,
+      )
+      .catch(unknownAccount),
   );
   const fresh = new Map(inserted.map((r) => [r.idempotency_key, Number(r.id)]));
 
@@ -78,18 +106,17 @@ export async function postEntries(tx: Tx, cmds: EntryCommand[]): Promise<{ entry
     }
   }
 
-  // every account moves once, by its net over the new entries (one statement, rows locked in account order)
-  const lines: { entryId: number; accountId: number; amount: number }[] = [];
+  // every account moves once, by its net over the new entries (one statement, rows locked in account order),
+  // last, so that the rows are held from here to the commit only
   const moving: EntryCommand['postings'][] = [];
   cmds.forEach((c, i) => {
     const entryId = fresh.get(keys[i]);
     if (entryId === undefined) return;
     results[i] = { entryId, replayed: false };
     moving.push(c.postings);
-    for (const p of c.postings) lines.push({ entryId, accountId: p.accountId, amount: p.amount });
   });
-  await moveBalances(tx, netMovements(moving));
-  for (let i = 0; i < lines.length; i += POSTINGS_PER_INSERT)
-    await tx.insert(postings).values(lines.slice(i, i + POSTINGS_PER_INSERT));
+  const net = netMovements(moving);
+  if (opts.alsoLock?.length) await lockAccounts(tx, [...net.ids, ...opts.alsoLock]);
+  await moveBalances(tx, net);
   return results;
 }

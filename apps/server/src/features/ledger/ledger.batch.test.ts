@@ -170,7 +170,11 @@ describe(`postEntries (${engine})`, () => {
     const ghost = 2_000_000_000;
     await expect(
       database.db.transaction((tx) => postEntries(tx, [pay(a, bank, 10), pay(a, ghost, 10)])),
-    ).rejects.toThrow(/does not exist/);
+    ).rejects.toThrow(`account ${ghost} does not exist`);
+    // postEntry says the same (its postings' foreign key refuses the posting inside its one statement)
+    await expect(database.db.transaction((tx) => postEntry(tx, pay(a, ghost, 10)))).rejects.toThrow(
+      `account ${ghost} does not exist`,
+    );
     await expect(
       database.db.transaction((tx) =>
         postEntries(tx, [

@@ -88,6 +88,18 @@ async function refused(tx: Tx, ids: number[], moved: (number | string)[]): Promi
 }
 
 /**
+ * A posting to an account that does not exist fails on the postings' foreign key (inside the statement that
+ * writes them): said as the ledger says it. Any other error is thrown on as it is.
+ */
+export function unknownAccount(e: unknown): never {
+  const err = e as { cause?: { code?: string; detail?: string } } & { code?: string; detail?: string };
+  const db = err?.cause?.code ? err.cause : err;
+  const id = db?.code === '23503' ? /\(account_id\)=\((\d+)\)/.exec(db.detail ?? '')?.[1] : undefined;
+  if (id) throw new Error(`account ${id} does not exist`);
+  throw e;
+}
+
+/**
  * Moves accounts' balances by their net movements (netMovements) in one call of ledger_move_balances (migration
  * 0022): the accounts' own rows first, in account id order (every debit, guarded: an account that may not
  * overdraw is refused with InsufficientFunds; a credit of an account whose credits are not sharded), then the
@@ -115,7 +127,9 @@ export async function postEntry(tx: Tx, cmd: EntryCommand): Promise<EntryResult>
   const requestHash = entryRequestHash(cmd);
   const net = netMovements([cmd.postings]);
   const [row] = rowsOf<{ id: number | string; moved: (number | string)[] }>(
-    await tx.execute(sql`
+    await tx
+      .execute(
+        sql`
     WITH entry AS (
       INSERT INTO journal_entries (idempotency_key, request_hash, kind, memo, business_type, business_id, reverses_id, created_by)
       VALUES (${cmd.idempotencyKey}, ${requestHash}, ${cmd.kind}, ${cmd.memo ?? null}, ${cmd.businessType ?? null},
@@ -126,7 +140,9 @@ export async function postEntry(tx: Tx, cmd: EntryCommand): Promise<EntryResult>
       INSERT INTO postings (entry_id, account_id, amount)
       SELECT entry.id, l.account_id, l.amount
       FROM entry, unnest(${sql.param(cmd.postings.map((p) => p.accountId))}::int[], ${sql.param(cmd.postings.map((p) => p.amount))}::bigint[]) AS l(account_id, amount))
-    SELECT id, ledger_move_balances(${sql.param(net.ids)}::int[], ${sql.param(net.deltas)}::bigint[]) AS moved FROM entry`),
+    SELECT id, ledger_move_balances(${sql.param(net.ids)}::int[], ${sql.param(net.deltas)}::bigint[]) AS moved FROM entry`,
+      )
+      .catch(unknownAccount),
   );
   if (!row) {
     const [prior] = await tx

@@ -73,14 +73,14 @@ export async function settlePayouts(tx: Tx, evs: PayoutSettlement[]): Promise<Se
   const provider = await platformAccountId(tx, 'provider');
   // Several entries in one transaction: every account they move is locked first, in id order (each entry
   // alone moves its accounts in that order, but one after another they would not, and could deadlock with a
-  // payout's reserve taking the same accounts)
+  // payout's reserve taking the same accounts). The lock is taken as late as it can be, once the entries and
+  // their postings are written (postEntries), so the platform's rows are held only from there to the commit.
   const touched = new Set<number>([clearing]);
   if (completed.length) touched.add(provider);
   if (failed.length) touched.add(await platformAccountId(tx, 'fee'));
   for (const row of failed) touched.add(row.accountId);
-  await lockAccounts(tx, [...touched]);
   // one entry per payout (each traceable to its own), every account moved once by their net
-  await postEntries(tx, [
+  const entries: EntryCommand[] = [
     ...completed.map((r) => ({
       idempotencyKey: `payout:${r.id}:complete`,
       kind: 'payout.complete',
@@ -95,7 +95,9 @@ export async function settlePayouts(tx: Tx, evs: PayoutSettlement[]): Promise<Se
       tx,
       failed.filter((r) => r.payoutType === 'batch'),
     )),
-  ]);
+  ];
+  if (entries.length) await postEntries(tx, entries, { alsoLock: [...touched] });
+  else await lockAccounts(tx, [...touched]);
   for (const row of failed) {
     if (row.payoutType === 'batch') continue;
     // a manual payout was reserved on its own: the exact opposite of that entry returns amount and fee
