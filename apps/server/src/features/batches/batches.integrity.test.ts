@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { feeCents } from '@obol/contract';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildProvider } from '../../../../provider/src/app.ts';
 import { rowsOf } from '../../platform/db.ts';
 import { startTestApp, engine, type TestApp } from '../../test/harness.ts';
@@ -11,6 +11,7 @@ import { holderReference } from '../ledger/accounts.ts';
 import { trialBalance } from '../ledger/service.ts';
 import { journalEntries, postings } from '../ledger/tables.ts';
 import { payouts } from '../payouts/tables.ts';
+import { applyProviderEvents } from '../provider/service.ts';
 import { batches } from './tables.ts';
 
 // The races of issue 11, from outside, through the API: on PostgreSQL the requests of each trial really run at
@@ -351,5 +352,90 @@ describe('a failed payout of a batch', () => {
     expect(await balance()).toBe(before - 10001 - feeCents(10001, 150));
     expect(b).toMatchObject({ amountReturned: 3333 + 4444, feeReturned: feeCents(total, 150) - feeCents(10001, 150) });
     await assertReserveMatchesPayouts(batchId);
+  });
+});
+
+describe('failed payouts of a batch settled by one webhook batch', () => {
+  it('return together exactly what they return one by one, and a later delivery of the same events moves nothing', async () => {
+    const tag = `ONE-${randomUUID().slice(0, 8)}`;
+    const control = (body: object) =>
+      fetch(`${t.config.providerUrl}/_control`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    // the provider takes the payouts but settles none yet: the events are posted here, all in one batch
+    expect((await control({ paused_settlement: true })).status).toBe(200);
+    try {
+      const batchId = await uploadStaged(
+        `${HEADER}\nAna Novak,100000001,${tag}-1,Acme Brand,Invoice,10001\nBen Berg,200000002,${tag}-2,Acme Brand,Invoice,3333\nCleo Costa,200000003,${tag}-3,Acme Brand,Invoice,4444\n`,
+      );
+      const before = await balance();
+      const code = await approvalCode(batchId);
+      expect((await t.post('/api/confirm-batch', { batch_id: batchId, code }, merchant)).status).toBe(200);
+      let rows: (typeof payouts.$inferSelect)[] = [];
+      for (let i = 0; i < 200 && !(rows.length === 3 && rows.every((r) => r.providerId)); i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        rows = await t.deps.db.select().from(payouts).where(eq(payouts.batchId, batchId)).orderBy(payouts.id);
+      }
+      expect(rows.map((r) => r.providerId)).toEqual([expect.any(String), expect.any(String), expect.any(String)]);
+      // the provider's word: the two to another brand's wallets failed
+      const word = rows.map((r) => ({
+        id: r.providerId!,
+        idempotency_key: r.idempotencyKey,
+        reference: r.reference,
+        amount: r.amount,
+        currency: 'EUR',
+        status: r.obolId.startsWith('2') ? ('Failed' as const) : ('Completed' as const),
+        ...(r.obolId.startsWith('2') ? { message: 'Brand does not match' } : {}),
+      }));
+      const lookup = vi.spyOn(t.deps.provider, 'lookupPayouts').mockResolvedValue(word);
+      const events = word.map((w) => ({
+        event_id: `evt_${randomUUID()}`,
+        type: w.status === 'Failed' ? 'payout.failed' : 'payout.completed',
+        created_at: new Date().toISOString(),
+        data: {
+          id: w.id,
+          idempotency_key: w.idempotency_key,
+          status: w.status,
+          amount: w.amount,
+          reference: w.reference,
+        },
+      }));
+      try {
+        expect(await applyProviderEvents(t.deps, events)).toEqual(['applied', 'applied', 'applied']);
+        expect(lookup).toHaveBeenCalledTimes(1);
+      } finally {
+        lookup.mockRestore();
+      }
+      // the same shares as one by one in payout id order: the first its part, the second the rest
+      const total = 10001 + 3333 + 4444;
+      const fee = feeCents(total, 150);
+      const first = fee - feeCents(total - 3333, 150);
+      const second = fee - feeCents(10001, 150) - first;
+      const refunds = rowsOf<{ business_id: string; fee: number | string }>(
+        await t.deps.db.execute(sql`
+          SELECT e.business_id, -p.amount AS fee FROM ${journalEntries} e JOIN ${postings} p ON p.entry_id = e.id
+          JOIN accounts a ON a.id = p.account_id
+          WHERE e.kind = 'payout.reversal' AND a.kind = 'fee' AND a.owner_id IS NULL
+            AND e.business_id IN (${String(rows[1].id)}, ${String(rows[2].id)})
+          ORDER BY e.business_id::bigint`),
+      );
+      expect(refunds.map((r) => [Number(r.business_id), Number(r.fee)])).toEqual([
+        [rows[1].id, first],
+        [rows[2].id, second],
+      ]);
+      const [b] = await t.deps.db.select().from(batches).where(eq(batches.batchId, batchId));
+      expect(b).toMatchObject({ amountReturned: 3333 + 4444, feeReturned: first + second });
+      expect(await balance()).toBe(before - 10001 - feeCents(10001, 150));
+      // the provider settles them now and delivers its own events: the payouts are settled, nothing moves
+      expect((await control({ paused_settlement: false })).status).toBe(200);
+      await settled(batchId);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await balance()).toBe(before - 10001 - feeCents(10001, 150));
+      await assertReserveMatchesPayouts(batchId);
+    } finally {
+      await control({ paused_settlement: false });
+    }
   });
 });
