@@ -386,6 +386,7 @@ describe('failed payouts of a batch settled by one webhook batch', () => {
         reference: r.reference,
         amount: r.amount,
         currency: 'EUR',
+        created_at: r.createdAt.toISOString(),
         status: r.obolId.startsWith('2') ? ('Failed' as const) : ('Completed' as const),
         ...(r.obolId.startsWith('2') ? { message: 'Brand does not match' } : {}),
       }));

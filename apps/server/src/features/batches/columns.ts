@@ -1,4 +1,11 @@
-import { BATCH_COLUMNS, validateRow, type BatchColumn, type RawRow } from '@obol/contract';
+import {
+  BATCH_COLUMNS,
+  validateRow,
+  type BatchColumn,
+  type RawRow,
+  type RowContext,
+  type StagedStatus,
+} from '@obol/contract';
 import { FileRefused } from './file-limits.ts';
 
 // the columns of a payout file, in the template's order, and its rows: the contract's (the review page edits them)
@@ -73,22 +80,21 @@ export interface Chunk {
   rowNumber: number[];
   cols: Record<BatchColumn, string[]>;
   cents: (number | null)[];
+  /** each row's errors as JSON, field -> message */
   errors: string[];
-  status: string[];
+  status: StagedStatus[];
   missing: number[];
-  /** earlier in this chunk: a duplicate in the file */
-  repeated: boolean[];
-  /** to look up: an id of its own (given, no error of its own) not repeated in this chunk */
+  /** to look up: the first row in this chunk with an id of its own (given, no error of its own) */
   lookUp: boolean[];
   /** to look up among the batch's rows staged from earlier chunks too */
   maybeEarlier: boolean[];
 }
 
 /**
- * Each row's own fields checked by the contract's validateRow (the duplicates are the database's to find: the
- * row is checked as if it had none), and what the database needs to look up: validateRow marks a duplicate only
- * on an id that is given and has no error of its own; the first row with an id is looked up, a later one in the
- * same chunk is a duplicate in the file.
+ * Each row's own fields checked by the contract's validateRow, and what the database needs to look up:
+ * validateRow marks a duplicate only on an id that is given and has no error of its own. The first row with such
+ * an id in the chunk is looked up (the statement marks it from the answer: stage.ts); a later one in the same
+ * chunk is a duplicate in the file, which validateRow marks here.
  */
 export function checkChunk(rows: Row[], brands: Set<string>, seen: SeenIds): Chunk {
   const n = rows.length;
@@ -97,28 +103,30 @@ export function checkChunk(rows: Row[], brands: Set<string>, seen: SeenIds): Chu
     cols: Object.fromEntries(BATCH_COLUMNS.map((k) => [k, new Array<string>(n)])) as Record<BatchColumn, string[]>,
     cents: new Array<number | null>(n),
     errors: new Array<string>(n),
-    status: new Array<string>(n),
+    status: new Array<StagedStatus>(n),
     missing: new Array<number>(n),
-    repeated: new Array<boolean>(n),
     lookUp: new Array<boolean>(n),
     maybeEarlier: new Array<boolean>(n),
   };
+  // the ids checked so far in this chunk: a row with one of them is a duplicate in the file (the id's own checks
+  // passed for the first, so they pass for it too)
   const inChunk = new Set<string>();
+  const first: RowContext = { brands, duplicateInFile: false, duplicateOfPayout: false };
+  const again: RowContext = { brands, duplicateInFile: true, duplicateOfPayout: false };
   for (let i = 0; i < n; i++) {
     const values = rows[i].values;
-    const v = validateRow(values, { brands, duplicateInFile: false, duplicateOfPayout: false });
+    const mtid = values.merchant_transaction_id;
+    const repeated = inChunk.has(mtid);
+    const v = validateRow(values, repeated ? again : first);
     c.rowNumber[i] = rows[i].row;
     for (const k of BATCH_COLUMNS) c.cols[k][i] = values[k];
     c.cents[i] = v.amount;
-    c.errors[i] = JSON.stringify(v.errors);
+    c.errors[i] = v.status === 'Pending' ? '{}' : JSON.stringify(v.errors);
     c.status[i] = v.status;
     c.missing[i] = v.missing ? 1 : 0;
-    const mtid = values.merchant_transaction_id;
-    const check = !!mtid && !v.errors.merchant_transaction_id;
-    c.repeated[i] = check && inChunk.has(mtid);
-    c.lookUp[i] = check && !c.repeated[i];
+    c.lookUp[i] = !repeated && !!mtid && !v.errors.merchant_transaction_id;
     c.maybeEarlier[i] = c.lookUp[i] && seen.mayHave(mtid);
-    if (check) inChunk.add(mtid);
+    if (c.lookUp[i]) inChunk.add(mtid);
   }
   for (const mtid of inChunk) seen.add(mtid);
   return c;

@@ -136,73 +136,41 @@ async function decline(deps: Deps, batchId: string, reason: string) {
 }
 
 /**
- * One chunk of the file, staged by one statement: the rows travel as one array per column (unnest), their
- * duplicates are marked on the merchant transaction id as validateRow would (earlier in the file: earlier in
- * this chunk, or staged for this batch from an earlier chunk; taken: a payout of the merchant, or an executable
- * row of another of its batches awaiting execution, as takenMtids says), each looked up by an index only where
- * the answer is not known already, and the batch's progress moves on in the same statement. On PostgreSQL the
+ * One chunk of the file, staged by one statement: the rows travel as one array per column (unnest) and go in as
+ * they come (no join, no sort: a row's id only breaks ties between equal row numbers, and a file has none). The
+ * first row of each id in the chunk is marked if the id is a duplicate, as validateRow would (in the file before
+ * taken; a later row of the chunk with the same id was marked by checkChunk), from one look-up of the chunk's ids
+ * (marks) made once for the statement, and the batch's progress moves on in the same statement. On PostgreSQL the
  * statement is planned without JIT: compiling it would cost more than running it.
  */
 async function stageRows(deps: Deps, b: BatchRow, c: Chunk, processed: number) {
   const p = <T>(a: T[]) => sql.param(a);
   const lookUpIds = c.cols.merchant_transaction_id.filter((_, i) => c.lookUp[i]);
   const earlierIds = c.cols.merchant_transaction_id.filter((_, i) => c.maybeEarlier[i]);
+  // the message of each duplicate found, by id: looked up once for the statement
+  const dups = lookUpIds.length
+    ? sql`SELECT jsonb_object_agg(mtid, CASE WHEN in_file THEN ${PAYMENT_MSG.duplicateMtidInFile}
+        ELSE ${PAYMENT_MSG.duplicateMtid} END) AS ids FROM (${marks(b, lookUpIds, earlierIds)}) m`
+    : sql`SELECT NULL::jsonb AS ids`;
   const statement = sql`
-    WITH input AS (
-      SELECT * FROM unnest(
-        ${p(c.rowNumber)}::int[], ${p(c.cols.beneficiary_name)}::text[], ${p(c.cols.obol_id)}::text[],
-        ${p(c.cols.merchant_transaction_id)}::text[], ${p(c.cols.brand)}::text[], ${p(c.cols.reference)}::text[],
-        ${p(c.cols.amount)}::text[], ${p(c.cents)}::bigint[], ${p(c.errors)}::jsonb[], ${p(c.status)}::text[],
-        ${p(c.missing)}::int[], ${p(c.repeated)}::bool[], ${p(c.lookUp)}::bool[]
-      ) WITH ORDINALITY AS t(row_number, beneficiary_name, obol_id, mtid, brand, reference, amount_text, amount,
-        errors, status, missing, repeated, look_up, ord)
-    ), marks AS (
-      -- the ids to look up, each on its own (LATERAL ... LIMIT 1: an index search each, whatever the statistics
-      -- say; a table being staged into has none yet): in_file when staged from an earlier chunk of this file,
-      -- otherwise taken
-      SELECT mtid, bool_or(in_file) AS in_file FROM (
-        SELECT e.mtid, true AS in_file FROM unnest(${p(earlierIds)}::text[]) AS e(mtid)
-        CROSS JOIN LATERAL (
-          SELECT 1 FROM staged_transactions s
-          WHERE s.batch_id = ${b.batchId} AND s.merchant_transaction_id = e.mtid LIMIT 1
-        ) f
-        UNION ALL
-        -- a payout of the merchant
-        SELECT c.mtid, false FROM unnest(${p(lookUpIds)}::text[]) AS c(mtid)
-        CROSS JOIN LATERAL (
-          SELECT 1 FROM payouts p
-          WHERE p.merchant_id = ${b.merchantId} AND p.merchant_transaction_id = c.mtid AND NOT p.duplicate_mtid
-          LIMIT 1
-        ) f
-        UNION ALL
-        -- an executable row of another of the merchant's batches awaiting execution (few: their ids first; none,
-        -- the usual case: nothing is searched)
-        SELECT c.mtid, false
-        FROM (SELECT ARRAY(${openBatchesOf(b.merchantId, b.batchId)}) AS ids) o
-        CROSS JOIN unnest(${p(lookUpIds)}::text[]) AS c(mtid)
-        CROSS JOIN LATERAL (
-          SELECT 1 FROM staged_transactions s
-          WHERE s.batch_id = ANY(o.ids) AND s.merchant_transaction_id = c.mtid AND s.status = 'Pending' LIMIT 1
-        ) f
-        WHERE cardinality(o.ids) > 0
-      ) found GROUP BY mtid
-    ), flagged AS (
-      SELECT i.*, CASE
-        WHEN i.repeated OR m.in_file THEN ${PAYMENT_MSG.duplicateMtidInFile}
-        WHEN m.mtid IS NOT NULL THEN ${PAYMENT_MSG.duplicateMtid}
-      END AS duplicate
-      FROM input i LEFT JOIN marks m ON i.look_up AND m.mtid = i.mtid
-    ), progress AS (
+    WITH dups AS MATERIALIZED (${dups}), progress AS (
       UPDATE batches SET processed_rows = ${processed}, updated_at = now() WHERE batch_id = ${b.batchId}
     )
     INSERT INTO staged_transactions
       (batch_id, row_number, beneficiary_name, obol_id, merchant_transaction_id, brand, reference, amount_text, amount,
        errors, status, missing)
     SELECT ${b.batchId}, row_number, beneficiary_name, obol_id, mtid, brand, reference, amount_text, amount,
-      CASE WHEN duplicate IS NULL THEN errors ELSE errors || jsonb_build_object('merchant_transaction_id', duplicate) END,
-      CASE WHEN duplicate IS NULL THEN status ELSE 'Failed' END,
+      CASE WHEN dup IS NULL THEN errors ELSE errors || jsonb_build_object('merchant_transaction_id', dup) END,
+      CASE WHEN dup IS NULL THEN status ELSE 'Failed' END,
       missing
-    FROM flagged ORDER BY ord`;
+    FROM unnest(
+      ${p(c.rowNumber)}::int[], ${p(c.cols.beneficiary_name)}::text[], ${p(c.cols.obol_id)}::text[],
+      ${p(c.cols.merchant_transaction_id)}::text[], ${p(c.cols.brand)}::text[], ${p(c.cols.reference)}::text[],
+      ${p(c.cols.amount)}::text[], ${p(c.cents)}::bigint[], ${p(c.errors)}::jsonb[], ${p(c.status)}::text[],
+      ${p(c.missing)}::int[], ${p(c.lookUp)}::bool[]
+    ) AS t(row_number, beneficiary_name, obol_id, mtid, brand, reference, amount_text, amount, errors, status, missing,
+      look_up)
+    CROSS JOIN LATERAL (SELECT CASE WHEN look_up THEN (SELECT ids FROM dups) ->> mtid END AS dup) d`;
   if (deps.database.kind === 'pglite') {
     await deps.db.execute(statement);
     return;
@@ -212,3 +180,34 @@ async function stageRows(deps: Deps, b: BatchRow, c: Chunk, processed: number) {
     await tx.execute(statement);
   });
 }
+
+/**
+ * The ids among those looked up that are duplicates: in_file when staged from an earlier chunk of this file (only
+ * the ids that may be: `earlierIds`), otherwise taken, as takenMtids says. The batch's own rows and the other open
+ * batches' are searched id by id (LATERAL ... LIMIT 1: an index search each, whatever the statistics say; a table
+ * being staged into has none yet); the merchant's payouts by their unique index, the chunk's ids in one scan.
+ */
+const marks = (b: BatchRow, lookUpIds: string[], earlierIds: string[]) => sql`
+  SELECT mtid, bool_or(in_file) AS in_file FROM (
+    SELECT e.mtid, true AS in_file FROM unnest(${sql.param(earlierIds)}::text[]) AS e(mtid)
+    CROSS JOIN LATERAL (
+      SELECT 1 FROM staged_transactions s
+      WHERE s.batch_id = ${b.batchId} AND s.merchant_transaction_id = e.mtid LIMIT 1
+    ) f
+    UNION ALL
+    -- a payout of the merchant (its unique index, searched for the chunk's ids in one scan)
+    SELECT p.merchant_transaction_id, false FROM payouts p
+    WHERE p.merchant_id = ${b.merchantId} AND p.merchant_transaction_id = ANY(${sql.param(lookUpIds)}::text[])
+      AND NOT p.duplicate_mtid
+    UNION ALL
+    -- an executable row of another of the merchant's batches awaiting execution (few: their ids first; none,
+    -- the usual case: nothing is searched)
+    SELECT c.mtid, false
+    FROM (SELECT ARRAY(${openBatchesOf(b.merchantId, b.batchId)}) AS ids) o
+    CROSS JOIN unnest(${sql.param(lookUpIds)}::text[]) AS c(mtid)
+    CROSS JOIN LATERAL (
+      SELECT 1 FROM staged_transactions s
+      WHERE s.batch_id = ANY(o.ids) AND s.merchant_transaction_id = c.mtid AND s.status = 'Pending' LIMIT 1
+    ) f
+    WHERE cardinality(o.ids) > 0
+  ) found GROUP BY mtid`;
