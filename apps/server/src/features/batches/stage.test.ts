@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { validateRow, type RawRow } from '@obol/contract';
+import { asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engine, startTestApp, type TestApp } from '../../test/harness.ts';
+import { userIdByEmail } from '../../seed.ts';
+import { holderAccounts } from '../ledger/accounts.ts';
+import { payouts } from '../payouts/tables.ts';
+import { uploadKey } from './service.ts';
+import { stageBatch } from './stage.ts';
+import { batches, stagedTransactions } from './tables.ts';
+
+// Staging writes a file in chunks (1,000 rows a statement on PGlite, 5,000 on PostgreSQL) and marks the
+// duplicates of merchant transaction ids partly in JavaScript (within a chunk) and partly in the database (earlier
+// chunks, the merchant's payouts, its other open batches): every row must come out as validateRow says, the file
+// read in order with everything before the row known.
+const HEADER = 'beneficiary_name,obol_id,merchant_transaction_id,brand,reference,amount';
+const CHUNK = engine === 'postgres' ? 5000 : 1000;
+let t: TestApp;
+let merchantId: number;
+let accountId: number;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  merchantId = (await userIdByEmail(t.deps.db, 'merchant@obol.example'))!;
+  accountId = (await holderAccounts(t.deps.db, merchantId)).payout!.id;
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+async function newBatch(csv: string, status = 'Processing') {
+  const batchId = `ST${randomUUID().slice(0, 8).toUpperCase()}`;
+  const w = await t.deps.files.create(uploadKey(batchId, 'csv'));
+  w.stream.end(Buffer.from(csv));
+  await w.commit();
+  await t.deps.db.insert(batches).values({
+    batchId,
+    merchantId,
+    behalfOfId: merchantId,
+    accountId,
+    uploadedBy: merchantId,
+    payoutType: 'Batch Payout',
+    fileName: 'stage.csv',
+    fileFormat: 'csv',
+    status,
+  });
+  return batchId;
+}
+
+const line = (v: RawRow) =>
+  [v.beneficiary_name, v.obol_id, v.merchant_transaction_id, v.brand, v.reference, v.amount].join(',');
+
+describe('staging a file of several chunks', () => {
+  it('marks every duplicate id as validateRow would: in the file (same chunk or an earlier one) before taken', async () => {
+    const tag = `D${randomUUID().slice(0, 6)}`;
+    const paid = `${tag}-PAID`;
+    const open = `${tag}-OPEN`;
+    const openFailed = `${tag}-OPENF`;
+    // taken: a payout of the merchant, and an executable row of another of its batches awaiting execution
+    await t.deps.db.insert(payouts).values({
+      merchantId,
+      behalfOfId: merchantId,
+      accountId,
+      createdBy: merchantId,
+      merchantTransactionId: paid,
+      beneficiaryName: 'Ana',
+      brand: 'Acme Brand',
+      obolId: '100000001',
+      reference: 'r',
+      amount: 100,
+      fee: 0,
+      feeBps: 0,
+      status: 'Completed',
+      idempotencyKey: `${tag}-paid`,
+    });
+    const other = await newBatch(`${HEADER}\n`, 'Pending');
+    await t.deps.db.insert(stagedTransactions).values([
+      { batchId: other, rowNumber: 2, merchantTransactionId: open, status: 'Pending' },
+      { batchId: other, rowNumber: 3, merchantTransactionId: openFailed, status: 'Failed' },
+    ]);
+
+    const n = Math.round(CHUNK * 2.5);
+    const long = 'L'.repeat(51);
+    const rows: RawRow[] = [];
+    for (let i = 0; i < n; i++) {
+      let mtid = `${tag}-${i}`;
+      if (i % 7 === 3) mtid = `${tag}-${i - 2}`; // repeated in the same chunk, mostly
+      if (i % 97 === 50 && i > CHUNK) mtid = `${tag}-${i - CHUNK - 1}`; // from an earlier chunk
+      if (i === 5 || i === CHUNK + 5) mtid = paid; // taken, then repeated in a later chunk
+      if (i === 6 || i === 9) mtid = open; // taken, then repeated in the same chunk
+      if (i === 7) mtid = openFailed; // not taken: that row cannot be executed
+      if (i === 10 || i === CHUNK + 10) mtid = long; // an error of its own, never a duplicate
+      if (i % 50 === 20) mtid = ''; // missing, never a duplicate
+      rows.push({
+        beneficiary_name: `Ana ${i}`,
+        obol_id: '100000001',
+        merchant_transaction_id: mtid,
+        brand: i % 13 === 4 ? 'Unknown Brand' : 'Acme Brand',
+        reference: `r${i}`,
+        amount: i % 11 === 8 ? '-1' : String(100 + i),
+      });
+    }
+    const batchId = await newBatch(`${HEADER}\n${rows.map(line).join('\n')}\n`);
+    await stageBatch(t.deps, batchId);
+
+    const [b] = await t.deps.db.select().from(batches).where(eq(batches.batchId, batchId));
+    expect(b).toMatchObject({ status: 'Pending', totalRows: n, processedRows: n });
+    const staged = await t.deps.db
+      .select()
+      .from(stagedTransactions)
+      .where(eq(stagedTransactions.batchId, batchId))
+      .orderBy(asc(stagedTransactions.rowNumber));
+    expect(staged).toHaveLength(n);
+    const brands = new Set(['acme brand', 'globex outlet']);
+    const seen = new Set<string>();
+    const taken = new Set([paid, open]);
+    let marked = 0;
+    staged.forEach((s, i) => {
+      const values = rows[i];
+      const mtid = values.merchant_transaction_id;
+      const v = validateRow(values, { brands, duplicateInFile: seen.has(mtid), duplicateOfPayout: taken.has(mtid) });
+      expect({ row: s.rowNumber, errors: s.errors, status: s.status, missing: s.missing, amount: s.amount }).toEqual({
+        row: i + 2,
+        errors: v.errors,
+        status: v.status,
+        missing: v.missing ? 1 : 0,
+        amount: v.amount,
+      });
+      if (mtid && !validateRow(values).errors.merchant_transaction_id) seen.add(mtid);
+      if (v.errors.merchant_transaction_id?.startsWith('Merchant transaction id')) marked += 1;
+    });
+    expect(marked).toBeGreaterThan(n / 10);
+  }, 60_000);
+});
