@@ -133,3 +133,38 @@ describe('staging a file of several chunks', () => {
     expect(marked).toBeGreaterThan(n / 10);
   }, 60_000);
 });
+
+describe('the batch a staged row belongs to', () => {
+  it('must exist (checked per statement, on insert and on update), and is never deleted nor given another id', async () => {
+    const batchId = await newBatch(`${HEADER}\n`);
+    const row = { batchId, rowNumber: 2, status: 'Pending' };
+    await t.deps.db.insert(stagedTransactions).values([row, { ...row, rowNumber: 3 }]);
+    const ghost = `GHOST${randomUUID().slice(0, 8)}`;
+    await expect(
+      t.deps.db.insert(stagedTransactions).values([
+        { ...row, rowNumber: 4 },
+        { ...row, batchId: ghost },
+      ]),
+    ).rejects.toMatchObject({ cause: expect.objectContaining({ code: '23503' }) });
+    await expect(
+      t.deps.db.update(stagedTransactions).set({ batchId: ghost }).where(eq(stagedTransactions.batchId, batchId)),
+    ).rejects.toMatchObject({ cause: expect.objectContaining({ code: '23503' }) });
+    await expect(t.deps.db.delete(batches).where(eq(batches.batchId, batchId))).rejects.toMatchObject({
+      cause: expect.objectContaining({ code: '23503' }),
+    });
+    await expect(
+      t.deps.db.update(batches).set({ batchId: ghost }).where(eq(batches.batchId, batchId)),
+    ).rejects.toMatchObject({ cause: expect.objectContaining({ code: '23503' }) });
+    // nothing of the refused statements stayed; the batch and its two rows did
+    const rows = await t.deps.db.select().from(stagedTransactions).where(eq(stagedTransactions.batchId, batchId));
+    expect(rows.map((r) => r.rowNumber).sort()).toEqual([2, 3]);
+    expect(await t.deps.db.select().from(stagedTransactions).where(eq(stagedTransactions.batchId, ghost))).toEqual([]);
+    // a batch with no rows at all is kept too
+    const empty = await newBatch(`${HEADER}\n`);
+    await expect(t.deps.db.delete(batches).where(eq(batches.batchId, empty))).rejects.toMatchObject({
+      cause: expect.objectContaining({ code: '23503' }),
+    });
+    // other changes to a batch are not refused
+    await t.deps.db.update(batches).set({ fileName: 'renamed.csv' }).where(eq(batches.batchId, batchId));
+  });
+});

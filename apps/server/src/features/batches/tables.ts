@@ -67,9 +67,12 @@ export const stagedTransactions = pgTable(
   'staged_transactions',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    batchId: text('batch_id')
-      .notNull()
-      .references(() => batches.batchId),
+    /**
+     * The batch it belongs to. Not a foreign key: its check would cost every one of up to 100,000 rows a look-up
+     * of the batch. A statement trigger (migration 0023) checks each statement's new rows at once, and batches are
+     * never deleted nor renamed (a trigger refuses it), which is what the foreign key's locks were for.
+     */
+    batchId: text('batch_id').notNull(),
     rowNumber: integer('row_number').notNull(),
     beneficiaryName: text('beneficiary_name').notNull().default(''),
     obolId: text('obol_id').notNull().default(''),
