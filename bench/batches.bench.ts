@@ -219,7 +219,7 @@ async function bench(label: string, database: Database, csv: string) {
   );
   console.log(`  detail: the file read and checked, no database   ${rate(N, readS)}   ${pct(readS, bareS)}`);
   console.log(
-    `  detail: bare INSERT into staged_transactions' shape (indexes, foreign key) ${rate(N, tableS)}   ${pct(tableS, bareS)}`,
+    `  detail: bare INSERT into staged_transactions' shape (indexes, batch check) ${rate(N, tableS)}   ${pct(tableS, bareS)}`,
   );
   console.log(
     `  review: first page ${firstMs.toFixed(1)} ms, page ${deepPage} ${deepMs.toFixed(1)} ms   deep/first ${(deepMs / firstMs).toFixed(2)}x`,
