@@ -9,6 +9,7 @@
  *   goal (>= 80%): what the framework, the input and answer checks, the query builder and the hooks cost.
  * - "bare node:http, same-sized JSON": no database at all, a constant body of the same size; the ceiling of the
  *   machine's HTTP, for reference.
+ * Each server is warmed by the same load (BENCH_WARM_SECONDS, default 5) before it is measured.
  * Prints requests/s, p50/p95/p99 latency and the shares.
  *
  * The servers (the Fastify app on the seeded demo database, signed in as the demo admin the way the test
@@ -31,6 +32,8 @@ import { userIdByEmail } from '../apps/server/src/seed.ts';
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const CONNECTIONS = Number(process.argv[3] ?? 10);
+/** load on each server before it is measured (BENCH_WARM_SECONDS) */
+const WARM_SECONDS = Number(process.env.BENCH_WARM_SECONDS ?? 5);
 const ADMIN = 'admin@obol.example';
 /** payouts seeded for the list (in batches of 1,000 of the demo merchant), besides the demo data */
 const PAYOUTS = Number(process.env.BENCH_PAYOUTS ?? 10_000);
@@ -214,7 +217,7 @@ interface Figures {
   errors: number;
 }
 
-async function load(url: string, target: Target, token?: string): Promise<Figures> {
+async function load(url: string, target: Target, token?: string, seconds = SECONDS): Promise<Figures> {
   // every response's time, for exact percentiles (autocannon's summary has no p95)
   const times: number[] = [];
   const r = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -228,7 +231,7 @@ async function load(url: string, target: Target, token?: string): Promise<Figure
         },
         body: target.body,
         connections: CONNECTIONS,
-        duration: SECONDS,
+        duration: seconds,
       },
       (err, result) => (err ? reject(err) : resolve(result)),
     );
@@ -255,15 +258,15 @@ async function main() {
     const row = (name: string, f: Figures) =>
       `  ${name.padEnd(34)} ${f.rps.toFixed(0).padStart(7)} req/s  p50 ${f.p50.toFixed(1).padStart(6)} ms  p95 ${f.p95.toFixed(1).padStart(6)} ms  p99 ${f.p99.toFixed(1).padStart(6)} ms${f.non2xx || f.errors ? `  (${f.non2xx} non-2xx, ${f.errors} errors)` : ''}`;
     for (const target of ready.targets) {
-      // warm both up briefly, then measure each once
-      await autocannon({
-        url: `${ready.api}${target.path}`,
-        method: 'POST',
-        body: target.body,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${ready.token}` },
-        connections: 2,
-        amount: 50,
-      });
+      // warm each server the same way, then measure each once: the code of every path (V8 and the PGlite
+      // WebAssembly tier up) takes seconds of load to be compiled, and the API's path is the longest, so a
+      // short warm-up of the API alone measured its first seconds beside a twin running on code it had warmed
+      for (const [url, token] of [
+        [ready.api, ready.token],
+        [ready.bareSql, ready.token],
+        [ready.bare, undefined],
+      ] as const)
+        await load(url, target, token, WARM_SECONDS);
       const api = await load(ready.api, target, ready.token);
       const bareSql = await load(ready.bareSql, target, ready.token);
       const bare = await load(ready.bare, target);

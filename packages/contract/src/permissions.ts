@@ -69,8 +69,11 @@ export const ALL_PERMISSIONS: readonly Permission[] = PERMISSION_GROUPS.flatMap(
   (g) => g.permissions as readonly Permission[],
 );
 
+/** looked up by every session check (one call per permission of the caller's role) */
+const PERMISSION_SET: ReadonlySet<string> = new Set(ALL_PERMISSIONS);
+
 export function isPermission(value: string): value is Permission {
-  return (ALL_PERMISSIONS as readonly string[]).includes(value);
+  return PERMISSION_SET.has(value);
 }
 
 /** The group a permission belongs to and whether it is that group's view permission. */

@@ -10,15 +10,18 @@ const json = (v: unknown) => (v === undefined ? null : (JSON.parse(JSON.stringif
  * Written before the answer leaves, so a client never sees a success that was not recorded.
  */
 export function registerAudit(app: FastifyInstance, db: Db) {
-  app.addHook('onSend', async (req, reply, payload) => {
+  // a callback hook: the answers that record nothing (most reads) go on at once, without a promise
+  app.addHook('onSend', (req, reply, payload, done) => {
     const action = req.routeOptions.config?.audit;
     const status = reply.statusCode;
-    if (!action && status !== 403) return payload;
-    if (req.audit.readOnly) return payload;
+    if (!action && status !== 403) return done(null, payload);
+    if (req.audit.readOnly) return done(null, payload);
     // recorded in the command's transaction; a failure after it (or of its commit) is still recorded here
-    if (req.audit.recorded && status < 400) return payload;
-    await writeAudit(db, req, action ?? `denied ${req.method} ${req.url.split('?')[0]}`, status);
-    return payload;
+    if (req.audit.recorded && status < 400) return done(null, payload);
+    writeAudit(db, req, action ?? `denied ${req.method} ${req.url.split('?')[0]}`, status).then(
+      () => done(null, payload),
+      done,
+    );
   });
 }
 

@@ -46,8 +46,9 @@ export function securityHeaders(config: Pick<Config, 'publicUrl'>): Record<strin
  */
 export function registerSecurityHeaders(app: FastifyInstance, config: Pick<Config, 'publicUrl'>): void {
   const headers = securityHeaders(config);
-  app.addHook('onRequest', async (_req, reply) => {
+  app.addHook('onRequest', (_req, reply, done) => {
     reply.headers(headers);
+    done();
   });
 }
 
