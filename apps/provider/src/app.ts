@@ -36,6 +36,8 @@ export interface ProviderOptions {
   webhookTimeoutMs?: number;
   /** most events one webhook POST carries (default 1: one event per POST, its body the event; see deliveries.ts) */
   webhookBatchSize?: number;
+  /** most webhook POSTs in flight at once (default 1: one after another; see deliveries.ts) */
+  webhookConcurrency?: number;
 }
 
 export { defaultControls, type Controls } from './context.ts';
@@ -71,6 +73,8 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ProviderOp
     fsync: env.PROVIDER_FSYNC === '1' || env.PROVIDER_FSYNC === 'true',
     // the process delivers events in batches of up to 500 unless told otherwise (1: one event per POST)
     webhookBatchSize: num(env.PROVIDER_WEBHOOK_BATCH) ?? 500,
+    // and up to 4 POSTs at once (1: one after another, every event in order)
+    webhookConcurrency: num(env.PROVIDER_WEBHOOK_CONCURRENCY) ?? 4,
   };
 }
 
@@ -92,6 +96,7 @@ export async function buildProvider(opts: ProviderOptions = {}): Promise<Provide
     secret,
     webhookTimeoutMs,
     batchSize: Math.max(1, Math.floor(opts.webhookBatchSize ?? 1)),
+    concurrency: Math.max(1, Math.floor(opts.webhookConcurrency ?? 1)),
   });
   const settlement = createSettlement(ctx, deliveries, baseSettleMs);
   // resume what was pending before a restart

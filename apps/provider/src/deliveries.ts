@@ -20,6 +20,12 @@ export interface DeliveryOptions {
    * providers deliver them under load; the receiver acknowledges the whole batch or retries it whole.
    */
   batchSize?: number;
+  /**
+   * Most webhook POSTs in flight at once. 1 (the default): one after another. More: up to that many at once,
+   * as real providers deliver under load; the events of one item still arrive in the order they happened (an
+   * item with an event in flight has its later events wait), events of different items may cross.
+   */
+  concurrency?: number;
 }
 
 /** The events of items' new states, and their signed webhooks: queued in the store, posted in order, retried. */
@@ -28,13 +34,13 @@ export interface Deliveries {
   emit(type: string, item: Item): void;
   /** enqueues the held events now, reversed */
   releaseHeld(): void;
-  /** stops the pump and aborts the POST in flight; answers the pump run still ending, if any (close()) */
+  /** stops the pump and aborts the POSTs in flight; answers when those still ending have ended, if any (close()) */
   stop(): Promise<void> | undefined;
 }
 
 export function createDeliveries(
   ctx: Context,
-  { webhookUrl, secret, webhookTimeoutMs, batchSize = 1 }: DeliveryOptions,
+  { webhookUrl, secret, webhookTimeoutMs, batchSize = 1, concurrency = 1 }: DeliveryOptions,
 ): Deliveries {
   const { store } = ctx;
   let held: { type: string; item: Item }[] = [];
@@ -61,9 +67,17 @@ export function createDeliveries(
     const copies = ctx.controls.duplicate_webhooks ? 2 : 1;
     store.atomic(() => {
       for (let i = 0; i < copies; i++)
-        store.addDelivery({ id: randomUUID(), event_id, type, body, attempts: 0, next_at: Date.now() });
+        store.addDelivery({
+          id: randomUUID(),
+          event_id,
+          type,
+          item_id: item.id,
+          body,
+          attempts: 0,
+          next_at: Date.now(),
+        });
     });
-    void pump();
+    pump();
   }
 
   function releaseHeld() {
@@ -88,7 +102,12 @@ export function createDeliveries(
   }
 
   const inflight = new AbortController();
-  let pumping: Promise<void> | undefined;
+  /** the POSTs in flight, and the deliveries and items they carry */
+  const flying = new Set<Promise<void>>();
+  const busy = new Set<Delivery>();
+  const busyItems = new Map<string, number>();
+  /** the item a delivery is about (a delivery queued before item_id was kept: read from its body) */
+  const itemOf = (d: Delivery) => (d.item_id ??= String((JSON.parse(d.body) as { data?: { id?: unknown } }).data?.id));
   /** posts one event alone, or several due ones together (batchSize > 1); acknowledged or retried as one */
   async function deliver(group: Delivery[]) {
     const body = batchSize > 1 ? `{"events":[${group.map((d) => d.body).join(',')}]}` : group[0].body;
@@ -117,32 +136,47 @@ export function createDeliveries(
       }
     });
   }
-  /** the oldest due deliveries, at most batchSize of them, in the order they were queued */
+  /**
+   * The oldest due deliveries not in flight, at most batchSize of them, in the order they were queued; none of
+   * an item that has an event in flight (its later events wait for it).
+   */
   function due(now: number): Delivery[] {
     const out: Delivery[] = [];
     for (const d of store.data.deliveries) {
-      if (d.next_at <= now) out.push(d);
+      if (busy.has(d) || d.next_at > now || busyItems.has(itemOf(d))) continue;
+      out.push(d);
       if (out.length >= batchSize) break;
     }
     return out;
   }
-  /** sends due deliveries one (batch) at a time, oldest first, so the receiver sees events in the order they happened */
-  function pump(): Promise<void> {
-    pumping ??= (async () => {
-      await Promise.resolve(); // so `pumping` is set before the finally below clears it
-      try {
-        while (!ctx.closed && !store.broken) {
-          const group = due(Date.now());
-          if (!group.length) break;
-          await deliver(group);
-        }
-      } finally {
-        pumping = undefined;
+  /**
+   * Sends due deliveries, oldest first, up to `concurrency` POSTs at a time (1: one after another, so the receiver
+   * sees every event in the order it happened; more: each item's events still in their order).
+   */
+  function pump() {
+    while (!ctx.closed && !store.broken && flying.size < concurrency) {
+      const group = due(Date.now());
+      if (!group.length) break;
+      for (const d of group) {
+        busy.add(d);
+        busyItems.set(itemOf(d), (busyItems.get(itemOf(d)) ?? 0) + 1);
       }
-    })();
-    return pumping;
+      const sent: Promise<void> = deliver(group)
+        .catch(() => undefined) // a broken store stops the pump (store.broken)
+        .finally(() => {
+          for (const d of group) {
+            busy.delete(d);
+            const n = busyItems.get(itemOf(d))! - 1;
+            if (n) busyItems.set(itemOf(d), n);
+            else busyItems.delete(itemOf(d));
+          }
+          flying.delete(sent);
+          pump();
+        });
+      flying.add(sent);
+    }
   }
-  const pumpInterval = setInterval(() => void pump(), 100);
+  const pumpInterval = setInterval(pump, 100);
 
   return {
     emit,
@@ -150,7 +184,7 @@ export function createDeliveries(
     stop() {
       clearInterval(pumpInterval);
       inflight.abort();
-      return pumping;
+      return flying.size ? Promise.all(flying).then(() => undefined) : undefined;
     },
   };
 }

@@ -42,6 +42,8 @@ export interface Delivery {
   id: string;
   event_id: string;
   type: string;
+  /** the item the event is about (its events are delivered in order); absent in journals written before */
+  item_id?: string;
   body: string;
   attempts: number;
   next_at: number;
