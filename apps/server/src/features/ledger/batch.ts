@@ -18,7 +18,7 @@ import { journalEntries } from './tables.ts';
  * balance UPDATE takes: FOR UPDATE would also wait for the KEY SHARE lock a new payout's foreign key holds on
  * its account, while that payout's reserve waits for us (a deadlock the two-process test found).
  */
-export async function lockAccounts(tx: Tx, ids: number[]): Promise<void> {
+async function lockAccounts(tx: Tx, ids: number[]): Promise<void> {
   if (!ids.length) return;
   const sorted = [...new Set(ids)].sort((a, b) => a - b);
   await tx.execute(
@@ -41,14 +41,18 @@ export async function lockAccounts(tx: Tx, ids: number[]): Promise<void> {
  *
  * The entries and their postings are written first and the balances moved last, so the accounts' rows are
  * held only from the move to the commit. `alsoLock`: accounts the caller moves after this call in the same
- * transaction; they are locked with this call's own, in id order, just before the move.
+ * transaction; they are locked with this call's own, in id order, just before the move (and locked alone when
+ * there is nothing to post).
  */
 export async function postEntries(
   tx: Tx,
   cmds: EntryCommand[],
   opts: { alsoLock?: number[] } = {},
 ): Promise<{ entryId: number; replayed: boolean }[]> {
-  if (!cmds.length) return [];
+  if (!cmds.length) {
+    await lockAccounts(tx, opts.alsoLock ?? []);
+    return [];
+  }
   for (const c of cmds) validateEntry(c);
   const keys = cmds.map((c) => c.idempotencyKey);
   if (new Set(keys).size !== keys.length) throw new Error('an idempotency key appears twice in one call');

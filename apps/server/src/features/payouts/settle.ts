@@ -3,7 +3,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { rowsOf, type Tx } from '../../platform/db.ts';
 import { platformAccountId } from '../ledger/accounts.ts';
 import { entryIdByKey, postEntry, reverseEntry, type EntryCommand } from '../ledger/service.ts';
-import { lockAccounts, postEntries } from '../ledger/batch.ts';
+import { postEntries } from '../ledger/batch.ts';
 import { returnsFromBatch } from '../batches/returns.ts';
 import type { PayoutRow } from './service.ts';
 import { payouts } from './tables.ts';
@@ -71,10 +71,11 @@ export async function settlePayouts(tx: Tx, evs: PayoutSettlement[]): Promise<Se
     : [];
   const clearing = await platformAccountId(tx, 'payout_clearing');
   const provider = await platformAccountId(tx, 'provider');
-  // Several entries in one transaction: every account they move is locked first, in id order (each entry
-  // alone moves its accounts in that order, but one after another they would not, and could deadlock with a
-  // payout's reserve taking the same accounts). The lock is taken as late as it can be, once the entries and
-  // their postings are written (postEntries), so the platform's rows are held only from there to the commit.
+  // Several entries in one transaction: every account they move, the manual payouts' reversals below included,
+  // is locked at once, in id order (each entry alone moves its accounts in that order, but one after another they
+  // would not, and could deadlock with a payout's reserve taking the same accounts). postEntries takes that lock
+  // as late as it can, once the entries and their postings are written, so the platform's rows are held only from
+  // there to the commit.
   const touched = new Set<number>([clearing]);
   if (completed.length) touched.add(provider);
   if (failed.length) touched.add(await platformAccountId(tx, 'fee'));
@@ -96,8 +97,7 @@ export async function settlePayouts(tx: Tx, evs: PayoutSettlement[]): Promise<Se
       failed.filter((r) => r.payoutType === 'batch'),
     )),
   ];
-  if (entries.length) await postEntries(tx, entries, { alsoLock: [...touched] });
-  else await lockAccounts(tx, [...touched]);
+  await postEntries(tx, entries, { alsoLock: [...touched] });
   for (const row of failed) {
     if (row.payoutType === 'batch') continue;
     // a manual payout was reserved on its own: the exact opposite of that entry returns amount and fee
