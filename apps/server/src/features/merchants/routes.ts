@@ -3,15 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { route } from '../../platform/http.ts';
 import { throttle } from '../../platform/limits.ts';
-import {
-  changeHolderStatus,
-  createBrands,
-  createMerchant,
-  listMerchants,
-  merchantBrands,
-  setDirectMerchant,
-  updateHolderDetails,
-} from '../users/merchants.ts';
+import { listMerchants, merchantBrands } from '../users/merchants.ts';
+import { createBrands, createMerchant } from '../users/merchant-create.ts';
+import { changeHolderStatus, setDirectMerchant, updateHolderDetails } from '../users/merchant-edit.ts';
 
 function audited(req: FastifyRequest, id: number, before: unknown, after: unknown) {
   req.audit.targetType = 'user';
