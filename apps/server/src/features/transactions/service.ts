@@ -95,6 +95,8 @@ const SURELY_LARGE = EXACT_TOTAL_UP_TO * 10;
  * The rows `where` selects, as cheaply as it can be known exactly enough:
  * - the page itself tells when it is the last one (a page read by offset that came back short: offset + rows);
  * - the planner's estimate (no row read) answers when it is far above EXACT_TOTAL_UP_TO;
+ * - a count of the same filter found more than EXACT_TOTAL_UP_TO rows less than ESTIMATE_KEPT_MS ago: the estimate
+ *   answers, at least EXACT_TOTAL_UP_TO + 1 (what is shown above the cap is an estimate anyway);
  * - otherwise a count that stops after EXACT_TOTAL_UP_TO + 1 rows: exact up to there, above it the larger of
  *   what was counted and the estimate.
  * The count never reads more than EXACT_TOTAL_UP_TO + 1 rows, so its cost does not grow with the table.
@@ -104,14 +106,16 @@ export async function totalOf(
   db: Executor,
   where: SQL,
   shortPage: number | null,
-  estimate: number,
+  estimate: Estimate,
   counting: Promise<number> | null = null,
 ): Promise<Total> {
   if (shortPage !== null) return { total: shortPage, estimated: false };
-  if (estimate > SURELY_LARGE) return { total: estimate, estimated: true };
+  if (estimate.rows > SURELY_LARGE) return { total: estimate.rows, estimated: true };
+  if (estimate.aboveCap) return { total: Math.max(EXACT_TOTAL_UP_TO + 1, estimate.rows), estimated: true };
   const counted = await (counting ?? boundedCount(db, where));
   if (counted <= EXACT_TOTAL_UP_TO) return { total: counted, estimated: false };
-  return { total: Math.max(counted, estimate), estimated: true };
+  estimate.foundAboveCap();
+  return { total: Math.max(counted, estimate.rows), estimated: true };
 }
 
 const boundedCount = async (db: Executor, where: SQL) =>
@@ -123,29 +127,56 @@ const onPool = (db: Executor) => (db as { $client?: unknown }).$client instanceo
 /** How long the planner's estimate of one filter is kept, and how many filters are kept per database. */
 const ESTIMATE_KEPT_MS = 10_000;
 const ESTIMATES_KEPT = 500;
-const estimates = new WeakMap<Executor, Map<string, { rows: number; at: number }>>();
+interface Kept {
+  rows: number;
+  at: number;
+  /** when a count of this filter last found more than EXACT_TOTAL_UP_TO rows */
+  aboveCapAt?: number;
+}
+const estimates = new WeakMap<Executor, Map<string, Kept>>();
 const dialect = new PgDialect();
+
+/** The planner's estimate of a filter's rows, and whether a recent count found the filter above the cap. */
+export interface Estimate {
+  rows: number;
+  /** a count of this filter found more than EXACT_TOTAL_UP_TO rows less than ESTIMATE_KEPT_MS ago */
+  aboveCap: boolean;
+  /** to be called when a count finds more than EXACT_TOTAL_UP_TO rows */
+  foundAboveCap(): void;
+}
 
 /**
  * The planner's estimate of the rows `where` selects, kept ESTIMATE_KEPT_MS per filter (and per tenant: the scope
  * is in `where`): an estimate is approximate anyway, and paging through a list asks for the same one page after
- * page. What is shown exactly (a count up to EXACT_TOTAL_UP_TO, the rows) is never kept.
+ * page. Kept with it for as long: that a count found the filter above EXACT_TOTAL_UP_TO, the one fact a list
+ * above the cap needs (its total is shown as an estimate). What is shown exactly (a count up to
+ * EXACT_TOTAL_UP_TO, the rows) is never kept.
  */
-async function estimateOf(db: Executor, where: SQL): Promise<number> {
+async function estimateOf(db: Executor, where: SQL): Promise<Estimate> {
   const query = estimateQuery(where);
   const { sql: text, params } = dialect.sqlToQuery(query);
   const key = `${text}\u0000${JSON.stringify(params)}`;
   let kept = estimates.get(db);
   if (!kept) estimates.set(db, (kept = new Map()));
   const now = Date.now();
-  const hit = kept.get(key);
-  if (hit && now - hit.at < ESTIMATE_KEPT_MS) return hit.rows;
-  const rows = planRows(rowsOf<Record<string, unknown>>(await db.execute(query))[0]);
-  kept.delete(key);
-  kept.set(key, { rows, at: now });
-  // a Map iterates in insertion order: the first key is the oldest
-  if (kept.size > ESTIMATES_KEPT) kept.delete(kept.keys().next().value!);
-  return rows;
+  let hit = kept.get(key);
+  if (!hit || now - hit.at >= ESTIMATE_KEPT_MS) {
+    const rows = planRows(rowsOf<Record<string, unknown>>(await db.execute(query))[0]);
+    const aboveCapAt = hit?.aboveCapAt;
+    hit = { rows, at: now, aboveCapAt };
+    kept.delete(key);
+    kept.set(key, hit);
+    // a Map iterates in insertion order: the first key is the oldest
+    if (kept.size > ESTIMATES_KEPT) kept.delete(kept.keys().next().value!);
+  }
+  const entry = hit;
+  return {
+    rows: entry.rows,
+    aboveCap: entry.aboveCapAt !== undefined && now - entry.aboveCapAt < ESTIMATE_KEPT_MS,
+    foundAboveCap: () => {
+      entry.aboveCapAt = Date.now();
+    },
+  };
 }
 
 const cursorOf = (r: PayoutDbRow | undefined) =>
@@ -159,7 +190,7 @@ async function pageOf(db: Executor, where: SQL, dir: Direction, p: Paging) {
   // on a PostgreSQL pool the count (when the estimate asks for one) runs beside the page, on another connection:
   // the answer waits for the slower of the two, not their sum. It is read only when the page is full.
   const counting = onPool(db)
-    ? estimating.then((estimate) => (estimate > SURELY_LARGE ? 0 : boundedCount(db, where)))
+    ? estimating.then((e) => (e.rows > SURELY_LARGE || e.aboveCap ? 0 : boundedCount(db, where)))
     : null;
   counting?.catch(() => undefined); // awaited below only when needed; its failure then fails the request
   const [rows, estimate] = await Promise.all([reading, estimating]);

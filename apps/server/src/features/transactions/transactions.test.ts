@@ -5,6 +5,7 @@ import { rowsOf } from '../../platform/db.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { userIdByEmail } from '../../seed.ts';
 import { runExport } from '../downloads/service.ts';
+import { listPayouts } from './service.ts';
 
 /**
  * The transaction lists and their exports over a fixture of payouts written straight to the database:
@@ -724,5 +725,53 @@ describe('totals of long lists', () => {
     ).toEqual(Array.from({ length: 7 }, (_, i) => `BULK-${10044 + i}`));
     const back = await list({ per_page: 10, page: 1005, prev_cursor: last.body.prev_cursor });
     expect(back.body.transactions.data.at(-1).merchant_transaction_id).toBe('BULK-10043');
+  });
+
+  // over the 10,050 payouts the test above added
+  it('counts a list above the cap once in ten seconds: the pages after it answer the estimate without counting', async () => {
+    // the same database, seen through a wrapper that notes the counts it is asked for
+    const counts: string[] = [];
+    const db = new Proxy(t.deps.db, {
+      get(target, key, receiver) {
+        const v = Reflect.get(target, key, receiver);
+        if (key !== 'execute') return typeof v === 'function' ? v.bind(target) : v;
+        return (q: Parameters<typeof target.execute>[0]) => {
+          const text = JSON.stringify(q);
+          if (text.includes('count(*)')) counts.push(text);
+          return target.execute(q);
+        };
+      },
+    });
+    const noFilters = {
+      status: '',
+      beneficiary_name: '',
+      brand: '',
+      behalf_of: '',
+      uploaded_by: '',
+      account_used: '',
+      merchant_id: '',
+      intergiro_trx_id: '',
+      reference: '',
+      obol_id: '',
+      amount: null,
+      start_date: '',
+      end_date: '',
+      tz: 'UTC',
+    };
+    const page = (n: number) => listPayouts(db, { kind: 'all' }, noFilters, 'DESC', { page: n, perPage: 10 });
+    const first = await page(1);
+    expect(counts).toHaveLength(1);
+    expect(first.transactions).toMatchObject({ total_estimated: true });
+    expect(first.transactions.total).toBeGreaterThan(10_000);
+    const second = await page(2);
+    expect(counts).toHaveLength(1);
+    expect(second.transactions.total).toBe(first.transactions.total);
+    expect(second.transactions.total_estimated).toBe(true);
+    // a small list is counted every time: exact figures are never kept
+    const small = () =>
+      listPayouts(db, { kind: 'merchant', merchantId: id.merchant }, noFilters, 'DESC', { page: 1, perPage: 2 });
+    expect((await small()).transactions).toMatchObject({ total: 6, total_estimated: false });
+    expect((await small()).transactions).toMatchObject({ total: 6, total_estimated: false });
+    expect(counts).toHaveLength(3);
   });
 });
