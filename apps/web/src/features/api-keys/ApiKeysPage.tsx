@@ -1,175 +1,31 @@
-import { MSG, email as emailSchema, type ApiKeyHolderRow, type ApiKeyResponse } from '@obol/contract';
-import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import { MSG, type ApiKeyHolderRow, type ApiKeyResponse } from '@obol/contract';
 import KeyIcon from '@mui/icons-material/KeyOutlined';
 import AutorenewIcon from '@mui/icons-material/Autorenew';
 import ShareIcon from '@mui/icons-material/ForwardToInboxOutlined';
 import BrandsIcon from '@mui/icons-material/StorefrontOutlined';
-import {
-  Alert,
-  Box,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  IconButton,
-  List,
-  ListItem,
-  Paper,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Alert, Button, Paper, Stack } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
-import { ApiError, errorMessage } from '../../lib/api.ts';
+import { useState } from 'react';
 import { localDateTime } from '../../lib/format.ts';
 import { pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
 import { ActionIcon } from '../../ui/ActionIcon.tsx';
-import { CopyButton, useCopy } from '../../ui/CopyButton.tsx';
+import { CopyButton } from '../../ui/CopyButton.tsx';
 import { ListTable, type Column, type RowAction } from '../../ui/ListTable.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Pager } from '../../ui/Pager.tsx';
 import { PasswordDialog } from '../../ui/PasswordDialog.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
-import { apiKeyBrandsQuery, apiKeysQuery, emailKeys, revealKeys, rotateKeys } from './api/apiKeys.ts';
+import { apiKeysQuery, revealKeys, rotateKeys } from './api/apiKeys.ts';
+import { BrandKeysDialog } from './BrandKeysDialog.tsx';
+import { DecryptedKeys } from './DecryptedKeys.tsx';
+import { KeyLine } from './KeyLine.tsx';
+import { ShareDialog } from './ShareDialog.tsx';
 
 const PER_PAGE = 10;
-
-/** A key and its copy button; copying a key not decrypted yet says 'Decrypt Keys first.'. */
-function KeyLine({ label, value, shown }: { label: string; value: string | undefined; shown: string }) {
-  const copy = useCopy();
-  const { notify } = useNotify();
-  return (
-    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0 }}>
-      <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all', minWidth: 0 }}>
-        {shown}
-      </Typography>
-      <IconButton
-        size="small"
-        aria-label={`Copy the ${label}`}
-        onClick={() => (value ? void copy(value) : notify('error', MSG.decryptKeysFirst))}
-      >
-        <ContentCopyIcon fontSize="inherit" />
-      </IconButton>
-    </Stack>
-  );
-}
-
-/** Share keys: the address (required, valid); the public keys and account references go there. */
-function ShareDialog({ holder, onClose }: { holder: ApiKeyHolderRow; onClose: () => void }) {
-  const id = useId();
-  const { notify } = useNotify();
-  const [to, setTo] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (ev: React.FormEvent) => {
-    ev.preventDefault();
-    if (!to.trim()) return setError(MSG.required);
-    if (!emailSchema.safeParse(to).success) return setError(MSG.emailInvalid);
-    setBusy(true);
-    try {
-      const r = await emailKeys({ id: holder.id, email: to.trim() });
-      notify('success', r.message[0]);
-      onClose();
-    } catch (err) {
-      setError(err instanceof ApiError ? err.fieldError('email') : undefined);
-      notify('error', errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Dialog open onClose={busy ? undefined : onClose} fullWidth maxWidth="xs" aria-labelledby={`${id}-title`}>
-      <form onSubmit={submit} noValidate>
-        <DialogTitle id={`${id}-title`}>Share keys of {holder.name}</DialogTitle>
-        <DialogContent>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-            The public keys and account references of {holder.name} and its brands are mailed. Private keys never leave
-            by e-mail: the merchant decrypts them here with its password.
-          </Typography>
-          <TextField
-            label="Email"
-            type="email"
-            value={to}
-            onChange={(e) => {
-              setTo(e.target.value);
-              setError(undefined);
-            }}
-            error={!!error}
-            helperText={error}
-            required
-            fullWidth
-            autoFocus
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            Share
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
-  );
-}
-
-/** A merchant's brands and their keys: masked, or in plain text once the merchant decrypted its keys. */
-function BrandKeysDialog({
-  holder,
-  revealed,
-  onClose,
-}: {
-  holder: ApiKeyHolderRow;
-  revealed: ApiKeyResponse | null;
-  onClose: () => void;
-}) {
-  const id = useId();
-  const q = useQuery(apiKeyBrandsQuery(holder.id));
-  const plain = new Map((revealed?.brands ?? []).map((b) => [b.id, b]));
-  return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby={`${id}-title`}>
-      <DialogTitle id={`${id}-title`}>Brands of {holder.name}</DialogTitle>
-      <DialogContent>
-        {q.isSuccess && q.data.data.length === 0 ? (
-          <Typography color="text.secondary">{MSG.noRecord}</Typography>
-        ) : null}
-        <List disablePadding aria-label={`Brand keys of ${holder.name}`}>
-          {(q.data?.data ?? []).map((b) => {
-            const keys = plain.get(b.id);
-            return (
-              <ListItem key={b.id} divider sx={{ display: 'block', px: 0 }}>
-                <Typography variant="subtitle2">{b.name}</Typography>
-                <Typography variant="body2" color="text.secondary">
-                  {b.account_reference} · {b.email}
-                </Typography>
-                <KeyLine
-                  label={`public key of ${b.name}`}
-                  value={keys?.public_key}
-                  shown={keys?.public_key ?? b.public_key_masked ?? '-'}
-                />
-                <KeyLine
-                  label={`private key of ${b.name}`}
-                  value={keys?.private_key}
-                  shown={keys?.private_key ?? '••••••••••••••••'}
-                />
-              </ListItem>
-            );
-          })}
-        </List>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Close</Button>
-      </DialogActions>
-    </Dialog>
-  );
-}
 
 /**
  * API Keys: the merchants in scope (staff every merchant, a merchant itself) with account reference and masked
@@ -266,31 +122,7 @@ export function ApiKeysPage() {
           integration before then.
         </Alert>
       ) : null}
-      {revealed ? (
-        <Paper sx={{ p: 2, mb: 2 }} aria-label="Decrypted keys">
-          <Stack direction="row" sx={{ alignItems: 'center', mb: 1 }}>
-            <Typography component="h2" variant="subtitle1" sx={{ flex: 1, fontWeight: 600 }}>
-              Your keys
-            </Typography>
-            <Button onClick={() => setRevealed(null)}>Hide keys</Button>
-          </Stack>
-          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'auto 1fr' }, columnGap: 2, rowGap: 0.5 }}>
-            <Typography variant="body2" color="text.secondary">
-              Public key
-            </Typography>
-            <KeyLine label="public key" value={revealed.public_key} shown={revealed.public_key} />
-            <Typography variant="body2" color="text.secondary">
-              Private key
-            </Typography>
-            <KeyLine label="private key" value={revealed.private_key} shown={revealed.private_key} />
-          </Box>
-          {revealed.brands?.length ? (
-            <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-              Your brands&apos; keys are shown under View brand keys.
-            </Typography>
-          ) : null}
-        </Paper>
-      ) : null}
+      {revealed ? <DecryptedKeys revealed={revealed} onHide={() => setRevealed(null)} /> : null}
       <Paper>
         <ListTable
           id="api-keys"

@@ -1,0 +1,143 @@
+import { REPORTS, type ReportKind } from '@obol/contract';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import {
+  Accordion,
+  AccordionDetails,
+  AccordionSummary,
+  Box,
+  Button,
+  CircularProgress,
+  MenuItem,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { errorMessage } from '../../lib/api.ts';
+import { today } from '../../lib/dates.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
+import { useNotify } from '../../ui/notifications.tsx';
+import { pullReport, scheduleReport } from './api/reports.ts';
+import { FeeChart } from './FeeChart.tsx';
+import { HolderPicker } from './HolderPicker.tsx';
+import { MonthlySchedules } from './MonthlySchedules.tsx';
+import { reportRequest, type Choice, type ReportFormat } from './reportForm.ts';
+
+/**
+ * One report's card: the merchant or brand (Select All where the report offers it), the dates (up to today; one
+ * date is that day, a reversed range is reordered by the server), the format; Pull Report stays disabled until a
+ * holder and a date are chosen. The file is then written in the background into Download Reports.
+ */
+export function ReportCard({
+  kind,
+  expanded,
+  onToggle,
+}: {
+  kind: ReportKind;
+  expanded: boolean;
+  onToggle: () => void;
+}) {
+  const report = REPORTS.find((r) => r.kind === kind)!;
+  const { notify, notifyDownload } = useNotify();
+  const client = useQueryClient();
+  const [holder, setHolder] = useState<Choice | null>(null);
+  const [start, setStart] = useState('');
+  const [end, setEnd] = useState('');
+  const [format, setFormat] = useState<ReportFormat>('csv');
+  const pull = useMutation({
+    mutationFn: () => pullReport(kind, reportRequest(holder!, start, end, format)),
+    onSuccess: async () => {
+      notifyDownload('reports');
+      await client.invalidateQueries({ queryKey: queryKeys.downloadFiles });
+    },
+    onError: (err) => notify('error', errorMessage(err)),
+  });
+  const schedule = useMutation({
+    mutationFn: () => scheduleReport({ kind, name: holder!.name, auth_id: holder!.id, format }),
+    onSuccess: async (r) => {
+      notify('success', r.message[0]);
+      await client.invalidateQueries({ queryKey: ['report-schedules'] });
+    },
+    onError: (err) => notify('error', errorMessage(err)),
+  });
+  const max = today();
+  const ready = !!holder && !!(start || end);
+  const id = `report-${kind}`;
+
+  return (
+    <Accordion expanded={expanded} onChange={onToggle} disableGutters>
+      <AccordionSummary expandIcon={<ExpandMoreIcon />} aria-controls={`${id}-content`} id={`${id}-header`}>
+        <Box>
+          <Typography component="h2" sx={{ fontWeight: 600 }}>
+            {report.title}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {report.description}
+          </Typography>
+        </Box>
+      </AccordionSummary>
+      <AccordionDetails>
+        <Stack
+          direction={{ xs: 'column', md: 'row' }}
+          spacing={2}
+          useFlexGap
+          sx={{ alignItems: { md: 'flex-start' }, flexWrap: 'wrap' }}
+        >
+          <HolderPicker value={holder} onChange={setHolder} enabled={expanded} selectAll={report.selectAll} />
+          <TextField
+            size="small"
+            type="date"
+            label="Start Date"
+            value={start}
+            onChange={(e) => setStart(e.target.value)}
+            slotProps={{ inputLabel: { shrink: true }, htmlInput: { max } }}
+          />
+          <TextField
+            size="small"
+            type="date"
+            label="End Date"
+            value={end}
+            onChange={(e) => setEnd(e.target.value)}
+            helperText="One date: that day"
+            slotProps={{ inputLabel: { shrink: true }, htmlInput: { max } }}
+          />
+          <TextField
+            select
+            size="small"
+            label="Format"
+            value={format}
+            onChange={(e) => setFormat(e.target.value as ReportFormat)}
+            sx={{ minWidth: 140 }}
+          >
+            <MenuItem value="csv">CSV</MenuItem>
+            <MenuItem value="xlsx">Excel (XLSX)</MenuItem>
+          </TextField>
+          <Button
+            variant="contained"
+            disabled={!ready || pull.isPending}
+            startIcon={pull.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
+            onClick={() => pull.mutate()}
+            sx={{ height: 40 }}
+          >
+            Pull Report
+          </Button>
+          <Button
+            variant="outlined"
+            disabled={!holder || schedule.isPending}
+            onClick={() => schedule.mutate()}
+            sx={{ height: 40 }}
+          >
+            Schedule monthly
+          </Button>
+        </Stack>
+        <MonthlySchedules kind={kind} title={report.title} enabled={expanded} />
+        {kind === 'fees' ? (
+          <Box sx={{ mt: 3, maxWidth: 640 }}>
+            <FeeChart enabled={expanded} />
+          </Box>
+        ) : null}
+      </AccordionDetails>
+    </Accordion>
+  );
+}
