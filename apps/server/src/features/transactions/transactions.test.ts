@@ -1,3 +1,4 @@
+import { transactionOps } from '@obol/contract';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -742,22 +743,8 @@ describe('totals of long lists', () => {
         };
       },
     });
-    const noFilters = {
-      status: '',
-      beneficiary_name: '',
-      brand: '',
-      behalf_of: '',
-      uploaded_by: '',
-      account_used: '',
-      merchant_id: '',
-      intergiro_trx_id: '',
-      reference: '',
-      obol_id: '',
-      amount: null,
-      start_date: '',
-      end_date: '',
-      tz: 'UTC',
-    };
+    // the filters as the route parses a body that sets none
+    const noFilters = transactionOps.payoutTransactions.input.parse({});
     const page = (n: number) => listPayouts(db, { kind: 'all' }, noFilters, 'DESC', { page: n, perPage: 10 });
     const first = await page(1);
     expect(counts).toHaveLength(1);
