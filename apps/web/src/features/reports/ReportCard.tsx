@@ -1,17 +1,5 @@
 import { REPORTS, type ReportKind } from '@obol/contract';
-import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
-import {
-  Accordion,
-  AccordionDetails,
-  AccordionSummary,
-  Box,
-  Button,
-  CircularProgress,
-  MenuItem,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Box, Button, MenuItem, TextField } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/api.ts';
@@ -23,6 +11,7 @@ import { FeeChart } from './FeeChart.tsx';
 import { HolderPicker } from './HolderPicker.tsx';
 import { MonthlySchedules } from './MonthlySchedules.tsx';
 import { reportRequest, type Choice, type ReportFormat } from './reportForm.ts';
+import { PullButton, ReportSection } from './ReportSection.tsx';
 
 /**
  * One report's card: the merchant or brand (Select All where the report offers it), the dates (up to today; one
@@ -63,81 +52,63 @@ export function ReportCard({
   });
   const max = today();
   const ready = !!holder && !!(start || end);
-  const id = `report-${kind}`;
 
   return (
-    <Accordion expanded={expanded} onChange={onToggle} disableGutters>
-      <AccordionSummary expandIcon={<ExpandMoreIcon />} aria-controls={`${id}-content`} id={`${id}-header`}>
-        <Box>
-          <Typography component="h2" sx={{ fontWeight: 600 }}>
-            {report.title}
-          </Typography>
-          <Typography variant="body2" color="text.secondary">
-            {report.description}
-          </Typography>
-        </Box>
-      </AccordionSummary>
-      <AccordionDetails>
-        <Stack
-          direction={{ xs: 'column', md: 'row' }}
-          spacing={2}
-          useFlexGap
-          sx={{ alignItems: { md: 'flex-start' }, flexWrap: 'wrap' }}
-        >
-          <HolderPicker value={holder} onChange={setHolder} enabled={expanded} selectAll={report.selectAll} />
-          <TextField
-            size="small"
-            type="date"
-            label="Start Date"
-            value={start}
-            onChange={(e) => setStart(e.target.value)}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { max } }}
-          />
-          <TextField
-            size="small"
-            type="date"
-            label="End Date"
-            value={end}
-            onChange={(e) => setEnd(e.target.value)}
-            helperText="One date: that day"
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { max } }}
-          />
-          <TextField
-            select
-            size="small"
-            label="Format"
-            value={format}
-            onChange={(e) => setFormat(e.target.value as ReportFormat)}
-            sx={{ minWidth: 140 }}
-          >
-            <MenuItem value="csv">CSV</MenuItem>
-            <MenuItem value="xlsx">Excel (XLSX)</MenuItem>
-          </TextField>
-          <Button
-            variant="contained"
-            disabled={!ready || pull.isPending}
-            startIcon={pull.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
-            onClick={() => pull.mutate()}
-            sx={{ height: 40 }}
-          >
-            Pull Report
-          </Button>
-          <Button
-            variant="outlined"
-            disabled={!holder || schedule.isPending}
-            onClick={() => schedule.mutate()}
-            sx={{ height: 40 }}
-          >
-            Schedule monthly
-          </Button>
-        </Stack>
-        <MonthlySchedules kind={kind} title={report.title} enabled={expanded} />
-        {kind === 'fees' ? (
-          <Box sx={{ mt: 3, maxWidth: 640 }}>
-            <FeeChart enabled={expanded} />
-          </Box>
-        ) : null}
-      </AccordionDetails>
-    </Accordion>
+    <ReportSection
+      id={`report-${kind}`}
+      title={report.title}
+      description={report.description}
+      expanded={expanded}
+      onToggle={onToggle}
+      after={
+        <>
+          <MonthlySchedules kind={kind} title={report.title} enabled={expanded} />
+          {kind === 'fees' ? (
+            <Box sx={{ mt: 3, maxWidth: 640 }}>
+              <FeeChart enabled={expanded} />
+            </Box>
+          ) : null}
+        </>
+      }
+    >
+      <HolderPicker value={holder} onChange={setHolder} enabled={expanded} selectAll={report.selectAll} />
+      <TextField
+        size="small"
+        type="date"
+        label="Start Date"
+        value={start}
+        onChange={(e) => setStart(e.target.value)}
+        slotProps={{ inputLabel: { shrink: true }, htmlInput: { max } }}
+      />
+      <TextField
+        size="small"
+        type="date"
+        label="End Date"
+        value={end}
+        onChange={(e) => setEnd(e.target.value)}
+        helperText="One date: that day"
+        slotProps={{ inputLabel: { shrink: true }, htmlInput: { max } }}
+      />
+      <TextField
+        select
+        size="small"
+        label="Format"
+        value={format}
+        onChange={(e) => setFormat(e.target.value as ReportFormat)}
+        sx={{ minWidth: 140 }}
+      >
+        <MenuItem value="csv">CSV</MenuItem>
+        <MenuItem value="xlsx">Excel (XLSX)</MenuItem>
+      </TextField>
+      <PullButton ready={ready} pending={pull.isPending} onClick={() => pull.mutate()} />
+      <Button
+        variant="outlined"
+        disabled={!holder || schedule.isPending}
+        onClick={() => schedule.mutate()}
+        sx={{ height: 40 }}
+      >
+        Schedule monthly
+      </Button>
+    </ReportSection>
   );
 }
