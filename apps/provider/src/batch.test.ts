@@ -1,5 +1,9 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYOUT_BATCH_MAX, type Provider } from './app.ts';
+import { JOURNAL_FILE } from './store.ts';
 import { verifyWebhookSignature } from './signature.ts';
 import {
   SECRET,
@@ -106,6 +110,32 @@ describe('POST /payouts/batch', () => {
     expect(r.body.error).toEqual(['each idempotency_key may appear once in a batch']);
     // nothing of a refused batch was kept
     expect((await call('GET', `/payouts?idempotency_key=${dup.idempotency_key}`)).status).toBe(404);
+  });
+
+  it('settles the payouts accepted together in one journal line, each with its own outcome and event', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'obol-provider-batch-'));
+    const own = await startProvider(receiver.url, { dataDir, settleMs: 100 });
+    try {
+      const items = Array.from({ length: 200 }, (_, i) =>
+        payoutBody(i % 20 === 5 ? { obol_id: '900000001' } : {}),
+      );
+      expect((await own.call('POST', '/payouts/batch', { items })).status).toBe(200);
+      const mine = new Set(items.map((i) => i.idempotency_key));
+      await waitFor(() => receiver.received.filter((e) => mine.has(e.event.data.idempotency_key)).length === 200);
+      const settlements = readFileSync(path.join(dataDir, JOURNAL_FILE), 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"settled_at"') && l.includes('"delivery"'))
+        .map((l) => JSON.parse(l) as { ops: { item?: { status: string; message?: string } }[] });
+      // accepted in one call, due in the same tick (or two, when the call straddled one): not a line each
+      expect(settlements.length).toBeGreaterThan(0);
+      expect(settlements.length).toBeLessThanOrEqual(2);
+      const settled = settlements.flatMap((l) => l.ops.flatMap((o) => (o.item ? [o.item] : [])));
+      expect(settled).toHaveLength(200);
+      expect(settled.filter((i) => i.status === 'Failed' && i.message === 'Invalid Obol Id')).toHaveLength(10);
+    } finally {
+      await own.provider.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('needs the API key', async () => {
