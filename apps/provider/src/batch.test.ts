@@ -116,9 +116,7 @@ describe('POST /payouts/batch', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'obol-provider-batch-'));
     const own = await startProvider(receiver.url, { dataDir, settleMs: 100 });
     try {
-      const items = Array.from({ length: 200 }, (_, i) =>
-        payoutBody(i % 20 === 5 ? { obol_id: '900000001' } : {}),
-      );
+      const items = Array.from({ length: 200 }, (_, i) => payoutBody(i % 20 === 5 ? { obol_id: '900000001' } : {}));
       expect((await own.call('POST', '/payouts/batch', { items })).status).toBe(200);
       const mine = new Set(items.map((i) => i.idempotency_key));
       await waitFor(() => receiver.received.filter((e) => mine.has(e.event.data.idempotency_key)).length === 200);
