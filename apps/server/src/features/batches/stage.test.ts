@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { validateRow, type RawRow } from '@obol/contract';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +9,7 @@ import { engine, startTestApp, type TestApp } from '../../test/harness.ts';
 import { userIdByEmail } from '../../seed.ts';
 import { holderAccounts } from '../ledger/accounts.ts';
 import { payouts } from '../payouts/tables.ts';
+import { readRowBatches } from './parse.ts';
 import { uploadKey } from './service.ts';
 import { stageBatch } from './stage.ts';
 import { batches, stagedTransactions } from './tables.ts';
@@ -132,6 +136,41 @@ describe('staging a file of several chunks', () => {
     });
     expect(marked).toBeGreaterThan(n / 10);
   }, 60_000);
+});
+
+describe('the values of a row', () => {
+  it('are staged as the file gives them, whatever characters they hold', async () => {
+    // a backslash, COPY's null marker, a tab, line breaks and quotes inside quoted cells, a non-Latin script
+    const awkward = ['back\\slash', '\\N', 'tab\there', 'two\nlines', 'carriage\r\nreturn', 'say "hi"', 'Zoë 北京 👋'];
+    const csvCell = (v: string) => `"${v.replace(/"/g, '""')}"`;
+    const lines = awkward.map((v, i) =>
+      [csvCell(v), '100000001', csvCell(`${v}-${i}`), 'Acme Brand', csvCell(v), String(100 + i)].join(','),
+    );
+    const file = `${HEADER}\n${lines.join('\n')}\n`;
+    const local = path.join(mkdtempSync(path.join(tmpdir(), 'obol-stage-')), 'awkward.csv');
+    writeFileSync(local, file);
+    const read = (await Array.fromAsync(readRowBatches(local, 'csv'))).flat();
+    expect(read.map((r) => r.values.beneficiary_name)).toEqual(awkward);
+
+    const batchId = await newBatch(file);
+    await stageBatch(t.deps, batchId);
+    const staged = await t.deps.db
+      .select()
+      .from(stagedTransactions)
+      .where(eq(stagedTransactions.batchId, batchId))
+      .orderBy(asc(stagedTransactions.rowNumber));
+    expect(
+      staged.map((s) => [s.beneficiaryName, s.merchantTransactionId, s.reference, s.amountText, s.amount]),
+    ).toEqual(
+      read.map((r, i) => [
+        r.values.beneficiary_name,
+        r.values.merchant_transaction_id,
+        r.values.reference,
+        r.values.amount,
+        100 + i,
+      ]),
+    );
+  });
 });
 
 describe('the batch a staged row belongs to', () => {
