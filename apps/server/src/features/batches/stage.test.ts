@@ -149,7 +149,8 @@ describe('the values of a row', () => {
     const file = `${HEADER}\n${lines.join('\n')}\n`;
     const local = path.join(mkdtempSync(path.join(tmpdir(), 'obol-stage-')), 'awkward.csv');
     writeFileSync(local, file);
-    const read = (await Array.fromAsync(readRowBatches(local, 'csv'))).flat();
+    const read = [];
+    for await (const rows of readRowBatches(local, 'csv')) read.push(...rows);
     expect(read.map((r) => r.values.beneficiary_name)).toEqual(awkward);
 
     const batchId = await newBatch(file);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PAYMENT_MSG } from '@obol/contract';
-import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Deps } from '../../platform/deps.ts';
@@ -139,87 +139,42 @@ async function decline(deps: Deps, batchId: string, reason: string) {
 }
 
 /**
- * One chunk of the file, staged: on PGlite by one statement, on PostgreSQL by COPY (copyRows). The first row of each
- * id in the chunk is marked if the id is a duplicate, as validateRow would (in the file before taken; a later row of
- * the chunk with the same id was marked by checkChunk), from one look-up of the chunk's ids (marks, `dups`), and the
- * batch's progress moves on with the rows. On PGlite the rows travel as one array per column (unnest) and go in as
- * they come (no join, no sort: a row's id only breaks ties between equal row numbers, and a file has none), the
- * look-up and the progress in the same statement.
+ * One chunk of the file, staged in one transaction: the look-up of its ids (marks: id -> message, made once for the
+ * chunk), the rows by COPY, the bulk load, and the batch's progress; a failure rolls the whole chunk back. The first
+ * row of each id in the chunk is marked if the id is a duplicate, as validateRow would (in the file before taken; a
+ * later row of the chunk with the same id was marked by checkChunk): the look-up's message joins the row's errors
+ * (merchant_transaction_id) and the row is Failed. The rows go in as they come (no sort: a row's id only breaks ties
+ * between equal row numbers, and a file has none), and COPY fires the batch check as an INSERT does. PostgreSQL
+ * reads them from STDIN, PGlite from a blob; on PostgreSQL the look-up is planned without JIT (compiling it would
+ * cost more than running it).
  */
 async function stageRows(deps: Deps, b: BatchRow, c: Chunk, processed: number) {
-  const p = <T>(a: T[]) => sql.param(a);
   const lookUpIds = c.cols.merchant_transaction_id.filter((_, i) => c.lookUp[i]);
   const earlierIds = c.cols.merchant_transaction_id.filter((_, i) => c.maybeEarlier[i]);
-  // the message of each duplicate found, by id: looked up once for the statement
-  const dups = lookUpIds.length
-    ? sql`SELECT jsonb_object_agg(mtid, CASE WHEN in_file THEN ${PAYMENT_MSG.duplicateMtidInFile}
+  const dups = dialect.sqlToQuery(
+    lookUpIds.length
+      ? sql`SELECT jsonb_object_agg(mtid, CASE WHEN in_file THEN ${PAYMENT_MSG.duplicateMtidInFile}
         ELSE ${PAYMENT_MSG.duplicateMtid} END) AS ids FROM (${marks(b, lookUpIds, earlierIds)}) m`
-    : sql`SELECT NULL::jsonb AS ids`;
-  if (deps.database.kind === 'postgres') return copyRows(deps, b, c, processed, dups);
-  const statement = sql`
-    WITH dups AS MATERIALIZED (${dups}), progress AS (
-      UPDATE batches SET processed_rows = ${processed}, updated_at = now() WHERE batch_id = ${b.batchId}
-    )
-    INSERT INTO staged_transactions
-      (batch_id, row_number, beneficiary_name, obol_id, merchant_transaction_id, brand, reference, amount_text, amount,
-       errors, status, missing)
-    SELECT ${b.batchId}, row_number, beneficiary_name, obol_id, mtid, brand, reference, amount_text, amount,
-      CASE WHEN dup IS NULL THEN errors ELSE errors || jsonb_build_object('merchant_transaction_id', dup) END,
-      CASE WHEN dup IS NULL THEN status ELSE 'Failed' END,
-      missing
-    FROM unnest(
-      ${p(c.rowNumber)}::int[], ${p(c.cols.beneficiary_name)}::text[], ${p(c.cols.obol_id)}::text[],
-      ${p(c.cols.merchant_transaction_id)}::text[], ${p(c.cols.brand)}::text[], ${p(c.cols.reference)}::text[],
-      ${p(c.cols.amount)}::text[], ${p(c.cents)}::bigint[], ${p(c.errors)}::jsonb[], ${p(c.status)}::text[],
-      ${p(c.missing)}::int[], ${p(c.lookUp)}::bool[]
-    ) AS t(row_number, beneficiary_name, obol_id, mtid, brand, reference, amount_text, amount, errors, status, missing,
-      look_up)
-    CROSS JOIN LATERAL (SELECT CASE WHEN look_up THEN (SELECT ids FROM dups) ->> mtid END AS dup) d`;
-  await deps.db.execute(statement);
-}
-
-const dialect = new PgDialect();
-
-/** The columns a chunk is copied into, in the order copyLine writes them. */
-const COPY_COLUMNS = `batch_id, row_number, beneficiary_name, obol_id, merchant_transaction_id, brand, reference,
-  amount_text, amount, errors, status, missing`;
-
-/**
- * On PostgreSQL a chunk goes in by COPY, the bulk load, in one transaction with its duplicate look-up and the batch's
- * progress: the look-up first (the same query as the statement's `dups`), its messages merged into the rows' errors
- * here as the statement would (`errors || {merchant_transaction_id: message}`, status Failed), then the rows by
- * `COPY ... FROM STDIN`, which fires the batch check as the INSERT does. A failure rolls the whole chunk back.
- */
-async function copyRows(deps: Deps, b: BatchRow, c: Chunk, processed: number, dups: SQL) {
+      : sql`SELECT NULL::jsonb AS ids`,
+  );
+  const copy = `COPY staged_transactions (${COPY_COLUMNS}) FROM`;
+  const progress = 'UPDATE batches SET processed_rows = $1, updated_at = now() WHERE batch_id = $2';
+  if (deps.database.kind === 'pglite') {
+    await deps.database.pglite!.transaction(async (tx) => {
+      const [{ ids }] = (await tx.query<DupIds>(dups.sql, dups.params)).rows;
+      await tx.query(`${copy} '/dev/blob'`, [], { blob: new Blob([copyTextOf(b, c, ids)]) });
+      await tx.query(progress, [processed, b.batchId]);
+    });
+    return;
+  }
   const client = await deps.database.pool!.connect();
   let broken: unknown = undefined;
   try {
     await client.query('BEGIN');
     await client.query('SET LOCAL jit = off');
-    const found = dialect.sqlToQuery(dups);
-    const [{ ids }] = (await client.query<{ ids: Record<string, string> | null }>(found.sql, found.params)).rows;
-    let text = '';
-    for (let i = 0; i < c.rowNumber.length; i++) {
-      const dup = c.lookUp[i] && ids ? ids[c.cols.merchant_transaction_id[i]] : undefined;
-      const errors = dup
-        ? JSON.stringify({ ...(JSON.parse(c.errors[i]) as object), merchant_transaction_id: dup })
-        : c.errors[i];
-      text += `${copyText(b.batchId)}\t${c.rowNumber[i]}\t${copyText(c.cols.beneficiary_name[i])}\t${copyText(
-        c.cols.obol_id[i],
-      )}\t${copyText(c.cols.merchant_transaction_id[i])}\t${copyText(c.cols.brand[i])}\t${copyText(
-        c.cols.reference[i],
-      )}\t${copyText(c.cols.amount[i])}\t${c.cents[i] ?? '\\N'}\t${copyText(errors)}\t${
-        dup ? 'Failed' : c.status[i]
-      }\t${c.missing[i]}\n`;
-    }
-    await pipeline(
-      Readable.from([text]),
-      client.query(copyFrom(`COPY staged_transactions (${COPY_COLUMNS}) FROM STDIN`)),
-    );
-    await client.query('UPDATE batches SET processed_rows = $1, updated_at = now() WHERE batch_id = $2', [
-      processed,
-      b.batchId,
-    ]);
+    const [{ ids }] = (await client.query<DupIds>(dups.sql, dups.params)).rows;
+    await pipeline(Readable.from([copyTextOf(b, c, ids)]), client.query(copyFrom(`${copy} STDIN`)));
+    await client.query(progress, [processed, b.batchId]);
     await client.query('COMMIT');
   } catch (err) {
     broken = err;
@@ -229,6 +184,34 @@ async function copyRows(deps: Deps, b: BatchRow, c: Chunk, processed: number, du
     // a COPY cut short can leave its connection unusable: it is closed rather than given back
     client.release(broken ? (broken as Error) : undefined);
   }
+}
+
+const dialect = new PgDialect();
+
+/** The duplicates the look-up found: id -> message (null: none) */
+type DupIds = { ids: Record<string, string> | null };
+
+/** The columns a chunk is copied into, in the order copyTextOf writes them. */
+const COPY_COLUMNS = `batch_id, row_number, beneficiary_name, obol_id, merchant_transaction_id, brand, reference,
+  amount_text, amount, errors, status, missing`;
+
+/** The chunk's rows in COPY's text format, with the duplicates found (`ids`) marked. */
+function copyTextOf(b: BatchRow, c: Chunk, ids: DupIds['ids']): string {
+  let text = '';
+  for (let i = 0; i < c.rowNumber.length; i++) {
+    const dup = c.lookUp[i] && ids ? ids[c.cols.merchant_transaction_id[i]] : undefined;
+    const errors = dup
+      ? JSON.stringify({ ...(JSON.parse(c.errors[i]) as object), merchant_transaction_id: dup })
+      : c.errors[i];
+    text += `${copyText(b.batchId)}\t${c.rowNumber[i]}\t${copyText(c.cols.beneficiary_name[i])}\t${copyText(
+      c.cols.obol_id[i],
+    )}\t${copyText(c.cols.merchant_transaction_id[i])}\t${copyText(c.cols.brand[i])}\t${copyText(
+      c.cols.reference[i],
+    )}\t${copyText(c.cols.amount[i])}\t${c.cents[i] ?? '\\N'}\t${copyText(errors)}\t${
+      dup ? 'Failed' : c.status[i]
+    }\t${c.missing[i]}\n`;
+  }
+  return text;
 }
 
 /** A value in COPY's text format: NULL as \N; backslash, tab, newline and carriage return escaped. */
