@@ -63,6 +63,8 @@ async function serve() {
   }
   const { startTestApp } = await import('../apps/server/src/test/harness.ts');
   const t = await startTestApp({}, { listen: true });
+  // answers as production holds them (stripped to their schema), not as the tests do (strict: every field walked)
+  t.app.answerMode = 'strip';
   await seedPayouts(t.database);
   const token = await t.signIn(ADMIN);
   const targets: Target[] = [
