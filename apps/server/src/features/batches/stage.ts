@@ -203,24 +203,33 @@ function copyTextOf(b: BatchRow, c: Chunk, ids: DupIds['ids']): string {
     const errors = dup
       ? JSON.stringify({ ...(JSON.parse(c.errors[i]) as object), merchant_transaction_id: dup })
       : c.errors[i];
-    text += `${copyText(b.batchId)}\t${c.rowNumber[i]}\t${copyText(c.cols.beneficiary_name[i])}\t${copyText(
+    // in COPY_COLUMNS' order
+    const row = [
+      b.batchId,
+      c.rowNumber[i],
+      c.cols.beneficiary_name[i],
       c.cols.obol_id[i],
-    )}\t${copyText(c.cols.merchant_transaction_id[i])}\t${copyText(c.cols.brand[i])}\t${copyText(
+      c.cols.merchant_transaction_id[i],
+      c.cols.brand[i],
       c.cols.reference[i],
-    )}\t${copyText(c.cols.amount[i])}\t${c.cents[i] ?? '\\N'}\t${copyText(errors)}\t${
-      dup ? 'Failed' : c.status[i]
-    }\t${c.missing[i]}\n`;
+      c.cols.amount[i],
+      c.cents[i],
+      errors,
+      dup ? 'Failed' : c.status[i],
+      c.missing[i],
+    ];
+    text += `${row.map(copyText).join('\t')}\n`;
   }
   return text;
 }
 
 /** A value in COPY's text format: NULL as \N; backslash, tab, newline and carriage return escaped. */
-const copyText = (v: string | null | undefined) =>
-  v === null || v === undefined
-    ? '\\N'
-    : /[\\\t\n\r]/.test(v)
-      ? v.replace(/[\\\t\n\r]/g, (ch) => (ch === '\\' ? '\\\\' : ch === '\t' ? '\\t' : ch === '\n' ? '\\n' : '\\r'))
-      : v;
+function copyText(v: string | number | null | undefined): string {
+  if (v === null || v === undefined) return '\\N';
+  const s = String(v);
+  return /[\\\t\n\r]/.test(s) ? s.replace(/[\\\t\n\r]/g, (ch) => COPY_ESCAPES[ch]) : s;
+}
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 /**
  * The ids among those looked up that are duplicates: in_file when staged from an earlier chunk of this file (only
