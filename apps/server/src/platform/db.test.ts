@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { withTestDatabase } from '../test/database.ts';
-import { preparedStatement, type Database } from './db.ts';
+import { sql } from 'drizzle-orm';
+import { executeNamed, preparedStatement, rowsOf, type Database } from './db.ts';
 
 let database: Database;
 withTestDatabase(async (made) => {
@@ -38,5 +39,35 @@ describe('preparedStatement', () => {
     // several calls meet it gone at once: one prepares it, all answer
     const rows = await Promise.all(['a', 'b', 'c'].map((w) => echo(database, [w, '2026-11-26T10:00:00Z'])));
     expect(rows.map(([r]) => r.word)).toEqual(['a', 'b', 'c']);
+  });
+});
+
+describe('executeNamed', () => {
+  const twice = (n: number) => sql`SELECT ${n}::int * 2 AS doubled`;
+
+  it("runs in the caller's transaction, as a statement prepared once on PostgreSQL, with each call's values", async () => {
+    const answers = await database.db.transaction(async (tx) => {
+      const out: number[] = [];
+      for (const n of [1, 2, 3])
+        out.push((await executeNamed<{ doubled: number }>(tx, 'obol_test_twice', twice(n)))[0].doubled);
+      if (database.pglite) return { out, prepared: [] };
+      const prepared = rowsOf<{ name: string; calls: number | string }>(
+        await tx.execute(
+          sql`SELECT name, generic_plans + custom_plans AS calls FROM pg_prepared_statements WHERE name = 'obol_test_twice'`,
+        ),
+      );
+      return { out, prepared };
+    });
+    expect(answers.out).toEqual([2, 4, 6]);
+    if (!database.pglite) expect(answers.prepared).toEqual([{ name: 'obol_test_twice', calls: expect.anything() }]);
+    // and its writes roll back with the transaction
+    await database.db.execute(sql`CREATE TABLE IF NOT EXISTS obol_test_named (n int)`);
+    await expect(
+      database.db.transaction(async (tx) => {
+        await executeNamed(tx, 'obol_test_named_insert', sql`INSERT INTO obol_test_named VALUES (${7}::int)`);
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect(rowsOf(await database.db.execute(sql`SELECT n FROM obol_test_named`))).toEqual([]);
   });
 });

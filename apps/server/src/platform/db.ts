@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -135,6 +136,21 @@ export function preparedStatement<Row>(name: string, types: readonly string[], t
       return (await pglite.query<Row>(execute)).rows;
     }
   };
+}
+
+const namedDialect = new PgDialect();
+
+/**
+ * Runs a raw statement as the named prepared statement `name`, on the executor's connection (inside the caller's
+ * transaction when given one): on PostgreSQL it is parsed and planned once per pool connection (node-postgres
+ * keeps the names per connection) and then only bound and executed. For the ledger's statements, run for every
+ * entry, whose planning cost about as much as their run (issue 21). The statement's text must be the same on
+ * every call, only its parameters varying (node-postgres refuses a name given another text). PGlite ignores the
+ * name: its statements are planned each time, as by `execute`.
+ */
+export async function executeNamed<T>(executor: Executor, name: string, query: SQL): Promise<T[]> {
+  const prepared = executor._.session.prepareQuery(namedDialect.sqlToQuery(query), undefined, name, false);
+  return rowsOf<T>(await prepared.execute());
 }
 
 /** Rows of a raw `db.execute` on either driver. */

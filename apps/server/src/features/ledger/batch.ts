@@ -1,5 +1,5 @@
 import { inArray, sql } from 'drizzle-orm';
-import { rowsOf, type Tx } from '../../platform/db.ts';
+import { executeNamed, type Tx } from '../../platform/db.ts';
 import { conflict } from '../../platform/errors.ts';
 import {
   entryRequestHash,
@@ -61,10 +61,10 @@ export async function postEntries(
   const lines = cmds.flatMap((c) => c.postings.map((p) => ({ key: c.idempotencyKey, ...p })));
   const line = <T>(f: (l: (typeof lines)[number]) => T) => sql.param(lines.map(f));
   // the entries and the postings of those new (a key used before inserts neither) in one statement
-  const inserted = rowsOf<{ id: number | string; idempotency_key: string }>(
-    await tx
-      .execute(
-        sql`
+  const inserted = await executeNamed<{ id: number | string; idempotency_key: string }>(
+    tx,
+    'obol_ledger_post_entries',
+    sql`
     WITH entry AS (
       INSERT INTO journal_entries (idempotency_key, request_hash, kind, memo, business_type, business_id, reverses_id, created_by)
       SELECT * FROM unnest(
@@ -83,9 +83,7 @@ export async function postEntries(
       JOIN entry ON entry.idempotency_key = l.key
       ORDER BY l.n)
     SELECT id, idempotency_key FROM entry`,
-      )
-      .catch(unknownAccount),
-  );
+  ).catch(unknownAccount);
   const fresh = new Map(inserted.map((r) => [r.idempotency_key, Number(r.id)]));
 
   // keys used before: a replay of the same command, or a conflict

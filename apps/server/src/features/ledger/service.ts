@@ -1,7 +1,7 @@
 import type { TrialBalance } from '@obol/contract';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '../../platform/db.ts';
-import { rowsOf } from '../../platform/db.ts';
+import { executeNamed, rowsOf } from '../../platform/db.ts';
 import { ApiError, conflict } from '../../platform/errors.ts';
 import { hashPayload } from '../../platform/hash.ts';
 import { accountBalance } from './accounts.ts';
@@ -108,10 +108,10 @@ export function unknownAccount(e: unknown): never {
  */
 export async function moveBalances(tx: Tx, net: { ids: number[]; deltas: number[] }): Promise<void> {
   if (!net.ids.length) return;
-  const [row] = rowsOf<{ moved: (number | string)[] }>(
-    await tx.execute(
-      sql`SELECT ledger_move_balances(${sql.param(net.ids)}::int[], ${sql.param(net.deltas)}::bigint[]) AS moved`,
-    ),
+  const [row] = await executeNamed<{ moved: (number | string)[] }>(
+    tx,
+    'obol_ledger_move_balances',
+    sql`SELECT ledger_move_balances(${sql.param(net.ids)}::int[], ${sql.param(net.deltas)}::bigint[]) AS moved`,
   );
   if (row.moved.length !== net.ids.length) await refused(tx, net.ids, row.moved);
 }
@@ -126,10 +126,10 @@ export async function postEntry(tx: Tx, cmd: EntryCommand): Promise<EntryResult>
   validateEntry(cmd);
   const requestHash = entryRequestHash(cmd);
   const net = netMovements([cmd.postings]);
-  const [row] = rowsOf<{ id: number | string; moved: (number | string)[] }>(
-    await tx
-      .execute(
-        sql`
+  const [row] = await executeNamed<{ id: number | string; moved: (number | string)[] }>(
+    tx,
+    'obol_ledger_post_entry',
+    sql`
     WITH entry AS (
       INSERT INTO journal_entries (idempotency_key, request_hash, kind, memo, business_type, business_id, reverses_id, created_by)
       VALUES (${cmd.idempotencyKey}, ${requestHash}, ${cmd.kind}, ${cmd.memo ?? null}, ${cmd.businessType ?? null},
@@ -141,9 +141,7 @@ export async function postEntry(tx: Tx, cmd: EntryCommand): Promise<EntryResult>
       SELECT entry.id, l.account_id, l.amount
       FROM entry, unnest(${sql.param(cmd.postings.map((p) => p.accountId))}::int[], ${sql.param(cmd.postings.map((p) => p.amount))}::bigint[]) AS l(account_id, amount))
     SELECT id, ledger_move_balances(${sql.param(net.ids)}::int[], ${sql.param(net.deltas)}::bigint[]) AS moved FROM entry`,
-      )
-      .catch(unknownAccount),
-  );
+  ).catch(unknownAccount);
   if (!row) {
     const [prior] = await tx
       .select({ id: journalEntries.id, requestHash: journalEntries.requestHash })
