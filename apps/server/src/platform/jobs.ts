@@ -60,16 +60,35 @@ export const QUEUE_OPTIONS = {
   expireInSeconds: 4 * 3600,
 };
 
+/**
+ * On PostgreSQL a job wakes its workers the moment the transaction that enqueued it commits, in whichever process
+ * they run: each queue notifies (pg-boss inlines a pg_notify into the job's INSERT, so it is sent at that commit
+ * and never for a rolled-back one) and each process listens on one connection of its own. Polling every
+ * POLL_SECONDS stays as the floor: it finds what a notification missed (a listener reconnecting) and jobs whose
+ * start time comes later (retries). PGlite runs the workers in the same process and keeps to polling.
+ */
+const POLL_SECONDS = 0.5;
+
 export async function createJobs(database: Database, log: FastifyBaseLogger): Promise<Jobs> {
+  const listen = database.kind === 'postgres';
   const boss =
     database.kind === 'pglite'
       ? new PgBoss({ db: fromPglite(database.pglite!), backend: 'pglite', schema: 'pgboss', ...supervision })
-      : new PgBoss({ connectionString: database.url!, max: 4, schema: 'pgboss', ...supervision });
+      : // one connection more than before: the listener holds its own
+        new PgBoss({
+          connectionString: database.url!,
+          max: 5,
+          schema: 'pgboss',
+          useListenNotify: true,
+          ...supervision,
+        });
   boss.on('error', (err) => log.error({ err }, 'job queue error'));
+  boss.on('warning', (warning) => log.warn({ warning }, 'job queue warning'));
   await boss.start();
+  const queueOptions = { ...QUEUE_OPTIONS, notify: listen };
   for (const q of QUEUES) {
-    if (await boss.getQueue(q)) await boss.updateQueue(q, QUEUE_OPTIONS);
-    else await boss.createQueue(q, QUEUE_OPTIONS).catch(() => boss.updateQueue(q, QUEUE_OPTIONS));
+    if (await boss.getQueue(q)) await boss.updateQueue(q, queueOptions);
+    else await boss.createQueue(q, queueOptions).catch(() => boss.updateQueue(q, queueOptions));
   }
   const workers: string[] = [];
   return {
@@ -86,7 +105,11 @@ export async function createJobs(database: Database, log: FastifyBaseLogger): Pr
     async work(name, handler, opts = {}) {
       const id = await boss.work(
         name,
-        { batchSize: opts.batchSize ?? 20, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 0.5 },
+        {
+          batchSize: opts.batchSize ?? 20,
+          pollingIntervalSeconds: opts.pollingIntervalSeconds ?? POLL_SECONDS,
+          notifyPollingIntervalSeconds: opts.pollingIntervalSeconds ?? POLL_SECONDS,
+        },
         async (jobs) => {
           // one failing job must not fail the others of the batch
           const failures: unknown[] = [];
