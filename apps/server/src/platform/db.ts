@@ -20,6 +20,9 @@ export type Executor = Db | Tx;
 
 export type DbKind = 'pglite' | 'postgres';
 
+/** Turns drizzle's `sql` into text and parameters (no connection needed): one for every module. */
+export const pgDialect = new PgDialect();
+
 export interface Database {
   kind: DbKind;
   db: Db;
@@ -138,18 +141,17 @@ export function preparedStatement<Row>(name: string, types: readonly string[], t
   };
 }
 
-const namedDialect = new PgDialect();
-
 /**
  * Runs a raw statement as the named prepared statement `name`, on the executor's connection (inside the caller's
  * transaction when given one): on PostgreSQL it is parsed and planned once per pool connection (node-postgres
  * keeps the names per connection) and then only bound and executed. For the ledger's statements, run for every
  * entry, whose planning cost about as much as their run (issue 21). The statement's text must be the same on
  * every call, only its parameters varying (node-postgres refuses a name given another text). PGlite ignores the
- * name: its statements are planned each time, as by `execute`.
+ * name: its statements are planned each time, as by `execute` (preparedStatement, above, prepares on PGlite too, for
+ * statements whose values it can write as literals).
  */
 export async function executeNamed<T>(executor: Executor, name: string, query: SQL): Promise<T[]> {
-  const prepared = executor._.session.prepareQuery(namedDialect.sqlToQuery(query), undefined, name, false);
+  const prepared = executor._.session.prepareQuery(pgDialect.sqlToQuery(query), undefined, name, false);
   return rowsOf<T>(await prepared.execute());
 }
 

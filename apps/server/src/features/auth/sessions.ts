@@ -1,8 +1,7 @@
 import { isPermission, isRole, type SessionTiming } from '@obol/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import { randomToken, sha256 } from '../../platform/crypto.ts';
-import { preparedStatement, type Executor } from '../../platform/db.ts';
+import { pgDialect, preparedStatement, type Executor } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { AuthContext, AuthUser } from '../../platform/http.ts';
 import { scopeFor } from '../../platform/scope.ts';
@@ -45,7 +44,7 @@ const sessionCheck = preparedStatement<{
 }>(
   'obol_session_check',
   ['text', 'timestamptz'],
-  new PgDialect().sqlToQuery(sql`SELECT ${sessions.id}, ${sessions.lastSeenAt}, ${sessions.expiresAt},
+  pgDialect.sqlToQuery(sql`SELECT ${sessions.id}, ${sessions.lastSeenAt}, ${sessions.expiresAt},
       ${actingUser(sessions.userId)} AS acting
     FROM ${sessions}
     WHERE ${sessions.tokenHash} = $1 AND ${sessions.revokedAt} IS NULL AND ${sessions.idleExpiresAt} > $2

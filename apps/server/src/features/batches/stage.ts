@@ -5,10 +5,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PAYMENT_MSG } from '@obol/contract';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Deps } from '../../platform/deps.ts';
-import type { Executor } from '../../platform/db.ts';
+import { pgDialect, type Executor } from '../../platform/db.ts';
 import { randomToken } from '../../platform/crypto.ts';
 import { brandNamesOf } from '../payments/service.ts';
 import { findHolderInScope } from '../payments/holders.ts';
@@ -151,7 +150,7 @@ async function decline(deps: Deps, batchId: string, reason: string) {
 async function stageRows(deps: Deps, b: BatchRow, c: Chunk, processed: number) {
   const lookUpIds = c.cols.merchant_transaction_id.filter((_, i) => c.lookUp[i]);
   const earlierIds = c.cols.merchant_transaction_id.filter((_, i) => c.maybeEarlier[i]);
-  const dups = dialect.sqlToQuery(
+  const dups = pgDialect.sqlToQuery(
     lookUpIds.length
       ? sql`SELECT jsonb_object_agg(mtid, CASE WHEN in_file THEN ${PAYMENT_MSG.duplicateMtidInFile}
         ELSE ${PAYMENT_MSG.duplicateMtid} END) AS ids FROM (${marks(b, lookUpIds, earlierIds)}) m`
@@ -185,8 +184,6 @@ async function stageRows(deps: Deps, b: BatchRow, c: Chunk, processed: number) {
     client.release(broken ? (broken as Error) : undefined);
   }
 }
-
-const dialect = new PgDialect();
 
 /** The duplicates the look-up found: id -> message (null: none) */
 type DupIds = { ids: Record<string, string> | null };

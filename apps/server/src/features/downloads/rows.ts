@@ -1,9 +1,8 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import { sql, type SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import { to as copyTo } from 'pg-copy-streams';
-import { rowsOf, type Database } from '../../platform/db.ts';
+import { pgDialect, rowsOf, type Database } from '../../platform/db.ts';
 import { cellColumns, csvLineSql, xlsxRowSql } from './cells.ts';
 import type { ExportRows } from './exports.ts';
 import type { RowWriter } from './writer.ts';
@@ -30,8 +29,6 @@ export const PGLITE_CHUNK = 1_000;
  */
 export const PGLITE_XLSX_CHUNK = 500;
 
-const dialect = new PgDialect();
-
 /** A SQL literal of a parameter's value, for COPY, which takes no parameters. */
 function literal(v: unknown): string {
   if (v === null || v === undefined) return 'NULL';
@@ -49,7 +46,7 @@ function literal(v: unknown): string {
 
 /** The text of a query with its parameters written in: $n outside quotes and literals is replaced. */
 export function inlineQuery(q: SQL): string {
-  const { sql: text, params } = dialect.sqlToQuery(q);
+  const { sql: text, params } = pgDialect.sqlToQuery(q);
   let out = '';
   let i = 0;
   while (i < text.length) {

@@ -9,9 +9,8 @@ import type {
 } from '@obol/contract';
 import { EXACT_TOTAL_UP_TO, formatCents } from '@obol/contract';
 import { sql, type SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { rowsOf, type Executor } from '../../platform/db.ts';
+import { pgDialect, rowsOf, type Executor } from '../../platform/db.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import type { Scope } from '../../platform/scope.ts';
 import {
@@ -134,7 +133,6 @@ interface Kept {
   aboveCapAt?: number;
 }
 const estimates = new WeakMap<Executor, Map<string, Kept>>();
-const dialect = new PgDialect();
 
 /** The planner's estimate of a filter's rows, and whether a recent count found the filter above the cap. */
 export interface Estimate {
@@ -154,7 +152,7 @@ export interface Estimate {
  */
 async function estimateOf(db: Executor, where: SQL): Promise<Estimate> {
   const query = estimateQuery(where);
-  const { sql: text, params } = dialect.sqlToQuery(query);
+  const { sql: text, params } = pgDialect.sqlToQuery(query);
   const key = `${text}\u0000${JSON.stringify(params)}`;
   let kept = estimates.get(db);
   if (!kept) estimates.set(db, (kept = new Map()));
