@@ -114,6 +114,22 @@ describe.each([
     expect(new Set(fulfilled.map((r) => r.value.entryId)).size).toBe(1);
     expect(await balance(source.id)).toBe(300);
   });
+
+  it('moves money once when an edited command races under the same key: the others are replays or 409s', async () => {
+    const { source, sink } = await pair(1_000, sharded);
+    const key = randomUUID();
+    const amounts = Array.from({ length: 40 }, (_, i) => (i % 2 ? 200 : 300));
+    const results = await Promise.allSettled(amounts.map((a) => debit(source.id, sink.id, a, key)));
+    const won = results.flatMap((r, i) => (r.status === 'fulfilled' && !r.value.replayed ? [amounts[i]] : []));
+    expect(won.length).toBe(1);
+    for (const [i, r] of results.entries()) {
+      if (r.status === 'fulfilled') expect(amounts[i]).toBe(won[0]);
+      else expect((r.reason as { status?: number }).status).toBe(409);
+    }
+    expect(await balance(source.id)).toBe(1_000 - won[0]);
+    expect(await balance(sink.id)).toBe(won[0]);
+    expect((await trialBalance(database.db)).balanced).toBe(true);
+  });
 });
 
 describe(`credits of a sharded account (${engine})`, () => {
