@@ -2,7 +2,7 @@ import { DEFAULT_ROLE_PERMISSIONS, MSG, ROLES, roleSlug, type Permission, type R
 import { count, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine, startTestApp, type RouteInfo, type TestApp } from '../test/harness.ts';
-import { activityLog, permissions, rolePermissions, roles } from './schema.ts';
+import { activityLog, permissions, rolePermissions, roles, users } from './schema.ts';
 import type { Access } from './http.ts';
 
 let t: TestApp;
@@ -178,6 +178,43 @@ describe('every route declares who may call it', () => {
         .values(DEFAULT_ROLE_PERMISSIONS.Merchant.map((p) => ({ roleId: role.id, permissionId: ids.get(p)! })));
     }
     expect((await t.post('/api/users', {}, merchant)).status).toBe(200);
+  });
+
+  it('holds a read that starts beside its session check to the check: taken permissions, deactivation, logout', async () => {
+    // /api/payout-transactions starts on the token's last known authority (RouteOptions.speculative)
+    const list = (tk: string) => t.post('/api/payout-transactions', { per_page: 10 }, tk);
+    const merchant = await t.signIn('merchant@obol.example');
+    expect((await list(merchant)).status).toBe(200);
+    expect((await list(merchant)).status).toBe(200); // now known: this one started beside its check
+    const [role] = await t.deps.db.select().from(roles).where(eq(roles.name, 'Merchant'));
+    const granted = await t.deps.db.select().from(rolePermissions).where(eq(rolePermissions.roleId, role.id));
+    await t.deps.db.delete(rolePermissions).where(eq(rolePermissions.roleId, role.id));
+    try {
+      const refused = await list(merchant);
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({ error: [MSG.forbidden] });
+      expect((await list(merchant)).status).toBe(403);
+    } finally {
+      await t.deps.db.insert(rolePermissions).values(granted);
+    }
+    expect((await list(merchant)).status).toBe(200); // a permission given back counts at once too
+
+    const [user] = await t.deps.db.select().from(users).where(eq(users.email, 'merchant@obol.example'));
+    await t.deps.db.update(users).set({ isActive: false }).where(eq(users.id, user.id));
+    try {
+      const r = await list(merchant);
+      expect(r.status).toBe(401);
+      expect(r.body).toEqual({ error: [MSG.sessionExpired] });
+    } finally {
+      await t.deps.db.update(users).set({ isActive: user.isActive }).where(eq(users.id, user.id));
+    }
+
+    const other = await t.signIn('merchant@obol.example');
+    expect((await list(other)).status).toBe(200);
+    expect((await t.post('/api/logout', {}, other)).status).toBe(200);
+    const out = await list(other);
+    expect(out.status).toBe(401);
+    expect(out.body).toEqual({ error: [MSG.sessionExpired] });
   });
 });
 

@@ -52,12 +52,17 @@ const sessionCheck = preparedStatement<{
     LIMIT 1`).sql,
 );
 
-/** Resolves a bearer token to the caller, extending the idle expiry. Null when missing, expired or revoked. */
-export async function authenticate(deps: Deps, token: string): Promise<AuthContext | null> {
-  if (!token || token.length > 200) return null;
+/** The key a bearer token is known by: its hash, as the sessions table keeps it. */
+export const tokenKey = (token: string) => sha256(token);
+
+/**
+ * Resolves a bearer token, by its key (tokenKey), to the caller, extending the idle expiry. Null when unknown,
+ * expired or revoked.
+ */
+export async function authenticateKey(deps: Deps, key: string): Promise<AuthContext | null> {
   const now = new Date();
   // one query per request: the live session, its user able to act and the role's permissions (issue 21)
-  const [session] = await sessionCheck(deps.database, [sha256(token), now.toISOString()]);
+  const [session] = await sessionCheck(deps.database, [key, now.toISOString()]);
   if (!session?.acting) return null;
   const id = Number(session.id);
   const expiresAt = new Date(session.expires_at).getTime();
@@ -108,4 +113,35 @@ export async function endSessions(tx: Executor, userId: number, except?: number)
         except === undefined ? undefined : sql`${sessions.id} <> ${except}`,
       ),
     );
+}
+
+/**
+ * What the session check last answered for each token (by its key), so that a read route may start beside the
+ * check instead of after it (route()'s `speculative`; docs/decisions.md, "The session check"). Never an
+ * authority: a read started on it is answered only once the request's own check has confirmed the same
+ * authority, and is run again on the new one (or refused) when it differs. Bounded: the least recently used
+ * key goes first.
+ */
+export class KnownSessions {
+  private readonly known = new Map<string, AuthContext>();
+  private readonly max: number;
+  constructor(max = 10_000) {
+    this.max = max;
+  }
+
+  get(key: string): AuthContext | undefined {
+    return this.known.get(key);
+  }
+
+  /** Keeps what a check answered (null: forgets the key). */
+  set(key: string, auth: AuthContext | null): void {
+    this.known.delete(key);
+    if (!auth) return;
+    this.known.set(key, auth);
+    if (this.known.size > this.max) this.known.delete(this.known.keys().next().value as string);
+  }
+
+  get size() {
+    return this.known.size;
+  }
 }

@@ -32,22 +32,30 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
 
 /** The batch lists: all batches in scope, and those of the last 24 hours. */
 export function batchListRoutes(app: FastifyInstance, deps: Deps) {
-  route(app, batchOps.batches, async ({ input, auth }) =>
-    listBatches(deps.db, auth.scope, {
-      page: input.page,
-      perPage: input.per_page,
-      search: input.search,
-      status: input.status,
-    }),
+  route(
+    app,
+    batchOps.batches,
+    async ({ input, auth }) =>
+      listBatches(deps.db, auth.scope, {
+        page: input.page,
+        perPage: input.per_page,
+        search: input.search,
+        status: input.status,
+      }),
+    { speculative: true },
   );
 
-  route(app, batchOps.recentBatches, async ({ input, auth }) =>
-    listBatches(deps.db, auth.scope, {
-      page: input.page,
-      perPage: input.per_page,
-      search: input.search,
-      status: '',
-      recent: true,
-    }),
+  route(
+    app,
+    batchOps.recentBatches,
+    async ({ input, auth }) =>
+      listBatches(deps.db, auth.scope, {
+        page: input.page,
+        perPage: input.per_page,
+        search: input.search,
+        status: '',
+        recent: true,
+      }),
+    { speculative: true },
   );
 }
