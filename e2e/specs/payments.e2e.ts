@@ -97,9 +97,23 @@ describe('payments', () => {
     await page.getByRole('button', { name: 'Execute Transactions' }).click();
     const code = await codeFromMail('manager@obol.example', since);
     await page.getByLabel('Verification code', { exact: true }).fill(code);
+    // what the browser keeps while the batch is the current one
+    const kept = await page.evaluate(() => localStorage.getItem('obol.session'));
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.waitForURL('**/recent-batches');
     await page.getByRole('cell', { name: 'marchrun1.csv' }).waitFor();
+    await expect.poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('obol.session')!).batch)).toBeNull();
+
+    // the executed batch kept as the current one (a reload before Recent Batches was shown): Payments does not
+    // offer it for review again, but says it was executed and shows Recent Batches
+    const batchId = (JSON.parse(kept!) as { batch: { batch_id: string } }).batch.batch_id;
+    await page.evaluate((s) => localStorage.setItem('obol.session', s), kept!);
+    await page.goto('/payments');
+    await page.getByText(`Batch ${batchId} has been executed`).waitFor();
+    await page.waitForURL('**/recent-batches');
+    await page.getByRole('cell', { name: 'marchrun1.csv' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Execute Transactions' }).count()).toBe(0);
+    await expect.poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('obol.session')!).batch)).toBeNull();
     await context.close();
   });
 });

@@ -1,4 +1,6 @@
-import { ALL_PERMISSIONS, PAYMENT_MSG, type StagedPage, type StagedRow } from '@obol/contract';
+import { ALL_PERMISSIONS, PAYMENT_MSG, type CurrentBatch, type StagedPage, type StagedRow } from '@obol/contract';
+
+type BatchStatus = CurrentBatch['batch_status'];
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -32,7 +34,7 @@ const BATCH = {
   batch_status: 'Pending',
 };
 
-function reviewServer(rows: StagedRow[], extra: Record<string, Handler> = {}) {
+function reviewServer(rows: StagedRow[], extra: Record<string, Handler> = {}, status: BatchStatus = 'Pending') {
   const page = (): StagedPage => ({
     transaction: { data: rows, total: rows.length },
     missingTransaction: 0,
@@ -41,7 +43,7 @@ function reviewServer(rows: StagedRow[], extra: Record<string, Handler> = {}) {
     batch: {
       batch_id: 'B1',
       file_name: 'march.csv',
-      batch_status: 'Pending',
+      batch_status: status,
       total_rows: rows.length,
       processed_rows: 0,
     },
@@ -212,6 +214,26 @@ describe('the review of a staged batch', () => {
     await userEvent.click(within(again).getByRole('button', { name: 'Clear batch' }));
     await waitFor(() => expect(pathname()).toBe('/payments'));
     expect(callsTo(fetch, '/api/clear-batch')).toEqual([{ batch_id: 'B1', merchant_name: 'Acme Payouts' }]);
+    expect(sessionStore.get()?.batch).toBeNull();
+  });
+
+  it('leaves a batch the server says was executed for Recent Batches, no longer the current one', async () => {
+    // the executed batch was kept as the current one (a reload before Recent Batches took it, another tab)
+    for (const status of ['Processing', 'Completed'] as const) {
+      const fetch = reviewServer([row(1)], { '/api/recent-batches': () => ({ body: { data: [], total: 0 } }) }, status);
+      openReview();
+      await waitFor(() => expect(pathname()).toBe('/recent-batches'));
+      expect(await screen.findByText('Batch B1 has been executed')).toBeTruthy();
+      await waitFor(() => expect(sessionStore.get()?.batch).toBeNull());
+      expect(callsTo(fetch, '/api/execute-batch')).toEqual([]);
+    }
+  });
+
+  it('goes back to Payments from a batch cleared in another tab', async () => {
+    reviewServer([row(1)], { '/api/search-merchant': () => ({ body: { data: [] } }) }, 'Declined');
+    openReview();
+    await waitFor(() => expect(pathname()).toBe('/payments'));
+    expect(await screen.findByText('Batch B1 was cleared')).toBeTruthy();
     expect(sessionStore.get()?.batch).toBeNull();
   });
 });

@@ -8,7 +8,7 @@ import { CodeDialog } from '../../ui/CodeDialog.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { StagedTable } from './review/StagedTable.tsx';
-import { PER_PAGE, useReviewActions, useReviewData } from './review/useReview.ts';
+import { PER_PAGE, useLeaveSettledBatch, useReviewActions, useReviewData } from './review/useReview.ts';
 
 /** The review of the current batch: its staged rows, fixed or deleted, then executed with a code. */
 export function ReviewPage() {
@@ -17,13 +17,14 @@ export function ReviewPage() {
   const [leaving, setLeaving] = useState(false);
   const batch = session?.batch;
   if (!batch) return leaving ? null : <Navigate to="/payments" replace />;
-  return <BatchReview batch={batch} onLeave={() => setLeaving(true)} />;
+  return <BatchReview batch={batch} leaving={leaving} onLeave={() => setLeaving(true)} />;
 }
 
-function BatchReview({ batch, onLeave }: { batch: CurrentBatch; onLeave: () => void }) {
+function BatchReview({ batch, leaving, onLeave }: { batch: CurrentBatch; leaving: boolean; onLeave: () => void }) {
   const [page, setPage] = useState(1);
   const { rows, totals, balance } = useReviewData(batch, page);
   const review = useReviewActions(batch, totals.data?.amount, onLeave);
+  useLeaveSettledBatch(batch, rows.data?.batch.batch_status, leaving, onLeave);
   const confirm = useConfirm();
   const askDelete = (ids: number[]) =>
     confirm.ask({

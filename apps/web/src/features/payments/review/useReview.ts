@@ -1,6 +1,6 @@
 import { MSG, type CurrentBatch } from '@obol/contract';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../../lib/api.ts';
 import { accountBalance } from '../api/accountBalance.ts';
@@ -29,6 +29,36 @@ export function useReviewData(batch: CurrentBatch, page: number) {
     enabled: !!batch.account_reference,
   });
   return { rows, totals, balance };
+}
+
+/**
+ * A current batch the server no longer holds as staged: executed (the page was left, or reloaded, before Recent
+ * Batches took it as done, or another tab executed it) or cleared in another tab. It stops being the current
+ * batch and the page goes where the batch now is, instead of offering rows that can no longer change.
+ * `status` is the batch's status as the staged page answered it; nothing is done while the page is `leaving`.
+ */
+export function useLeaveSettledBatch(
+  batch: CurrentBatch,
+  status: CurrentBatch['batch_status'] | undefined,
+  leaving: boolean,
+  onLeave: () => void,
+) {
+  const navigate = useNavigate();
+  const { notify } = useNotify();
+  const settled = batch.batch_status === 'Pending' && !!status && status !== 'Pending' && !leaving;
+  useEffect(() => {
+    if (!settled) return;
+    if (status === 'Declined') {
+      notify('info', `Batch ${batch.batch_id} was cleared`);
+      sessionStore.setBatch(null); // the review page then goes back to Payments
+      return;
+    }
+    // executing or done: Recent Batches shows it, and clears it as the current batch once it is shown
+    notify('info', `Batch ${batch.batch_id} has been executed`);
+    onLeave();
+    navigate('/recent-batches', { replace: true, state: { clearBatch: batch.batch_id } });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the answer says the batch is settled
+  }, [settled]);
 }
 
 /**
