@@ -1,6 +1,6 @@
-import { ALL_PERMISSIONS, PAYMENT_MSG, type CurrentBatch, type StagedPage, type StagedRow } from '@obol/contract';
+import { ALL_PERMISSIONS, PAYMENT_MSG, type StagedPage, type StagedRow } from '@obol/contract';
 
-type BatchStatus = CurrentBatch['batch_status'];
+type BatchStatus = StagedPage['batch']['batch_status'];
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
