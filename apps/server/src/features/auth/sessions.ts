@@ -117,7 +117,7 @@ export async function endSessions(tx: Executor, userId: number, except?: number)
 
 /**
  * What the session check last answered for each token (by its key), so that a read route may start beside the
- * check instead of after it (route()'s `speculative`; docs/decisions.md, "The session check"). Never an
+ * check instead of after it (route()'s `speculative`; docs/decisions.md, "List paging and totals"). Never an
  * authority: a read started on it is answered only once the request's own check has confirmed the same
  * authority, and is run again on the new one (or refused) when it differs. Bounded: the least recently used
  * key goes first.
