@@ -5,7 +5,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type RouteOptions } f
 import type { DestinationStream } from 'pino';
 import { authRoutes } from './features/auth/routes.ts';
 import { passkeyRoutes } from './features/passkeys/routes.ts';
-import { authenticateKey, KnownSessions, tokenKey } from './features/auth/sessions.ts';
+import { authenticateKey, tokenKey } from './features/auth/sessions.ts';
+import { KnownSessions } from './platform/speculation.ts';
 import { usersRoutes } from './features/users/routes.ts';
 import { brandsRoutes } from './features/brands/routes.ts';
 import { merchantsRoutes } from './features/merchants/routes.ts';

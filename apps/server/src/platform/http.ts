@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiError, forbidden, fromZod, unauthorized } from './errors.ts';
 import type { Scope } from './scope.ts';
+import { confirmAuth, sameAuthority } from './speculation.ts';
 
 export interface AuthUser {
   id: number;
@@ -118,34 +119,6 @@ type Handler<O extends Operation> = (ctx: {
   req: FastifyRequest;
   reply: FastifyReply;
 }) => Promise<AnswerOf<O> | FastifyReply | void> | AnswerOf<O> | FastifyReply | void;
-
-/** Whether two session checks gave the same authority: the session, the user as a request sees it, its permissions. */
-export function sameAuthority(a: AuthContext, b: AuthContext): boolean {
-  if (a === b) return true;
-  if (a.sessionId !== b.sessionId || a.sessionExpiresAt !== b.sessionExpiresAt) return false;
-  const [u, v] = [a.user, b.user];
-  if (
-    u.id !== v.id ||
-    u.name !== v.name ||
-    u.email !== v.email ||
-    u.role !== v.role ||
-    u.parentId !== v.parentId ||
-    u.twoFaAsOtp !== v.twoFaAsOtp
-  )
-    return false;
-  if (a.permissions.size !== b.permissions.size) return false;
-  for (const p of a.permissions) if (!b.permissions.has(p)) return false;
-  return JSON.stringify(a.scope) === JSON.stringify(b.scope);
-}
-
-/** Settles a speculative request's session check: `auth` becomes what the check answered now. */
-async function confirmAuth(req: FastifyRequest): Promise<AuthContext | null> {
-  const check = req.authCheck;
-  if (!check) return req.auth;
-  req.authCheck = null;
-  req.auth = await check;
-  return req.auth;
-}
 
 export interface RouteOptions {
   /**

@@ -114,34 +114,3 @@ export async function endSessions(tx: Executor, userId: number, except?: number)
       ),
     );
 }
-
-/**
- * What the session check last answered for each token (by its key), so that a read route may start beside the
- * check instead of after it (route()'s `speculative`; docs/decisions.md, "List paging and totals"). Never an
- * authority: a read started on it is answered only once the request's own check has confirmed the same
- * authority, and is run again on the new one (or refused) when it differs. Bounded: the least recently used
- * key goes first.
- */
-export class KnownSessions {
-  private readonly known = new Map<string, AuthContext>();
-  private readonly max: number;
-  constructor(max = 10_000) {
-    this.max = max;
-  }
-
-  get(key: string): AuthContext | undefined {
-    return this.known.get(key);
-  }
-
-  /** Keeps what a check answered (null: forgets the key). */
-  set(key: string, auth: AuthContext | null): void {
-    this.known.delete(key);
-    if (!auth) return;
-    this.known.set(key, auth);
-    if (this.known.size > this.max) this.known.delete(this.known.keys().next().value as string);
-  }
-
-  get size() {
-    return this.known.size;
-  }
-}

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { auditInTx } from '../../platform/audit.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { route } from '../../platform/http.ts';
+import type { Scope } from '../../platform/scope.ts';
 import * as execute from './execute.ts';
 import { listBatches } from './list.ts';
 import { reviewRoutes } from './review-routes.ts';
@@ -32,30 +33,8 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
 
 /** The batch lists: all batches in scope, and those of the last 24 hours. */
 export function batchListRoutes(app: FastifyInstance, deps: Deps) {
-  route(
-    app,
-    batchOps.batches,
-    async ({ input, auth }) =>
-      listBatches(deps.db, auth.scope, {
-        page: input.page,
-        perPage: input.per_page,
-        search: input.search,
-        status: input.status,
-      }),
-    { speculative: true },
-  );
-
-  route(
-    app,
-    batchOps.recentBatches,
-    async ({ input, auth }) =>
-      listBatches(deps.db, auth.scope, {
-        page: input.page,
-        perPage: input.per_page,
-        search: input.search,
-        status: '',
-        recent: true,
-      }),
-    { speculative: true },
-  );
+  const list = (scope: Scope, input: { page: number; per_page: number; search: string }, status = '', recent = false) =>
+    listBatches(deps.db, scope, { page: input.page, perPage: input.per_page, search: input.search, status, recent });
+  route(app, batchOps.batches, ({ input, auth }) => list(auth.scope, input, input.status), { speculative: true });
+  route(app, batchOps.recentBatches, ({ input, auth }) => list(auth.scope, input, '', true), { speculative: true });
 }
