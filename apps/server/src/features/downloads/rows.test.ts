@@ -11,7 +11,7 @@ import { userIdByEmail } from '../../seed.ts';
 import { holderAccounts } from '../ledger/accounts.ts';
 import { BATCH_HISTORY_EXPORT, COMPLETED_EXPORT, PAYOUTS_EXPORT } from '../transactions/exports.ts';
 import type { ExportSpec } from './exports.ts';
-import { inlineQuery, writeSqlRows } from './rows.ts';
+import { CopyBinaryFields, inlineQuery, writeSqlRows } from './rows.ts';
 import { csvWriter, xlsxWriter } from './writer.ts';
 import { runExport, startExport } from './service.ts';
 import { downloadFiles } from './tables.ts';
@@ -271,4 +271,54 @@ describe('on PGlite, a big export lets other requests through', () => {
     },
     600_000,
   );
+});
+
+describe("COPY's binary format read back as the file's bytes", () => {
+  /** COPY (...) TO STDOUT (FORMAT binary) of one-text-field rows: header, rows, trailer */
+  function copyBinary(lines: string[]): Buffer {
+    const header = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
+    const rows = lines.map((l) => {
+      const text = Buffer.from(l, 'utf8');
+      const r = Buffer.alloc(6);
+      r.writeInt16BE(1, 0);
+      r.writeInt32BE(text.length, 2);
+      return Buffer.concat([r, text]);
+    });
+    const trailer = Buffer.alloc(2);
+    trailer.writeInt16BE(-1, 0);
+    return Buffer.concat([header, ...rows, trailer]);
+  }
+  async function read(bytes: Buffer, cut: number, minChunk: number) {
+    const fields = new CopyBinaryFields(minChunk);
+    const source = new PassThrough();
+    source.pipe(fields);
+    const pieces: Buffer[] = [];
+    fields.on('data', (b: Buffer) => pieces.push(b));
+    const done = new Promise<void>((resolve, reject) => {
+      fields.on('end', resolve);
+      fields.on('error', reject);
+    });
+    for (let i = 0; i < bytes.length; i += cut) source.write(bytes.subarray(i, i + cut));
+    source.end();
+    await done;
+    return { pieces, rows: fields.rows };
+  }
+
+  const lines = Array.from({ length: 500 }, (_, i) => `<row r="${i + 2}"><c><v>${i}</v></c></row>`);
+  const bytes = copyBinary(lines);
+
+  it('gives the rows in order, whatever pieces COPY arrives in, in pieces of at least minChunk bytes', async () => {
+    for (const cut of [1, 3, 7, 19, 64, 1000, bytes.length]) {
+      const { pieces, rows } = await read(bytes, cut, 4096);
+      expect(Buffer.concat(pieces).toString()).toBe(lines.join(''));
+      expect(rows).toBe(500);
+      // every piece but the last holds at least minChunk bytes
+      expect(pieces.slice(0, -1).every((p) => p.length >= 4096)).toBe(true);
+      expect(pieces.length).toBeLessThanOrEqual(Math.ceil(Buffer.byteLength(lines.join('')) / 4096));
+    }
+  });
+
+  it('refuses a COPY that ends inside a row', async () => {
+    await expect(read(bytes.subarray(0, bytes.length - 10), 100, 4096)).rejects.toThrow('COPY ended inside a row');
+  });
 });
