@@ -1,6 +1,6 @@
 import { once } from 'node:events';
-import archiver from 'archiver';
-import { PassThrough, type Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
+import { ZipWriter } from './zip.ts';
 
 /** A cell of an export: text (neutralised), cents (shown as euros), a whole number, or empty. */
 export type Cell = string | { cents: number } | number | null;
@@ -131,28 +131,17 @@ function xlsxCell(ref: string, cell: Cell, style = 0): string {
 
 /**
  * XLSX written as a stream: the sheet's XML goes into the zip (deflated) as the rows come, with backpressure
- * from the zip to the caller, so memory stays flat whatever the row count. Text is inline (no shared-string
+ * from the file to the caller, so memory stays flat whatever the row count. Text is inline (no shared-string
  * table to hold), amounts are numbers shown with two decimals.
  */
 export async function xlsxWriter(stream: Writable, header: string[]): Promise<RowWriter> {
-  // level 1: deflate's fast path; XML this repetitive still shrinks about tenfold
-  const zip = archiver('zip', { zlib: { level: 1 } });
   // the file store ends the output when it commits; the zip must have written everything by then
-  zip.pipe(stream, { end: false });
-  const done = new Promise<void>((resolve, reject) => {
-    zip.on('end', resolve);
-    zip.on('error', reject);
-    zip.on('warning', reject);
-  });
-  done.catch(() => undefined);
-  for (const [name, body] of PARTS) zip.append(body, { name });
-  const sheet = new PassThrough({ highWaterMark: 1 << 18 });
-  zip.append(sheet, { name: 'xl/worksheets/sheet1.xml' });
+  const zip = new ZipWriter(stream);
+  for (const [name, body] of PARTS) await zip.add(name, body);
+  const sheet = zip.stream('xl/worksheets/sheet1.xml');
   const refs = header.map((_, i) => columnName(i));
   let n = 0;
-  const send = async (text: string | Buffer) => {
-    if (!sheet.write(text)) await Promise.race([once(sheet, 'drain'), done]);
-  };
+  const send = (text: string | Buffer) => sheet.write(typeof text === 'string' ? Buffer.from(text, 'utf8') : text);
   const row = (cells: Cell[], style = 0) => {
     n++;
     let xml = `<row r="${n}">`;
@@ -166,9 +155,9 @@ export async function xlsxWriter(stream: Writable, header: string[]): Promise<Ro
     },
     raw: send,
     async end() {
-      sheet.end('</sheetData></worksheet>');
-      await zip.finalize();
-      await done;
+      await send('</sheetData></worksheet>');
+      await sheet.end();
+      await zip.finish();
     },
   };
 }
