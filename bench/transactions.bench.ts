@@ -121,20 +121,18 @@ async function seed(database: Database) {
   return { m1, b1 };
 }
 
-/** p50 and p95 of `runs` calls after a warm-up of 20 */
-async function percentiles(fn: () => Promise<unknown>, runs = 200): Promise<[number, number]> {
-  for (let i = 0; i < 20; i++) await fn();
-  const xs: number[] = [];
-  for (let i = 0; i < runs; i++) xs.push((await time(fn))[0]);
-  xs.sort((a, b) => a - b);
-  return [xs[Math.floor(runs * 0.5)], xs[Math.floor(runs * 0.95)]];
-}
+/** the `p` quantile of `xs` */
+const quantile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * p)];
 
 /**
  * The payout list's page 1 as a client gets it (the real app: session check, input and answer checks, JSON),
- * beside its page query and a bare count run directly, in the same run (issue 21: goal <= 2x the page query).
+ * beside its page query run directly, in the same run (issue 21: goal <= 2x the page query at p95). The two are
+ * timed alternately, one call each in turn (RUNS of each after a warm-up), so a pause of the machine or of the
+ * process (a garbage collection, another process on the two cores) falls on both alike; p95 of a few hundred
+ * calls timed one kind after the other moved between 1.2x and 5x from run to run on the same code.
  */
 async function apiList(database: Database, staff: Scope) {
+  const RUNS = 1000;
   const app = await startTestApp({}, { database });
   // answers as production holds them (stripped to their schema), not as the tests do (strict: every field walked)
   app.app.answerMode = 'strip';
@@ -145,27 +143,39 @@ async function apiList(database: Database, staff: Scope) {
       const r = await app.post(url, body, token);
       if (r.status !== 200) throw new Error(`${url}: ${r.status} ${r.text}`);
     };
-    const figures: [string, [number, number]][] = [
-      [
-        'through the API: POST /api/payout-transactions, page 1',
-        await percentiles(post('/api/payout-transactions', { per_page: 10 })),
-      ],
-      [
-        'its page query, run directly',
-        await percentiles(() => database.db.execute(pageQuery(where, 'DESC', 10, 0, null))),
-      ],
-      [
-        'a bare count(*) of the same rows, run directly',
-        await percentiles(() => database.db.execute(countQuery(where))),
-      ],
-      ['an authenticated one-query route (POST /api/brand-list)', await percentiles(post('/api/brand-list', {}))],
+    const api = post('/api/payout-transactions', { per_page: 10 });
+    const direct = () => database.db.execute(pageQuery(where, 'DESC', 10, 0, null));
+    for (let i = 0; i < 50; i++) {
+      await api();
+      await direct();
+    }
+    const apiMs: number[] = [];
+    const directMs: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      apiMs.push((await time(api))[0]);
+      directMs.push((await time(direct))[0]);
+    }
+    const figures: [string, number[]][] = [
+      ['through the API: POST /api/payout-transactions, page 1', apiMs],
+      ['its page query, run directly', directMs],
+    ];
+    const alone = async (fn: () => Promise<unknown>) => {
+      for (let i = 0; i < 20; i++) await fn();
+      const xs: number[] = [];
+      for (let i = 0; i < 200; i++) xs.push((await time(fn))[0]);
+      return xs;
+    };
+    const other: [string, number[]][] = [
+      ['a bare count(*) of the same rows (200 runs)', await alone(() => database.db.execute(countQuery(where)))],
+      ['a one-query route, POST /api/brand-list (200 runs)', await alone(post('/api/brand-list', {}))],
     ];
     console.log(
-      `  ${'payout list, staff, no filter (200 runs)'.padEnd(62)} ${'p50'.padStart(11)} ${'p95'.padStart(11)}`,
+      `  ${`payout list, staff, no filter (${RUNS} runs each, alternated)`.padEnd(62)} ${'p50'.padStart(11)} ${'p95'.padStart(11)} ${'p99'.padStart(11)}`,
     );
-    for (const [name, [p50, p95]] of figures) console.log(`  ${name.padEnd(62)} ${ms(p50)} ${ms(p95)}`);
-    const ratio = figures[0][1][1] / figures[1][1][1];
-    console.log(`  API / page query at p95: ${ratio.toFixed(1)}x (goal <= 2x)`);
+    for (const [name, xs] of [...figures, ...other])
+      console.log(`  ${name.padEnd(62)} ${ms(quantile(xs, 0.5))} ${ms(quantile(xs, 0.95))} ${ms(quantile(xs, 0.99))}`);
+    const ratio = (p: number) => (quantile(apiMs, p) / quantile(directMs, p)).toFixed(1);
+    console.log(`  API / page query: p50 ${ratio(0.5)}x, p95 ${ratio(0.95)}x (goal <= 2x), p99 ${ratio(0.99)}x`);
   } finally {
     await app.close();
   }

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, newPage, signIn } from '../lib/browser.ts';
+import { limitsOf, ReadClock } from '../../apps/server/src/features/batches/file-limits.ts';
+import { readSheetRows } from '../../apps/server/src/features/batches/xlsx.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -123,6 +125,39 @@ describe('transactions', () => {
     expect(csv).toContain('Ana Novak');
     // another merchant's payouts are not in it
     expect(csv).not.toContain('Globex Outlet');
+    await context.close();
+  });
+
+  it("exports the payouts as XLSX: a workbook the spreadsheet reader opens, with this merchant's rows only", async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, 'merchant@obol.example');
+    await page.goto('/payout-transactions');
+    await page.getByRole('button', { name: 'View Details' }).first().waitFor();
+    const exportButton = page.getByRole('button', { name: 'Export', exact: true });
+    await expect.poll(() => exportButton.isEnabled()).toBe(true);
+    await exportButton.click();
+    await page.getByRole('menuitem', { name: 'Export as Excel (XLSX)' }).click();
+    const note = page.getByRole('status').filter({ hasText: 'Process is running in the background. Please wait.' });
+    await note.getByRole('button', { name: 'See Downloads' }).click();
+    await page.waitForURL('**/download-transactions');
+    const row = page
+      .locator('tbody tr')
+      .filter({ hasText: /^payout-transactions-.*\.xlsx/ })
+      .first();
+    await row.getByText('Completed', { exact: true }).waitFor({ timeout: 30_000 });
+    const button = row.getByRole('button', { name: /^Download / });
+    await expect.poll(() => button.isEnabled()).toBe(true);
+    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
+    // read as an uploaded workbook is: by its zip's central directory, every part's size checked
+    const rows: string[][] = [];
+    for await (const r of readSheetRows(await download.path(), limitsOf(), new ReadClock(60_000)))
+      rows.push([...r.cells.entries()].sort(([a], [b]) => a - b).map(([, v]) => v));
+    expect(rows[0]).toContain('Beneficiary Name');
+    expect(rows.length).toBeGreaterThanOrEqual(11);
+    const texts = rows.flat();
+    expect(texts).toContain('Ana Novak');
+    expect(texts).not.toContain('Globex Outlet');
     await context.close();
   });
 
