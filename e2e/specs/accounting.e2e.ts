@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeFromMail, consentLinkFromMail, DEMO_PASSWORD, launch, newPage, signIn } from '../lib/browser.ts';
+import { downloadWhenReady, exportList } from '../lib/downloads.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -148,21 +149,10 @@ describe('the accounting module (2D)', () => {
       .toBe(true);
 
     // exported into the 2D downloads, where the file is written and downloads
-    const exportButton = page.getByRole('button', { name: 'Export', exact: true });
-    await expect.poll(() => exportButton.isEnabled()).toBe(true);
-    await exportButton.click();
-    await page.getByRole('menuitem', { name: 'Export as CSV' }).click();
-    const note = page.getByRole('status').filter({ hasText: 'Process is running in the background. Please wait.' });
+    const note = await exportList(page, 'Export as CSV');
     await note.getByRole('button', { name: 'See Downloads' }).click();
     await page.waitForURL('**/download-accounting-transactions');
-    const file = page
-      .locator('tbody tr')
-      .filter({ hasText: /^2d-transactions-.*\.csv/ })
-      .first();
-    await file.getByText('Completed', { exact: true }).waitFor({ timeout: 30_000 });
-    const button = file.getByRole('button', { name: /^Download / });
-    await expect.poll(() => button.isEnabled()).toBe(true);
-    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    const download = await downloadWhenReady(page, /^2d-transactions-.*\.csv/);
     const csv = readFileSync(await download.path(), 'utf8');
     expect(csv.split(/\r?\n/)[0]).toContain('Rule Name');
     expect(csv).toContain('Northwind Supplies GmbH');

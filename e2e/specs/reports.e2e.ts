@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, newPage, signIn } from '../lib/browser.ts';
+import { backgroundNote, downloadWhenReady } from '../lib/downloads.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -33,19 +34,12 @@ describe('reports', () => {
     await card.getByLabel('Start Date').fill(today);
     await expect.poll(() => pull.isEnabled()).toBe(true);
     await pull.click();
-    const note = page.getByRole('status').filter({ hasText: 'Process is running in the background. Please wait.' });
+    const note = backgroundNote(page);
     await note.waitFor();
     await note.getByRole('button', { name: 'See Downloads' }).click();
     await page.waitForURL('**/download-reports');
     await page.getByRole('heading', { name: 'Download Reports' }).waitFor();
-    const row = page
-      .locator('tbody tr')
-      .filter({ hasText: /^merchant-activity-report-.*\.csv/ })
-      .first();
-    await row.getByText('Completed', { exact: true }).waitFor({ timeout: 30_000 });
-    const button = row.getByRole('button', { name: /^Download / });
-    await expect.poll(() => button.isEnabled()).toBe(true);
-    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    const download = await downloadWhenReady(page, /^merchant-activity-report-.*\.csv/);
     const csv = readFileSync(await download.path(), 'utf8');
     const [header, ...lines] = csv.trim().split(/\r?\n/);
     expect(header).toContain('Balance After (EUR)');
@@ -72,14 +66,7 @@ describe('reports', () => {
     const number = /OBL-\d{4}-\d{6}/.exec((await note.textContent())!)![0];
     await note.getByRole('button', { name: 'See Downloads' }).click();
     await page.waitForURL('**/download-reports');
-    const row = page
-      .locator('tbody tr')
-      .filter({ hasText: `invoice-${number}` })
-      .first();
-    await row.getByText('Completed', { exact: true }).waitFor({ timeout: 30_000 });
-    const button = row.getByRole('button', { name: /^Download / });
-    await expect.poll(() => button.isEnabled()).toBe(true);
-    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    const download = await downloadWhenReady(page, `invoice-${number}`);
     expect(download.suggestedFilename()).toMatch(/\.pdf$/);
     expect(
       readFileSync(await download.path())

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, newPage, signIn } from '../lib/browser.ts';
+import { downloadWhenReady, exportList } from '../lib/downloads.ts';
 import { limitsOf, ReadClock } from '../../apps/server/src/features/batches/file-limits.ts';
 import { readSheetRows } from '../../apps/server/src/features/batches/xlsx.ts';
 
@@ -92,30 +93,22 @@ describe('transactions', () => {
     await context.close();
   });
 
-  it('exports the payouts in the background and downloads the file from the download list', async () => {
-    const { context, page } = await newPage(browser);
+  /** A merchant exports the payout list through `item` of its Export menu and downloads the file when ready. */
+  async function exportPayouts(page: Page, item: string, file: RegExp) {
     await signIn(page, 'merchant@obol.example');
     await page.goto('/payout-transactions');
     await page.getByRole('button', { name: 'View Details' }).first().waitFor();
-    const exportButton = page.getByRole('button', { name: 'Export', exact: true });
-    await expect.poll(() => exportButton.isEnabled()).toBe(true);
-    await exportButton.click();
-    await page.getByRole('menuitem', { name: 'Export as CSV' }).click();
-    const note = page.getByRole('status').filter({ hasText: 'Process is running in the background. Please wait.' });
-    await note.waitFor();
+    const note = await exportList(page, item);
     await note.getByRole('button', { name: 'See Downloads' }).click();
     await page.waitForURL('**/download-transactions');
-
     await page.getByRole('heading', { name: 'Download Transactions' }).waitFor();
     // the newest file comes first; it turns Completed by itself and then downloads
-    const row = page
-      .locator('tbody tr')
-      .filter({ hasText: /^payout-transactions-.*\.csv/ })
-      .first();
-    await row.getByText('Completed', { exact: true }).waitFor({ timeout: 30_000 });
-    const button = row.getByRole('button', { name: /^Download / });
-    await expect.poll(() => button.isEnabled()).toBe(true);
-    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    return downloadWhenReady(page, file);
+  }
+
+  it('exports the payouts in the background and downloads the file from the download list', async () => {
+    const { context, page } = await newPage(browser);
+    const download = await exportPayouts(page, 'Export as CSV', /^payout-transactions-.*\.csv/);
     expect(download.suggestedFilename()).toMatch(/\.csv$/);
     const file = await download.path();
     const csv = readFileSync(file, 'utf8');
@@ -130,24 +123,7 @@ describe('transactions', () => {
 
   it("exports the payouts as XLSX: a workbook the spreadsheet reader opens, with this merchant's rows only", async () => {
     const { context, page } = await newPage(browser);
-    await signIn(page, 'merchant@obol.example');
-    await page.goto('/payout-transactions');
-    await page.getByRole('button', { name: 'View Details' }).first().waitFor();
-    const exportButton = page.getByRole('button', { name: 'Export', exact: true });
-    await expect.poll(() => exportButton.isEnabled()).toBe(true);
-    await exportButton.click();
-    await page.getByRole('menuitem', { name: 'Export as Excel (XLSX)' }).click();
-    const note = page.getByRole('status').filter({ hasText: 'Process is running in the background. Please wait.' });
-    await note.getByRole('button', { name: 'See Downloads' }).click();
-    await page.waitForURL('**/download-transactions');
-    const row = page
-      .locator('tbody tr')
-      .filter({ hasText: /^payout-transactions-.*\.xlsx/ })
-      .first();
-    await row.getByText('Completed', { exact: true }).waitFor({ timeout: 30_000 });
-    const button = row.getByRole('button', { name: /^Download / });
-    await expect.poll(() => button.isEnabled()).toBe(true);
-    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    const download = await exportPayouts(page, 'Export as Excel (XLSX)', /^payout-transactions-.*\.xlsx/);
     expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
     // read as an uploaded workbook is: by its zip's central directory, every part's size checked
     const rows: string[][] = [];

@@ -111,7 +111,6 @@ export class CopyBinaryFields extends Transform {
       pos = 19 + buf.readInt32BE(15);
       this.headerDone = true;
     }
-    const parts: Buffer[] = [];
     while (buf.length - pos >= 2) {
       const fields = buf.readInt16BE(pos);
       if (fields === -1) {
@@ -137,15 +136,14 @@ export class CopyBinaryFields extends Transform {
         p += len;
       }
       if (!whole) break;
-      parts.push(...got);
+      for (const part of got) {
+        this.held.push(part);
+        this.heldBytes += part.length;
+      }
       pos = p;
       this.rows++;
     }
     this.rest = pos < buf.length ? buf.subarray(pos) : null;
-    for (const part of parts) {
-      this.held.push(part);
-      this.heldBytes += part.length;
-    }
     if (this.heldBytes >= this.minChunk) this.release();
     cb();
   }

@@ -100,8 +100,7 @@ export class ZipWriter {
   async add(name: string, body: string | Buffer): Promise<void> {
     const data = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     const packed = deflateRawSync(data);
-    const e = this.entry(name, 0);
-    Object.assign(e, { crc: crc32(data), compressed: packed.length, size: data.length });
+    const e = { ...this.entry(name, 0), crc: crc32(data), compressed: packed.length, size: data.length };
     this.entries.push(e);
     await this.put(this.localHeader(e), false);
     await this.put(packed, false);
