@@ -25,7 +25,7 @@ import { createProviderClient } from '../apps/server/src/platform/provider.ts';
 import { seedDemo, syncReferenceData } from '../apps/server/src/seed.ts';
 import { platformAccountId } from '../apps/server/src/features/ledger/accounts.ts';
 import { postEntry } from '../apps/server/src/features/ledger/service.ts';
-import { batches } from '../apps/server/src/features/batches/tables.ts';
+import { batches, STAGED_ID_STRIDE } from '../apps/server/src/features/batches/tables.ts';
 import { executeBatch } from '../apps/server/src/features/batches/execute.ts';
 import { stagedPage } from '../apps/server/src/features/batches/review.ts';
 import { readRowBatches } from '../apps/server/src/features/batches/parse.ts';
@@ -163,12 +163,13 @@ async function bench(label: string, database: Database, csv: string) {
   for (let start = 0; start < N; start += 1000) {
     const idx = Array.from({ length: Math.min(1000, N - start) }, (_, k) => start + k);
     await database.db.execute(sql`INSERT INTO bench_staged
-      (batch_id, row_number, beneficiary_name, obol_id, merchant_transaction_id, brand, reference, amount_text, amount, errors, status, missing)
-      SELECT ${batchId}, * FROM unnest(
+      (id, batch_id, row_number, beneficiary_name, obol_id, merchant_transaction_id, brand, reference, amount_text, amount, errors, status, missing)
+      SELECT ${staged.seq} * ${STAGED_ID_STRIDE}::bigint + r, ${batchId}, r, b, o, m, br, re, at, a, e, st, mi FROM unnest(
       ${sql.param(idx.map((i) => i + 2))}::int[], ${sql.param(idx.map((i) => `Beneficiary ${i}`))}::text[], ${sql.param(idx.map((i) => `1${String(i).padStart(8, '0')}`))}::text[],
       ${sql.param(idx.map((i) => `BENCH-${i}`))}::text[], ${sql.param(idx.map(() => 'Acme Brand'))}::text[], ${sql.param(idx.map((i) => `Invoice ${i}`))}::text[],
       ${sql.param(idx.map((i) => String(100 + (i % 900))))}::text[], ${sql.param(idx.map((i) => 100 + (i % 900)))}::bigint[],
-      ${sql.param(idx.map(() => '{}'))}::jsonb[], ${sql.param(idx.map(() => 'Pending'))}::text[], ${sql.param(idx.map(() => 0))}::int[])`);
+      ${sql.param(idx.map(() => '{}'))}::jsonb[], ${sql.param(idx.map(() => 'Pending'))}::text[], ${sql.param(idx.map(() => 0))}::int[])
+      AS u (r, b, o, m, br, re, at, a, e, st, mi)`);
   }
   const tableS = (performance.now() - t) / 1000;
   await database.db.execute(sql`DROP TABLE bench_staged`);

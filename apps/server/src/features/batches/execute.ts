@@ -12,7 +12,7 @@ import { returnBatchPayout } from '../payouts/settle.ts';
 import { PROVIDER_BATCH_MAX } from '../../platform/provider.ts';
 import { payouts } from '../payouts/tables.ts';
 import { assertPending, batchAmount, batchScopeFilter, findBatchInScope, STAGE_CHUNK } from './service.ts';
-import { batches } from './tables.ts';
+import { batches, STAGED_ID_STRIDE, stagedIdOf } from './tables.ts';
 
 const executeBinding = (batchId: string, amount: number) => ({ op: 'execute_batch', batch_id: batchId, amount });
 
@@ -122,20 +122,22 @@ export async function executeBatch(deps: Deps, batchId: string): Promise<void> {
     ${b.merchantId}, ${b.behalfOfId}, ${b.accountId}, ${b.uploadedBy}, ${batchId}, 'batch',
     c.merchant_transaction_id, c.beneficiary_name, c.brand, c.obol_id, c.reference, c.amount, 0, ${b.feeBps},
     ${status}, 'batch:' || ${batchId} || ':row:' || c.row_number`;
-  let after = 0;
+  // the batch's rows in the file's order: its range of staged ids (stagedIdOf), read by the primary key
+  let after = stagedIdOf(b.seq, 0);
+  const end = stagedIdOf(b.seq, STAGED_ID_STRIDE - 1);
   for (;;) {
     const last = await deps.db.transaction(async (tx) => {
       const [range] = rowsOf<{ last: number | string | null }>(
         await tx.execute(sql`
           WITH chunk AS (
             SELECT * FROM staged_transactions
-            WHERE batch_id = ${batchId} AND status = 'Pending' AND row_number > ${after}
-            ORDER BY row_number LIMIT ${STAGE_CHUNK}
+            WHERE batch_id = ${batchId} AND status = 'Pending' AND id > ${after} AND id <= ${end}
+            ORDER BY id LIMIT ${STAGE_CHUNK}
           ), ins AS (
             INSERT INTO payouts (${PAYOUT_COLUMNS}) SELECT ${values('Processing')} FROM chunk c
             ON CONFLICT DO NOTHING
           )
-          SELECT max(row_number) AS last FROM chunk`),
+          SELECT max(id) AS last FROM chunk`),
       );
       if (range?.last === null || range?.last === undefined) return null;
       const upTo = Number(range.last);
@@ -145,7 +147,7 @@ export async function executeBatch(deps: Deps, batchId: string): Promise<void> {
           INSERT INTO payouts (${PAYOUT_COLUMNS}, duplicate_mtid, failure_message, settled_at)
           SELECT ${values('Failed')}, true, ${PAYMENT_MSG.duplicateMtid}, now()
           FROM staged_transactions c
-          WHERE c.batch_id = ${batchId} AND c.status = 'Pending' AND c.row_number > ${after} AND c.row_number <= ${upTo}
+          WHERE c.batch_id = ${batchId} AND c.status = 'Pending' AND c.id > ${after} AND c.id <= ${upTo}
             AND NOT EXISTS (SELECT 1 FROM payouts p WHERE p.idempotency_key = 'batch:' || ${batchId} || ':row:' || c.row_number)
           ON CONFLICT (idempotency_key) DO NOTHING
           RETURNING id`),

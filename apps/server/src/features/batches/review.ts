@@ -1,5 +1,5 @@
 import { trimRow, validateRow, type StagedStatus } from '@obol/contract';
-import { and, asc, count, eq, gte, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, between, count, eq, gte, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import { escapeLike, type Executor } from '../../platform/db.ts';
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
@@ -8,7 +8,7 @@ import { brandNamesOf } from '../payments/service.ts';
 import { findHolderInScope } from '../payments/holders.ts';
 import { batchCounts, batchScopeFilter, cleanFileName, lockPending } from './service.ts';
 import { takenMtids } from './stage.ts';
-import { batches, stagedTransactions } from './tables.ts';
+import { batches, stagedRangeOf, stagedTransactions } from './tables.ts';
 
 // ---------- the review page ----------
 
@@ -20,7 +20,16 @@ export interface StagedQuery {
 }
 
 export async function stagedPage(db: Executor, batchId: string, q: StagedQuery) {
-  const filters: SQL[] = [eq(stagedTransactions.batchId, batchId)];
+  // one pass over the batch gives its counts, its first and last ids, and the total of a page without a search
+  const counts = await reviewCounts(db, batchId);
+  const all = counts.pending + counts.failed;
+  let total = q.status === 'Pending' ? counts.pending : q.status === 'Failed' ? counts.failed : all;
+  const offset = (q.page - 1) * q.perPage;
+  // the batch's rows are the range of ids from its first to its last, read in order by the primary key
+  const filters: SQL[] = [
+    eq(stagedTransactions.batchId, batchId),
+    between(stagedTransactions.id, counts.firstId, counts.lastId),
+  ];
   if (q.status) filters.push(eq(stagedTransactions.status, q.status));
   if (q.search) {
     const p = `%${escapeLike(q.search)}%`;
@@ -34,28 +43,20 @@ export async function stagedPage(db: Executor, batchId: string, q: StagedQuery) 
     );
   }
   const where = and(...filters);
-  const offset = (q.page - 1) * q.perPage;
-  // one pass over the batch gives its counts, and the total of a page without a search
-  const counts = await reviewCounts(db, batchId);
-  const all = counts.pending + counts.failed;
-  let total = q.status === 'Pending' ? counts.pending : q.status === 'Failed' ? counts.failed : all;
   if (q.search) [{ total }] = await db.select({ total: count() }).from(stagedTransactions).where(where);
   const page = db.select().from(stagedTransactions);
-  const order = [asc(stagedTransactions.rowNumber), asc(stagedTransactions.id)];
-  // Rows are numbered by their line in the file, each its own and in file order. While a batch's numbers run
-  // without a gap (no blank or multi-line row, none deleted: the usual case), the row `offset` places down is
-  // the one numbered first + offset, found by the index at any depth; otherwise OFFSET counts its way there.
+  // Ids follow the file's order, each row its own. While a batch's ids run without a gap (no row deleted, no blank
+  // or multi-line row: the usual case), the row `offset` places down is the one numbered first + offset, found by
+  // the index at any depth; otherwise OFFSET counts its way there.
   const rows =
-    !q.status && !q.search && all > 0 && counts.last - counts.first + 1 === all
-      ? await page
-          .where(and(where, gte(stagedTransactions.rowNumber, counts.first + offset)))
-          .orderBy(...order)
-          .limit(q.perPage)
-      : await page
-          .where(where)
-          .orderBy(...order)
-          .limit(q.perPage)
-          .offset(offset);
+    all === 0
+      ? []
+      : !q.status && !q.search && counts.lastId - counts.firstId + 1 === all
+        ? await page
+            .where(and(where, gte(stagedTransactions.id, counts.firstId + offset)))
+            .orderBy(asc(stagedTransactions.id))
+            .limit(q.perPage)
+        : await page.where(where).orderBy(asc(stagedTransactions.id)).limit(q.perPage).offset(offset);
   return {
     transaction: { data: rows.map(stagedView), total },
     missingTransaction: counts.missing,
@@ -64,18 +65,18 @@ export async function stagedPage(db: Executor, batchId: string, q: StagedQuery) 
   };
 }
 
-/** The counts of a batch's rows (as batchCounts) and its first and last row numbers, in one pass. */
+/** The counts of a batch's rows (as batchCounts) and its first and last ids, in one pass. */
 async function reviewCounts(db: Executor, batchId: string) {
   const [c] = await db
     .select({
       pending: sql<number>`count(*) filter (where ${stagedTransactions.status} = 'Pending')`.mapWith(Number),
       failed: sql<number>`count(*) filter (where ${stagedTransactions.status} = 'Failed')`.mapWith(Number),
       missing: sql<number>`count(*) filter (where ${stagedTransactions.missing} > 0)`.mapWith(Number),
-      first: sql<number>`coalesce(min(${stagedTransactions.rowNumber}), 0)`.mapWith(Number),
-      last: sql<number>`coalesce(max(${stagedTransactions.rowNumber}), -1)`.mapWith(Number),
+      firstId: sql<number>`coalesce(min(${stagedTransactions.id}), 0)`.mapWith(Number),
+      lastId: sql<number>`coalesce(max(${stagedTransactions.id}), -1)`.mapWith(Number),
     })
     .from(stagedTransactions)
-    .where(eq(stagedTransactions.batchId, batchId));
+    .where(and(eq(stagedTransactions.batchId, batchId), stagedRangeOf(stagedTransactions.id, batchId)));
   return c;
 }
 

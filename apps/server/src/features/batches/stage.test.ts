@@ -12,7 +12,7 @@ import { payouts } from '../payouts/tables.ts';
 import { readRowBatches } from './parse.ts';
 import { uploadKey } from './service.ts';
 import { stageBatch } from './stage.ts';
-import { batches, stagedTransactions } from './tables.ts';
+import { batches, stagedIdOf, stagedTransactions } from './tables.ts';
 
 // Staging writes a file in chunks (1,000 rows a statement on PGlite, 5,000 on PostgreSQL) and marks the
 // duplicates of merchant transaction ids partly in JavaScript (within a chunk) and partly in the database (earlier
@@ -32,6 +32,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
+
+/** The id staging gives row `rowNumber` of the batch (its range of ids: stagedIdOf). */
+const idOf = async (batchId: string, rowNumber: number) => {
+  const [b] = await t.deps.db.select({ seq: batches.seq }).from(batches).where(eq(batches.batchId, batchId));
+  return stagedIdOf(b.seq, rowNumber);
+};
 
 async function newBatch(csv: string, status = 'Processing') {
   const batchId = `ST${randomUUID().slice(0, 8).toUpperCase()}`;
@@ -80,8 +86,8 @@ describe('staging a file of several chunks', () => {
     });
     const other = await newBatch(`${HEADER}\n`, 'Pending');
     await t.deps.db.insert(stagedTransactions).values([
-      { batchId: other, rowNumber: 2, merchantTransactionId: open, status: 'Pending' },
-      { batchId: other, rowNumber: 3, merchantTransactionId: openFailed, status: 'Failed' },
+      { id: await idOf(other, 2), batchId: other, rowNumber: 2, merchantTransactionId: open, status: 'Pending' },
+      { id: await idOf(other, 3), batchId: other, rowNumber: 3, merchantTransactionId: openFailed, status: 'Failed' },
     ]);
 
     const n = Math.round(CHUNK * 2.5);
@@ -177,13 +183,13 @@ describe('the values of a row', () => {
 describe('the batch a staged row belongs to', () => {
   it('must exist (checked per statement, on insert and on update), and is never deleted nor given another id', async () => {
     const batchId = await newBatch(`${HEADER}\n`);
-    const row = { batchId, rowNumber: 2, status: 'Pending' };
-    await t.deps.db.insert(stagedTransactions).values([row, { ...row, rowNumber: 3 }]);
+    const row = { id: await idOf(batchId, 2), batchId, rowNumber: 2, status: 'Pending' };
+    await t.deps.db.insert(stagedTransactions).values([row, { ...row, id: await idOf(batchId, 3), rowNumber: 3 }]);
     const ghost = `GHOST${randomUUID().slice(0, 8)}`;
     await expect(
       t.deps.db.insert(stagedTransactions).values([
-        { ...row, rowNumber: 4 },
-        { ...row, batchId: ghost },
+        { ...row, id: await idOf(batchId, 4), rowNumber: 4 },
+        { ...row, id: 1, batchId: ghost },
       ]),
     ).rejects.toMatchObject({ cause: expect.objectContaining({ code: '23503' }) });
     await expect(

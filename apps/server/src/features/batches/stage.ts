@@ -15,7 +15,7 @@ import { payouts } from '../payouts/tables.ts';
 import { checkChunk, SeenIds, type Chunk } from './columns.ts';
 import { FileRefused, readRowBatches, type FileFormat } from './parse.ts';
 import { uploadKey, type BatchRow } from './service.ts';
-import { batches, stagedTransactions } from './tables.ts';
+import { batches, STAGED_ID_STRIDE, stagedIdOf, stagedTransactions } from './tables.ts';
 
 /**
  * The merchant transaction ids among `mtids` that are taken: by a payout of the merchant, or by an executable
@@ -189,7 +189,7 @@ async function stageRows(deps: Deps, b: BatchRow, c: Chunk, processed: number) {
 type DupIds = { ids: Record<string, string> | null };
 
 /** The columns a chunk is copied into, in the order copyTextOf writes them. */
-const COPY_COLUMNS = `batch_id, row_number, beneficiary_name, obol_id, merchant_transaction_id, brand, reference,
+const COPY_COLUMNS = `id, batch_id, row_number, beneficiary_name, obol_id, merchant_transaction_id, brand, reference,
   amount_text, amount, errors, status, missing`;
 
 /** The chunk's rows in COPY's text format, with the duplicates found (`ids`) marked. */
@@ -200,8 +200,11 @@ function copyTextOf(b: BatchRow, c: Chunk, ids: DupIds['ids']): string {
     const errors = dup
       ? JSON.stringify({ ...(JSON.parse(c.errors[i]) as object), merchant_transaction_id: dup })
       : c.errors[i];
+    // its batch's range holds 100,000,000 rows, more lines than an upload may have (50 MB)
+    if (c.rowNumber[i] >= STAGED_ID_STRIDE) throw new FileRefused('The file has too many lines');
     // in COPY_COLUMNS' order
     const row = [
+      stagedIdOf(b.seq, c.rowNumber[i]),
       b.batchId,
       c.rowNumber[i],
       c.cols.beneficiary_name[i],

@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
-import { bigint, bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { bigint, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { accounts } from '../ledger/tables.ts';
 import { users } from '../users/tables.ts';
 
@@ -12,6 +12,11 @@ export const batches = pgTable(
   'batches',
   {
     batchId: text('batch_id').primaryKey(),
+    /**
+     * The batch's number: its staged rows' ids are `seq * STAGED_ID_STRIDE + n`, in the file's order (stagedIdOf),
+     * so that one index, the primary key on the id, finds a row by its id and reads a batch's rows in order.
+     */
+    seq: bigint('seq', { mode: 'number' }).notNull().unique().generatedAlwaysAsIdentity(),
     merchantId: integer('merchant_id')
       .notNull()
       .references(() => users.id),
@@ -66,7 +71,8 @@ export const batches = pgTable(
 export const stagedTransactions = pgTable(
   'staged_transactions',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** `seq * STAGED_ID_STRIDE + n` of its batch (stagedIdOf), given when the row is staged: no sequence is drawn */
+    id: bigint('id', { mode: 'number' }).primaryKey(),
     /**
      * The batch it belongs to. Not a foreign key: its check would cost every one of up to 100,000 rows a look-up
      * of the batch. A statement trigger (migration 0023) checks each statement's new rows at once, and batches are
@@ -89,11 +95,24 @@ export const stagedTransactions = pgTable(
     /** some required field is empty */
     missing: integer('missing').notNull().default(0),
   },
-  // Three indexes only: every staged row pays for each one it is written into (100,000 rows a file). A batch's rows
-  // by status are read through its row numbers (a status narrows a batch, it never stands alone), and an id held
-  // by the merchant's other open batches is looked up among their few batch ids with staged_batch_mtid_idx.
-  (t) => [
-    index('staged_batch_row_idx').on(t.batchId, t.rowNumber),
-    index('staged_batch_mtid_idx').on(t.batchId, t.merchantTransactionId),
-  ],
+  // Two indexes only: every staged row pays for each one it is written into (100,000 rows a file). A batch's rows,
+  // in the file's order and by status too (a status narrows a batch, it never stands alone), are a range of the
+  // primary key (stagedRangeOf); an id held by the merchant's other open batches is looked up among their few batch
+  // ids with staged_batch_mtid_idx.
+  (t) => [index('staged_batch_mtid_idx').on(t.batchId, t.merchantTransactionId)],
 );
+
+/**
+ * The ids of a batch's staged rows: `seq * STAGED_ID_STRIDE + n`, n its row number (at most 99,999,999: a 50 MB
+ * file has fewer lines), so a batch's rows are one range of the primary key, in the file's order.
+ */
+export const STAGED_ID_STRIDE = 100_000_000;
+export const stagedIdOf = (seq: number, rowNumber: number) => seq * STAGED_ID_STRIDE + rowNumber;
+
+/**
+ * `id` within the range of the batch `batchId`: beside `batch_id = ...`, what lets the primary key read a batch's
+ * rows in order. The bounds are uncorrelated subqueries, computed once, so an index scan can take them.
+ */
+export const stagedRangeOf = (id: SQL | AnyColumn, batchId: string) => sql`${id} BETWEEN
+  (SELECT r.seq * ${sql.raw(String(STAGED_ID_STRIDE))} FROM batches r WHERE r.batch_id = ${batchId})
+  AND (SELECT r.seq * ${sql.raw(String(STAGED_ID_STRIDE))} + ${sql.raw(String(STAGED_ID_STRIDE - 1))} FROM batches r WHERE r.batch_id = ${batchId})`;

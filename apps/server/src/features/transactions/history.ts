@@ -4,6 +4,7 @@ import { rowsOf, type Executor } from '../../platform/db.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { findBatchInScope } from '../batches/service.ts';
+import { stagedRangeOf } from '../batches/tables.ts';
 import { iso, type Paging } from './service.ts';
 
 // One batch's history: its rows as the batch stands (staged, or executed), with their reasons.
@@ -32,7 +33,8 @@ export function historySource(executed: boolean, f: HistoryFilters): SQL {
         p.failure_message AS reason
       FROM payouts p WHERE ${sql.join(terms, sql` AND `)}`;
   }
-  const terms: SQL[] = [sql`s.batch_id = ${f.batch_id}`];
+  // the batch's rows: its range of staged ids, read in order by the primary key
+  const terms: SQL[] = [sql`s.batch_id = ${f.batch_id}`, stagedRangeOf(sql`s.id`, f.batch_id)];
   if (f.status === 'completed') terms.push(sql`false`);
   if (f.status === 'pending') terms.push(sql`s.status = 'Pending'`);
   if (f.status === 'failed') terms.push(sql`s.status = 'Failed'`);

@@ -198,9 +198,12 @@ beforeAll(async () => {
   // a staged batch awaiting execution, and one still being staged
   await batch('B-STAGED', id.merchant, id.merchant, id.merchant, 'Batch Payout', 'Pending', 0, false);
   await t.deps.db.execute(sql`
-    INSERT INTO staged_transactions (batch_id, row_number, beneficiary_name, obol_id, merchant_transaction_id, brand, reference, amount_text, amount, errors, status)
-    VALUES ('B-STAGED', 1, 'Good Row', '100000007', 'S-1', 'Acme Payouts', 'R', '100', 100, '{}', 'Pending'),
-           ('B-STAGED', 2, 'Bad Row', '12', 'S-2', 'Nope', 'R', '-5', NULL, '{"obol_id":"Invalid Obol Id","amount":"Must be greater than 0"}', 'Failed')`);
+    INSERT INTO staged_transactions (id, batch_id, row_number, beneficiary_name, obol_id, merchant_transaction_id, brand, reference, amount_text, amount, errors, status)
+    SELECT b.seq * 100000000 + v.row_number, v.* FROM batches b JOIN (VALUES
+      ('B-STAGED', 1, 'Good Row', '100000007', 'S-1', 'Acme Payouts', 'R', '100', 100, '{}'::jsonb, 'Pending'),
+      ('B-STAGED', 2, 'Bad Row', '12', 'S-2', 'Nope', 'R', '-5', NULL, '{"obol_id":"Invalid Obol Id","amount":"Must be greater than 0"}', 'Failed')
+    ) v (batch_id, row_number, beneficiary_name, obol_id, merchant_transaction_id, brand, reference, amount_text, amount, errors, status)
+      ON v.batch_id = b.batch_id`);
   await batch('B-BUSY', id.merchant, id.merchant, id.merchant, 'Batch Payout', 'Processing', 0, false);
 }, 60_000);
 afterAll(async () => {

@@ -1,0 +1,17 @@
+-- A staged row's id is its batch's number times 100,000,000 plus its place in the file (its row number), given as
+-- it is staged: a batch's rows are one range of the primary key, in the file's order. The index on (batch_id,
+-- row_number) and the id sequence go: one index fewer for each of up to 100,000 rows a file (stage.ts).
+ALTER TABLE "batches" ADD COLUMN "seq" bigint NOT NULL GENERATED ALWAYS AS IDENTITY (sequence name "batches_seq_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1);--> statement-breakpoint
+ALTER TABLE "batches" ADD CONSTRAINT "batches_seq_unique" UNIQUE("seq");--> statement-breakpoint
+-- rows staged before: numbered in their batch's range in their order (row number, then id), through negative ids
+-- so that no new id meets an old one on the way
+UPDATE "staged_transactions" SET "id" = -"id";--> statement-breakpoint
+UPDATE "staged_transactions" s SET "id" = n.id
+FROM (
+  SELECT t.id AS old, b.seq * 100000000 + row_number() OVER (PARTITION BY t.batch_id ORDER BY t.row_number, -t.id) AS id
+  FROM "staged_transactions" t JOIN "batches" b ON b.batch_id = t.batch_id
+) n
+WHERE s.id = n.old;--> statement-breakpoint
+ALTER TABLE "staged_transactions" ALTER COLUMN "id" DROP DEFAULT;--> statement-breakpoint
+DROP SEQUENCE IF EXISTS "staged_transactions_id_seq";--> statement-breakpoint
+DROP INDEX "staged_batch_row_idx";
