@@ -12,6 +12,21 @@ FROM (
   FROM "staged_transactions" t JOIN "batches" b ON b.batch_id = t.batch_id
 ) n
 WHERE s.id = n.old;--> statement-breakpoint
+-- the database holds every row to its batch's range (the statement check of 0023, which also finds the batch): so
+-- the range alone selects a batch's rows, and a query by it can only be read through the primary key
+CREATE OR REPLACE FUNCTION staged_transactions_batch_exists() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  v_missing text;
+BEGIN
+  SELECT n.batch_id INTO v_missing FROM staged_rows n
+  WHERE NOT EXISTS (SELECT 1 FROM batches b WHERE b.batch_id = n.batch_id AND b.seq = n.id / 100000000) LIMIT 1;
+  IF FOUND THEN
+    RAISE EXCEPTION 'staged rows of batch % which does not exist, or outside its range of ids', v_missing
+      USING ERRCODE = '23503', CONSTRAINT = 'staged_transactions_batch_exists';
+  END IF;
+  RETURN NULL;
+END;
+$$;--> statement-breakpoint
 ALTER TABLE "staged_transactions" ALTER COLUMN "id" DROP DEFAULT;--> statement-breakpoint
 DROP SEQUENCE IF EXISTS "staged_transactions_id_seq";--> statement-breakpoint
 DROP INDEX "staged_batch_row_idx";

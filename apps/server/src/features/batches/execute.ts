@@ -122,7 +122,7 @@ export async function executeBatch(deps: Deps, batchId: string): Promise<void> {
     ${b.merchantId}, ${b.behalfOfId}, ${b.accountId}, ${b.uploadedBy}, ${batchId}, 'batch',
     c.merchant_transaction_id, c.beneficiary_name, c.brand, c.obol_id, c.reference, c.amount, 0, ${b.feeBps},
     ${status}, 'batch:' || ${batchId} || ':row:' || c.row_number`;
-  // the batch's rows in the file's order: its range of staged ids (stagedIdOf), read by the primary key
+  // the batch's rows in the file's order: its range of staged ids, which alone selects them (stagedRangeOf)
   let after = stagedIdOf(b.seq, 0);
   const end = stagedIdOf(b.seq, STAGED_ID_STRIDE - 1);
   for (;;) {
@@ -131,7 +131,7 @@ export async function executeBatch(deps: Deps, batchId: string): Promise<void> {
         await tx.execute(sql`
           WITH chunk AS (
             SELECT * FROM staged_transactions
-            WHERE batch_id = ${batchId} AND status = 'Pending' AND id > ${after} AND id <= ${end}
+            WHERE id > ${after} AND id <= ${end} AND status = 'Pending'
             ORDER BY id LIMIT ${STAGE_CHUNK}
           ), ins AS (
             INSERT INTO payouts (${PAYOUT_COLUMNS}) SELECT ${values('Processing')} FROM chunk c
@@ -147,7 +147,7 @@ export async function executeBatch(deps: Deps, batchId: string): Promise<void> {
           INSERT INTO payouts (${PAYOUT_COLUMNS}, duplicate_mtid, failure_message, settled_at)
           SELECT ${values('Failed')}, true, ${PAYMENT_MSG.duplicateMtid}, now()
           FROM staged_transactions c
-          WHERE c.batch_id = ${batchId} AND c.status = 'Pending' AND c.id > ${after} AND c.id <= ${upTo}
+          WHERE c.id > ${after} AND c.id <= ${upTo} AND c.status = 'Pending'
             AND NOT EXISTS (SELECT 1 FROM payouts p WHERE p.idempotency_key = 'batch:' || ${batchId} || ':row:' || c.row_number)
           ON CONFLICT (idempotency_key) DO NOTHING
           RETURNING id`),

@@ -8,7 +8,7 @@ import { brandNamesOf } from '../payments/service.ts';
 import { findHolderInScope } from '../payments/holders.ts';
 import { batchCounts, batchScopeFilter, cleanFileName, lockPending } from './service.ts';
 import { takenMtids } from './stage.ts';
-import { batches, stagedRangeOf, stagedTransactions } from './tables.ts';
+import { batches, stagedTransactions } from './tables.ts';
 
 // ---------- the review page ----------
 
@@ -25,11 +25,9 @@ export async function stagedPage(db: Executor, batchId: string, q: StagedQuery) 
   const all = counts.pending + counts.failed;
   let total = q.status === 'Pending' ? counts.pending : q.status === 'Failed' ? counts.failed : all;
   const offset = (q.page - 1) * q.perPage;
-  // the batch's rows are the range of ids from its first to its last, read in order by the primary key
-  const filters: SQL[] = [
-    eq(stagedTransactions.batchId, batchId),
-    between(stagedTransactions.id, counts.firstId, counts.lastId),
-  ];
+  // the batch's rows: the range of ids from its first to its last, which holds no other batch's (stagedRangeOf), read
+  // in order by the primary key
+  const filters: SQL[] = [between(stagedTransactions.id, counts.firstId, counts.lastId)];
   if (q.status) filters.push(eq(stagedTransactions.status, q.status));
   if (q.search) {
     const p = `%${escapeLike(q.search)}%`;
@@ -76,7 +74,7 @@ async function reviewCounts(db: Executor, batchId: string) {
       lastId: sql<number>`coalesce(max(${stagedTransactions.id}), -1)`.mapWith(Number),
     })
     .from(stagedTransactions)
-    .where(and(eq(stagedTransactions.batchId, batchId), stagedRangeOf(stagedTransactions.id, batchId)));
+    .where(eq(stagedTransactions.batchId, batchId));
   return c;
 }
 

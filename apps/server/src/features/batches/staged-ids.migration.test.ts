@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 describe('migration 0024: staged ids in their batch range', () => {
-  it("numbers the rows staged before it in their batch's range, in review's order, and drops the row index", async () => {
+  it("numbers the rows staged before it in their batch's range, in review's order, holds new ones to it, and drops the row index", async () => {
     await db.exec(`SET session_replication_role = replica`); // no users or accounts needed for these rows
     await db.exec(`INSERT INTO batches (batch_id, merchant_id, behalf_of_id, account_id, uploaded_by, payout_type, file_name, status)
       VALUES ('BA', 1, 1, 1, 1, 'Batch Payout', 'a.csv', 'Pending'), ('BB', 1, 1, 1, 1, 'Batch Payout', 'b.csv', 'Pending')`);
@@ -73,6 +73,19 @@ describe('migration 0024: staged ids in their batch range', () => {
       )
     ).rows.map((r) => r.indexname);
     expect(indexes).toEqual(['staged_batch_mtid_idx', 'staged_transactions_pkey']);
+    // a row is held to its batch's range: in another batch's range, or in none, it is refused; in its own it goes in
+    const bb = seqs.BB * 100_000_000;
+    await expect(
+      db.exec(
+        `INSERT INTO staged_transactions (id, batch_id, row_number, status) VALUES (${bb + 9}, 'BA', 9, 'Pending')`,
+      ),
+    ).rejects.toThrow(/outside its range of ids/);
+    await expect(db.exec(`UPDATE staged_transactions SET batch_id = 'BA' WHERE id = ${bb + 1}`)).rejects.toThrow(
+      /outside its range of ids/,
+    );
+    await db.exec(
+      `INSERT INTO staged_transactions (id, batch_id, row_number, status) VALUES (${bb + 9}, 'BB', 9, 'Pending')`,
+    );
     // no sequence left behind: an id is always given
     await expect(
       db.exec(`INSERT INTO staged_transactions (batch_id, row_number, status) VALUES ('BA', 9, 'Pending')`),

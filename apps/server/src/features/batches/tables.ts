@@ -75,8 +75,9 @@ export const stagedTransactions = pgTable(
     id: bigint('id', { mode: 'number' }).primaryKey(),
     /**
      * The batch it belongs to. Not a foreign key: its check would cost every one of up to 100,000 rows a look-up
-     * of the batch. A statement trigger (migration 0023) checks each statement's new rows at once, and batches are
-     * never deleted nor renamed (a trigger refuses it), which is what the foreign key's locks were for.
+     * of the batch. A statement trigger (migrations 0023, 0024) checks each statement's new rows at once, each in
+     * its batch's range of ids, and batches are never deleted nor renamed (a trigger refuses it), which is what the
+     * foreign key's locks were for.
      */
     batchId: text('batch_id').notNull(),
     rowNumber: integer('row_number').notNull(),
@@ -110,8 +111,10 @@ export const STAGED_ID_STRIDE = 100_000_000;
 export const stagedIdOf = (seq: number, rowNumber: number) => seq * STAGED_ID_STRIDE + rowNumber;
 
 /**
- * `id` within the range of the batch `batchId`: beside `batch_id = ...`, what lets the primary key read a batch's
- * rows in order. The bounds are uncorrelated subqueries, computed once, so an index scan can take them.
+ * The rows of the batch `batchId`: `id` within its range. The database holds every row to its batch's range (the
+ * statement check, migration 0024), so this alone selects them, and only the primary key can read it: beside
+ * `batch_id = ...` the planner may take staged_batch_mtid_idx for a batch newer than its statistics and sort the
+ * whole batch for one page. The bounds are uncorrelated subqueries, computed once, so an index scan takes them.
  */
 export const stagedRangeOf = (id: SQL | AnyColumn, batchId: string) => sql`${id} BETWEEN
   (SELECT r.seq * ${sql.raw(String(STAGED_ID_STRIDE))} FROM batches r WHERE r.batch_id = ${batchId})

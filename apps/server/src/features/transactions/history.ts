@@ -33,8 +33,8 @@ export function historySource(executed: boolean, f: HistoryFilters): SQL {
         p.failure_message AS reason
       FROM payouts p WHERE ${sql.join(terms, sql` AND `)}`;
   }
-  // the batch's rows: its range of staged ids, read in order by the primary key
-  const terms: SQL[] = [sql`s.batch_id = ${f.batch_id}`, stagedRangeOf(sql`s.id`, f.batch_id)];
+  // the batch's rows: its range of staged ids, read in order by the primary key (stagedRangeOf)
+  const terms: SQL[] = [stagedRangeOf(sql`s.id`, f.batch_id)];
   if (f.status === 'completed') terms.push(sql`false`);
   if (f.status === 'pending') terms.push(sql`s.status = 'Pending'`);
   if (f.status === 'failed') terms.push(sql`s.status = 'Failed'`);
@@ -43,7 +43,7 @@ export function historySource(executed: boolean, f: HistoryFilters): SQL {
   return sql`SELECT s.id, s.beneficiary_name, s.obol_id AS account_id, NULL::text AS intergiro_trx_id,
       s.merchant_transaction_id, s.brand, s.reference, 'EUR' AS currency, s.amount, s.status, b.updated_at,
       (SELECT string_agg(e.value, '; ' ORDER BY e.key) FROM jsonb_each_text(s.errors) e) AS reason
-    FROM staged_transactions s JOIN batches b ON b.batch_id = s.batch_id
+    FROM staged_transactions s CROSS JOIN (SELECT updated_at FROM batches WHERE batch_id = ${f.batch_id}) b
     WHERE ${sql.join(terms, sql` AND `)}`;
 }
 /** Staged rows are ordered as in the file; payouts by id (the file's order too). */
