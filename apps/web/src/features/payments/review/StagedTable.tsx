@@ -32,7 +32,16 @@ function StagedValue({ row, column }: { row: StagedRow; column: BatchColumn }) {
 
 const KEY: readonly BatchColumn[] = ['beneficiary_name', 'amount'];
 
+// Status first: what a reviewer looks for, and never under the sticky Actions column when the table is wider than
+// the page (at 1366 px with long ids it was, the chip cut to its first letters)
 const STAGED_COLUMNS: Column<StagedRow>[] = [
+  {
+    id: 'status',
+    label: 'Status',
+    pinned: true,
+    card: 'status',
+    cell: (r) => <Chip size="small" color={r.status === 'Pending' ? 'warning' : 'error'} label={r.status} />,
+  },
   ...COLUMNS.map(([c, label]): Column<StagedRow> => ({
     id: c,
     label,
@@ -41,13 +50,6 @@ const STAGED_COLUMNS: Column<StagedRow>[] = [
     nowrap: c === 'amount',
     cell: (r) => <StagedValue row={r} column={c} />,
   })),
-  {
-    id: 'status',
-    label: 'Status',
-    pinned: true,
-    card: 'status',
-    cell: (r) => <Chip size="small" color={r.status === 'Pending' ? 'warning' : 'error'} label={r.status} />,
-  },
 ];
 
 /**
