@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { validateRow, type RawRow } from '@obol/contract';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine, startTestApp, type TestApp } from '../../test/harness.ts';
 import { userIdByEmail } from '../../seed.ts';
@@ -212,5 +212,51 @@ describe('the batch a staged row belongs to', () => {
     });
     // other changes to a batch are not refused
     await t.deps.db.update(batches).set({ fileName: 'renamed.csv' }).where(eq(batches.batchId, batchId));
+  });
+
+  it('holds each row to its batch range, whether a statement is one batch or several', async () => {
+    const a = await newBatch(`${HEADER}\n`);
+    const b = await newBatch(`${HEADER}\n`);
+    const row = (batchId: string, id: number) => ({ id, batchId, rowNumber: 2, status: 'Pending' });
+    const refused = { cause: expect.objectContaining({ code: '23503' }) };
+    // one batch, every id in its range, from its first to its last: one look-up of the batch
+    await t.deps.db.insert(stagedTransactions).values([row(a, await idOf(a, 0)), row(a, await idOf(a, 99_999_999))]);
+    // one batch id, but the last row in the next batch's range, or the first in the one before
+    await expect(
+      t.deps.db.insert(stagedTransactions).values([row(a, await idOf(a, 5)), row(a, await idOf(a, 100_000_000))]),
+    ).rejects.toMatchObject(refused);
+    await expect(
+      t.deps.db.insert(stagedTransactions).values([row(a, (await idOf(a, 0)) - 1), row(a, await idOf(a, 6))]),
+    ).rejects.toMatchObject(refused);
+    // one batch id, every row in another batch's range
+    await expect(
+      t.deps.db.insert(stagedTransactions).values([row(a, await idOf(b, 2)), row(a, await idOf(b, 3))]),
+    ).rejects.toMatchObject(refused);
+    // two batches, each in its own range: checked row by row, and let in
+    await t.deps.db.insert(stagedTransactions).values([row(a, await idOf(a, 7)), row(b, await idOf(b, 7))]);
+    // two batches, one row in the other's range
+    await expect(
+      t.deps.db.insert(stagedTransactions).values([row(a, await idOf(a, 8)), row(b, await idOf(a, 9))]),
+    ).rejects.toMatchObject(refused);
+    // an update that moves one batch's last row past its range
+    await expect(
+      t.deps.db
+        .update(stagedTransactions)
+        .set({ id: sql`${stagedTransactions.id} + 50` })
+        .where(eq(stagedTransactions.batchId, a)),
+    ).rejects.toMatchObject(refused);
+    // an update of no row at all is no refusal
+    await t.deps.db.update(stagedTransactions).set({ brand: 'x' }).where(eq(stagedTransactions.batchId, 'NO-SUCH'));
+    const kept = await t.deps.db
+      .select({ id: stagedTransactions.id, batchId: stagedTransactions.batchId })
+      .from(stagedTransactions)
+      .where(sql`${stagedTransactions.batchId} IN (${a}, ${b})`)
+      .orderBy(asc(stagedTransactions.id));
+    expect(kept).toEqual([
+      { id: await idOf(a, 0), batchId: a },
+      { id: await idOf(a, 7), batchId: a },
+      { id: await idOf(a, 99_999_999), batchId: a },
+      { id: await idOf(b, 7), batchId: b },
+    ]);
   });
 });
