@@ -5,7 +5,7 @@ import {
   type RawRow,
   type RowContext,
   type StagedStatus,
-} from '@obol/contract';
+} from '@obol/contract/batch-rows'; // not the whole contract: staging's reader thread loads only this
 import { FileRefused } from './file-limits.ts';
 
 // the columns of a payout file, in the template's order, and its rows: the contract's (the review page edits them)

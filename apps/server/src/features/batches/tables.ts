@@ -2,6 +2,7 @@ import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { accounts } from '../ledger/tables.ts';
 import { users } from '../users/tables.ts';
+import { STAGED_ID_STRIDE } from './staged-ids.ts';
 
 /**
  * A batch of payouts: a CSV or spreadsheet upload staged for review, or a single manual payout.
@@ -103,12 +104,7 @@ export const stagedTransactions = pgTable(
   (t) => [index('staged_batch_mtid_idx').on(t.batchId, t.merchantTransactionId)],
 );
 
-/**
- * The ids of a batch's staged rows: `seq * STAGED_ID_STRIDE + n`, n its row number (at most 99,999,999: a 50 MB
- * file has fewer lines), so a batch's rows are one range of the primary key, in the file's order.
- */
-export const STAGED_ID_STRIDE = 100_000_000;
-export const stagedIdOf = (seq: number, rowNumber: number) => seq * STAGED_ID_STRIDE + rowNumber;
+export { STAGED_ID_STRIDE, stagedIdOf } from './staged-ids.ts';
 
 /**
  * The rows of the batch `batchId`: `id` within its range. The database holds every row to its batch's range (the
