@@ -12,10 +12,10 @@ import { randomToken } from '../../platform/crypto.ts';
 import { brandNamesOf } from '../payments/service.ts';
 import { findHolderInScope } from '../payments/holders.ts';
 import { payouts } from '../payouts/tables.ts';
-import { checkChunk, SeenIds, type Chunk } from './columns.ts';
-import { FileRefused, readRowBatches, type FileFormat } from './parse.ts';
+import { FileRefused, type FileFormat } from './parse.ts';
+import { COPY_COLUMNS, markDuplicates, StagingReader, type ChunkText } from './stage-reader.ts';
 import { uploadKey, type BatchRow } from './service.ts';
-import { batches, STAGED_ID_STRIDE, stagedIdOf, stagedTransactions } from './tables.ts';
+import { batches, stagedTransactions } from './tables.ts';
 
 /**
  * The merchant transaction ids among `mtids` that are taken: by a payout of the merchant, or by an executable
@@ -72,6 +72,17 @@ const isDataError = (err: unknown) => /^22/.test(String((err as { code?: unknown
 export async function stageBatch(deps: Deps, batchId: string): Promise<void> {
   const [b] = await deps.db.select().from(batches).where(eq(batches.batchId, batchId));
   if (!b || b.status !== 'Processing' || b.executedAt) return;
+  // the reader's thread starts now, and loads its code while the file is readied
+  const reader = new StagingReader();
+  try {
+    await stageWith(deps, b, reader);
+  } finally {
+    await reader.stop();
+  }
+}
+
+async function stageWith(deps: Deps, b: BatchRow, reader: StagingReader) {
+  const { batchId } = b;
   const format = (b.fileFormat ?? 'csv') as FileFormat;
   const key = uploadKey(batchId, format);
   const holder = await findHolderInScope(deps.db, { kind: 'all' }, b.behalfOfId);
@@ -89,16 +100,23 @@ export async function stageBatch(deps: Deps, batchId: string): Promise<void> {
     }
     await deps.db.delete(stagedTransactions).where(eq(stagedTransactions.batchId, batchId));
     await deps.db.update(batches).set({ processedRows: 0 }).where(eq(batches.batchId, batchId));
-    const seen = new SeenIds();
     let processed = 0;
-    // On PostgreSQL the next chunk is read and checked while the database writes this one. PGlite writes on our
-    // own thread, and its time would count as the file's reading time: there each chunk is written before the next.
+    // The file is read and checked on a thread of its own, a chunk or two ahead (stage-reader.ts). On PostgreSQL
+    // the next chunk is also looked up and copied while the database writes this one; PGlite writes on our own thread,
+    // so there each chunk is written before the next.
     const overlap = deps.database.kind === 'postgres';
     let writing: Promise<void> | null = null;
+    const chunks = reader.chunks({
+      file: local,
+      format,
+      brands: [...brands],
+      rows: STAGE_ROWS[deps.database.kind],
+      batchId,
+      seq: b.seq,
+    });
     try {
-      for await (const rows of readRowBatches(local, format, {}, STAGE_ROWS[deps.database.kind])) {
-        processed += rows.length;
-        const chunk = checkChunk(rows, brands, seen);
+      for await (const chunk of chunks) {
+        processed += chunk.count;
         if (writing) await writing;
         writing = stageRows(deps, b, chunk, processed);
         writing.catch(() => undefined); // handled: awaited before the next chunk is written, or below
@@ -147,13 +165,13 @@ async function decline(deps: Deps, batchId: string, reason: string) {
  * reads them from STDIN, PGlite from a blob; on PostgreSQL the look-up is planned without JIT (compiling it would
  * cost more than running it).
  */
-async function stageRows(deps: Deps, b: BatchRow, c: Chunk, processed: number) {
-  const lookUpIds = c.cols.merchant_transaction_id.filter((_, i) => c.lookUp[i]);
-  const earlierIds = c.cols.merchant_transaction_id.filter((_, i) => c.maybeEarlier[i]);
+async function stageRows(deps: Deps, b: BatchRow, c: ChunkText, processed: number) {
+  const { lookUpIds, earlierIds } = c;
   const dups = pgDialect.sqlToQuery(
     lookUpIds.length
-      ? sql`SELECT jsonb_object_agg(mtid, CASE WHEN in_file THEN ${PAYMENT_MSG.duplicateMtidInFile}
-        ELSE ${PAYMENT_MSG.duplicateMtid} END) AS ids FROM (${marks(b, lookUpIds, earlierIds)}) m`
+      ? sql`WITH c AS MATERIALIZED (SELECT unnest(${sql.param(lookUpIds)}::text[]) AS mtid)
+        SELECT jsonb_object_agg(mtid, CASE WHEN in_file THEN ${PAYMENT_MSG.duplicateMtidInFile}
+        ELSE ${PAYMENT_MSG.duplicateMtid} END) AS ids FROM (${marks(b, earlierIds)}) m`
       : sql`SELECT NULL::jsonb AS ids`,
   );
   const copy = `COPY staged_transactions (${COPY_COLUMNS}) FROM`;
@@ -161,7 +179,7 @@ async function stageRows(deps: Deps, b: BatchRow, c: Chunk, processed: number) {
   if (deps.database.kind === 'pglite') {
     await deps.database.pglite!.transaction(async (tx) => {
       const [{ ids }] = (await tx.query<DupIds>(dups.sql, dups.params)).rows;
-      await tx.query(`${copy} '/dev/blob'`, [], { blob: new Blob([copyTextOf(b, c, ids)]) });
+      await tx.query(`${copy} '/dev/blob'`, [], { blob: new Blob([markDuplicates(c, ids)]) });
       await tx.query(progress, [processed, b.batchId]);
     });
     return;
@@ -172,7 +190,7 @@ async function stageRows(deps: Deps, b: BatchRow, c: Chunk, processed: number) {
     await client.query('BEGIN');
     await client.query('SET LOCAL jit = off');
     const [{ ids }] = (await client.query<DupIds>(dups.sql, dups.params)).rows;
-    await pipeline(Readable.from([copyTextOf(b, c, ids)]), client.query(copyFrom(`${copy} STDIN`)));
+    await pipeline(Readable.from([markDuplicates(c, ids)]), client.query(copyFrom(`${copy} STDIN`)));
     await client.query(progress, [processed, b.batchId]);
     await client.query('COMMIT');
   } catch (err) {
@@ -188,56 +206,14 @@ async function stageRows(deps: Deps, b: BatchRow, c: Chunk, processed: number) {
 /** The duplicates the look-up found: id -> message (null: none) */
 type DupIds = { ids: Record<string, string> | null };
 
-/** The columns a chunk is copied into, in the order copyTextOf writes them. */
-const COPY_COLUMNS = `id, batch_id, row_number, beneficiary_name, obol_id, merchant_transaction_id, brand, reference,
-  amount_text, amount, errors, status, missing`;
-
-/** The chunk's rows in COPY's text format, with the duplicates found (`ids`) marked. */
-function copyTextOf(b: BatchRow, c: Chunk, ids: DupIds['ids']): string {
-  let text = '';
-  for (let i = 0; i < c.rowNumber.length; i++) {
-    const dup = c.lookUp[i] && ids ? ids[c.cols.merchant_transaction_id[i]] : undefined;
-    const errors = dup
-      ? JSON.stringify({ ...(JSON.parse(c.errors[i]) as object), merchant_transaction_id: dup })
-      : c.errors[i];
-    // its batch's range holds 100,000,000 rows, more lines than an upload may have (50 MB)
-    if (c.rowNumber[i] >= STAGED_ID_STRIDE) throw new FileRefused('The file has too many lines');
-    // in COPY_COLUMNS' order
-    const row = [
-      stagedIdOf(b.seq, c.rowNumber[i]),
-      b.batchId,
-      c.rowNumber[i],
-      c.cols.beneficiary_name[i],
-      c.cols.obol_id[i],
-      c.cols.merchant_transaction_id[i],
-      c.cols.brand[i],
-      c.cols.reference[i],
-      c.cols.amount[i],
-      c.cents[i],
-      errors,
-      dup ? 'Failed' : c.status[i],
-      c.missing[i],
-    ];
-    text += `${row.map(copyText).join('\t')}\n`;
-  }
-  return text;
-}
-
-/** A value in COPY's text format: NULL as \N; backslash, tab, newline and carriage return escaped. */
-function copyText(v: string | number | null | undefined): string {
-  if (v === null || v === undefined) return '\\N';
-  const s = String(v);
-  return /[\\\t\n\r]/.test(s) ? s.replace(/[\\\t\n\r]/g, (ch) => COPY_ESCAPES[ch]) : s;
-}
-const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
-
 /**
- * The ids among those looked up that are duplicates: in_file when staged from an earlier chunk of this file (only
- * the ids that may be: `earlierIds`), otherwise taken, as takenMtids says. The batch's own rows and the other open
- * batches' are searched id by id (LATERAL ... LIMIT 1: an index search each, whatever the statistics say; a table
- * being staged into has none yet); the merchant's payouts by their unique index, the chunk's ids in one scan.
+ * The ids among those looked up (`c`, the chunk's ids: given once, a text array being costly to read on PGlite) that
+ * are duplicates: in_file when staged from an earlier chunk of this file (only the ids that may be: `earlierIds`),
+ * otherwise taken, as takenMtids says. The batch's own rows and the other open batches' are searched id by id
+ * (LATERAL ... LIMIT 1: an index search each, whatever the statistics say; a table being staged into has none yet),
+ * and so are the merchant's payouts, by their unique index (merchant_id, merchant_transaction_id).
  */
-const marks = (b: BatchRow, lookUpIds: string[], earlierIds: string[]) => sql`
+const marks = (b: BatchRow, earlierIds: string[]) => sql`
   SELECT mtid, bool_or(in_file) AS in_file FROM (
     SELECT e.mtid, true AS in_file FROM unnest(${sql.param(earlierIds)}::text[]) AS e(mtid)
     CROSS JOIN LATERAL (
@@ -245,16 +221,18 @@ const marks = (b: BatchRow, lookUpIds: string[], earlierIds: string[]) => sql`
       WHERE s.batch_id = ${b.batchId} AND s.merchant_transaction_id = e.mtid LIMIT 1
     ) f
     UNION ALL
-    -- a payout of the merchant (its unique index, searched for the chunk's ids in one scan)
-    SELECT p.merchant_transaction_id, false FROM payouts p
-    WHERE p.merchant_id = ${b.merchantId} AND p.merchant_transaction_id = ANY(${sql.param(lookUpIds)}::text[])
-      AND NOT p.duplicate_mtid
+    -- a payout of the merchant (its unique index on (merchant_id, merchant_transaction_id))
+    SELECT c.mtid, false FROM c
+    CROSS JOIN LATERAL (
+      SELECT 1 FROM payouts p
+      WHERE p.merchant_id = ${b.merchantId} AND p.merchant_transaction_id = c.mtid AND NOT p.duplicate_mtid LIMIT 1
+    ) f
     UNION ALL
     -- an executable row of another of the merchant's batches awaiting execution (few: their ids first; none,
     -- the usual case: nothing is searched)
     SELECT c.mtid, false
     FROM (SELECT ARRAY(${openBatchesOf(b.merchantId, b.batchId)}) AS ids) o
-    CROSS JOIN unnest(${sql.param(lookUpIds)}::text[]) AS c(mtid)
+    CROSS JOIN c
     CROSS JOIN LATERAL (
       SELECT 1 FROM staged_transactions s
       WHERE s.batch_id = ANY(o.ids) AND s.merchant_transaction_id = c.mtid AND s.status = 'Pending' LIMIT 1
