@@ -19,7 +19,7 @@ async function main() {
     await seedDemoPayouts(deps);
     await seedDemoTransfers(deps);
   }
-  const stopWorkers = config.workers ? await startWorkers(deps) : () => undefined;
+  const stopWorkers = config.workers ? await startWorkers(deps) : async () => undefined;
   await app.listen({ port: config.port, host: config.host });
   const where = database.kind === 'pglite' ? `PGlite in ${config.dataDir}/pglite` : 'PostgreSQL (DATABASE_URL)';
   app.log.info({ database: database.kind, seeded }, 'Obol is running');
@@ -35,7 +35,7 @@ async function main() {
         : '\n'),
   );
   const stop = async () => {
-    stopWorkers();
+    await stopWorkers();
     await app.close();
     await database.close();
     process.exit(0);

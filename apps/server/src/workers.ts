@@ -8,6 +8,7 @@ import { recoverRewards, submitReward } from './features/payins/rewards.ts';
 import { recoverInFlight, RECOVER_EVERY_MS } from './features/payouts/recovery.ts';
 import { reconcile } from './features/provider/service.ts';
 import { stageBatch } from './features/batches/stage.ts';
+import { closeStagingReaders, warmStagingReader } from './features/batches/stage-reader.ts';
 import { executeBatch, submitBatch } from './features/batches/execute.ts';
 import { runExport } from './features/downloads/service.ts';
 import { pruneThrottles } from './platform/housekeeping.ts';
@@ -16,7 +17,7 @@ import { recoverAccountingTransactions, submitAccountingTransaction } from './fe
 import { runDueRules } from './features/accounting/rules.ts';
 
 /** Starts this process's job workers and schedules. Every server process may run them; pg-boss shares the work. */
-export async function startWorkers(deps: Deps): Promise<() => void> {
+export async function startWorkers(deps: Deps): Promise<() => Promise<void>> {
   // payouts, transfers and pay-ins a dead process, a lost answer or a lost webhook left in flight: at start, then
   // every 15 s
   let recovering = false;
@@ -64,6 +65,8 @@ export async function startWorkers(deps: Deps): Promise<() => void> {
     (data) => submitAccountingTransaction(deps, deps.provider, data.transactionId),
     { batchSize: 10 },
   );
+  // the staging reader's thread, started now so that the first upload does not wait for it (stage-reader.ts)
+  warmStagingReader();
   await deps.jobs.work<{ batchId: string }>('batch.stage', (d) => stageBatch(deps, d.batchId), { batchSize: 1 });
   await deps.jobs.work<{ batchId: string }>('batch.execute', (d) => executeBatch(deps, d.batchId), { batchSize: 1 });
   await deps.jobs.work<{ batchId: string }>('batch.submit', (d) => submitBatch(deps, d.batchId), { batchSize: 1 });
@@ -100,5 +103,8 @@ export async function startWorkers(deps: Deps): Promise<() => void> {
     });
     await deps.jobs.schedule('maintenance.vacuum', '17 3 * * *');
   }
-  return () => clearInterval(sweeper);
+  return async () => {
+    clearInterval(sweeper);
+    await closeStagingReaders();
+  };
 }

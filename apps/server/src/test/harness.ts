@@ -181,7 +181,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
   opts.beforeReady?.(app);
   await app.ready();
   const address = opts.listen ? await app.listen({ port: 0, host: '127.0.0.1' }) : undefined;
-  const stopWorkers = opts.workers ? await startWorkers(deps) : () => undefined;
+  const stopWorkers = opts.workers ? await startWorkers(deps) : async () => undefined;
 
   const post = async (url: string, body?: unknown, token?: string): Promise<TestResponse> => {
     const res = await app.inject({
@@ -256,7 +256,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: TestA
       return verify.body.accessToken as string;
     },
     async close() {
-      stopWorkers();
+      await stopWorkers();
       await app.close();
       await drop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -4,7 +4,15 @@ import path from 'node:path';
 import { PAYMENT_MSG } from '@obol/contract';
 import { describe, expect, it } from 'vitest';
 import { FileRefused } from './parse.ts';
-import { chunkTextsOf, markDuplicates, StagingReader, type ChunkText, type ReaderInput } from './stage-reader.ts';
+import {
+  chunkTextsOf,
+  closeStagingReaders,
+  markDuplicates,
+  StagingReader,
+  warmStagingReader,
+  type ChunkText,
+  type ReaderInput,
+} from './stage-reader.ts';
 import { stagedIdOf } from './staged-ids.ts';
 
 // Staging's reader: the file read and checked on a thread of its own, each chunk as COPY text. The database side
@@ -158,5 +166,32 @@ describe('the reader thread', () => {
       break;
     }
     await expect(exited).resolves.toBeTypeOf('number');
+  });
+
+  it('keeps a thread whose file was read to its end for the next job, and one only', async () => {
+    await closeStagingReaders();
+    const threadOf = (r: StagingReader) => (r as unknown as { worker: { threadId: number } }).worker.threadId;
+    const lines = Array.from({ length: 30 }, (_, i) => `Person ${i},100000001,K-${i},Acme Brand,r,1`);
+    const file = fileOf('kept.csv', `${HEADER}\n${lines.join('\n')}\n`);
+    warmStagingReader();
+    const first = new StagingReader();
+    const beside = new StagingReader(); // a job beside it gets a thread of its own
+    expect(threadOf(beside)).not.toBe(threadOf(first));
+    const a = await all(first.chunks(inputOf(file, 7)));
+    // the next job gets the same thread, and reads its own file from the start, with its own credit
+    const second = new StagingReader();
+    expect(threadOf(second)).toBe(threadOf(first));
+    const b = await all(second.chunks(inputOf(file, 7)));
+    expect(b.map((c) => c.text)).toEqual(a.map((c) => c.text));
+    // a refusal leaves the thread waiting for the next file too
+    const third = new StagingReader();
+    expect(threadOf(third)).toBe(threadOf(first));
+    await expect(all(third.chunks(inputOf(fileOf('bad2.csv', 'x,y\n1,2\n'))))).rejects.toBeInstanceOf(FileRefused);
+    // a second finished thread is not kept beside the spare: it ends
+    const exited = new Promise((r) => (beside as unknown as { worker: NodeJS.EventEmitter }).worker.once('exit', r));
+    await all(beside.chunks(inputOf(file, 7)));
+    await exited;
+    expect(threadOf(new StagingReader())).toBe(threadOf(first));
+    await closeStagingReaders();
   });
 });

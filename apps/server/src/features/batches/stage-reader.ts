@@ -129,26 +129,90 @@ export type ReaderMessage =
 /** Chunks the reader may have ready ahead of the one being written: enough to keep both threads busy. */
 const READ_AHEAD = 2;
 
+const WORKER_URL = new URL('./stage-reader.worker.ts', import.meta.url);
+
+/**
+ * A reader thread kept between staging jobs, idle (at most one a process): a thread takes a few hundred milliseconds
+ * to start and load its code, which a job would otherwise wait for before its first chunk, however small the file.
+ * An idle thread does not keep the process alive (unref).
+ */
+let spare: Worker | null = null;
+
+/** A reader thread, listened to for as long as it runs: its job's reader listens besides while it has one. */
+function newThread(): Worker {
+  const worker = new Worker(WORKER_URL);
+  // an idle thread that fails or ends is no longer the spare (and its failure is not thrown at the process)
+  worker.on('error', () => undefined);
+  worker.once('exit', () => {
+    if (spare === worker) spare = null;
+  });
+  return worker;
+}
+
+/** A thread for a job: the spare one if there is one, otherwise a new one (a job beside another gets its own). */
+function takeThread(): Worker {
+  const worker = spare ?? newThread();
+  spare = null;
+  worker.ref();
+  return worker;
+}
+
+/** A thread whose job finished goes back as the spare, or ends when there is one already. */
+function giveBack(worker: Worker) {
+  if (spare) return void worker.terminate();
+  worker.unref();
+  spare = worker;
+}
+
+/**
+ * Starts the spare reader thread, so that the first staging job finds it ready: the job runner calls it as it
+ * starts (workers.ts). It costs the process one idle thread.
+ */
+export function warmStagingReader(): void {
+  if (spare) return;
+  giveBack(newThread());
+}
+
+/** Ends the spare thread (the job runner's stop; tests). */
+export async function closeStagingReaders(): Promise<void> {
+  const worker = spare;
+  spare = null;
+  await worker?.terminate();
+}
+
 /**
  * chunkTextsOf on a thread of its own (stage-reader.worker.ts), a chunk or two ahead of the caller, never more: the
- * file is never held whole. The thread starts (and loads its code, a few hundred milliseconds) when the reader is
- * made, so that it does while the staging job readies the file; `chunks` gives it the file. A refusal of the file
- * comes as FileRefused, as on this thread; any other failure as an Error (the job is retried). `stop` ends the
- * thread, whatever it was doing (a failure while writing).
+ * file is never held whole. The thread is the spare one when there is one (warmStagingReader), otherwise it starts
+ * (and loads its code, a few hundred milliseconds) when the reader is made, so that it does while the staging job
+ * readies the file; `chunks` gives it the file. A refusal of the file comes as FileRefused, as on this thread; any
+ * other failure as an Error (the job is retried). `stop` gives the thread back as the spare once the file was read
+ * to its end (or refused); otherwise (the caller stopped early: a failure while writing) it ends the thread,
+ * whatever it was doing.
  */
 export class StagingReader {
-  private readonly worker = new Worker(new URL('./stage-reader.worker.ts', import.meta.url));
+  private readonly worker = takeThread();
   private readonly queue: ReaderMessage[] = [];
   private wake: (() => void) | null = null;
   private exited: Error | null = null;
+  /** the thread said its last word on the file (done, refused, failed): it waits for the next one */
+  private finished = false;
+  private stopped = false;
+  private broken = false;
+
+  // (removed by name when the job is done: the Worker's own listeners, which start and stop its port, stay)
+  private readonly onMessage = (m: ReaderMessage) => this.arrive(m);
+  private readonly onError = (err: Error) => {
+    // the thread is ending: never kept
+    this.broken = true;
+    this.arrive({ type: 'failed', message: err.message, stack: err.stack });
+  };
+  private readonly onExit = (code: number) => {
+    this.exited = new Error(`The staging reader stopped (exit code ${code})`);
+    this.arrive(null);
+  };
 
   constructor() {
-    this.worker.on('message', (m: ReaderMessage) => this.arrive(m));
-    this.worker.on('error', (err) => this.arrive({ type: 'failed', message: err.message, stack: err.stack }));
-    this.worker.on('exit', (code) => {
-      this.exited = new Error(`The staging reader stopped (exit code ${code})`);
-      this.arrive(null);
-    });
+    this.worker.on('message', this.onMessage).on('error', this.onError).on('exit', this.onExit);
   }
 
   private arrive(m: ReaderMessage | null) {
@@ -166,6 +230,7 @@ export class StagingReader {
           await new Promise<void>((r) => (this.wake = r));
         }
         const m = this.queue.shift()!;
+        if (m.type !== 'chunk') this.finished = true;
         if (m.type === 'done') return;
         if (m.type === 'refused') throw new FileRefused(m.message);
         if (m.type === 'failed') throw Object.assign(new Error(m.message), { stack: m.stack ?? m.message });
@@ -178,7 +243,10 @@ export class StagingReader {
   }
 
   async stop() {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.worker.off('message', this.onMessage).off('error', this.onError).off('exit', this.onExit);
+    if (this.finished && !this.exited && !this.broken) return giveBack(this.worker);
     await this.worker.terminate();
-    this.worker.removeAllListeners();
   }
 }
