@@ -186,14 +186,16 @@ export async function closeStagingReaders(): Promise<void> {
  * (and loads its code, a few hundred milliseconds) when the reader is made, so that it does while the staging job
  * readies the file; `chunks` gives it the file. A refusal of the file comes as FileRefused, as on this thread; any
  * other failure as an Error (the job is retried). `stop` gives the thread back as the spare once the file was read
- * to its end (or refused); otherwise (the caller stopped early: a failure while writing) it ends the thread,
- * whatever it was doing.
+ * to its end (or refused), or when it was never given one; otherwise (the caller stopped early: a failure while
+ * writing) it ends the thread, whatever it was doing.
  */
 export class StagingReader {
   private readonly worker = takeThread();
   private readonly queue: ReaderMessage[] = [];
   private wake: (() => void) | null = null;
   private exited: Error | null = null;
+  /** a file was given to the thread (chunks) */
+  private given = false;
   /** the thread said its last word on the file (done, refused, failed): it waits for the next one */
   private finished = false;
   private stopped = false;
@@ -223,6 +225,7 @@ export class StagingReader {
 
   async *chunks(input: ReaderInput): AsyncGenerator<ChunkText> {
     try {
+      this.given = true;
       this.worker.postMessage({ input, credit: READ_AHEAD });
       for (;;) {
         while (!this.queue.length) {
@@ -246,7 +249,8 @@ export class StagingReader {
     if (this.stopped) return;
     this.stopped = true;
     this.worker.off('message', this.onMessage).off('error', this.onError).off('exit', this.onExit);
-    if (this.finished && !this.exited && !this.broken) return giveBack(this.worker);
+    // a thread never given a file (the job failed before reading it), or done with it, waits for the next
+    if ((!this.given || this.finished) && !this.exited && !this.broken) return giveBack(this.worker);
     await this.worker.terminate();
   }
 }
