@@ -107,7 +107,7 @@ export function markDuplicates(c: ChunkText, ids: Record<string, string> | null)
 }
 
 /** A value in COPY's text format: NULL as \N; backslash, tab, newline and carriage return escaped. */
-export function copyText(v: string | number | null | undefined): string {
+function copyText(v: string | number | null | undefined): string {
   if (v === null || v === undefined) return '\\N';
   const s = String(v);
   return /[\\\t\n\r]/.test(s) ? s.replace(/[\\\t\n\r]/g, (ch) => COPY_ESCAPES[ch]) : s;
