@@ -12,7 +12,8 @@ import { returnBatchPayout } from '../payouts/settle.ts';
 import { PROVIDER_BATCH_MAX } from '../../platform/provider.ts';
 import { payouts } from '../payouts/tables.ts';
 import { assertPending, batchAmount, batchScopeFilter, findBatchInScope, STAGE_CHUNK } from './service.ts';
-import { batches, STAGED_ID_STRIDE, stagedIdOf } from './tables.ts';
+import { STAGED_ID_STRIDE, stagedIdOf } from './staged-ids.ts';
+import { batches } from './tables.ts';
 
 const executeBinding = (batchId: string, amount: number) => ({ op: 'execute_batch', batch_id: batchId, amount });
 

@@ -12,7 +12,8 @@ import { payouts } from '../payouts/tables.ts';
 import { readRowBatches } from './parse.ts';
 import { uploadKey } from './service.ts';
 import { stageBatch } from './stage.ts';
-import { batches, stagedIdOf, stagedTransactions } from './tables.ts';
+import { stagedIdOf } from './staged-ids.ts';
+import { batches, stagedTransactions } from './tables.ts';
 
 // Staging writes a file in chunks (1,000 rows a statement on PGlite, 5,000 on PostgreSQL) and marks the
 // duplicates of merchant transaction ids partly in JavaScript (within a chunk) and partly in the database (earlier

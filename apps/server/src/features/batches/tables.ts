@@ -104,8 +104,6 @@ export const stagedTransactions = pgTable(
   (t) => [index('staged_batch_mtid_idx').on(t.batchId, t.merchantTransactionId)],
 );
 
-export { STAGED_ID_STRIDE, stagedIdOf } from './staged-ids.ts';
-
 /**
  * The rows of the batch `batchId`: `id` within its range. The database holds every row to its batch's range (the
  * statement check, migration 0024), so this alone selects them, and only the primary key can read it: beside
