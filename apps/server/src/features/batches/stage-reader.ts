@@ -193,19 +193,16 @@ export class StagingReader {
   private readonly worker = takeThread();
   private readonly queue: ReaderMessage[] = [];
   private wake: (() => void) | null = null;
+  /** the thread failed or ended: it is never kept */
   private exited: Error | null = null;
-  /** a file was given to the thread (chunks) */
-  private given = false;
-  /** the thread said its last word on the file (done, refused, failed): it waits for the next one */
-  private finished = false;
+  /** the thread has a file and has not said its last word on it (done, refused, failed) */
+  private reading = false;
   private stopped = false;
-  private broken = false;
 
   // (removed by name when the job is done: the Worker's own listeners, which start and stop its port, stay)
   private readonly onMessage = (m: ReaderMessage) => this.arrive(m);
   private readonly onError = (err: Error) => {
-    // the thread is ending: never kept
-    this.broken = true;
+    this.exited = err;
     this.arrive({ type: 'failed', message: err.message, stack: err.stack });
   };
   private readonly onExit = (code: number) => {
@@ -225,7 +222,7 @@ export class StagingReader {
 
   async *chunks(input: ReaderInput): AsyncGenerator<ChunkText> {
     try {
-      this.given = true;
+      this.reading = true;
       this.worker.postMessage({ input, credit: READ_AHEAD });
       for (;;) {
         while (!this.queue.length) {
@@ -233,7 +230,7 @@ export class StagingReader {
           await new Promise<void>((r) => (this.wake = r));
         }
         const m = this.queue.shift()!;
-        if (m.type !== 'chunk') this.finished = true;
+        if (m.type !== 'chunk') this.reading = false;
         if (m.type === 'done') return;
         if (m.type === 'refused') throw new FileRefused(m.message);
         if (m.type === 'failed') throw Object.assign(new Error(m.message), { stack: m.stack ?? m.message });
@@ -250,7 +247,7 @@ export class StagingReader {
     this.stopped = true;
     this.worker.off('message', this.onMessage).off('error', this.onError).off('exit', this.onExit);
     // a thread never given a file (the job failed before reading it), or done with it, waits for the next
-    if ((!this.given || this.finished) && !this.exited && !this.broken) return giveBack(this.worker);
+    if (!this.reading && !this.exited) return giveBack(this.worker);
     await this.worker.terminate();
   }
 }
