@@ -8,6 +8,7 @@
  *   npm run bench:batches [-- rows]     (DATABASE_URL=postgres://... adds PostgreSQL)
  */
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -123,9 +124,13 @@ async function bench(label: string, database: Database, csv: string) {
     }
   };
   await quiet();
+  // the longest the event loop was held meanwhile (on PGlite: the longest a request waited behind a chunk)
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
   let t = performance.now();
   const stagePeak = await growth(() => stageBatch(deps, batchId));
   const stageS = (performance.now() - t) / 1000;
+  loop.disable();
   // a small file after it, as the next upload of a busy day: its reader is the thread the first job gave back
   const small = path.join(dataDir, 'small.csv');
   await writeCsv(small, 10, 'SMALL');
@@ -245,7 +250,7 @@ async function bench(label: string, database: Database, csv: string) {
     `\n${label}: ${N.toLocaleString('en')} rows (staged ${first.pendingTransaction + first.failedTransaction}, payouts created ${Number(n)})`,
   );
   console.log(
-    `  staging: stream, validate, insert   ${rate(N, stageS)}   ${pct(stageS, bareS)}   peak memory growth ${mb(stagePeak)}`,
+    `  staging: stream, validate, insert   ${rate(N, stageS)}   ${pct(stageS, bareS)}   peak memory growth ${mb(stagePeak)}, event loop held at most ${(loop.max / 1e6).toFixed(0)} ms (p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms)`,
   );
   console.log(
     `  baseline: bare INSERT of the rows   ${rate(N, bareS)}              peak memory growth ${mb(barePeak)}`,
