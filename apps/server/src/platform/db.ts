@@ -99,10 +99,10 @@ export async function ping(database: Database): Promise<boolean> {
  * check), whose planning costs more than its run (~0.5 ms of ~0.8 on PostgreSQL, ~0.6 of ~0.9 on PGlite).
  * - PostgreSQL: a named statement; node-postgres parses it once on each pool connection (it keeps the names per
  *   connection, so a new or replaced connection parses it again, and a failed parse is not remembered).
- * - PGlite (one connection): PREPARE once per instance, then EXECUTE. EXECUTE takes no bind parameters, so the
- *   values are written into it as literals, and only plain values are taken (letters, digits, `_ : . + -`: a hash,
- *   an ISO time); anything else is refused, never quoted. A statement gone (DISCARD, a new session) is prepared
- *   again.
+ * - PGlite (one connection): PREPARE once per instance, then EXECUTE (one simple-protocol message). EXECUTE takes no
+ *   bind parameters, so the values are written into it as literals, and only plain values are taken (letters,
+ *   digits, `_ : . + -`: a hash, an ISO time); anything else is refused, never quoted. A statement gone (DISCARD, a
+ *   new session) is prepared again.
  * `types` are the parameters' SQL types, `text` refers to them as $1, $2...
  */
 export function preparedStatement<Row>(name: string, types: readonly string[], text: string) {
@@ -120,6 +120,9 @@ export function preparedStatement<Row>(name: string, types: readonly string[], t
     }
     return done;
   };
+  // one simple-protocol message (its values are in its text): a query's parse, describe, bind, execute and sync are
+  // five round trips into PGlite (SELECT 1: ~0.15 against ~0.25 ms)
+  const run = async (pglite: PGlite, execute: string) => ((await pglite.exec(execute))[0]?.rows ?? []) as Row[];
   return async (database: Database, values: readonly string[]): Promise<Row[]> => {
     if (values.length !== types.length) throw new Error(`${name} takes ${types.length} values`);
     if (!database.pglite)
@@ -130,13 +133,13 @@ export function preparedStatement<Row>(name: string, types: readonly string[], t
     const preparing = prepare(pglite);
     await preparing;
     try {
-      return (await pglite.query<Row>(execute)).rows;
+      return await run(pglite, execute);
     } catch (err) {
       // invalid_sql_statement_name: the statement is gone; prepare it again, once
       if ((err as { code?: string }).code !== '26000') throw err;
       if (prepared.get(pglite) === preparing) prepared.delete(pglite);
       await prepare(pglite);
-      return (await pglite.query<Row>(execute)).rows;
+      return await run(pglite, execute);
     }
   };
 }
