@@ -222,9 +222,9 @@ const inFile = (b: BatchRow, earlierIds: string[]) => sql`
  *   each, whatever the statistics say; a table being staged into has none yet).
  * - The merchant's payouts are searched in one scan of their unique index (merchant_id, merchant_transaction_id)
  *   with the whole array (`= ANY`): the index takes the ids in its order (from PostgreSQL 17, PGlite's, ids that fall
- *   on the same index page cost no new descent). Id by id, the look-up of a 1,000-row chunk took ~7 ms on PGlite; as one scan ~0.3 ms for a
- *   merchant with few payouts, and 7 ms against 12-16 ms for one with 300,000 (PostgreSQL 15, 5,000 ids against
- *   1,000,000 payouts: 15-19 ms against 19-33 ms). The index is taken with statistics or without.
+ *   on the same index page cost no new descent). Id by id, the look-up of a 1,000-row chunk took ~7 ms on PGlite; as
+ *   one scan ~0.3 ms for a merchant with few payouts, and 7 ms against 12-16 ms for one with 300,000 (PostgreSQL 15,
+ *   5,000 ids against 1,000,000 payouts: 15-19 ms against 19-33 ms). The index is taken with statistics or without.
  */
 const marks = (b: BatchRow, earlierIds: string[]) => sql`
   SELECT mtid, bool_or(in_file) AS in_file FROM (
