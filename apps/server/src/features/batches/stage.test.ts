@@ -11,7 +11,7 @@ import { holderAccounts } from '../ledger/accounts.ts';
 import { payouts } from '../payouts/tables.ts';
 import { readRowBatches } from './parse.ts';
 import { uploadKey } from './service.ts';
-import { stageBatch } from './stage.ts';
+import { STAGE_ROWS, stageBatch } from './stage.ts';
 import { stagedIdOf } from './staged-ids.ts';
 import { batches, stagedTransactions } from './tables.ts';
 
@@ -20,7 +20,7 @@ import { batches, stagedTransactions } from './tables.ts';
 // chunks, the merchant's payouts, its other open batches): every row must come out as validateRow says, the file
 // read in order with everything before the row known.
 const HEADER = 'beneficiary_name,obol_id,merchant_transaction_id,brand,reference,amount';
-const CHUNK = engine === 'postgres' ? 5000 : 1000;
+const CHUNK = STAGE_ROWS[engine];
 let t: TestApp;
 let merchantId: number;
 let accountId: number;

@@ -59,7 +59,7 @@ const openBatchesOf = (merchantId: number, batchId: string) => sql`
  * runs a statement on the event loop, so there a chunk is what other requests may wait for; PostgreSQL runs it
  * in its own process while the next chunk is read.
  */
-const STAGE_ROWS = { pglite: 1000, postgres: 5000 };
+export const STAGE_ROWS = { pglite: 1000, postgres: 5000 };
 
 /** A database refusal of a value itself (SQLSTATE class 22, data exception): the file, not the server, is at fault. */
 const isDataError = (err: unknown) => /^22/.test(String((err as { code?: unknown })?.code ?? ''));
