@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { withTestDatabase } from '../test/database.ts';
 import { sql } from 'drizzle-orm';
-import { executeNamed, preparedStatement, rowsOf, type Database } from './db.ts';
+import { executeNamed, preparedStatement, rowsOf, type Database, type InTransaction } from './db.ts';
 
 let database: Database;
 withTestDatabase(async (made) => {
@@ -14,6 +14,12 @@ const echo = preparedStatement<{ word: string; at: Date }>(
   'SELECT $1::text AS word, $2::timestamptz AS at',
 );
 
+const lists = preparedStatement<{ words: string[]; n: number; none: string[]; count: number }>(
+  'obol_test_lists',
+  ['text[]', 'integer', 'text[]'],
+  'SELECT $1::text[] AS words, $2::int AS n, $3::text[] AS none, cardinality($1::text[]) AS count',
+);
+
 describe('preparedStatement', () => {
   it('answers the values given, call after call and on several connections at once', async () => {
     const at = '2026-11-26T10:00:00.000Z';
@@ -24,12 +30,65 @@ describe('preparedStatement', () => {
     for (const r of answers) expect(new Date(r.at).toISOString()).toBe(at);
   });
 
-  it('binds any value on PostgreSQL; on PGlite refuses one that is not plain (never quotes it)', async () => {
-    const odd = "x'); SELECT 1; --";
+  it('answers any text, integer or text array as given: bound on PostgreSQL, a literal on PGlite', async () => {
     const at = '2026-11-26T10:00:00Z';
-    if (database.pglite) await expect(echo(database, [odd, at])).rejects.toThrow(/not plain/);
-    else expect((await echo(database, [odd, at]))[0].word).toBe(odd);
+    const odd = [
+      "x'); SELECT 1; --",
+      "\\'); SELECT 1; --",
+      "back\\slash \\' and a quote",
+      '"quoted", {braced}, NULL',
+      'NULL',
+      '',
+      ' spaced ',
+      'line\nbreak\ttab',
+      'é ünïcödé 💸 $$ $1',
+    ];
+    for (const word of odd) expect((await echo(database, [word, at]))[0].word).toBe(word);
+    const [row] = await lists(database, [odd, 42, []]);
+    expect(row).toEqual({ words: odd, n: 42, none: [], count: odd.length });
     await expect(echo(database, ['x'])).rejects.toThrow(/takes 2 values/);
+  });
+
+  it('refuses a NUL as PostgreSQL refuses it bound (22021), and a number that is not an integer', async () => {
+    const at = '2026-11-26T10:00:00Z';
+    await expect(echo(database, ['a\0b', at])).rejects.toMatchObject({ code: '22021' });
+    await expect(lists(database, [['a', 'b\0'], 1, []])).rejects.toMatchObject({ code: '22021' });
+    if (database.pglite) await expect(lists(database, [['a'], 1.5, []])).rejects.toThrow(/not an integer/);
+  });
+
+  it('runs inside a transaction on its connection, its writes undone with it', async () => {
+    await database.db.execute(sql`CREATE TABLE IF NOT EXISTS obol_test_prepared (n int)`);
+    const insert = preparedStatement<{ n: number }>(
+      'obol_test_prepared_insert',
+      ['integer'],
+      'INSERT INTO obol_test_prepared VALUES ($1) RETURNING n',
+    );
+    const attempt = async (n: number, undo: boolean) => {
+      const work = async (on: InTransaction) => {
+        const [row] = await insert(database, [n], on);
+        expect(row.n).toBe(n);
+        if (undo) throw new Error('undo');
+      };
+      if (database.pglite) return database.pglite.transaction((tx) => work({ pglite: tx }));
+      const client = await database.pool!.connect();
+      try {
+        await client.query('BEGIN');
+        await work({ client });
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK');
+        throw err;
+      } finally {
+        client.release();
+      }
+    };
+    await attempt(1, false);
+    await expect(attempt(2, true)).rejects.toThrow('undo');
+    await attempt(3, false);
+    expect(rowsOf(await database.db.execute(sql`SELECT n FROM obol_test_prepared ORDER BY n`))).toEqual([
+      { n: 1 },
+      { n: 3 },
+    ]);
   });
 
   it('prepares again a statement the database no longer has', async () => {

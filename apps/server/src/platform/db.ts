@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
@@ -94,23 +94,52 @@ export async function ping(database: Database): Promise<boolean> {
   }
 }
 
+/** A value of a prepared statement: a text, an integer, or a text array. */
+export type StatementValue = string | number | readonly string[];
+
 /**
- * A statement planned once per connection and then only executed: for the query of every request (the session
- * check), whose planning costs more than its run (~0.5 ms of ~0.8 on PostgreSQL, ~0.6 of ~0.9 on PGlite).
- * - PostgreSQL: a named statement; node-postgres parses it once on each pool connection (it keeps the names per
+ * A value written into a statement's text as a literal, for PGlite's EXECUTE, which takes no bind parameters: a text
+ * by node-postgres's `escapeLiteral` (quotes doubled; with a backslash, an E'' string with backslashes doubled too, so
+ * it reads the same whatever standard_conforming_strings says), an integer as its digits, a text array as its array
+ * literal (each element in double quotes, its quotes and backslashes escaped) within such a text. A NUL cannot be
+ * stored in a text: it is refused as PostgreSQL refuses it bound (SQLSTATE 22021), never written.
+ */
+export function sqlLiteral(value: StatementValue): string {
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw new Error(`${value} is not an integer`);
+    return String(value);
+  }
+  const text =
+    typeof value === 'string' ? value : `{${value.map((e) => `"${e.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
+  if (text.includes('\0'))
+    throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
+  return pg.escapeLiteral(text);
+}
+
+/** Where a prepared statement runs inside a transaction: the transaction's own connection. */
+export type InTransaction = { pglite: Transaction } | { client: pg.PoolClient };
+
+/**
+ * A statement planned once per connection and then only executed: for statements run often whose planning costs
+ * more than their run (the session check of every request: ~0.5 ms of ~0.8 on PostgreSQL, ~0.6 of ~0.9 on PGlite;
+ * staging's look-up of each chunk).
+ * - PostgreSQL: a named statement; node-postgres parses it once on each connection (it keeps the names per
  *   connection, so a new or replaced connection parses it again, and a failed parse is not remembered).
- * - PGlite (one connection): PREPARE once per instance, then EXECUTE (one simple-protocol message). EXECUTE takes no
- *   bind parameters, so the values are written into it as literals, and only plain values are taken (letters,
- *   digits, `_ : . + -`: a hash, an ISO time); anything else is refused, never quoted. A statement gone (DISCARD, a
- *   new session) is prepared again.
- * `types` are the parameters' SQL types, `text` refers to them as $1, $2...
+ * - PGlite (one connection): PREPARE once per instance, then EXECUTE (one simple-protocol message: a query with
+ *   parameters is five, parse, describe, bind, execute and sync). EXECUTE takes no bind parameters, so the values
+ *   are written into it as literals (`sqlLiteral`), each coerced to its parameter's type as a bound one would be.
+ *   A statement gone (DISCARD, a new session) is prepared again.
+ * `types` are the parameters' SQL types, `text` refers to them as $1, $2... Given `on`, it runs on that
+ * transaction's connection; on PGlite a statement so run must always be (it is prepared inside the transaction,
+ * where PGlite's own lock is held; PREPARE is not undone by a rollback), and one found gone there fails the
+ * transaction, to be prepared again by the next call.
  */
 export function preparedStatement<Row>(name: string, types: readonly string[], text: string) {
   const prepared = new WeakMap<PGlite, Promise<unknown>>();
-  const prepare = (pglite: PGlite) => {
+  const prepare = (pglite: PGlite, runner: Runner) => {
     let done = prepared.get(pglite);
     if (!done) {
-      done = pglite.exec(`PREPARE ${name}(${types.join(', ')}) AS ${text}`).catch((err: unknown) => {
+      done = runner.exec(`PREPARE ${name}(${types.join(', ')}) AS ${text}`).catch((err: unknown) => {
         // duplicate_prepared_statement: prepared already (by a call that met it gone at the same time)
         if ((err as { code?: string }).code === '42P05') return;
         prepared.delete(pglite);
@@ -120,29 +149,32 @@ export function preparedStatement<Row>(name: string, types: readonly string[], t
     }
     return done;
   };
-  // one simple-protocol message (its values are in its text): a query's parse, describe, bind, execute and sync are
-  // five round trips into PGlite (SELECT 1: ~0.15 against ~0.25 ms)
-  const run = async (pglite: PGlite, execute: string) => ((await pglite.exec(execute))[0]?.rows ?? []) as Row[];
-  return async (database: Database, values: readonly string[]): Promise<Row[]> => {
+  const run = async (runner: Runner, execute: string) => ((await runner.exec(execute))[0]?.rows ?? []) as Row[];
+  return async (database: Database, values: readonly StatementValue[], on?: InTransaction): Promise<Row[]> => {
     if (values.length !== types.length) throw new Error(`${name} takes ${types.length} values`);
-    if (!database.pglite)
-      return (await database.pool!.query<Row & pg.QueryResultRow>({ name, text, values: [...values] })).rows;
+    if (!database.pglite) {
+      const client = on && 'client' in on ? on.client : database.pool!;
+      return (await client.query<Row & pg.QueryResultRow>({ name, text, values: [...values] })).rows;
+    }
     const pglite = database.pglite;
-    if (!values.every((v) => /^[\w:.+-]*$/.test(v))) throw new Error(`${name}: a value is not plain`);
-    const execute = `EXECUTE ${name}(${values.map((v) => `'${v}'`).join(', ')})`;
-    const preparing = prepare(pglite);
+    const runner: Runner = on && 'pglite' in on ? on.pglite : pglite;
+    const execute = `EXECUTE ${name}(${values.map(sqlLiteral).join(', ')})`;
+    const preparing = prepare(pglite, runner);
     await preparing;
     try {
-      return await run(pglite, execute);
+      return await run(runner, execute);
     } catch (err) {
-      // invalid_sql_statement_name: the statement is gone; prepare it again, once
+      // invalid_sql_statement_name: the statement is gone; prepare it again, once (in a transaction, by the next call)
       if ((err as { code?: string }).code !== '26000') throw err;
       if (prepared.get(pglite) === preparing) prepared.delete(pglite);
-      await prepare(pglite);
-      return await run(pglite, execute);
+      if (on) throw err;
+      await prepare(pglite, runner);
+      return await run(runner, execute);
     }
   };
 }
+
+type Runner = Pick<PGlite, 'exec'> | Pick<Transaction, 'exec'>;
 
 /**
  * Runs a raw statement as the named prepared statement `name`, on the executor's connection (inside the caller's

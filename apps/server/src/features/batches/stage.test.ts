@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { validateRow, type RawRow } from '@obol/contract';
+import { PAYMENT_MSG, validateRow, type RawRow } from '@obol/contract';
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine, startTestApp, type TestApp } from '../../test/harness.ts';
@@ -178,7 +178,57 @@ describe('the values of a row', () => {
         100 + i,
       ]),
     );
+    expect(staged.map((s) => s.status)).toEqual(awkward.map(() => 'Pending'));
+
+    // the same file again while the first awaits execution: the look-up finds each id, whatever it holds, as taken
+    const again = await newBatch(file);
+    await stageBatch(t.deps, again);
+    const repeated = await t.deps.db
+      .select()
+      .from(stagedTransactions)
+      .where(eq(stagedTransactions.batchId, again))
+      .orderBy(asc(stagedTransactions.rowNumber));
+    expect(repeated.map((s) => [s.status, s.errors])).toEqual(
+      awkward.map(() => ['Failed', { merchant_transaction_id: PAYMENT_MSG.duplicateMtid }]),
+    );
   });
+});
+
+describe("the chunk's look-up", () => {
+  it.runIf(engine === 'pglite')(
+    'keeps a plan that searches by index, whatever the tables held when it was made',
+    async () => {
+      // PGlite is one session: its plan cache is the one staging uses. The plan is made once (the generic plan) now,
+      // with index reads priced as if sequential scans were the cheaper plan, as they are for tables of a few rows (a
+      // new database): such a plan would be kept as the tables grow.
+      const pglite = t.deps.database.pglite!;
+      const mtid = `P${randomUUID().slice(0, 8)}`;
+      const row = { beneficiary_name: 'Ana', obol_id: '100000001', brand: 'Acme Brand', reference: 'r', amount: '100' };
+      await pglite.exec('SET plan_cache_mode = force_generic_plan; SET random_page_cost = 10000');
+      let plan: string;
+      try {
+        await stageBatch(t.deps, await newBatch(`${HEADER}\n${line({ ...row, merchant_transaction_id: mtid })}\n`));
+        const [{ generic, types }] = (
+          await pglite.query<{ generic: number; types: string[] }>(
+            `SELECT generic_plans AS generic, parameter_types::text[] AS types
+           FROM pg_prepared_statements WHERE name = 'obol_stage_look_up'`,
+          )
+        ).rows;
+        expect(Number(generic)).toBeGreaterThan(0);
+        // the plan kept: EXPLAIN EXECUTE shows it (still forced to the generic plan, it makes no other) and runs nothing
+        const values = types.map((type) => ({ 'text[]': "'{}'", integer: '0', text: "'none'" })[type]);
+        plan = (await pglite.exec(`EXPLAIN EXECUTE obol_stage_look_up(${values.join(', ')})`))[0].rows
+          .map((r) => Object.values(r)[0])
+          .join('\n');
+      } finally {
+        await pglite.exec('RESET plan_cache_mode; RESET random_page_cost');
+      }
+      expect(plan).toMatch(/Index (Only )?Scan using \w+ on payouts/);
+      expect(plan).toMatch(/Index Scan using batches_pkey on batches/);
+      expect(plan).toMatch(/Index Scan using staged_batch_mtid_idx on staged_transactions/);
+      expect(plan).not.toMatch(/Seq Scan/);
+    },
+  );
 });
 
 describe('the batch a staged row belongs to', () => {
