@@ -1,6 +1,7 @@
 import type { ChainBreak, VerifyLogsResponse } from '@obol/contract';
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../platform/db.ts';
+import { yieldToRequests } from '../../platform/turns.ts';
 
 /** The prev_hash of the first record. */
 export const GENESIS = '0'.repeat(64);
@@ -62,7 +63,7 @@ export async function verifyChain(db: Executor, chunk = VERIFY_CHUNK): Promise<C
       lastHash = r.hash;
     }
     // let other requests in between chunks
-    await new Promise((resolve) => setImmediate(resolve));
+    await yieldToRequests();
   }
   if (last < head.seq) return broken(checked, last + 1, 'truncated');
   if (lastHash !== head.hash) return broken(checked, last, 'edited');

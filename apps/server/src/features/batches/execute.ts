@@ -14,6 +14,7 @@ import { payouts } from '../payouts/tables.ts';
 import { assertPending, batchAmount, batchScopeFilter, findBatchInScope, STAGE_CHUNK } from './service.ts';
 import { STAGED_ID_STRIDE, stagedIdOf } from './staged-ids.ts';
 import { batches } from './tables.ts';
+import { yieldToRequests } from '../../platform/turns.ts';
 
 const executeBinding = (batchId: string, amount: number) => ({ op: 'execute_batch', batch_id: batchId, amount });
 
@@ -164,7 +165,7 @@ export async function executeBatch(deps: Deps, batchId: string): Promise<void> {
     });
     if (last === null) break;
     after = last;
-    await new Promise((r) => setImmediate(r));
+    await yieldToRequests();
   }
   const [sum] = rowsOf<{ total: number | string }>(
     await deps.db.execute(sql`SELECT coalesce(sum(amount), 0) AS total FROM payouts WHERE batch_id = ${batchId}`),

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { yieldToRequests } from '../../platform/turns.ts';
 
 /** The file is not a payout file we can read: the upload is refused with this message. */
 export class FileRefused extends Error {}
@@ -103,7 +103,7 @@ export class ReadClock {
   async tick() {
     this.check();
     if (performance.now() - this.lastTurn >= SLICE_MS) {
-      await nextTurn();
+      await yieldToRequests();
       this.lastTurn = performance.now();
       this.check();
     }

@@ -23,6 +23,7 @@ import { FileRefused, type FileFormat } from './parse.ts';
 import { COPY_COLUMNS, markDuplicates, StagingReader, type ChunkText } from './stage-reader.ts';
 import { uploadKey, type BatchRow } from './service.ts';
 import { batches, stagedTransactions } from './tables.ts';
+import { yieldToRequests } from '../../platform/turns.ts';
 
 /**
  * The merchant transaction ids among `mtids` that are taken: by a payout of the merchant, or by an executable
@@ -129,7 +130,7 @@ async function stageWith(deps: Deps, b: BatchRow, reader: StagingReader) {
         writing.catch(() => undefined); // handled: awaited before the next chunk is written, or below
         if (!overlap) await writing;
         // let other requests run between chunks (PGlite shares the event loop)
-        await new Promise((r) => setImmediate(r));
+        await yieldToRequests();
       }
     } finally {
       // the chunk being written settles first: its failure comes before whatever the reader found after it

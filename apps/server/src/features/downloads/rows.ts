@@ -1,11 +1,11 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import { sql, type SQL } from 'drizzle-orm';
 import { to as copyTo } from 'pg-copy-streams';
 import { pgDialect, rowsOf, type Database } from '../../platform/db.ts';
 import { cellColumns, csvLineSql, xlsxRowSql } from './cells.ts';
 import type { ExportRows } from './exports.ts';
 import type { RowWriter } from './writer.ts';
+import { yieldToRequests } from '../../platform/turns.ts';
 
 /**
  * An export whose spec declares `rows` is written by the database: the query makes each row's whole CSV line or

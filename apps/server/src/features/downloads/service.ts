@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { EXPORT_CONTENT_TYPES, isCalendarDate, type DownloadFile } from '@obol/contract';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
@@ -12,6 +11,7 @@ import { exportSpec, type ExportSpec } from './exports.ts';
 import { PGLITE_CHUNK, writeSqlRows } from './rows.ts';
 import { csvWriter, xlsxWriter, type RowWriter } from './writer.ts';
 import { ZipTooLarge } from './zip.ts';
+import { yieldToRequests } from '../../platform/turns.ts';
 
 export type FileRow = typeof downloadFiles.$inferSelect;
 
@@ -147,7 +147,7 @@ async function writeChunks(
     rows += chunk.length;
     cursor = spec.cursorOf(chunk[chunk.length - 1]);
     if (chunk.length < size) break;
-    if (yieldBetween) await setImmediatePromise();
+    if (yieldBetween) await yieldToRequests();
   }
   return rows;
 }
