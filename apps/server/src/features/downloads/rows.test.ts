@@ -11,7 +11,7 @@ import { userIdByEmail } from '../../seed.ts';
 import { holderAccounts } from '../ledger/accounts.ts';
 import { BATCH_HISTORY_EXPORT, COMPLETED_EXPORT, PAYOUTS_EXPORT } from '../transactions/exports.ts';
 import type { ExportSpec } from './exports.ts';
-import { CopyBinaryFields, inlineQuery, writeSqlRows } from './rows.ts';
+import { CopyBinaryFields, inlineQuery, nextChunkRows, PGLITE_CHUNK_MS, writeSqlRows } from './rows.ts';
 import { csvWriter, xlsxWriter } from './writer.ts';
 import { runExport, startExport } from './service.ts';
 import { downloadFiles } from './tables.ts';
@@ -196,6 +196,17 @@ describe('a list export written by the database', () => {
       }
     });
   }
+
+  it("on PGlite, sizes each chunk by the last one's pace, never more than doubling or halving it", () => {
+    const at = PGLITE_CHUNK_MS;
+    expect(nextChunkRows(1000, at, 500)).toBe(1000); // on pace
+    expect(nextChunkRows(1000, at * 1.25, 500)).toBe(800); // a slower machine: fewer rows
+    expect(nextChunkRows(1000, at / 1.25, 500)).toBe(1250);
+    expect(nextChunkRows(2000, at * 10, 500)).toBe(1000); // one slow statement (a collection): halved, not a tenth
+    expect(nextChunkRows(1000, 0, 500)).toBe(2000); // instant: doubled
+    expect(nextChunkRows(600, at * 4, 500)).toBe(500); // never below the floor
+    expect(nextChunkRows(8000, 1, 500)).toBe(10_000); // nor above 10,000
+  });
 
   it('on PGlite, chunks of any size write the same file (rows across chunk ends, XLSX row numbers)', async () => {
     const rows = PAYOUTS_EXPORT.rows!(SCOPE, { ...none, 'sort-buy': 'DESC' });

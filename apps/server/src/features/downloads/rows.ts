@@ -15,19 +15,38 @@ import { yieldToRequests } from '../../platform/turns.ts';
  *   snapshot, so the file is consistent without a transaction; nothing else waits for it.
  * - PGlite (one connection that every request shares, running on the server's event loop): first the keys of the
  *   rows, in the file's order, in one short statement (the snapshot: it decides which rows the file holds and in
- *   which order); then the rows by key, CHUNK at a time, each chunk one short statement, yielding to the event
- *   loop between chunks so that other requests run in between. A row changed between the snapshot and its chunk
+ *   which order); then the rows by key, a chunk at a time, each chunk one short statement (sized by the last one's
+ *   pace to take about PGLITE_CHUNK_MS), yielding to the event loop between chunks so that other requests run in
+ *   between. A row changed between the snapshot and its chunk
  *   is written as it is when its chunk is read (its newer values, even if they no longer match the filters); a row
  *   deleted in between is left out. No row appears twice and none created after the snapshot appears.
  */
 
-/** rows per chunk on PGlite: one chunk's statement takes a few tens of milliseconds */
+/** rows of the first chunk on PGlite: one chunk's statement takes a few tens of milliseconds */
 export const PGLITE_CHUNK = 1_000;
 /**
- * rows per chunk of an XLSX file on PGlite: its rows are heavier to make (every cell its XML) and to write (the zip's
- * CRC is computed in JavaScript), so 1,000 of them held the event loop up to 120 ms (100,000 payouts)
+ * rows of the first chunk of an XLSX file on PGlite: its rows are heavier to make (every cell its XML) and to write,
+ * so 1,000 of them held the event loop up to 120 ms (100,000 payouts)
  */
 export const PGLITE_XLSX_CHUNK = 500;
+/**
+ * On PGlite, the time a chunk's statement should hold the event loop. Machines differ (a chunk of 1,000 CSV lines took
+ * 40-110 ms from one to another), so each chunk after the first is sized by the pace of the one before it. One
+ * statement of a steady size still takes up to 2-3 times another (100,000 payouts, traced), so the pace aims well
+ * under the 100 ms a request should wait at most.
+ */
+export const PGLITE_CHUNK_MS = 30;
+
+/**
+ * The rows of the next chunk, from the last one's: as many as its pace fits in PGLITE_CHUNK_MS, at most twice or half
+ * as many as it had (one slow statement, a collection, does not make the next one tiny), and never fewer than `floor`
+ * (a statement has a cost of its own whatever its rows: an XLSX export in chunks of ~100 rows took three times as
+ * long) nor more than 10,000.
+ */
+export function nextChunkRows(rows: number, ms: number, floor: number): number {
+  const paced = Math.round((rows * PGLITE_CHUNK_MS) / Math.max(ms, 1));
+  return Math.min(10_000, Math.max(floor, Math.min(rows * 2, Math.max(Math.ceil(rows / 2), paced))));
+}
 
 /** A SQL literal of a parameter's value, for COPY, which takes no parameters. */
 function literal(v: unknown): string {
@@ -194,13 +213,16 @@ export function chunkQuery(rows: ExportRows, format: 'csv' | 'xlsx', keys: strin
     ORDER BY ids.n`;
 }
 
-/** Writes the rows through the writer (whose header is written), answering how many there were. */
+/**
+ * Writes the rows through the writer (whose header is written), answering how many there were. On PGlite in chunks
+ * sized by their pace (nextChunkRows), or of `chunk` rows each when given.
+ */
 export async function writeSqlRows(
   database: Database,
   rows: ExportRows,
   format: 'csv' | 'xlsx',
   writer: RowWriter,
-  chunk = format === 'xlsx' ? PGLITE_XLSX_CHUNK : PGLITE_CHUNK,
+  chunk?: number,
 ): Promise<number> {
   if (database.kind === 'postgres') {
     const client = await database.pool!.connect();
@@ -227,16 +249,22 @@ export async function writeSqlRows(
   }
   const db = database.db;
   const [{ keys }] = rowsOf<{ keys: string }>(await db.execute(snapshotQuery(rows)));
+  // the requests that queued behind the snapshot run before the first chunk
+  await yieldToRequests();
   let count = 0;
+  const first = format === 'xlsx' ? PGLITE_XLSX_CHUNK : PGLITE_CHUNK;
+  let size = chunk ?? first;
   for (let start = 0; start < keys.length;) {
-    // the next `chunk` keys: up to the comma after them
+    // the next `size` keys: up to the comma after them
     let end = start;
-    for (let i = 0; i < chunk && end !== -1; i++) {
+    for (let i = 0; i < size && end !== -1; i++) {
       end = keys.indexOf(',', end + 1);
     }
     const part = end === -1 ? keys.slice(start) : keys.slice(start, end);
     start = end === -1 ? keys.length : end + 1;
+    const began = performance.now();
     const lines = rowsOf<{ line: string }>(await db.execute(chunkQuery(rows, format, part, count)));
+    if (chunk === undefined) size = nextChunkRows(size, performance.now() - began, first / 2);
     // the requests that queued behind the statement run before its rows are written, and again after
     await yieldToRequests();
     if (lines.length) await writer.raw(lines.map((l) => l.line).join(''));
