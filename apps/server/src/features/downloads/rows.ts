@@ -17,9 +17,9 @@ import { yieldToRequests } from '../../platform/turns.ts';
  *   rows, in the file's order, in one short statement (the snapshot: it decides which rows the file holds and in
  *   which order); then the rows by key, a chunk at a time, each chunk one short statement (sized by the last one's
  *   pace to take about PGLITE_CHUNK_MS), yielding to the event loop between chunks so that other requests run in
- *   between. A row changed between the snapshot and its chunk
- *   is written as it is when its chunk is read (its newer values, even if they no longer match the filters); a row
- *   deleted in between is left out. No row appears twice and none created after the snapshot appears.
+ *   between. A row changed between the snapshot and its chunk is written as it is when its chunk is read (its newer
+ *   values, even if they no longer match the filters); a row deleted in between is left out. No row appears twice
+ *   and none created after the snapshot appears.
  */
 
 /** rows of the first chunk on PGlite: one chunk's statement takes a few tens of milliseconds */
