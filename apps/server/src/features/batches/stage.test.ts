@@ -59,6 +59,14 @@ async function newBatch(csv: string, status = 'Processing') {
   return batchId;
 }
 
+/** The rows staged for a batch, in the file's order. */
+const stagedRowsOf = (batchId: string) =>
+  t.deps.db
+    .select()
+    .from(stagedTransactions)
+    .where(eq(stagedTransactions.batchId, batchId))
+    .orderBy(asc(stagedTransactions.rowNumber));
+
 const line = (v: RawRow) =>
   [v.beneficiary_name, v.obol_id, v.merchant_transaction_id, v.brand, v.reference, v.amount].join(',');
 
@@ -117,11 +125,7 @@ describe('staging a file of several chunks', () => {
 
     const [b] = await t.deps.db.select().from(batches).where(eq(batches.batchId, batchId));
     expect(b).toMatchObject({ status: 'Pending', totalRows: n, processedRows: n });
-    const staged = await t.deps.db
-      .select()
-      .from(stagedTransactions)
-      .where(eq(stagedTransactions.batchId, batchId))
-      .orderBy(asc(stagedTransactions.rowNumber));
+    const staged = await stagedRowsOf(batchId);
     expect(staged).toHaveLength(n);
     const brands = new Set(['acme brand', 'globex outlet']);
     const seen = new Set<string>();
@@ -162,11 +166,7 @@ describe('the values of a row', () => {
 
     const batchId = await newBatch(file);
     await stageBatch(t.deps, batchId);
-    const staged = await t.deps.db
-      .select()
-      .from(stagedTransactions)
-      .where(eq(stagedTransactions.batchId, batchId))
-      .orderBy(asc(stagedTransactions.rowNumber));
+    const staged = await stagedRowsOf(batchId);
     expect(
       staged.map((s) => [s.beneficiaryName, s.merchantTransactionId, s.reference, s.amountText, s.amount]),
     ).toEqual(
@@ -183,11 +183,7 @@ describe('the values of a row', () => {
     // the same file again while the first awaits execution: the look-up finds each id, whatever it holds, as taken
     const again = await newBatch(file);
     await stageBatch(t.deps, again);
-    const repeated = await t.deps.db
-      .select()
-      .from(stagedTransactions)
-      .where(eq(stagedTransactions.batchId, again))
-      .orderBy(asc(stagedTransactions.rowNumber));
+    const repeated = await stagedRowsOf(again);
     expect(repeated.map((s) => [s.status, s.errors])).toEqual(
       awkward.map(() => ['Failed', { merchant_transaction_id: PAYMENT_MSG.duplicateMtid }]),
     );
