@@ -98,11 +98,17 @@ export async function ping(database: Database): Promise<boolean> {
 export type StatementValue = string | number | readonly string[];
 
 /**
+ * A text as a string literal of a statement's text: E'' with its quotes and backslashes doubled, so it reads the same
+ * whatever standard_conforming_strings says. The one quoting of values written into statements (sqlLiteral below, the
+ * exports' inlined queries).
+ */
+export const quoteText = (s: string) => `E'${s.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+
+/**
  * A value written into a statement's text as a literal, for PGlite's EXECUTE, which takes no bind parameters: a text
- * by node-postgres's `escapeLiteral` (quotes doubled; with a backslash, an E'' string with backslashes doubled too, so
- * it reads the same whatever standard_conforming_strings says), an integer as its digits, a text array as its array
- * literal (each element in double quotes, its quotes and backslashes escaped) within such a text. A NUL cannot be
- * stored in a text: it is refused as PostgreSQL refuses it bound (SQLSTATE 22021), never written.
+ * by `quoteText`, an integer as its digits, a text array as its array literal (each element in double quotes, its
+ * quotes and backslashes escaped) within such a text. A NUL cannot be stored in a text: it is refused as PostgreSQL
+ * refuses it bound (SQLSTATE 22021), never written.
  */
 export function sqlLiteral(value: StatementValue): string {
   if (typeof value === 'number') {
@@ -113,7 +119,7 @@ export function sqlLiteral(value: StatementValue): string {
     typeof value === 'string' ? value : `{${value.map((e) => `"${e.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
   if (text.includes('\0'))
     throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
-  return pg.escapeLiteral(text);
+  return quoteText(text);
 }
 
 /** Where a prepared statement runs inside a transaction: the transaction's own connection. */

@@ -1,7 +1,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { sql, type SQL } from 'drizzle-orm';
 import { to as copyTo } from 'pg-copy-streams';
-import { pgDialect, rowsOf, type Database } from '../../platform/db.ts';
+import { pgDialect, quoteText, rowsOf, type Database } from '../../platform/db.ts';
 import { cellColumns, csvLineSql, xlsxRowSql } from './cells.ts';
 import type { ExportRows } from './exports.ts';
 import type { RowWriter } from './writer.ts';
@@ -59,8 +59,7 @@ function literal(v: unknown): string {
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (Array.isArray(v)) throw new Error('cannot inline an array parameter');
   const s = v instanceof Date ? v.toISOString() : typeof v === 'object' ? JSON.stringify(v) : String(v);
-  // E'' so the meaning does not depend on standard_conforming_strings
-  return `E'${s.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+  return quoteText(s);
 }
 
 /** The text of a query with its parameters written in: $n outside quotes and literals is replaced. */
