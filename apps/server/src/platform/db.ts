@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { PGlite, types, type QueryOptions, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
@@ -65,8 +65,77 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
   // pg_trgm backs the 'contains' searches; PostgreSQL servers have it in their contrib package
   const pglite = await PGlite.create({ ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), extensions: { pg_trgm } });
-  const db = drizzlePglite(pglite, { schema }) as unknown as Db;
+  const db = drizzlePglite(readsAsText(pglite) as PGlite, { schema }) as unknown as Db;
   return { kind: 'pglite', db, pglite, close: () => pglite.close() };
+}
+
+/**
+ * The types drizzle's PGlite driver reads as PostgreSQL writes them, not parsed: timestamps, intervals, dates and
+ * their arrays, and numeric[]. It passes parsers saying so with every query, and PGlite then copies its whole parser
+ * map (an entry for every type and array type, ~145 KB) to merge them in, for every statement: ~0.2 ms and garbage
+ * that the young generation's collections then pay for (issue 21, the PGlite list's tail).
+ */
+export const AS_TEXT: readonly number[] = [
+  types.TIMESTAMP,
+  types.TIMESTAMPTZ,
+  types.INTERVAL,
+  types.DATE,
+  1231, // numeric[]
+  1115, // timestamp[]
+  1185, // timestamptz[]
+  1187, // interval[]
+  1182, // date[]
+];
+type Parser = PGlite['parsers'][number];
+const asText: Parser = (value: string) => value;
+
+/**
+ * Makes these types read as text on the instance itself, and gives drizzle a client that leaves its parsers out
+ * where they say only that (any other parsers are passed on as they are). Who talks to the instance directly
+ * (prepared statements, staging's COPY) reads these types as text too; pg-boss is given their parsers back
+ * (`withParsedDates`).
+ */
+function readsAsText(pglite: PGlite) {
+  const parsed: Record<number, Parser> = {};
+  for (const oid of AS_TEXT) {
+    parsed[oid] = pglite.parsers[oid]!;
+    pglite.parsers[oid] = asText;
+  }
+  parsedDates.set(pglite, parsed);
+  const lean = (options?: QueryOptions) =>
+    options?.parsers && Object.keys(options.parsers).every((oid) => AS_TEXT.includes(Number(oid)))
+      ? { ...options, parsers: undefined }
+      : options;
+  const inTransaction = (tx: Transaction) => ({
+    query: (text: string, params?: unknown[], options?: QueryOptions) => tx.query(text, params, lean(options)),
+    exec: tx.exec.bind(tx),
+    rollback: tx.rollback.bind(tx),
+    get closed() {
+      return tx.closed;
+    },
+  });
+  return {
+    query: (text: string, params?: unknown[], options?: QueryOptions) => pglite.query(text, params, lean(options)),
+    exec: pglite.exec.bind(pglite),
+    transaction: <T>(fn: (tx: Transaction) => Promise<T>) =>
+      pglite.transaction((tx) => fn(inTransaction(tx) as unknown as Transaction)),
+  };
+}
+
+const parsedDates = new WeakMap<PGlite, Record<number, Parser>>();
+
+/**
+ * The instance as pg-boss expects a connection to read: timestamps as Dates (node-postgres's way), with the parsers
+ * `readsAsText` took off the instance passed back with each of its statements.
+ */
+export function withParsedDates(pglite: PGlite): PGlite {
+  const parsers = parsedDates.get(pglite) ?? {};
+  return {
+    query: (text: string, params?: unknown[], options?: QueryOptions) =>
+      pglite.query(text, params, { ...options, parsers: { ...parsers, ...options?.parsers } }),
+    exec: (text: string, options?: QueryOptions) =>
+      pglite.exec(text, { ...options, parsers: { ...parsers, ...options?.parsers } }),
+  } as unknown as PGlite;
 }
 
 /** Applies the committed SQL migrations; on PostgreSQL under an advisory lock so several processes may start at once. */

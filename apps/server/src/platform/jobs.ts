@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { fromDrizzle, fromPglite, PgBoss, type Job } from 'pg-boss';
-import type { Database, Tx } from './db.ts';
+import { withParsedDates, type Database, type Tx } from './db.ts';
 
 /**
  * The job queue: pg-boss on the same PostgreSQL (or PGlite) as the data, so a job exists if and only if
@@ -73,7 +73,12 @@ export async function createJobs(database: Database, log: FastifyBaseLogger): Pr
   const listen = database.kind === 'postgres';
   const boss =
     database.kind === 'pglite'
-      ? new PgBoss({ db: fromPglite(database.pglite!), backend: 'pglite', schema: 'pgboss', ...supervision })
+      ? new PgBoss({
+          db: fromPglite(withParsedDates(database.pglite!)),
+          backend: 'pglite',
+          schema: 'pgboss',
+          ...supervision,
+        })
       : // one connection more than before: the listener holds its own
         new PgBoss({
           connectionString: database.url!,

@@ -38,8 +38,9 @@ export async function startSession(
  */
 const sessionCheck = preparedStatement<{
   id: number | string;
-  last_seen_at: Date;
-  expires_at: Date;
+  // Dates from node-postgres, texts from PGlite (db.ts, AS_TEXT)
+  last_seen_at: Date | string;
+  expires_at: Date | string;
   acting: ActingUser | null;
 }>(
   'obol_session_check',
