@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite, types, type QueryOptions, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Column, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -264,6 +264,17 @@ export async function executeNamed<T>(executor: Executor, name: string, query: S
   const prepared = executor._.session.prepareQuery(pgDialect.sqlToQuery(query), undefined, name, false);
   return rowsOf<T>(await prepared.execute());
 }
+
+/**
+ * `column = ANY($1::type[])`: a list of any length as one parameter, for the lists of a batch (a webhook's 500 event
+ * ids and payout keys, a provider call's 1,000 payout ids). drizzle's `inArray` makes a parameter of each value:
+ * building such a statement took the server more time than the database took to run it (drizzle's
+ * `buildQueryFromSourceParams`, ~4% of the server's time through a batch of 20,000 payouts), and PostgreSQL then
+ * parses and plans a thousand parameters. An empty list matches nothing, as `inArray`'s does. Short lists of known
+ * size (roles, statuses) keep `inArray`.
+ */
+export const anyOf = (column: Column | SQL, values: readonly (string | number)[], type: 'text' | 'bigint') =>
+  sql`${column} = ANY(${sql.param(values)}::${sql.raw(type)}[])`;
 
 /** Rows of a raw `db.execute` on either driver. */
 export function rowsOf<T>(result: unknown): T[] {

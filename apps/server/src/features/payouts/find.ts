@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
-import type { Executor } from '../../platform/db.ts';
+import { anyOf, type Executor } from '../../platform/db.ts';
 import type { PayoutRow } from './service.ts';
 import { payouts } from './tables.ts';
 
@@ -18,14 +18,17 @@ export async function processingKeys(db: Executor, idempotencyKeys: string[]): P
   const rows = await db
     .select({ key: payouts.idempotencyKey })
     .from(payouts)
-    .where(and(inArray(payouts.idempotencyKey, idempotencyKeys), eq(payouts.status, 'Processing')));
+    .where(and(anyOf(payouts.idempotencyKey, idempotencyKeys, 'text'), eq(payouts.status, 'Processing')));
   return new Set(rows.map((r) => r.key));
 }
 
 /** The payouts with these idempotency keys (the others are not ours). */
 export async function payoutsByKeys(db: Executor, idempotencyKeys: string[]): Promise<PayoutRow[]> {
   if (!idempotencyKeys.length) return [];
-  return db.select().from(payouts).where(inArray(payouts.idempotencyKey, idempotencyKeys));
+  return db
+    .select()
+    .from(payouts)
+    .where(anyOf(payouts.idempotencyKey, idempotencyKeys, 'text'));
 }
 
 /** Every payout settled here as Completed: its key, the provider's id, its status and reference. */

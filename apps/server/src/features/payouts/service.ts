@@ -1,7 +1,7 @@
 import { feeCents, MAX_AMOUNT_CENTS } from '@obol/contract';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
-import type { Tx } from '../../platform/db.ts';
+import { anyOf, type Tx } from '../../platform/db.ts';
 import { unprocessable } from '../../platform/errors.ts';
 import { ProviderRejected, type ProviderClient } from '../../platform/provider.ts';
 import type { Jobs } from '../../platform/jobs.ts';
@@ -126,7 +126,7 @@ export async function submitPayouts(deps: Deps, ids: number[]): Promise<void> {
   const rows = await deps.db
     .select()
     .from(payouts)
-    .where(and(inArray(payouts.id, ids), eq(payouts.status, 'Processing'), isNull(payouts.providerId)))
+    .where(and(anyOf(payouts.id, ids, 'bigint'), eq(payouts.status, 'Processing'), isNull(payouts.providerId)))
     .orderBy(payouts.id);
   if (!rows.length) return;
   // unavailable: thrown, and the job is retried with the same keys

@@ -1,6 +1,6 @@
 import type { ProviderEvent, ReconcileResponse } from '@obol/contract';
-import { desc, eq, inArray, sql } from 'drizzle-orm';
-import { rowsOf, type Tx } from '../../platform/db.ts';
+import { desc, eq, sql } from 'drizzle-orm';
+import { anyOf, rowsOf, type Tx } from '../../platform/db.ts';
 import type { ProviderItem, ProviderPayin } from '../../platform/provider.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { settlePayout, settlePayouts, type PayoutSettlement } from '../payouts/settle.ts';
@@ -137,7 +137,7 @@ export async function applyProviderEvents(
       await deps.db
         .select({ id: providerEvents.eventId })
         .from(providerEvents)
-        .where(inArray(providerEvents.eventId, [...first.keys()]))
+        .where(anyOf(providerEvents.eventId, [...first.keys()], 'text'))
     ).map((r) => r.id),
   );
   const fresh = [...first.values()].filter((i) => {
