@@ -1,5 +1,5 @@
-import { inArray, sql } from 'drizzle-orm';
-import { executeNamed, type Tx } from '../../platform/db.ts';
+import { sql } from 'drizzle-orm';
+import { anyOf, executeNamed, type Tx } from '../../platform/db.ts';
 import { conflict } from '../../platform/errors.ts';
 import {
   entryRequestHash,
@@ -42,17 +42,33 @@ async function lockAccounts(tx: Tx, ids: number[]): Promise<void> {
  * The entries and their postings are written first and the balances moved last, so the accounts' rows are
  * held only from the move to the commit. `alsoLock`: accounts the caller moves after this call in the same
  * transaction; they are locked with this call's own, in id order, just before the move (and locked alone when
- * there is nothing to post).
+ * there is nothing to post). `alsoMove`: the movements of entries written earlier in the same transaction by
+ * `writeEntries`, moved with this call's own.
  */
 export async function postEntries(
   tx: Tx,
   cmds: EntryCommand[],
-  opts: { alsoLock?: number[] } = {},
+  opts: { alsoLock?: number[]; alsoMove?: Written['moving'] } = {},
 ): Promise<{ entryId: number; replayed: boolean }[]> {
-  if (!cmds.length) {
-    await lockAccounts(tx, opts.alsoLock ?? []);
-    return [];
-  }
+  const { results, moving } = await writeEntries(tx, cmds);
+  // every account moves once, by its net over the new entries (one statement, rows locked in account order),
+  // last, so that the rows are held from here to the commit only
+  const net = netMovements([...moving, ...(opts.alsoMove ?? [])]);
+  if (opts.alsoLock?.length) await lockAccounts(tx, [...net.ids, ...opts.alsoLock]);
+  await moveBalances(tx, net);
+  return results;
+}
+
+type Written = { results: { entryId: number; replayed: boolean }[]; moving: EntryCommand['postings'][] };
+
+/**
+ * postEntries' first half: the entries and their postings written (replays and conflicts found as it says), no
+ * balance moved and no account locked. Answers the results and the postings of the new entries, which the same
+ * transaction must then move: `postEntries(tx, more, { alsoMove: moving })`. For a caller that has a contended row
+ * to lock between the two (a batch's row, settlePayouts), so that it is held for as little as the second half.
+ */
+export async function writeEntries(tx: Tx, cmds: EntryCommand[]): Promise<Written> {
+  if (!cmds.length) return { results: [], moving: [] };
   for (const c of cmds) validateEntry(c);
   const keys = cmds.map((c) => c.idempotencyKey);
   if (new Set(keys).size !== keys.length) throw new Error('an idempotency key appears twice in one call');
@@ -94,9 +110,10 @@ export async function postEntries(
       .select({ id: journalEntries.id, key: journalEntries.idempotencyKey, requestHash: journalEntries.requestHash })
       .from(journalEntries)
       .where(
-        inArray(
+        anyOf(
           journalEntries.idempotencyKey,
           used.map((i) => keys[i]),
+          'text',
         ),
       );
     const byKey = new Map(prior.map((p) => [p.key, p]));
@@ -108,8 +125,6 @@ export async function postEntries(
     }
   }
 
-  // every account moves once, by its net over the new entries (one statement, rows locked in account order),
-  // last, so that the rows are held from here to the commit only
   const moving: EntryCommand['postings'][] = [];
   cmds.forEach((c, i) => {
     const entryId = fresh.get(keys[i]);
@@ -117,8 +132,5 @@ export async function postEntries(
     results[i] = { entryId, replayed: false };
     moving.push(c.postings);
   });
-  const net = netMovements(moving);
-  if (opts.alsoLock?.length) await lockAccounts(tx, [...net.ids, ...opts.alsoLock]);
-  await moveBalances(tx, net);
-  return results;
+  return { results, moving };
 }

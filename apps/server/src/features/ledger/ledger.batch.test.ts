@@ -7,7 +7,7 @@ import { rowsOf } from '../../platform/db.ts';
 import { engine } from '../../test/harness.ts';
 import { withTestDatabase } from '../../test/database.ts';
 import { InsufficientFunds, postEntry, trialBalance, type EntryCommand } from './service.ts';
-import { postEntries } from './batch.ts';
+import { postEntries, writeEntries } from './batch.ts';
 import { accounts } from './tables.ts';
 
 // postEntries: many entries in one statement, each with its own idempotency key, the balances moved by their
@@ -120,6 +120,48 @@ describe(`postEntries (${engine})`, () => {
     expect(r3.every((r) => r.replayed)).toBe(true);
     expect((await database.db.transaction((tx) => postEntry(tx, next[1]))).replayed).toBe(true);
     expect((await balances([a])).get(a)).toBe(250);
+    expect((await trialBalance(database.db)).balanced).toBe(true);
+  });
+
+  it('writeEntries writes entries and moves nothing; postEntries moves them with its own (alsoMove), once', async () => {
+    const {
+      bank,
+      customers: [a],
+    } = await open([1_000]);
+    const early = [pay(a, bank, 100), pay(a, bank, 200)];
+    const later = [pay(a, bank, 300)];
+    await database.db.transaction(async (tx) => {
+      const written = await writeEntries(tx, early);
+      expect(written.results.map((r) => r.replayed)).toEqual([false, false]);
+      const [row] = await tx
+        .select({ balance: accounts.balance })
+        .from(accounts)
+        .where(inArray(accounts.id, [a]));
+      expect(row.balance).toBe(1_000); // written, not moved
+      await postEntries(tx, later, { alsoMove: written.moving });
+    });
+    expect((await balances([a])).get(a)).toBe(400);
+    expect(await entriesWithKeys([...early, ...later].map((c) => c.idempotencyKey))).toBe(3);
+    // written again: replays, nothing to move
+    await database.db.transaction(async (tx) => {
+      const written = await writeEntries(tx, early);
+      expect(written.results.every((r) => r.replayed)).toBe(true);
+      expect(written.moving).toEqual([]);
+      await postEntries(tx, [], { alsoMove: written.moving });
+    });
+    expect((await balances([a])).get(a)).toBe(400);
+    // the non-overdraft check is on the net of both halves: 300 + 200 of 400 is refused, and leaves nothing
+    const first = pay(a, bank, 300);
+    const second = pay(a, bank, 200);
+    const err = await database.db
+      .transaction(async (tx) => {
+        const written = await writeEntries(tx, [first]);
+        await postEntries(tx, [second], { alsoMove: written.moving });
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InsufficientFunds);
+    expect(await entriesWithKeys([first.idempotencyKey, second.idempotencyKey])).toBe(0);
+    expect((await balances([a])).get(a)).toBe(400);
     expect((await trialBalance(database.db)).balanced).toBe(true);
   });
 

@@ -1,9 +1,9 @@
-import { inArray, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
-import { rowsOf, type Tx } from '../../platform/db.ts';
+import { anyOf, rowsOf, type Tx } from '../../platform/db.ts';
 import { platformAccountId } from '../ledger/accounts.ts';
 import { entryIdByKey, postEntry, reverseEntry, type EntryCommand } from '../ledger/service.ts';
-import { postEntries } from '../ledger/batch.ts';
+import { postEntries, writeEntries } from '../ledger/batch.ts';
 import { returnsFromBatch } from '../batches/returns.ts';
 import type { PayoutRow } from './service.ts';
 import { payouts } from './tables.ts';
@@ -67,7 +67,11 @@ export async function settlePayouts(tx: Tx, evs: PayoutSettlement[]): Promise<Se
   const completed = moved.filter((r) => r.status === 'Completed');
   const failedIds = moved.filter((r) => r.status === 'Failed').map((r) => Number(r.id));
   const failed = failedIds.length
-    ? await tx.select().from(payouts).where(inArray(payouts.id, failedIds)).orderBy(payouts.id)
+    ? await tx
+        .select()
+        .from(payouts)
+        .where(anyOf(payouts.id, failedIds, 'bigint'))
+        .orderBy(payouts.id)
     : [];
   const clearing = await platformAccountId(tx, 'payout_clearing');
   const provider = await platformAccountId(tx, 'provider');
@@ -80,9 +84,13 @@ export async function settlePayouts(tx: Tx, evs: PayoutSettlement[]): Promise<Se
   if (completed.length) touched.add(provider);
   if (failed.length) touched.add(await platformAccountId(tx, 'fee'));
   for (const row of failed) touched.add(row.accountId);
-  // one entry per payout (each traceable to its own), every account moved once by their net
-  const entries: EntryCommand[] = [
-    ...completed.map((r) => ({
+  // one entry per payout (each traceable to its own), every account moved once by their net. The completions
+  // are written first (writeEntries), before a failed payout's batch row is locked (batchReturnEntries): the
+  // settlements of one batch's webhooks, several at once, each wait for that row, and now hold it only for their
+  // few returns, the move and the commit, not for the writing of hundreds of entries.
+  const completions = await writeEntries(
+    tx,
+    completed.map((r) => ({
       idempotencyKey: `payout:${r.id}:complete`,
       kind: 'payout.complete',
       businessType: 'payout',
@@ -92,12 +100,12 @@ export async function settlePayouts(tx: Tx, evs: PayoutSettlement[]): Promise<Se
         { accountId: provider, amount: Number(r.amount) },
       ],
     })),
-    ...(await batchReturnEntries(
-      tx,
-      failed.filter((r) => r.payoutType === 'batch'),
-    )),
-  ];
-  await postEntries(tx, entries, { alsoLock: [...touched] });
+  );
+  const returns = await batchReturnEntries(
+    tx,
+    failed.filter((r) => r.payoutType === 'batch'),
+  );
+  await postEntries(tx, returns, { alsoLock: [...touched], alsoMove: completions.moving });
   for (const row of failed) {
     if (row.payoutType === 'batch') continue;
     // a manual payout was reserved on its own: the exact opposite of that entry returns amount and fee
