@@ -119,7 +119,6 @@ describe('executeNamed', () => {
       const out: number[] = [];
       for (const n of [1, 2, 3])
         out.push((await executeNamed<{ doubled: number }>(tx, 'obol_test_twice', twice(n)))[0].doubled);
-      if (database.pglite) return { out, prepared: [] };
       const prepared = rowsOf<{ name: string; calls: number | string }>(
         await tx.execute(
           sql`SELECT name, generic_plans + custom_plans AS calls FROM pg_prepared_statements WHERE name = 'obol_test_twice'`,
@@ -128,7 +127,8 @@ describe('executeNamed', () => {
       return { out, prepared };
     });
     expect(answers.out).toEqual([2, 4, 6]);
-    if (!database.pglite) expect(answers.prepared).toEqual([{ name: 'obol_test_twice', calls: expect.anything() }]);
+    // prepared on both engines (on PGlite by PREPARE inside the transaction)
+    expect(answers.prepared).toEqual([{ name: 'obol_test_twice', calls: expect.anything() }]);
     // and its writes roll back with the transaction
     await database.db.execute(sql`CREATE TABLE IF NOT EXISTS obol_test_named (n int)`);
     await expect(
@@ -138,6 +138,31 @@ describe('executeNamed', () => {
       }),
     ).rejects.toThrow('undo');
     expect(rowsOf(await database.db.execute(sql`SELECT n FROM obol_test_named`))).toEqual([]);
+  });
+
+  it('takes texts, integers, NULLs and arrays of them, and plans each time a value it cannot write (PGlite)', async () => {
+    const odd = 'q\'uote \\ "dq" {b} NULL';
+    const echoed = (values: { t: string | null; n: number | null; texts: (string | null)[]; ns: number[] }) =>
+      database.db.transaction((tx) =>
+        executeNamed<{ t: string | null; n: number | null; texts: (string | null)[]; ns: number[] }>(
+          tx,
+          'obol_test_values',
+          sql`SELECT ${values.t}::text AS t, ${values.n}::int AS n, ${sql.param(values.texts)}::text[] AS texts,
+            ${sql.param(values.ns)}::int[] AS ns`,
+        ),
+      );
+    expect(await echoed({ t: odd, n: -7, texts: [odd, null, ''], ns: [1, -2, 3] })).toEqual([
+      { t: odd, n: -7, texts: [odd, null, ''], ns: [1, -2, 3] },
+    ]);
+    expect(await echoed({ t: null, n: null, texts: [], ns: [] })).toEqual([{ t: null, n: null, texts: [], ns: [] }]);
+    // a boolean is not written as a literal: that call is planned as any other, with the same answer
+    const flag = await database.db.transaction((tx) =>
+      executeNamed<{ b: boolean }>(tx, 'obol_test_flag', sql`SELECT ${true}::boolean AS b`),
+    );
+    expect(flag).toEqual([{ b: true }]);
+    await expect(
+      database.db.transaction((tx) => executeNamed(tx, 'obol_test_values', sql`SELECT 1 AS other`)),
+    ).rejects.toThrow();
   });
 });
 

@@ -65,7 +65,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
   // pg_trgm backs the 'contains' searches; PostgreSQL servers have it in their contrib package
   const pglite = await PGlite.create({ ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), extensions: { pg_trgm } });
-  const db = drizzlePglite(readsAsText(pglite) as PGlite, { schema }) as unknown as Db;
+  const db = drizzlePglite(readsAsText(pglite) as unknown as PGlite, { schema }) as unknown as Db;
   return { kind: 'pglite', db, pglite, close: () => pglite.close() };
 }
 
@@ -107,6 +107,7 @@ function readsAsText(pglite: PGlite) {
       ? { ...options, parsers: undefined }
       : options;
   const inTransaction = (tx: Transaction) => ({
+    [ON_PGLITE]: { pglite, tx } satisfies OnPglite,
     query: (text: string, params?: unknown[], options?: QueryOptions) => tx.query(text, params, lean(options)),
     exec: tx.exec.bind(tx),
     rollback: tx.rollback.bind(tx),
@@ -115,6 +116,7 @@ function readsAsText(pglite: PGlite) {
     },
   });
   return {
+    [ON_PGLITE]: { pglite } satisfies OnPglite,
     query: (text: string, params?: unknown[], options?: QueryOptions) => pglite.query(text, params, lean(options)),
     exec: pglite.exec.bind(pglite),
     transaction: <T>(fn: (tx: Transaction) => Promise<T>) =>
@@ -123,6 +125,10 @@ function readsAsText(pglite: PGlite) {
 }
 
 const parsedDates = new WeakMap<PGlite, Record<number, Parser>>();
+
+/** On drizzle's PGlite client (readsAsText): its instance, and the transaction it runs in, if any (executeNamed). */
+const ON_PGLITE = Symbol('pglite');
+type OnPglite = { pglite: PGlite; tx?: Transaction };
 
 /**
  * The instance as pg-boss expects a connection to read: timestamps as Dates (node-postgres's way), with the parsers
@@ -163,8 +169,12 @@ export async function ping(database: Database): Promise<boolean> {
   }
 }
 
-/** A value of a prepared statement: a text, an integer, or a text array. */
-export type StatementValue = string | number | readonly string[];
+/** A value of a prepared statement: a text, an integer, NULL, or an array of texts, integers and NULLs. */
+export type StatementValue = string | number | null | readonly (string | number | null)[];
+
+const isScalar = (v: unknown) => v === null || typeof v === 'string' || Number.isSafeInteger(v);
+/** whether sqlLiteral can write the value (executeNamed plans other statements each time on PGlite) */
+const isStatementValue = (v: unknown): v is StatementValue => isScalar(v) || (Array.isArray(v) && v.every(isScalar));
 
 /**
  * A text as a string literal of a statement's text: E'' with its quotes and backslashes doubled, so it reads the same
@@ -175,20 +185,24 @@ export const quoteText = (s: string) => `E'${s.replace(/\\/g, '\\\\').replace(/'
 
 /**
  * A value written into a statement's text as a literal, for PGlite's EXECUTE, which takes no bind parameters: a text
- * by `quoteText`, an integer as its digits, a text array as its array literal (each element in double quotes, its
- * quotes and backslashes escaped) within such a text. A NUL cannot be stored in a text: it is refused as PostgreSQL
- * refuses it bound (SQLSTATE 22021), never written.
+ * by `quoteText`, an integer as its digits, NULL as NULL, an array as its array literal (a text element in double
+ * quotes, its quotes and backslashes escaped; an integer as its digits; NULL as NULL) within such a text. A NUL cannot
+ * be stored in a text: it is refused as PostgreSQL refuses it bound (SQLSTATE 22021), never written.
  */
 export function sqlLiteral(value: StatementValue): string {
-  if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value)) throw new Error(`${value} is not an integer`);
-    return String(value);
-  }
-  const text =
-    typeof value === 'string' ? value : `{${value.map((e) => `"${e.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
+  if (value === null) return 'NULL';
+  if (typeof value === 'number') return integer(value);
+  const element = (e: string | number | null) =>
+    e === null ? 'NULL' : typeof e === 'number' ? integer(e) : `"${e.replace(/[\\"]/g, '\\$&')}"`;
+  const text = typeof value === 'string' ? value : `{${value.map(element).join(',')}}`;
   if (text.includes('\0'))
     throw Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
   return quoteText(text);
+}
+
+function integer(value: number) {
+  if (!Number.isSafeInteger(value)) throw new Error(`${value} is not an integer`);
+  return String(value);
 }
 
 /** Where a prepared statement runs inside a transaction: the transaction's own connection. */
@@ -210,58 +224,89 @@ export type InTransaction = { pglite: Transaction } | { client: pg.PoolClient };
  * transaction, to be prepared again by the next call.
  */
 export function preparedStatement<Row>(name: string, types: readonly string[], text: string) {
-  const prepared = new WeakMap<PGlite, Promise<unknown>>();
-  const prepare = (pglite: PGlite, runner: Runner) => {
-    let done = prepared.get(pglite);
-    if (!done) {
-      done = runner.exec(`PREPARE ${name}(${types.join(', ')}) AS ${text}`).catch((err: unknown) => {
-        // duplicate_prepared_statement: prepared already (by a call that met it gone at the same time)
-        if ((err as { code?: string }).code === '42P05') return;
-        prepared.delete(pglite);
-        throw err;
-      });
-      prepared.set(pglite, done);
-    }
-    return done;
-  };
-  const run = async (runner: Runner, execute: string) => ((await runner.exec(execute))[0]?.rows ?? []) as Row[];
   return async (database: Database, values: readonly StatementValue[], on?: InTransaction): Promise<Row[]> => {
     if (values.length !== types.length) throw new Error(`${name} takes ${types.length} values`);
     if (!database.pglite) {
       const client = on && 'client' in on ? on.client : database.pool!;
       return (await client.query<Row & pg.QueryResultRow>({ name, text, values: [...values] })).rows;
     }
-    const pglite = database.pglite;
-    const runner: Runner = on && 'pglite' in on ? on.pglite : pglite;
-    const execute = `EXECUTE ${name}(${values.map(sqlLiteral).join(', ')})`;
-    const preparing = prepare(pglite, runner);
-    await preparing;
-    try {
-      return await run(runner, execute);
-    } catch (err) {
-      // invalid_sql_statement_name: the statement is gone; prepare it again, once (in a transaction, by the next call)
-      if ((err as { code?: string }).code !== '26000') throw err;
-      if (prepared.get(pglite) === preparing) prepared.delete(pglite);
-      if (on) throw err;
-      await prepare(pglite, runner);
-      return await run(runner, execute);
-    }
+    const runner: Runner = on && 'pglite' in on ? on.pglite : database.pglite;
+    return executeOnPglite<Row>(database.pglite, runner, name, `(${types.join(', ')})`, text, values, !!on);
   };
+}
+
+/** The statements prepared on each PGlite instance, by name: their text and their PREPARE. */
+const preparedOn = new WeakMap<PGlite, Map<string, { text: string; done: Promise<unknown> }>>();
+
+function prepareOnPglite(pglite: PGlite, runner: Runner, name: string, types: string, text: string) {
+  let mine = preparedOn.get(pglite);
+  if (!mine) preparedOn.set(pglite, (mine = new Map()));
+  const known = mine.get(name);
+  if (known) {
+    if (known.text !== text) throw new Error(`the prepared statement ${name} was given another text`);
+    return known.done;
+  }
+  const done: Promise<unknown> = runner.exec(`PREPARE ${name}${types} AS ${text}`).catch((err: unknown) => {
+    // duplicate_prepared_statement: prepared already (by a call that met it gone at the same time)
+    if ((err as { code?: string }).code === '42P05') return;
+    if (mine.get(name)?.done === done) mine.delete(name);
+    throw err;
+  });
+  mine.set(name, { text, done });
+  return done;
+}
+
+/**
+ * PGlite's half of preparedStatement and executeNamed: PREPARE once per instance (`types`: the parameters' types in
+ * parentheses, or empty to have PostgreSQL infer them from the text), then EXECUTE with the values as literals.
+ */
+async function executeOnPglite<Row>(
+  pglite: PGlite,
+  runner: Runner,
+  name: string,
+  types: string,
+  text: string,
+  values: readonly StatementValue[],
+  inTransaction: boolean,
+): Promise<Row[]> {
+  const execute = `EXECUTE ${name}${values.length ? `(${values.map(sqlLiteral).join(', ')})` : ''}`;
+  const run = async () => ((await runner.exec(execute))[0]?.rows ?? []) as Row[];
+  const preparing = prepareOnPglite(pglite, runner, name, types, text);
+  await preparing;
+  try {
+    return await run();
+  } catch (err) {
+    // invalid_sql_statement_name: the statement is gone; prepare it again, once (in a transaction, by the next call)
+    if ((err as { code?: string }).code !== '26000') throw err;
+    const mine = preparedOn.get(pglite);
+    if (mine?.get(name)?.done === preparing) mine.delete(name);
+    if (inTransaction) throw err;
+    await prepareOnPglite(pglite, runner, name, types, text);
+    return await run();
+  }
 }
 
 type Runner = Pick<PGlite, 'exec'> | Pick<Transaction, 'exec'>;
 
 /**
  * Runs a raw statement as the named prepared statement `name`, on the executor's connection (inside the caller's
- * transaction when given one): on PostgreSQL it is parsed and planned once per pool connection (node-postgres
- * keeps the names per connection) and then only bound and executed. For the ledger's statements, run for every
- * entry, whose planning cost about as much as their run (issue 21). The statement's text must be the same on
- * every call, only its parameters varying (node-postgres refuses a name given another text). PGlite ignores the
- * name: its statements are planned each time, as by `execute` (preparedStatement, above, prepares on PGlite too, for
- * statements whose values it can write as literals).
+ * transaction when given one), planned once and then only executed. For the ledger's statements, run for every
+ * entry, whose planning cost about as much as their run (issue 21). The statement's text must be the same on every
+ * call, only its parameters varying (node-postgres refuses a name given another text, and so does PGlite's half).
+ * - PostgreSQL: parsed and planned once per pool connection (node-postgres keeps the names per connection), then
+ *   only bound and executed.
+ * - PGlite: inside a transaction, PREPARE (the parameters' types inferred from the text) and EXECUTE with the values
+ *   as literals, as preparedStatement does. Outside a transaction, or with a value `sqlLiteral` cannot write (a
+ *   fraction, a boolean, a date), it is planned each time as by `execute`: a PREPARE queued outside a transaction
+ *   could wait for one that waits for it.
  */
 export async function executeNamed<T>(executor: Executor, name: string, query: SQL): Promise<T[]> {
-  const prepared = executor._.session.prepareQuery(pgDialect.sqlToQuery(query), undefined, name, false);
+  const q = pgDialect.sqlToQuery(query);
+  const session = executor._.session as unknown as { client?: { [ON_PGLITE]?: OnPglite } };
+  const on = session.client?.[ON_PGLITE];
+  if (on?.tx && q.params.every(isStatementValue))
+    return executeOnPglite<T>(on.pglite, on.tx, name, '', q.sql, q.params as StatementValue[], true);
+  const prepared = executor._.session.prepareQuery(q, undefined, name, false);
   return rowsOf<T>(await prepared.execute());
 }
 
