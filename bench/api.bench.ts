@@ -26,7 +26,8 @@ import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { sha256 } from '../apps/server/src/platform/crypto.ts';
 import { boundedCountQuery, pageQuery } from '../apps/server/src/features/transactions/query.ts';
-import { preparedStatement, type Database } from '../apps/server/src/platform/db.ts';
+import type { Database } from '../apps/server/src/platform/db.ts';
+import { preparedStatement } from '../apps/server/src/platform/statements.ts';
 import { holderAccounts } from '../apps/server/src/features/ledger/accounts.ts';
 import { userIdByEmail } from '../apps/server/src/seed.ts';
 

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { fromDrizzle, fromPglite, PgBoss, type Job } from 'pg-boss';
-import { withParsedDates, type Database, type Tx } from './db.ts';
+import type { Database, Tx } from './db.ts';
+import { withParsedDates } from './pglite-client.ts';
 
 /**
  * The job queue: pg-boss on the same PostgreSQL (or PGlite) as the data, so a job exists if and only if

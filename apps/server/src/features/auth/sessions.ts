@@ -1,7 +1,8 @@
 import { isPermission, isRole, type SessionTiming } from '@obol/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { randomToken, sha256 } from '../../platform/crypto.ts';
-import { pgDialect, preparedStatement, type Executor } from '../../platform/db.ts';
+import { pgDialect, type Executor } from '../../platform/db.ts';
+import { preparedStatement } from '../../platform/statements.ts';
 import type { Deps } from '../../platform/deps.ts';
 import type { AuthContext, AuthUser } from '../../platform/http.ts';
 import { scopeFor } from '../../platform/scope.ts';
@@ -38,7 +39,7 @@ export async function startSession(
  */
 const sessionCheck = preparedStatement<{
   id: number | string;
-  // Dates from node-postgres, texts from PGlite (db.ts, AS_TEXT)
+  // Dates from node-postgres, texts from PGlite (pglite-client.ts, AS_TEXT)
   last_seen_at: Date | string;
   expires_at: Date | string;
   acting: ActingUser | null;

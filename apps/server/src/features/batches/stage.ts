@@ -7,14 +7,8 @@ import { PAYMENT_MSG } from '@obol/contract';
 import { and, eq, inArray, isNull, sql, type Placeholder } from 'drizzle-orm';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Deps } from '../../platform/deps.ts';
-import {
-  pgDialect,
-  preparedStatement,
-  sqlLiteral,
-  type Database,
-  type Executor,
-  type InTransaction,
-} from '../../platform/db.ts';
+import { pgDialect, type Database, type Executor } from '../../platform/db.ts';
+import { preparedStatement, sqlLiteral, type InTransaction } from '../../platform/statements.ts';
 import { randomToken } from '../../platform/crypto.ts';
 import { brandNamesOf } from '../payments/service.ts';
 import { findHolderInScope } from '../payments/holders.ts';

@@ -1,7 +1,8 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { sql, type SQL } from 'drizzle-orm';
 import { to as copyTo } from 'pg-copy-streams';
-import { pgDialect, quoteText, rowsOf, type Database } from '../../platform/db.ts';
+import { pgDialect, rowsOf, type Database } from '../../platform/db.ts';
+import { quoteText } from '../../platform/statements.ts';
 import { cellColumns, csvLineSql, xlsxRowSql } from './cells.ts';
 import type { ExportRows } from './exports.ts';
 import type { RowWriter } from './writer.ts';

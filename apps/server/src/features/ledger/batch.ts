@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { anyOf, executeNamed, type Tx } from '../../platform/db.ts';
+import { anyOf, type Tx } from '../../platform/db.ts';
+import { executeNamed } from '../../platform/statements.ts';
 import { conflict } from '../../platform/errors.ts';
 import {
   entryRequestHash,

@@ -1,7 +1,8 @@
 import type { TrialBalance } from '@obol/contract';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '../../platform/db.ts';
-import { executeNamed, rowsOf } from '../../platform/db.ts';
+import { rowsOf } from '../../platform/db.ts';
+import { executeNamed } from '../../platform/statements.ts';
 import { ApiError, conflict } from '../../platform/errors.ts';
 import { hashPayload } from '../../platform/hash.ts';
 import { accountBalance } from './accounts.ts';
