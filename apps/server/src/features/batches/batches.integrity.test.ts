@@ -355,15 +355,51 @@ describe('a failed payout of a batch', () => {
   });
 });
 
+type PayoutRow = typeof payouts.$inferSelect;
+const control = (body: object) =>
+  fetch(`${t.config.providerUrl}/_control`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+/** The batch's payouts once the (paused) provider has taken every one of them. */
+async function takenPayouts(batchId: string, count: number) {
+  let rows: PayoutRow[] = [];
+  for (let i = 0; i < 200 && !(rows.length === count && rows.every((r) => r.providerId)); i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    rows = await t.deps.db.select().from(payouts).where(eq(payouts.batchId, batchId)).orderBy(payouts.id);
+  }
+  expect(rows.map((r) => r.providerId)).toEqual(rows.map(() => expect.any(String)));
+  expect(rows).toHaveLength(count);
+  return rows;
+}
+
+/** The provider's word on these payouts: those to another brand's wallets (2........) failed. */
+const providerWord = (rows: PayoutRow[]) =>
+  rows.map((r) => ({
+    id: r.providerId!,
+    idempotency_key: r.idempotencyKey,
+    reference: r.reference,
+    amount: r.amount,
+    currency: 'EUR',
+    created_at: r.createdAt.toISOString(),
+    status: r.obolId.startsWith('2') ? ('Failed' as const) : ('Completed' as const),
+    ...(r.obolId.startsWith('2') ? { message: 'Brand does not match' } : {}),
+  }));
+
+/** One webhook event per payout, each with an event id of its own. */
+const eventsOf = (word: ReturnType<typeof providerWord>) =>
+  word.map((w) => ({
+    event_id: `evt_${randomUUID()}`,
+    type: w.status === 'Failed' ? 'payout.failed' : 'payout.completed',
+    created_at: new Date().toISOString(),
+    data: { id: w.id, idempotency_key: w.idempotency_key, status: w.status, amount: w.amount, reference: w.reference },
+  }));
+
 describe('failed payouts of a batch settled by one webhook batch', () => {
   it('return together exactly what they return one by one, and a later delivery of the same events moves nothing', async () => {
     const tag = `ONE-${randomUUID().slice(0, 8)}`;
-    const control = (body: object) =>
-      fetch(`${t.config.providerUrl}/_control`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
     // the provider takes the payouts but settles none yet: the events are posted here, all in one batch
     expect((await control({ paused_settlement: true })).status).toBe(200);
     try {
@@ -373,36 +409,11 @@ describe('failed payouts of a batch settled by one webhook batch', () => {
       const before = await balance();
       const code = await approvalCode(batchId);
       expect((await t.post('/api/confirm-batch', { batch_id: batchId, code }, merchant)).status).toBe(200);
-      let rows: (typeof payouts.$inferSelect)[] = [];
-      for (let i = 0; i < 200 && !(rows.length === 3 && rows.every((r) => r.providerId)); i++) {
-        await new Promise((r) => setTimeout(r, 50));
-        rows = await t.deps.db.select().from(payouts).where(eq(payouts.batchId, batchId)).orderBy(payouts.id);
-      }
-      expect(rows.map((r) => r.providerId)).toEqual([expect.any(String), expect.any(String), expect.any(String)]);
+      const rows = await takenPayouts(batchId, 3);
       // the provider's word: the two to another brand's wallets failed
-      const word = rows.map((r) => ({
-        id: r.providerId!,
-        idempotency_key: r.idempotencyKey,
-        reference: r.reference,
-        amount: r.amount,
-        currency: 'EUR',
-        created_at: r.createdAt.toISOString(),
-        status: r.obolId.startsWith('2') ? ('Failed' as const) : ('Completed' as const),
-        ...(r.obolId.startsWith('2') ? { message: 'Brand does not match' } : {}),
-      }));
+      const word = providerWord(rows);
       const lookup = vi.spyOn(t.deps.provider, 'lookupPayouts').mockResolvedValue(word);
-      const events = word.map((w) => ({
-        event_id: `evt_${randomUUID()}`,
-        type: w.status === 'Failed' ? 'payout.failed' : 'payout.completed',
-        created_at: new Date().toISOString(),
-        data: {
-          id: w.id,
-          idempotency_key: w.idempotency_key,
-          status: w.status,
-          amount: w.amount,
-          reference: w.reference,
-        },
-      }));
+      const events = eventsOf(word);
       try {
         expect(await applyProviderEvents(t.deps, events)).toEqual(['applied', 'applied', 'applied']);
         expect(lookup).toHaveBeenCalledTimes(1);
@@ -435,6 +446,68 @@ describe('failed payouts of a batch settled by one webhook batch', () => {
       await new Promise((r) => setTimeout(r, 300));
       expect(await balance()).toBe(before - 10001 - feeCents(10001, 150));
       await assertReserveMatchesPayouts(batchId);
+    } finally {
+      await control({ paused_settlement: false });
+    }
+  });
+});
+
+describe('webhook batches settling payouts of one batch at the same moment', () => {
+  it('return each failed payout once, with the fee kept on what was paid, and settle each payout once', async () => {
+    const tag = `RACE-${randomUUID().slice(0, 8)}`;
+    // eight payouts, every other one to another brand's wallet (failed by the provider), settled by three webhook
+    // batches at once: two halves, and all eight again under new event ids in reverse order
+    const amounts = [1001, 2002, 3003, 4004, 5005, 6006, 7007, 8008];
+    const lines = amounts.map((a, i) => `Payee ${i},${i % 2 ? 2 : 1}0000000${i},${tag}-${i},Acme Brand,Invoice,${a}`);
+    expect((await control({ paused_settlement: true })).status).toBe(200);
+    try {
+      const batchId = await uploadStaged(`${HEADER}\n${lines.join('\n')}\n`);
+      const before = await balance();
+      const code = await approvalCode(batchId);
+      expect((await t.post('/api/confirm-batch', { batch_id: batchId, code }, merchant)).status).toBe(200);
+      const rows = await takenPayouts(batchId, 8);
+      const word = providerWord(rows);
+      const lookup = vi
+        .spyOn(t.deps.provider, 'lookupPayouts')
+        .mockImplementation(async (keys: string[]) => word.filter((w) => keys.includes(w.idempotency_key)));
+      const events = eventsOf(word);
+      let outcomes: string[][];
+      try {
+        outcomes = await Promise.all([
+          applyProviderEvents(t.deps, events.slice(0, 4)),
+          applyProviderEvents(t.deps, events.slice(4)),
+          applyProviderEvents(t.deps, eventsOf(word).reverse()),
+        ]);
+      } finally {
+        lookup.mockRestore();
+      }
+      // each payout applied by exactly one of the deliveries; the others ignored it
+      expect(outcomes.flat().filter((o) => o === 'applied')).toHaveLength(8);
+      expect(outcomes.flat().filter((o) => o !== 'applied' && o !== 'ignored')).toEqual([]);
+      const settledRows = await t.deps.db.select().from(payouts).where(eq(payouts.batchId, batchId));
+      for (const r of settledRows) expect(r.status).toBe(r.obolId.startsWith('2') ? 'Failed' : 'Completed');
+      // one settlement entry per payout: its completion or its return
+      const perPayout = rowsOf<{ business_id: string; n: number | string }>(
+        await t.deps.db.execute(sql`
+          SELECT business_id, count(*) AS n FROM ${journalEntries}
+          WHERE business_type = 'payout' AND business_id = ANY(${sql.param(rows.map((r) => String(r.id)))}::text[])
+          GROUP BY business_id`),
+      );
+      expect(perPayout.map((r) => Number(r.n))).toEqual(rows.map(() => 1));
+      const total = amounts.reduce((a, b) => a + b, 0);
+      const paid = amounts.filter((_, i) => i % 2 === 0).reduce((a, b) => a + b, 0);
+      const [b] = await t.deps.db.select().from(batches).where(eq(batches.batchId, batchId));
+      expect(b).toMatchObject({
+        amountReturned: total - paid,
+        feeReturned: feeCents(total, 150) - feeCents(paid, 150),
+      });
+      expect(await balance()).toBe(before - paid - feeCents(paid, 150));
+      await assertReserveMatchesPayouts(batchId);
+      // the provider's own events afterwards move nothing
+      expect((await control({ paused_settlement: false })).status).toBe(200);
+      await settled(batchId);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await balance()).toBe(before - paid - feeCents(paid, 150));
     } finally {
       await control({ paused_settlement: false });
     }
