@@ -57,13 +57,14 @@ describe('payments', () => {
       file,
       [
         'beneficiary_name,obol_id,merchant_transaction_id,brand,reference,amount',
-        `Ana Novak,100000001,U${tag}-1,Acme Brand,Invoice 1,1500`,
-        `Ben Berg,12345,U${tag}-2,Acme Brand,Invoice 2,1000`,
-        `Chloe Costa,100000003,U${tag}-3,Unknown Brand,Invoice 3,700`,
-        `David Dubois,100000004,U${tag}-4,Acme Brand,Invoice 4,300`,
+        // ids and references as long as real ones: the table is wider than a 1366 px page
+        `Ana Novak-Lindqvist,100000001,PAYOUT-RUN-${tag}-1,Acme Brand,Invoice 2026-03 customer refund 1,1500`,
+        `Ben Berg,12345,PAYOUT-RUN-${tag}-2,Acme Brand,Invoice 2026-03 customer refund 2,1000`,
+        `Chloe Costa,100000003,PAYOUT-RUN-${tag}-3,Unknown Brand,Invoice 2026-03 customer refund 3,700`,
+        `David Dubois,100000004,PAYOUT-RUN-${tag}-4,Acme Brand,Invoice 2026-03 customer refund 4,300`,
       ].join('\n'),
     );
-    const { context, page } = await newPage(browser);
+    const { context, page } = await newPage(browser, { width: 1366, height: 900 });
     await signIn(page, 'manager@obol.example');
     await page.goto('/payments');
     await page.getByText('Batch Payout', { exact: true }).click();
@@ -78,6 +79,10 @@ describe('payments', () => {
     await page.getByText('Inexecutable: 2', { exact: true }).first().waitFor();
     // fix the unknown brand inline
     await page.getByRole('button', { name: 'Edit row 4' }).click();
+    // the amount, what a reviewer checks and edits most, is never under the sticky Actions column at 1366 px
+    const amountField = (await page.getByLabel('Amount (cents)', { exact: true }).boundingBox())!;
+    const actions = (await page.getByRole('columnheader', { name: 'Actions' }).boundingBox())!;
+    expect(amountField.x + amountField.width).toBeLessThanOrEqual(actions.x);
     await page.getByLabel('Brand', { exact: true }).fill('Acme Brand');
     await page.getByRole('button', { name: 'Save row 4' }).click();
     await page.getByText('Executable: 3', { exact: true }).first().waitFor();

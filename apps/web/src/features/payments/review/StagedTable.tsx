@@ -31,6 +31,13 @@ function StagedValue({ row, column }: { row: StagedRow; column: BatchColumn }) {
 }
 
 const KEY: readonly BatchColumn[] = ['beneficiary_name', 'amount'];
+/**
+ * The file's columns with the key ones first (the beneficiary, then the amount), the others in the file's order:
+ * the table is wider than the page at 1366 px, most of all with a row's fields open for editing, and what is last
+ * sits under the sticky Actions column until the user scrolls to it. The amount is what a reviewer checks and
+ * edits most; it was last, its header cut and its field under the row's Save.
+ */
+const REVIEW_ORDER = [...KEY, ...COLUMNS.map(([c]) => c).filter((c) => !KEY.includes(c))];
 
 // Status first: what a reviewer looks for, and never under the sticky Actions column when the table is wider than
 // the page (at 1366 px with long ids it was, the chip cut to its first letters)
@@ -42,9 +49,9 @@ const STAGED_COLUMNS: Column<StagedRow>[] = [
     card: 'status',
     cell: (r) => <Chip size="small" color={r.status === 'Pending' ? 'warning' : 'error'} label={r.status} />,
   },
-  ...COLUMNS.map(([c, label]): Column<StagedRow> => ({
+  ...REVIEW_ORDER.map((c): Column<StagedRow> => ({
     id: c,
-    label,
+    label: COLUMNS.find(([id]) => id === c)![1],
     pinned: KEY.includes(c),
     card: c === 'beneficiary_name' ? 'title' : undefined,
     nowrap: c === 'amount',
