@@ -37,7 +37,7 @@ const KEY: readonly BatchColumn[] = ['beneficiary_name', 'amount'];
  * sits under the sticky Actions column until the user scrolls to it. The amount is what a reviewer checks and
  * edits most; it was last, its header cut and its field under the row's Save.
  */
-const REVIEW_ORDER = [...KEY, ...COLUMNS.map(([c]) => c).filter((c) => !KEY.includes(c))];
+const REVIEW_COLUMNS = [...COLUMNS.filter(([c]) => KEY.includes(c)), ...COLUMNS.filter(([c]) => !KEY.includes(c))];
 
 // Status first: what a reviewer looks for, and never under the sticky Actions column when the table is wider than
 // the page (at 1366 px with long ids it was, the chip cut to its first letters)
@@ -49,9 +49,9 @@ const STAGED_COLUMNS: Column<StagedRow>[] = [
     card: 'status',
     cell: (r) => <Chip size="small" color={r.status === 'Pending' ? 'warning' : 'error'} label={r.status} />,
   },
-  ...REVIEW_ORDER.map((c): Column<StagedRow> => ({
+  ...REVIEW_COLUMNS.map(([c, label]): Column<StagedRow> => ({
     id: c,
-    label: COLUMNS.find(([id]) => id === c)![1],
+    label,
     pinned: KEY.includes(c),
     card: c === 'beneficiary_name' ? 'title' : undefined,
     nowrap: c === 'amount',
