@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { exportFormat } from './downloads.ts';
 import { dateRangeFilters, textFilter } from './listFilters.ts';
 import { MSG } from './messages.ts';
+import { formatEuro } from './money.ts';
 import { pageOf, timestamp } from './operation.ts';
 import { pageField, perPageField } from './params.ts';
 import { sortBy } from './payin-params.ts';
@@ -17,6 +18,10 @@ export const REFUND_MSG = {
   notRefundable: 'Only a completed pay-in that is not refunded can be refunded',
   insufficient: 'The pay-in account does not hold the amount to refund',
   refunded: 'Refund requested. It is pending until the provider confirms it.',
+  rewardInFlight: 'The reward of this pay-in is being paid to the payer; refund it once that payment is settled',
+  /** the refund of a pay-in whose reward was paid: the whole amount goes back, the reward is not taken back */
+  rewardKept: (cents: number) =>
+    `The reward of ${formatEuro(cents)} already paid to the payer's wallet stays paid: the refund does not take it back.`,
 } as const;
 
 /** The pay-in a refund is for: its request id (the provider's link id, unique). */
@@ -33,6 +38,8 @@ export const payinRefundRequest = z.object({
 export const payinRefundResponse = z.object({
   message: z.array(z.string()),
   refund_status: z.number().int(),
+  /** cents of the pay-in's reward already paid to the payer, which the refund does not take back; 0 when none */
+  reward_kept: z.number().int(),
 });
 
 /** The status filter of the refund list (section 9): 1 Completed, 2 Declined, 4 Pending; 0 all. */

@@ -13,6 +13,7 @@ export const REWARD_MSG = {
   notCompleted: 'Only the reward of a completed pay-in can be paid',
   alreadyRewarded: 'This reward was already paid',
   insufficient: 'The pay-in account does not hold the reward amount',
+  refunded: 'The pay-in is refunded or a refund of it is in flight: its reward cannot be paid',
 } as const;
 /** The reward filter (section 9): 1 Rewarded, 2 Not Rewarded; 0 all. */
 export const REWARD_STATUS_OPTIONS = [
@@ -34,6 +35,8 @@ export const rewardRow = z.object({
   currency: z.string(),
   /** the pay-in's status */
   transaction_status: z.enum(PAYIN_STATUSES),
+  /** the pay-in's refund status (section 4's codes): a reward is not paid for a refunded pay-in (1) or one being refunded (2) */
+  refund_status: z.number().int().nullable(),
   reward_status: z.enum(REWARD_STATUSES),
   /** the payment to the wallet: null before any, Pending, Completed, or Declined (then NotRewarded again) */
   payout_status: z.enum(REWARD_PAYOUT_STATUSES).nullable(),

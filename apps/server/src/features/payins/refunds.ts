@@ -10,7 +10,7 @@ import type { Scope } from '../../platform/scope.ts';
 import { consumeApprovalCode, issueApprovalCode } from '../auth/approval.ts';
 import { platformAccountId } from '../ledger/accounts.ts';
 import { entryIdByKey, InsufficientFunds, postEntry, reverseEntry } from '../ledger/service.ts';
-import { payins, refunds } from './tables.ts';
+import { payinRewards, payins, refunds } from './tables.ts';
 
 /** A refund's code is valid for 24 hours (section 4). */
 export const REFUND_CODE_TTL_MS = 24 * 3_600_000;
@@ -41,6 +41,12 @@ export async function requestRefundCode(deps: Deps, auth: AuthContext, reference
   const p = await payinInScope(deps.db, auth.scope, reference);
   if (p.status !== 'Completed' || !REFUNDABLE.includes(p.refundStatus ?? -1))
     throw unprocessable(REFUND_MSG.notRefundable, 'reference');
+  // a clear answer before a code is sent; createRefund checks it again where it counts
+  const [reward] = await deps.db
+    .select({ payoutStatus: payinRewards.payoutStatus })
+    .from(payinRewards)
+    .where(eq(payinRewards.payinId, p.id));
+  if (reward?.payoutStatus === 'Pending') throw unprocessable(REFUND_MSG.rewardInFlight, 'reference');
   return issueApprovalCode(
     deps,
     auth.user,
@@ -53,10 +59,12 @@ export async function requestRefundCode(deps: Deps, auth: AuthContext, reference
 
 /**
  * `/api/payin-refund`: the code (bound to this pay-in and amount) is used up, then in one transaction: the pay-in
- * moves from refund status 0 or 3 to 2 (a conditional UPDATE: a second refund finds nothing to move), the refund
- * row (Pending; the partial unique index allows one open refund per pay-in), the reserve entry (pay-in account
- * -amount, refunds in flight +amount; the guarded debit refuses what the account no longer holds) and the
- * `refund.submit` job.
+ * moves from refund status 0 or 3 to 2 (a conditional UPDATE, which also locks the pay-in row: a second refund finds
+ * nothing to move), its reward is checked (a payment of it in flight refuses the refund: payReward takes the same
+ * row lock, so of a reward and a refund at the same moment exactly one goes through), the refund row (Pending; the
+ * partial unique index allows one open refund per pay-in), the reserve entry (pay-in account -amount, refunds in
+ * flight +amount; the guarded debit refuses what the account no longer holds) and the `refund.submit` job. The whole
+ * amount goes back to the payer; a reward already paid to the payer's wallet stays paid, and the answer says so.
  */
 export async function createRefund(
   deps: Deps,
@@ -76,6 +84,13 @@ export async function createRefund(
         .where(and(eq(payins.id, p.id), eq(payins.status, 'Completed'), inArray(payins.refundStatus, REFUNDABLE)))
         .returning({ id: payins.id });
       if (!moved) throw unprocessable(REFUND_MSG.notRefundable, 'reference');
+      // read after the lock: a reward paid by a transaction that held it first is seen here
+      const [reward] = await tx
+        .select({ amount: payinRewards.amount, payoutStatus: payinRewards.payoutStatus })
+        .from(payinRewards)
+        .where(eq(payinRewards.payinId, p.id));
+      if (reward?.payoutStatus === 'Pending') throw unprocessable(REFUND_MSG.rewardInFlight, 'reference');
+      const rewardKept = reward?.payoutStatus === 'Completed' ? reward.amount : 0;
       const [refund] = await tx
         .insert(refunds)
         .values({
@@ -102,7 +117,11 @@ export async function createRefund(
       });
       await deps.jobs.send('refund.submit', { refundId: refund.id }, { tx });
       await record?.(tx, refund.id);
-      return { message: [REFUND_MSG.refunded], refund_status: 2 };
+      return {
+        message: rewardKept ? [REFUND_MSG.refunded, REFUND_MSG.rewardKept(rewardKept)] : [REFUND_MSG.refunded],
+        refund_status: 2,
+        reward_kept: rewardKept,
+      };
     });
   } catch (err) {
     if (err instanceof InsufficientFunds) throw unprocessable(REFUND_MSG.insufficient, 'reference');

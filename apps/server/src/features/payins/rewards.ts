@@ -14,6 +14,12 @@ import { payinRewards, payins } from './tables.ts';
 /** The provider keys of reward payments start so (the webhook and the reconciliation tell them from payouts). */
 export const REWARD_KEY_PREFIX = 'reward:';
 
+/**
+ * The refund statuses (section 4) of a pay-in whose reward may be paid: 3 Not Refunded, or 0 Refund Declined (the
+ * money came back). 1 Refund Completed and 2 Pending refuse it: the payer has, or is getting, the money back.
+ */
+const NOT_REFUNDED = sql.raw('0, 3');
+
 function rewardScope(scope: Scope): SQL {
   switch (scope.kind) {
     case 'all':
@@ -28,12 +34,14 @@ function rewardScope(scope: Scope): SQL {
 }
 
 /**
- * Pays a reward ("update reward"): in one transaction the reward moves from NotRewarded to Rewarded (a
- * conditional UPDATE that also requires its pay-in Completed and the reward in the caller's scope: a double click,
- * a retry or a second user finds nothing to move), the amount leaves the holder's pay-in account for rewards in
- * flight (a guarded debit: 422 when the account no longer holds it), and the `reward.submit` job is queued. The
- * payment's key is new for each attempt, so a reward paid again after the provider refused a wallet is a new
- * payment, and a late answer about the old one changes nothing.
+ * Pays a reward ("update reward"): in one transaction the reward's pay-in row is locked, then the reward moves from
+ * NotRewarded to Rewarded (a conditional UPDATE that also requires its pay-in Completed and never refunded nor being
+ * refunded, and the reward in the caller's scope: a double click, a retry or a second user finds nothing to move),
+ * the amount leaves the holder's pay-in account for rewards in flight (a guarded debit: 422 when the account no
+ * longer holds it), and the `reward.submit` job is queued. A refund takes the same pay-in row lock first
+ * (createRefund), so a reward and a refund of one pay-in at the same moment run one after the other and the second
+ * sees the first: exactly one of them goes through. The payment's key is new for each attempt, so a reward paid
+ * again after the provider refused a wallet is a new payment, and a late answer about the old one changes nothing.
  */
 export async function payReward(
   deps: Deps,
@@ -44,6 +52,15 @@ export async function payReward(
   const key = `${REWARD_KEY_PREFIX}${id}:${randomUUID()}`;
   try {
     await deps.db.transaction(async (tx) => {
+      // the pay-in row, locked: a refund of it waits for this transaction, or this one for the refund's
+      const [payin] = rowsOf<{ id: number | string }>(
+        await tx.execute(sql`
+          SELECT p.id FROM payins p JOIN payin_rewards r ON r.payin_id = p.id
+          WHERE r.id = ${id} AND ${rewardScope(auth.scope)}
+          FOR UPDATE OF p`),
+      );
+      if (!payin) throw notFound('Reward not found');
+      // statements after the lock read what a refund that held it committed
       const moved = rowsOf<{ id: number | string; amount: number | string; account_id: number; reference: string }>(
         await tx.execute(sql`
           UPDATE payin_rewards r SET status = 'Rewarded', payout_status = 'Pending', reason = NULL,
@@ -51,17 +68,20 @@ export async function payReward(
             updated_at = now()
           FROM payins p
           WHERE r.id = ${id} AND r.status = 'NotRewarded' AND p.id = r.payin_id AND p.status = 'Completed'
+            AND p.refund_status IN (${NOT_REFUNDED})
             AND ${rewardScope(auth.scope)}
           RETURNING r.id, r.amount, r.account_id, p.reference`),
       );
       const r = moved[0];
       if (!r) {
-        // why nothing moved: another tenant's (or no such) reward, one already paid, or a pay-in not completed
-        const [seen] = rowsOf<{ status: string }>(
-          await tx.execute(sql`SELECT r.status FROM payin_rewards r WHERE r.id = ${id} AND ${rewardScope(auth.scope)}`),
+        // why nothing moved: one already paid, a pay-in refunded or being refunded, or a pay-in not completed
+        const [seen] = rowsOf<{ status: string; payin_status: string; refund_status: number | null }>(
+          await tx.execute(sql`
+            SELECT r.status, p.status AS payin_status, p.refund_status
+            FROM payin_rewards r JOIN payins p ON p.id = r.payin_id WHERE r.id = ${id}`),
         );
-        if (!seen) throw notFound('Reward not found');
         if (seen.status === 'Rewarded') throw conflict(REWARD_MSG.alreadyRewarded);
+        if (seen.payin_status === 'Completed') throw unprocessable(REWARD_MSG.refunded, 'id');
         throw unprocessable(REWARD_MSG.notCompleted, 'id');
       }
       const amount = Number(r.amount);
@@ -242,7 +262,8 @@ export function rewardWhere(scope: Scope, f: RewardFilters): SQL {
 export function rewardListSql(where: SQL, dir: 'ASC' | 'DESC', limit: number, offset: number, after?: SQL): SQL {
   const order = dir === 'ASC' ? sql`r.created_at ASC, r.id ASC` : sql`r.created_at DESC, r.id DESC`;
   return sql`SELECT r.id, p.reference, r.wallet_id, p.merchant_name, p.brand_name, r.amount, p.currency,
-      p.status AS transaction_status, r.status AS reward_status, r.payout_status, r.reason, r.created_at, r.rewarded_at,
+      p.status AS transaction_status, p.refund_status, r.status AS reward_status, r.payout_status, r.reason,
+      r.created_at, r.rewarded_at,
       to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS created_key
     FROM payin_rewards r JOIN payins p ON p.id = r.payin_id
     WHERE ${where}${after ? sql` AND ${after}` : sql``}
@@ -259,6 +280,7 @@ export interface RewardDbRow {
   amount: number | string;
   currency: string;
   transaction_status: RewardRow['transaction_status'];
+  refund_status: number | null;
   reward_status: RewardRow['reward_status'];
   payout_status: RewardRow['payout_status'];
   reason: string | null;
@@ -276,6 +298,7 @@ export const toRewardRow = (r: RewardDbRow): RewardRow => ({
   amount: Number(r.amount),
   currency: r.currency,
   transaction_status: r.transaction_status,
+  refund_status: r.refund_status,
   reward_status: r.reward_status,
   payout_status: r.payout_status,
   reason: r.reason,

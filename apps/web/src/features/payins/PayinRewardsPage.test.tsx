@@ -15,6 +15,7 @@ const row = (over: Partial<RewardRow> = {}): RewardRow => ({
   amount: 250,
   currency: 'EUR',
   transaction_status: 'Completed',
+  refund_status: 3,
   reward_status: 'NotRewarded',
   payout_status: null,
   reason: null,
@@ -115,9 +116,11 @@ describe('Payin Rewards', () => {
             data: [
               row(paid ? { reward_status: 'Rewarded', payout_status: 'Pending' } : {}),
               row({ id: 3, pay_in_reference: 'order-3' }),
-              row({ id: 4, pay_in_reference: 'order-4', transaction_status: 'Pending' }),
+              row({ id: 4, pay_in_reference: 'order-4', transaction_status: 'Pending', refund_status: null }),
+              row({ id: 5, pay_in_reference: 'order-5', refund_status: 2 }),
+              row({ id: 6, pay_in_reference: 'order-6', refund_status: 1 }),
             ],
-            total: 3,
+            total: 5,
           },
         };
       },
@@ -125,10 +128,11 @@ describe('Payin Rewards', () => {
     signInAs(ALL_PERMISSIONS, { role: 'Admin' });
     renderApp('/payin-rewards');
     await screen.findAllByText('order-10042');
-    // a pay-in not completed cannot be rewarded yet
-    expect((screen.getByRole('button', { name: 'Update the reward of order-4' }) as HTMLButtonElement).disabled).toBe(
-      true,
-    );
+    // a pay-in not completed cannot be rewarded yet, nor one refunded or being refunded
+    for (const ref of ['order-4', 'order-5', 'order-6'])
+      expect((screen.getByRole('button', { name: `Update the reward of ${ref}` }) as HTMLButtonElement).disabled).toBe(
+        true,
+      );
     await userEvent.click(screen.getByRole('button', { name: 'Update the reward of order-10042' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Update this reward?' });
     expect(dialog.textContent).toContain('100000001');

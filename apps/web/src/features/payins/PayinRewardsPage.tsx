@@ -81,12 +81,16 @@ const blocked = (r: RewardRow) =>
     ? 'Already rewarded'
     : r.transaction_status !== 'Completed'
       ? 'The pay-in is not completed'
-      : null;
+      : r.refund_status === 1
+        ? 'The pay-in is refunded'
+        : r.refund_status === 2
+          ? 'A refund of the pay-in is in flight'
+          : null;
 
 /**
  * Payin Rewards: the rewards merchants promised their payers (cashback to the payer's Obol wallet), 20 a page by
  * date, search (reference, wallet, merchant; debounced 1 s), the reward filter, export, and the update-reward action
- * with a confirmation: disabled once Rewarded (and while the pay-in is not Completed). Updating pays the wallet
+ * with a confirmation: disabled once Rewarded (and while the pay-in is not Completed, or is refunded or being refunded). Updating pays the wallet
  * from the merchant's pay-in account.
  */
 export function PayinRewardsPage() {
