@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Deps } from './platform/deps.ts';
+import { QUEUES, type JobData, type JobName } from './platform/jobs.ts';
 import { submitPayout } from './features/payouts/service.ts';
 import { recoverTransfers, submitTransfer } from './features/transfers/settle.ts';
 import { recoverPayins } from './features/payins/settle.ts';
@@ -15,6 +16,76 @@ import { pruneThrottles } from './platform/housekeeping.ts';
 import { runDueSchedules } from './features/reports/schedules.ts';
 import { recoverAccountingTransactions, submitAccountingTransaction } from './features/accounting/settlement.ts';
 import { runDueRules } from './features/accounting/rules.ts';
+
+/** What a job does, how many a worker takes at once, and the schedule it runs on, if any. */
+interface Handler<N extends JobName> {
+  run(data: JobData<N>): Promise<void>;
+  batchSize?: number;
+  cron?: string;
+}
+
+/**
+ * The handler of every job of the job table (platform/jobs.ts JOBS): the type requires one for each, so a job is
+ * declared there once (name and payload) and handled here once.
+ */
+function handlers(deps: Deps): { [N in JobName]: Handler<N> } {
+  return {
+    'payout.submit': { run: (d) => submitPayout(deps, deps.provider, d.payoutId), batchSize: 50 },
+    'refund.submit': { run: (d) => submitRefund(deps, deps.provider, d.refundId), batchSize: 10 },
+    'reward.submit': { run: (d) => submitReward(deps, deps.provider, d.rewardId), batchSize: 10 },
+    'transfer.submit': { run: (d) => submitTransfer(deps, deps.provider, d.transferId), batchSize: 10 },
+    'accounting.submit': {
+      run: (d) => submitAccountingTransaction(deps, deps.provider, d.transactionId),
+      batchSize: 10,
+    },
+    'batch.stage': { run: (d) => stageBatch(deps, d.batchId) },
+    'batch.execute': { run: (d) => executeBatch(deps, d.batchId) },
+    'batch.submit': { run: (d) => submitBatch(deps, d.batchId) },
+    'export.run': { run: (d) => runExport(deps, d.fileId) },
+    'provider.reconcile': {
+      run: async () => {
+        await reconcile(deps);
+      },
+      batchSize: 20,
+      cron: '*/15 * * * *',
+    },
+    // monthly reports: on the first of the month (UTC)
+    'reports.monthly': {
+      run: async () => {
+        const pulled = await runDueSchedules(deps);
+        if (pulled) deps.log.info({ pulled }, 'monthly reports pulled');
+      },
+      batchSize: 20,
+      cron: '5 0 1 * *',
+    },
+    // accounting rules: every minute (each period is claimed once across processes: rules.ts runDueRules)
+    'accounting.rules': {
+      run: async () => {
+        const ran = await runDueRules(deps);
+        if (ran) deps.log.info({ ran }, 'accounting rules ran');
+      },
+      batchSize: 20,
+      cron: '* * * * *',
+    },
+    // rate-limit windows, quiet sign-in throttles and old passkey challenges that no longer decide anything
+    'maintenance.prune': {
+      run: async () => {
+        const pruned = await pruneThrottles(deps);
+        deps.log.info({ pruned }, 'throttle rows pruned');
+      },
+      batchSize: 20,
+      cron: '23 * * * *',
+    },
+    // PGlite has no autovacuum; a PostgreSQL server vacuums itself (the job is never scheduled there)
+    'maintenance.vacuum': {
+      run: async () => {
+        await deps.db.execute(sql`VACUUM ANALYZE`);
+      },
+      batchSize: 20,
+      cron: deps.database.kind === 'pglite' ? '17 3 * * *' : undefined,
+    },
+  };
+}
 
 /** Starts this process's job workers and schedules. Every server process may run them; pg-boss shares the work. */
 export async function startWorkers(deps: Deps): Promise<() => Promise<void>> {
@@ -38,71 +109,17 @@ export async function startWorkers(deps: Deps): Promise<() => Promise<void>> {
   const sweeper = setInterval(recover, RECOVER_EVERY_MS);
   sweeper.unref();
   recover();
-  await deps.jobs.work<{ payoutId: number }>(
-    'payout.submit',
-    (data) => submitPayout(deps, deps.provider, data.payoutId),
-    {
-      batchSize: 50,
-    },
-  );
-  await deps.jobs.work<{ refundId: number }>(
-    'refund.submit',
-    (data) => submitRefund(deps, deps.provider, data.refundId),
-    { batchSize: 10 },
-  );
-  await deps.jobs.work<{ rewardId: number }>(
-    'reward.submit',
-    (data) => submitReward(deps, deps.provider, data.rewardId),
-    { batchSize: 10 },
-  );
-  await deps.jobs.work<{ transferId: number }>(
-    'transfer.submit',
-    (data) => submitTransfer(deps, deps.provider, data.transferId),
-    { batchSize: 10 },
-  );
-  await deps.jobs.work<{ transactionId: number }>(
-    'accounting.submit',
-    (data) => submitAccountingTransaction(deps, deps.provider, data.transactionId),
-    { batchSize: 10 },
-  );
   // the staging reader's thread, started now so that the first upload does not wait for it (stage-reader.ts)
   warmStagingReader();
-  await deps.jobs.work<{ batchId: string }>('batch.stage', (d) => stageBatch(deps, d.batchId), { batchSize: 1 });
-  await deps.jobs.work<{ batchId: string }>('batch.execute', (d) => executeBatch(deps, d.batchId), { batchSize: 1 });
-  await deps.jobs.work<{ batchId: string }>('batch.submit', (d) => submitBatch(deps, d.batchId), { batchSize: 1 });
-  await deps.jobs.work<{ fileId: number }>('export.run', (d) => runExport(deps, d.fileId), { batchSize: 1 });
-  await deps.jobs.work('provider.reconcile', async () => {
-    await reconcile(deps);
-  });
-  await deps.jobs.schedule('provider.reconcile', '*/15 * * * *');
-  // monthly reports: on the first of the month (UTC), and once at start for a month missed while the server was down
-  await deps.jobs.work('reports.monthly', async () => {
-    const pulled = await runDueSchedules(deps);
-    if (pulled) deps.log.info({ pulled }, 'monthly reports pulled');
-  });
-  await deps.jobs.schedule('reports.monthly', '5 0 1 * *');
-  await deps.jobs.send('reports.monthly', {}, { singletonKey: 'reports.monthly:start' });
-  // accounting rules: every minute, and once at start for a period missed while the server was down (each period
-  // is claimed once across processes: rules.ts runDueRules)
-  await deps.jobs.work('accounting.rules', async () => {
-    const ran = await runDueRules(deps);
-    if (ran) deps.log.info({ ran }, 'accounting rules ran');
-  });
-  await deps.jobs.schedule('accounting.rules', '* * * * *');
-  await deps.jobs.send('accounting.rules', {}, { singletonKey: 'accounting.rules:start' });
-  // rate-limit windows, quiet sign-in throttles and old passkey challenges that no longer decide anything
-  await deps.jobs.work('maintenance.prune', async () => {
-    const pruned = await pruneThrottles(deps);
-    deps.log.info({ pruned }, 'throttle rows pruned');
-  });
-  await deps.jobs.schedule('maintenance.prune', '23 * * * *');
-  if (deps.database.kind === 'pglite') {
-    // PGlite has no autovacuum
-    await deps.jobs.work('maintenance.vacuum', async () => {
-      await deps.db.execute(sql`VACUUM ANALYZE`);
-    });
-    await deps.jobs.schedule('maintenance.vacuum', '17 3 * * *');
+  const table = handlers(deps);
+  for (const name of QUEUES) {
+    const h = table[name] as Handler<typeof name>;
+    await deps.jobs.work(name, h.run, { batchSize: h.batchSize ?? 1 });
+    if (h.cron) await deps.jobs.schedule(name, h.cron);
   }
+  // once at start, for a month or a rule's period missed while the server was down
+  await deps.jobs.send('reports.monthly', {}, { singletonKey: 'reports.monthly:start' });
+  await deps.jobs.send('accounting.rules', {}, { singletonKey: 'accounting.rules:start' });
   return async () => {
     clearInterval(sweeper);
     await closeStagingReaders();

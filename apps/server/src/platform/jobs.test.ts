@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, engine } from '../test/harness.ts';
-import type { Database } from './db.ts';
+import { rowsOf, type Database } from './db.ts';
 import { createJobs, type Jobs } from './jobs.ts';
 
 // Two job queues on one PostgreSQL database stand for two processes: one enqueues, the other works.
@@ -20,10 +20,10 @@ describe.runIf(engine === 'postgres')('a job enqueued on PostgreSQL', () => {
     producer = await createJobs(database, pino({ level: 'silent' }));
     worker = await createJobs(database, pino({ level: 'silent' }));
     // a poll every 60 s: only the notification can start a job within this test's time
-    await worker.work<{ key: string }>(
+    await worker.work(
       'maintenance.prune',
       async (data) => {
-        ran.push({ key: data.key, at: Date.now() });
+        ran.push({ key: String(data.key), at: Date.now() });
       },
       { pollingIntervalSeconds: 60 },
     );
@@ -65,5 +65,34 @@ describe.runIf(engine === 'postgres')('a job enqueued on PostgreSQL', () => {
     await producer.send('maintenance.prune', { key: 'after' });
     await until(() => ran.some((r) => r.key === 'after'), 15_000);
     expect(ran.map((r) => r.key)).toEqual(['committed', 'after']);
+  });
+});
+
+// The job table (JOBS): a payload is checked against its job's schema where it is sent.
+describe('a job sent with a payload its job does not declare', () => {
+  let database: Database;
+  let drop: () => Promise<void>;
+  let jobs: Jobs;
+  beforeAll(async () => {
+    const t = await createTestDatabase();
+    database = t.database;
+    drop = t.drop;
+    jobs = await createJobs(database, pino({ level: 'silent' }));
+  });
+  afterAll(async () => {
+    await jobs?.stop();
+    await drop?.();
+  });
+
+  it('is refused before it is queued', async () => {
+    await expect(jobs.send('export.run', { fileId: -1 })).rejects.toThrow();
+    await expect(jobs.send('batch.stage', { batchId: 42 } as never)).rejects.toThrow();
+    const queued = async () =>
+      rowsOf<{ n: number | string }>(
+        await database.db.execute(sql`SELECT count(*) AS n FROM pgboss.job WHERE name = 'export.run'`),
+      )[0].n;
+    expect(Number(await queued())).toBe(0);
+    expect(await jobs.send('export.run', { fileId: 1 })).toBeTruthy();
+    expect(Number(await queued())).toBe(1);
   });
 });

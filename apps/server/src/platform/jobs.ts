@@ -1,8 +1,39 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { fromDrizzle, fromPglite, PgBoss, type Job } from 'pg-boss';
+import { z } from 'zod';
 import type { Database, Tx } from './db.ts';
 import { withParsedDates } from './pglite-client.ts';
+
+/** A job's id field: a row id, a positive whole number. */
+const rowId = z.number().int().positive();
+/** A job that carries nothing (a schedule's run); extra fields are kept as sent. */
+const nothing = z.looseObject({});
+
+/**
+ * Every job, declared once: its name and the schema of its payload. `send` takes a payload of that type, and a
+ * worker's handler gets one parsed by that schema (a payload that does not match fails the job, logged, rather
+ * than running it on a guess). The handler of each is bound in workers.ts, in a map that must name every job here.
+ */
+export const JOBS = {
+  'payout.submit': z.object({ payoutId: rowId }),
+  'transfer.submit': z.object({ transferId: rowId }),
+  'refund.submit': z.object({ refundId: rowId }),
+  'reward.submit': z.object({ rewardId: rowId }),
+  'accounting.submit': z.object({ transactionId: rowId }),
+  'batch.stage': z.object({ batchId: z.string().min(1) }),
+  'batch.execute': z.object({ batchId: z.string().min(1) }),
+  'batch.submit': z.object({ batchId: z.string().min(1) }),
+  'export.run': z.object({ fileId: rowId }),
+  'provider.reconcile': nothing,
+  'reports.monthly': nothing,
+  'accounting.rules': nothing,
+  'maintenance.prune': nothing,
+  'maintenance.vacuum': nothing,
+} as const satisfies Record<string, z.ZodType<object>>;
+
+export type JobName = keyof typeof JOBS;
+export type JobData<N extends JobName> = z.output<(typeof JOBS)[N]>;
 
 /**
  * The job queue: pg-boss on the same PostgreSQL (or PGlite) as the data, so a job exists if and only if
@@ -12,36 +43,22 @@ import { withParsedDates } from './pglite-client.ts';
 export interface Jobs {
   boss: PgBoss;
   /** enqueue, inside the caller's transaction when `tx` is given */
-  send(
-    name: string,
-    data: object,
+  send<N extends JobName>(
+    name: N,
+    data: JobData<N>,
     opts?: { tx?: Tx; singletonKey?: string; startAfter?: number | Date; retryLimit?: number },
   ): Promise<string | null>;
-  work<T extends object>(
-    name: string,
-    handler: (data: T, job: Job<T>) => Promise<void>,
+  work<N extends JobName>(
+    name: N,
+    handler: (data: JobData<N>) => Promise<void>,
     opts?: { batchSize?: number; pollingIntervalSeconds?: number },
   ): Promise<void>;
-  schedule(name: string, cron: string, data?: object): Promise<void>;
+  schedule(name: JobName, cron: string): Promise<void>;
   stop(): Promise<void>;
 }
 
-export const QUEUES = [
-  'payout.submit',
-  'batch.stage',
-  'batch.execute',
-  'batch.submit',
-  'provider.reconcile',
-  'maintenance.vacuum',
-  'export.run',
-  'maintenance.prune',
-  'transfer.submit',
-  'refund.submit',
-  'reward.submit',
-  'reports.monthly',
-  'accounting.submit',
-  'accounting.rules',
-] as const;
+/** Every queue: one per job. */
+export const QUEUES = Object.keys(JOBS) as JobName[];
 
 // a job whose worker died (no heartbeat) is handed to another worker within about 20 seconds
 const supervision = { superviseIntervalSeconds: 10, monitorIntervalSeconds: 10, maintenanceIntervalSeconds: 60 };
@@ -106,9 +123,10 @@ export async function createJobs(database: Database, log: FastifyBaseLogger): Pr
         ...(opts.retryLimit !== undefined ? { retryLimit: opts.retryLimit } : {}),
         ...(opts.tx ? { db: fromDrizzle(opts.tx as never, sql as never) } : {}),
       };
-      return boss.send(name, data, options);
+      return boss.send(name, JOBS[name].parse(data) as object, options);
     },
     async work(name, handler, opts = {}) {
+      const schema = JOBS[name] as unknown as z.ZodType<JobData<typeof name>>;
       const id = await boss.work(
         name,
         {
@@ -118,13 +136,11 @@ export async function createJobs(database: Database, log: FastifyBaseLogger): Pr
         },
         async (jobs) => {
           // one failing job must not fail the others of the batch
-          const failures: unknown[] = [];
-          for (const job of jobs as Job<never>[]) {
+          for (const job of jobs as Job<unknown>[]) {
             try {
-              await handler(job.data, job);
+              await handler(schema.parse(job.data));
             } catch (err) {
               log.error({ err, job: job.id, queue: name }, 'job failed; it will be retried');
-              failures.push(err);
               await boss.fail(name, job.id, { message: String((err as Error)?.message ?? err) }).catch(() => undefined);
             }
           }
@@ -132,8 +148,8 @@ export async function createJobs(database: Database, log: FastifyBaseLogger): Pr
       );
       workers.push(id);
     },
-    async schedule(name, cron, data = {}) {
-      await boss.schedule(name, cron, data);
+    async schedule(name, cron) {
+      await boss.schedule(name, cron, {});
     },
     async stop() {
       await boss.stop({ graceful: true, timeout: 5_000 }).catch(() => undefined);
