@@ -197,7 +197,7 @@ async function bench(label: string, database: Database, pgUrl?: string) {
   const today = new Date().toISOString().slice(0, 10);
   const deep = Math.floor(N / 2 / 10); // page at half the rows, 10 a page
   const raw = (q: SQL) => db.execute(q);
-  // NULLS LAST as the indexes are written: with plain DESC (NULLS FIRST) no index gives the order (decisions.md)
+  // NULLS LAST as the indexes are written: with plain DESC (NULLS FIRST) no index gives the order (docs/decisions/022)
   const PAYOUT_SQL = (where: SQL, offset: number) => sql`
     SELECT p.*, b.name AS behalf_of, u.name AS uploaded_by, a.name AS account_used
     FROM payouts p JOIN users b ON b.id = p.behalf_of_id JOIN users u ON u.id = p.created_by JOIN accounts a ON a.id = p.account_id

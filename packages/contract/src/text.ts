@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The input rule for text (decisions.md, "Input"): no control characters but tab, line feed and carriage
+ * The input rule for text (docs/decisions/003-input.md): no control characters but tab, line feed and carriage
  * return (U+0000-U+0008, U+000B, U+000C, U+000E-U+001F, U+007F, U+0080-U+009F), and no UTF-16 surrogate
  * without its pair. Such text cannot be stored (PostgreSQL refuses U+0000 in text and unpaired surrogates
  * in jsonb), encoded (encodeURIComponent throws on a lone surrogate) or shown safely, so it is refused

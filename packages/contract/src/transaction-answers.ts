@@ -32,7 +32,7 @@ const pageCursor = z.string().nullable();
 
 /**
  * Up to this many rows a list's total is an exact count; above it, the database's estimate, marked as one
- * (decisions.md, "List paging and totals").
+ * (docs/decisions/022-list-paging-and-totals.md).
  */
 export const EXACT_TOTAL_UP_TO = 10_000;
 

@@ -97,7 +97,7 @@ declare module 'fastify' {
 export type AnswerMode = 'strict' | 'strip';
 
 /**
- * The text rule of every input (decisions.md, "Input"): a 400 naming each field of the JSON body, query
+ * The text rule of every input (docs/decisions/003-input.md): a 400 naming each field of the JSON body, query
  * string, route parameters or form fields that holds a control character or an unpaired surrogate. route()
  * applies it to every route before its schema; a handler that reads input of its own (multipart form fields)
  * calls it on what it read.

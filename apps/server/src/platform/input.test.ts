@@ -11,7 +11,7 @@ import { inputShape, startTestApp, type RouteInfo, type TestApp } from '../test/
 import { rowsOf } from './db.ts';
 import { activityLog } from './schema.ts';
 
-/** The input rules (decisions.md, "Input"), and a regression test for each 5xx the fuzz test found. */
+/** The input rules (docs/decisions/003-input.md), and a regression test for each 5xx the fuzz test found. */
 
 let t: TestApp;
 let admin: string;

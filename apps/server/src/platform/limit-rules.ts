@@ -1,4 +1,5 @@
-// The product's rate limits and sign-in throttle: what is limited and how much (docs/decisions.md).
+// The product's rate limits and sign-in throttle: what is limited and how much
+// (docs/decisions/005-sign-in-and-sessions.md).
 
 /** A fixed window: at most `limit` counted events per key within `seconds`. */
 export interface RateWindow {
@@ -7,8 +8,8 @@ export interface RateWindow {
 }
 
 /**
- * What is throttled and how much (docs/decisions.md, Sign-in). Not read from the environment: these are
- * the product's rules; tests may change them on their own app's config.
+ * What is throttled and how much (docs/decisions/005-sign-in-and-sessions.md). Not read from the environment:
+ * these are the product's rules; tests may change them on their own app's config.
  */
 export interface Limits {
   /** sign-in attempts per account: free attempts, then each next one waits first, 2x first, ... up to max seconds */

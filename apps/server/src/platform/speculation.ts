@@ -1,8 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from './http.ts';
 
-// The lists' early start beside their session check (route()'s `speculative`; decisions.md, "List paging and
-// totals"): what decides whether a read started on a remembered authority may be answered.
+// The lists' early start beside their session check (route()'s `speculative`;
+// docs/decisions/023-session-check-and-early-list-start.md): what decides whether a read started on a remembered
+// authority may be answered.
 
 /** Whether two session checks gave the same authority: the session, the user as a request sees it, its permissions. */
 export function sameAuthority(a: AuthContext, b: AuthContext): boolean {

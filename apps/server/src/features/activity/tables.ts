@@ -14,7 +14,7 @@ import {
 
 /**
  * Written by the platform around every mutating route; never updated or deleted by the application (a trigger
- * refuses it). Every record is a link of a hash chain (docs/decisions.md, "The activity log's hash chain"): the
+ * refuses it). Every record is a link of a hash chain (docs/decisions/011-activity-log-hash-chain.md): the
  * database's insert trigger gives it the next `seq`, the `hash` of the record before it (`prev_hash`) and its own
  * `hash` over its fields and `prev_hash`, under the row lock of `activity_log_chain`. Whatever the insert sends
  * for these three columns (and `created_at`) is replaced.

@@ -31,7 +31,7 @@ export async function issueApprovalCode(
   /** how long the code is valid (a refund's is 24 hours, section 4) */
   ttlMs = APPROVAL_CODE_TTL_MS,
 ): Promise<{ message: string[] }> {
-  await throttle(deps, 'approvalCode', user.id); // per user: 429 past the limit (config.ts DEFAULT_LIMITS)
+  await throttle(deps, 'approvalCode', user.id); // per user: 429 past the limit (limit-rules.ts DEFAULT_LIMITS)
   const email = user.twoFaAsOtp;
   const code = email ? sixDigitCode() : null;
   await deps.db.transaction(async (tx) => {

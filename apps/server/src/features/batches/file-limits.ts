@@ -6,7 +6,7 @@ export class FileRefused extends Error {}
 
 /**
  * What an uploaded file may hold. Every cap is checked while the file is read, never after, so a hostile file
- * costs at most this much memory and time whatever it declares. See docs/decisions.md, "Uploaded files".
+ * costs at most this much memory and time whatever it declares. See docs/decisions/004-uploaded-files.md.
  */
 export const FILE_LIMITS = {
   /** characters in one cell (CSV field or spreadsheet cell) */

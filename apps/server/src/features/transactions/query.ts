@@ -10,7 +10,7 @@ import type { Scope } from '../../platform/scope.ts';
  * exports. A list and its export share one filter builder, so an export holds exactly what the list shows.
  * Paging is by OFFSET for a jump to any page, and by keyset (a cursor of a row's updated_at and id) when the
  * client steps to the next or the previous page, which stays fast at any depth. Totals are exact up to
- * EXACT_TOTAL_UP_TO rows and the planner's estimate above (decisions.md, "List paging and totals").
+ * EXACT_TOTAL_UP_TO rows and the planner's estimate above (docs/decisions/022-list-paging-and-totals.md).
  */
 
 const contains = (s: string) => `%${escapeLike(s)}%`;

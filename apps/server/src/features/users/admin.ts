@@ -134,9 +134,9 @@ export function updateRole(deps: Deps, auth: AuthContext, id: number, role: Role
 }
 
 /**
- * Deletes a user softly (docs/decisions.md, Users): the row stays for the batches, ledger and activity records
- * that name it; deleted_at hides it from every list and from sign-in, its sessions end, and its e-mail may be
- * invited again. A merchant with users or brands left is refused.
+ * Deletes a user softly (docs/decisions/002-users-administration.md): the row stays for the batches, ledger and
+ * activity records that name it; deleted_at hides it from every list and from sign-in, its sessions end, and its
+ * e-mail may be invited again. A merchant with users or brands left is refused.
  */
 export function deleteUser(deps: Deps, auth: AuthContext, id: number): Promise<Change> {
   return roleAdministration(deps, async (tx) => {
