@@ -86,7 +86,7 @@ describe('pay-ins through the merchant API', () => {
     const confirm = page.getByRole('alertdialog', { name: 'Refund this pay-in?' });
     const since = Date.now();
     await confirm.getByRole('button', { name: 'Send code' }).click();
-    const codeDialog = page.getByRole('dialog', { name: 'Enter the refund code' });
+    const codeDialog = page.getByRole('dialog', { name: 'Enter the verification code' });
     await codeDialog.getByLabel('Verification code').fill(await codeFromMail('merchant@obol.example', since));
     await codeDialog.getByRole('button', { name: 'Submit' }).click();
     await codeDialog.waitFor({ state: 'hidden' });

@@ -37,6 +37,7 @@ import { registerSecurityHeaders, setSecurityHeaders } from './platform/headers.
 import { loggerOptions } from './platform/logging.ts';
 import { randomUUID } from 'node:crypto';
 import { apiDocsRoutes } from './platform/apidocs.ts';
+import { registerFormBodies } from './platform/forms.ts';
 import { route } from './platform/http.ts';
 import { isAppPage, registerCompression, registerWebApp, shouldServeWeb } from './platform/web.ts';
 
@@ -136,6 +137,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     }, done);
   });
   registerAudit(app, database.db);
+  registerFormBodies(app);
 
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof ApiError) {

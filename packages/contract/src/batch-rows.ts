@@ -93,3 +93,13 @@ export function validateRow(values: RawRow, ctx?: RowContext): ValidatedRow {
   const failed = Object.keys(errors).length > 0;
   return { values, amount, errors, missing, status: failed ? 'Failed' : 'Pending' };
 }
+
+/**
+ * The third amount rule of a row edit (the manual payout's: 'Must not exceed available balance'): the row's amount
+ * within the paying account's balance. Staging does not apply it (the batch's total is checked when it runs); the
+ * review page's editor and the server's row edit do.
+ */
+export function rowAmountIssue(amount: number | null, balance: number | undefined): string | undefined {
+  if (amount === null || balance === undefined) return undefined;
+  return amount > balance ? PAYMENT_MSG.amountExceeds : undefined;
+}

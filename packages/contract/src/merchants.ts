@@ -12,7 +12,8 @@ export const MERCHANT_MSG = {
   brandsCreated: 'Brand Created Successfully.',
   mailFailed: 'The invitation mail could not be sent: use Resend mail.',
   updated: 'Merchant Updated Successfully.',
-  statusUpdated: 'Status Updated.',
+  /** a merchant's or brand's status (the users list says 'Status Updated.') */
+  statusUpdated: 'Status updated successfully.',
   directUpdated: 'Direct merchant updated.',
   notVerified: 'Merchant is not verified.',
   oneBrand: 'Add One Brand At Least.',
@@ -250,6 +251,8 @@ export const merchantOps = {
     audit: 'merchants.update',
     input: updateMerchantDetailsRequest,
     output: messageAnswer,
+    // the spec's client counts a user or merchant update as done only on 201
+    status: 201,
   }),
   updateDirectMerchant: operation({
     id: 'updateDirectMerchant',
@@ -261,6 +264,8 @@ export const merchantOps = {
     audit: 'merchants.direct',
     input: updateDirectMerchantRequest,
     output: messageAnswer,
+    // the spec's client counts a user or merchant update as done only on 201
+    status: 201,
   }),
   changeHolderStatus: operation({
     id: 'changeHolderStatus',
@@ -273,5 +278,7 @@ export const merchantOps = {
     audit: 'merchants.change-status',
     input: changeHolderStatusRequest,
     output: messageAnswer,
+    // the spec's client counts a user or merchant update as done only on 201
+    status: 201,
   }),
 } as const;

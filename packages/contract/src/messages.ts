@@ -24,6 +24,10 @@ export const MSG = {
   resetMailSent: 'If the e-mail belongs to an account, a link to set a new password has been sent',
   codeSent: 'A verification code has been sent to your e-mail',
   noRecord: 'No Record Found',
+  /** an export (or report) whose filters match nothing: no file is made */
+  exportNoRecord: 'No record found',
+  /** an export that could not be started or written */
+  exportFailed: 'Something went wrong',
   processingBackground: 'Process is running in the background. Please wait.',
   copied: 'Copied To Clipboard.',
   decryptKeysFirst: 'Decrypt Keys first.',

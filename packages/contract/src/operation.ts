@@ -35,6 +35,11 @@ export interface Operation {
   params?: z.ZodType;
   /** a multipart form (the file upload) instead of JSON; `input` then describes its text fields */
   multipart?: boolean;
+  /**
+   * the spec sends this call as form data: besides JSON it takes `application/x-www-form-urlencoded` and
+   * `multipart/form-data` (text fields only), each value a string that `input` reads as it reads JSON's
+   */
+  form?: boolean;
   /** the answer: a JSON schema, or a file */
   output: z.ZodType | FileAnswer;
   /** the status of a success (default 200) */

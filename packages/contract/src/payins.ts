@@ -119,6 +119,7 @@ export const payinOps = {
       '(1 Completed, 2 Declined, 3 Expired, 4 Pending) and the filter panel (reference, merchant, request id, payer, ' +
       'account, requested by (CardEye), dates)',
     access: ['User can view pay in panel', 'User can view cardeye transactions'],
+    form: true,
     input: payinListRequest,
     output: payinListResponse,
   }),
@@ -132,6 +133,7 @@ export const payinOps = {
       "download list; needs the list's own permission too",
     access: 'User can export transactions',
     audit: 'payin.export',
+    form: true,
     input: payinExportRequest,
     output: exportResponse,
   }),

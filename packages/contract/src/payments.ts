@@ -81,6 +81,8 @@ export const requestCodeRequest = z.object({
 export const createPayoutRequest = z.object({
   idempotency_key: idempotencyKey,
   account_reference: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(100),
+  /** the merchant or brand paid for, when the Admin pays from the Fee Account (as the upload's behalf_of_id) */
+  behalf_of_id: wholeNumber('behalf_of_id', 0, INT4_MAX).optional(),
   merchant_transaction_id: requiredText(),
   beneficiary_name: requiredText(),
   obol_id: obolIdField,

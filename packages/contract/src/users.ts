@@ -167,6 +167,8 @@ export const usersOps = {
     audit: 'users.change-status',
     input: changeUserStatusRequest,
     output: messageAnswer,
+    // the spec's client counts a user or merchant update as done only on 201
+    status: 201,
   }),
   updateRole: operation({
     id: 'updateRole',
@@ -178,6 +180,8 @@ export const usersOps = {
     audit: 'users.update-role',
     input: updateRoleRequest,
     output: messageAnswer,
+    // the spec's client counts a user or merchant update as done only on 201
+    status: 201,
   }),
   allUserRoles: operation({
     id: 'allUserRoles',

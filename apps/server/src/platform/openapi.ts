@@ -57,9 +57,11 @@ function requestBodyOf(op: Operation): Json | undefined {
       },
     };
   }
-  return op.input
-    ? { required: true, content: { 'application/json': { schema: schemaOf(op.input, 'input') } } }
-    : undefined;
+  if (!op.input) return undefined;
+  const schema = schemaOf(op.input, 'input');
+  // a call the spec sends as form data takes its fields as a form too, each value a string
+  const forms = op.form ? { 'application/x-www-form-urlencoded': { schema }, 'multipart/form-data': { schema } } : {};
+  return { required: true, content: { 'application/json': { schema }, ...forms } };
 }
 
 const ERRORS: Record<string, string> = {

@@ -122,6 +122,16 @@ export function signInErrorMessage(err: unknown): string {
   return MSG.somethingWrong;
 }
 
+/**
+ * The message of a failed export or report (the spec's export answers): the server's for 400 (e.g. 'Date Range is
+ * required'), 404 ('No record found') and 429; 'Something went wrong' otherwise.
+ */
+export function exportErrorMessage(err: unknown): string {
+  if (err instanceof ApiError && [400, 403, 404, 422, 429].includes(err.status) && err.body?.error?.[0])
+    return err.body.error[0];
+  return MSG.exportFailed;
+}
+
 /** The message to show for any failed call. */
 export function errorMessage(err: unknown): string {
   return err instanceof ApiError ? err.display : MSG.somethingWrong;

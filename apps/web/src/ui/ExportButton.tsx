@@ -1,13 +1,15 @@
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import { Button, CircularProgress, Menu, MenuItem } from '@mui/material';
 import { useState } from 'react';
+import { exportErrorMessage } from '../lib/api.ts';
 import { useNotify } from './notifications.tsx';
 
 export type ExportFormat = 'csv' | 'xlsx';
 
 /**
  * Export: a menu of CSV or Excel. While the request runs and when there is nothing to export the button is
- * disabled; success shows the background-process notification with 'See Downloads'; a failure is only logged.
+ * disabled; success shows the background-process notification with 'See Downloads'; a failure says why ('No record
+ * found' when the filters match nothing, else 'Something went wrong').
  */
 export function ExportButton({
   disabled,
@@ -18,7 +20,7 @@ export function ExportButton({
   onExport: (format: ExportFormat) => Promise<unknown>;
   downloadType?: string;
 }) {
-  const { notifyDownload } = useNotify();
+  const { notify, notifyDownload } = useNotify();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [busy, setBusy] = useState(false);
   const run = async (format: ExportFormat) => {
@@ -28,7 +30,7 @@ export function ExportButton({
       await onExport(format);
       notifyDownload(downloadType);
     } catch (err) {
-      console.error('export failed', err);
+      notify('error', exportErrorMessage(err));
     } finally {
       setBusy(false);
     }

@@ -1,11 +1,9 @@
 import CloseIcon from '@mui/icons-material/Close';
 import { Alert, Button, IconButton, Snackbar, type AlertColor } from '@mui/material';
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 
 export const SNACKBAR_MS = 2500;
-/** the download notification stays longer: it carries a link to follow */
-export const DOWNLOAD_MS = 10_000;
 
 /** error, success and info as they are; any other type shows as a warning */
 export function severityOf(type: string): AlertColor {
@@ -38,13 +36,6 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
   const [toast, setToast] = useState<Toast | null>(null);
   const [download, setDownload] = useState<{ type: string; text: string } | null>(null);
   const navigate = useNavigate();
-  const { pathname } = useLocation();
-  // the download notification belongs to the page that started the export: it does not follow the user
-  const [page, setPage] = useState(pathname);
-  if (page !== pathname) {
-    setPage(pathname);
-    setDownload(null);
-  }
   const notify = useCallback(
     (type: string, text: string, title?: string) => setToast({ key: Date.now(), type, text, title }),
     [],
@@ -77,12 +68,8 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
           </Alert>
         ) : undefined}
       </Snackbar>
-      <Snackbar
-        open={!!download}
-        autoHideDuration={DOWNLOAD_MS}
-        onClose={(_, reason) => reason !== 'clickaway' && setDownload(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-      >
+      {/* the spec's download notification stays until it is closed (or its link followed), on any page */}
+      <Snackbar open={!!download} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}>
         {download ? (
           <Alert
             role="status"
@@ -90,7 +77,14 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
             variant="filled"
             action={
               <>
-                <Button color="inherit" size="small" onClick={() => navigate(downloadsPath(download.type))}>
+                <Button
+                  color="inherit"
+                  size="small"
+                  onClick={() => {
+                    setDownload(null);
+                    navigate(downloadsPath(download.type));
+                  }}
+                >
                   See Downloads
                 </Button>
                 <IconButton color="inherit" size="small" aria-label="Close" onClick={() => setDownload(null)}>

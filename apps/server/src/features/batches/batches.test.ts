@@ -237,6 +237,28 @@ describe('a batch from upload to execution', () => {
     );
     expect(fix.status).toBe(200);
     expect(fix.body.transaction.status).toBe('Pending');
+    // the manual payout's third amount rule: above the available balance is refused, and nothing changes
+    const tooMuch = await t.post(
+      '/api/update-transaction',
+      {
+        id: r3.id,
+        batch_id: batchId,
+        beneficiary_name: 'Chloe Costa',
+        obol_id: '100000003',
+        merchant_transaction_id: 'B-3',
+        brand: 'Acme Brand',
+        amount: String((await balance()) + 1),
+        reference: 'Invoice 3',
+      },
+      merchant,
+    );
+    expect(tooMuch.status).toBe(422);
+    expect(tooMuch.body).toEqual({
+      error: ['Must not exceed available balance'],
+      fields: { amount: ['Must not exceed available balance'] },
+    });
+    const kept = (await t.post('/api/staged-transactions', { batch_id: batchId }, merchant)).body.transaction.data;
+    expect(kept.find((r: { id: number }) => r.id === r3.id).amount.value).toBe('10');
     const stillBad = await t.post(
       '/api/update-transaction',
       {

@@ -2,7 +2,7 @@ import { PAYMENT_MSG } from '@obol/contract';
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import { rowsOf, type Tx } from '../../platform/db.ts';
-import { conflict, unprocessable } from '../../platform/errors.ts';
+import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import { consumeApprovalCode, issueApprovalCode } from '../auth/approval.ts';
 import { accountById, platformAccountId } from '../ledger/accounts.ts';
@@ -25,6 +25,8 @@ async function executable(deps: Deps, auth: AuthContext, batchId: string) {
   const { amount, fee, counts } = await batchAmount(deps.db, b);
   assertRunnable(counts);
   const acct = await accountById(deps.db, b.accountId);
+  // a batch the Admin paid from the Fee Account on a merchant's behalf is in the merchant's lists, never its to run
+  if (acct?.kind === 'fee' && auth.user.role !== 'Admin') throw notFound('Account not registered');
   if (!acct || acct.balance < amount + fee) throw unprocessable('Insufficient balance');
   return { b, amount, fee };
 }

@@ -1,9 +1,10 @@
-import { trimRow, validateRow, type StagedStatus } from '@obol/contract';
+import { PAYMENT_MSG, rowAmountIssue, trimRow, validateRow, type StagedStatus } from '@obol/contract';
 import { and, asc, between, count, eq, gte, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import { escapeLike, type Executor } from '../../platform/db.ts';
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
+import { accountById } from '../ledger/accounts.ts';
 import { brandNamesOf } from '../payments/service.ts';
 import { findHolderInScope } from '../payments/holders.ts';
 import { batchCounts, batchScopeFilter, cleanFileName, lockPending } from './service.ts';
@@ -135,6 +136,9 @@ export async function updateStagedRow(deps: Deps, auth: AuthContext, batchId: st
       : [{ n: 0 }];
     const taken = mtid ? await takenMtids(tx, b.merchantId, b.batchId, [mtid]) : new Set<string>();
     const v = validateRow(values, { brands, duplicateInFile: inFile.n > 0, duplicateOfPayout: taken.has(mtid) });
+    // the manual payout's third amount rule: refused, nothing changed (the batch's total is checked when it runs)
+    if (!v.errors.amount && rowAmountIssue(v.amount, (await accountById(tx, b.accountId))?.balance))
+      throw unprocessable(PAYMENT_MSG.amountExceeds, 'amount');
     const [updated] = await tx
       .update(stagedTransactions)
       .set({

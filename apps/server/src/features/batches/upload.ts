@@ -37,6 +37,7 @@ export async function createBatch(deps: Deps, auth: AuthContext, up: ReceivedUpl
     deps,
     auth,
     up.accountReference?.trim() || 'Fee Account',
+    up.behalfOf,
   );
   if (holder && up.behalfOf !== 0 && holder.id !== up.behalfOf)
     throw badRequest('The account does not belong to the chosen merchant or brand', 'account_reference');

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EXPORT_CONTENT_TYPES, isCalendarDate, type DownloadFile } from '@obol/contract';
+import { EXPORT_CONTENT_TYPES, isCalendarDate, MSG, type DownloadFile } from '@obol/contract';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import { escapeLike, rowsOf, type Executor, type Tx } from '../../platform/db.ts';
@@ -54,9 +54,24 @@ export type ExportParams = Record<string, unknown> & {
 };
 
 /**
+ * Whether an export would write any row: its first row looked up as the job would read it (a list's `rows`, else
+ * its first `chunk`), in the caller's scope. A document (an invoice) always has its lines.
+ */
+async function hasRows(db: Executor, spec: ExportSpec, params: Record<string, unknown> & { scope: Scope }) {
+  if (spec.write) return true;
+  if (spec.rows) {
+    const r = spec.rows(params.scope, params);
+    return rowsOf(await db.execute(sql`SELECT 1 FROM ${r.from} WHERE ${r.where} LIMIT 1`)).length > 0;
+  }
+  return rowsOf(await db.execute(spec.chunk(params.scope, params, null, 1))).length > 0;
+}
+
+/**
  * Starts an export of a kind its feature declared (defineExport): the file row (Initiated) and its job are
  * written in one transaction, so a file is listed if and only if its job exists. The caller's scope is kept
- * with it: the job exports what the caller may see.
+ * with it: the job exports what the caller may see. Filters that match nothing answer 404 'No record found' and
+ * make no file (the spec's export answer), unless `allowEmpty` (a scheduled report: the month's file is made
+ * whatever it holds).
  */
 export async function startExport(
   deps: Deps,
@@ -64,7 +79,10 @@ export async function startExport(
   spec: ExportSpec,
   params: ExportParams,
   tx?: Tx,
+  { allowEmpty = false }: { allowEmpty?: boolean } = {},
 ): Promise<DownloadFile> {
+  if (!allowEmpty && !(await hasRows(tx ?? deps.db, spec, { ...params, scope: auth.scope })))
+    throw notFound(MSG.exportNoRecord);
   const now = new Date();
   const id = randomUUID();
   const kind = spec.kind;

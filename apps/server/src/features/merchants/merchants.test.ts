@@ -258,7 +258,7 @@ describe('editing, direct merchant and status', () => {
       email: 'ignored@x.example',
       city: 'Hamburg',
     });
-    expect(r.status).toBe(200);
+    expect(r.status).toBe(201);
     expect(r.body.message).toEqual([MERCHANT_MSG.updated]);
     const [u] = await t.deps.db.select().from(users).where(eq(users.id, nova));
     expect(u).toMatchObject({ feeBps: 200, email: 'nova@shop.example' });
@@ -282,7 +282,7 @@ describe('editing, direct merchant and status', () => {
       403,
     );
     const r = await post('/api/update-direct-merchant', { user_id: nova, direct_merchant: 1 });
-    expect(r.status).toBe(200);
+    expect(r.status).toBe(201);
     expect((await post('/api/merchants', { search: 'nova' })).body.merchants.data[0].direct_merchant).toBe(1);
     const outlet = (await userIdByEmail(t.deps.db, 'outlet@shop.example'))!;
     expect((await post('/api/update-direct-merchant', { user_id: outlet, direct_merchant: 1 })).status).toBe(404);
@@ -299,8 +299,8 @@ describe('editing, direct merchant and status', () => {
     expect(unverified.status).toBe(422);
 
     const off = await post('/api/change-merchant-status', { id: merchantId, status: 0, level_type: 'Merchant' });
-    expect(off.status).toBe(200);
-    expect(off.body.message).toEqual([MERCHANT_MSG.statusUpdated]);
+    expect(off.status).toBe(201);
+    expect(off.body.message).toEqual(['Status updated successfully.']);
     expect((await t.post('/api/brands', {}, merchantToken)).status).toBe(401);
     expect((await t.post('/api/brands', {}, brandToken)).status).toBe(401);
     const signIn = await t.post('/api/login', {
@@ -322,7 +322,7 @@ describe('editing, direct merchant and status', () => {
 
     expect(
       (await post('/api/change-merchant-status', { id: merchantId, status: 1, level_type: 'Merchant' })).status,
-    ).toBe(200);
+    ).toBe(201);
     delete tokens.merchant;
     delete tokens.brand;
     expect((await post('/api/brands', {}, 'brand')).status).toBe(403);

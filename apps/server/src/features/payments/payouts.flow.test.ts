@@ -446,3 +446,73 @@ describe('the provider edge', () => {
     expect((await t.post('/api/reconcile', {}, merchantToken)).status).toBe(403);
   });
 });
+
+describe('the Admin pays from the Fee Account on behalf of a merchant', () => {
+  const feeBalance = async (admin: string) =>
+    (await t.post('/api/account-balance', { account_reference: 'Fee Account' }, admin)).body.balance as number;
+
+  it('takes the merchant’s brands and ids, charges no fee, and moves only the Fee Account', async () => {
+    const admin = await t.signIn('admin@obol.example');
+    const merchantId = (await userIdByEmail(t.deps.db, 'merchant@obol.example'))!;
+    const accounts = await t.post('/api/merchant-accounts', { id: 0 }, admin);
+    expect(accounts.body.data).toEqual([expect.objectContaining({ account_reference: 'Fee Account' })]);
+    const fees = await feeBalance(admin);
+    expect(fees).toBeGreaterThanOrEqual(50);
+    const merchantBefore = await balance();
+    const body = payoutBody({ account_reference: 'Fee Account', behalf_of_id: merchantId, amount: 50 });
+    expect(
+      (
+        await t.post(
+          '/api/request-code',
+          { transaction_type: 'Manual Payout', amount: 50, obol_id: body.obol_id },
+          admin,
+        )
+      ).status,
+    ).toBe(200);
+    const code = t.lastMailTo('admin@obol.example')!.code!;
+    // a brand of another merchant is not this merchant's
+    const wrongBrand = await t.post('/api/create-payout', { ...body, brand: 'Globex Outlet', code }, admin);
+    expect(wrongBrand.status).toBe(422);
+    const r = await t.post('/api/create-payout', { ...body, code, total_payable: 50 }, admin);
+    expect(r.status).toBe(201);
+    expect(r.body.payout).toMatchObject({ amount: 50, fee: 0 });
+    expect(await feeBalance(admin)).toBe(fees - 50);
+    expect(await balance()).toBe(merchantBefore);
+    // the merchant sees what was paid on its behalf
+    const list = await t.post(
+      '/api/payout-transactions',
+      { merchant_id: body.merchant_transaction_id, page: 1, per_page: 10 },
+      merchantToken,
+    );
+    expect(list.body.transactions.data).toEqual([
+      expect.objectContaining({ merchant_transaction_id: body.merchant_transaction_id, account_used: 'Fee Account' }),
+    ]);
+  });
+
+  it('a batch paid from the Fee Account is the Admin’s to run, never the merchant’s', async () => {
+    const admin = await t.signIn('admin@obol.example');
+    const merchantId = (await userIdByEmail(t.deps.db, 'merchant@obol.example'))!;
+    const up = await t.upload(
+      '/api/upload-transactions',
+      { file_name: 'fee.csv', behalf_of_id: String(merchantId), account_reference: 'Fee Account' },
+      {
+        name: 'fee.csv',
+        content: `beneficiary_name,obol_id,merchant_transaction_id,brand,reference,amount\nAna,100000001,FEE-${Date.now()},Acme Brand,r,10\n`,
+      },
+      admin,
+    );
+    expect(up.status).toBe(200);
+    const batchId = up.body.batch_id as string;
+    for (let i = 0; i < 100; i++) {
+      const p = await t.post('/api/batch-progress', { id: batchId }, admin);
+      if (p.body.status === 'Pending') break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    const rows = await t.post('/api/staged-transactions', { batch_id: batchId }, admin);
+    expect(rows.body).toMatchObject({ pendingTransaction: 1, failedTransaction: 0 });
+    const theirs = await t.post('/api/execute-batch', { batch_id: batchId, amount: 10 }, merchantToken);
+    expect(theirs.status).toBe(404);
+    expect(theirs.body.error).toEqual(['Account not registered']);
+    expect((await t.post('/api/execute-batch', { batch_id: batchId, amount: 10 }, admin)).status).toBe(200);
+  });
+});

@@ -20,19 +20,26 @@ import { findHolderInScope, type Holder } from './holders.ts';
 export const newBatchId = () =>
   `B${Date.now().toString(36).toUpperCase()}${randomBytes(4).toString('hex').toUpperCase()}`;
 
-/** The account to pay from, in the caller's scope, with the merchant or brand it belongs to. */
+/**
+ * The account to pay from, in the caller's scope, with the merchant or brand it belongs to. The Admin's Fee Account
+ * pays on behalf of the merchant or brand chosen (`behalfOf`: its brands, its merchant transaction ids, no fee: the
+ * platform does not charge itself), or of the platform itself when none is.
+ */
 export async function payingAccount(
   deps: Deps,
   auth: AuthContext,
   accountReference: string,
+  behalfOf = 0,
 ): Promise<{ account: AccountRow; holder: Holder | null; merchantId: number; feeBps: number }> {
   if (accountReference === FEE_ACCOUNT_REFERENCE && auth.user.role !== 'Admin')
     throw notFound('Account not registered');
   const account = await findAccountInScope(deps.db, auth.scope, { accountReference });
   if (!account) throw notFound('Account not registered');
   if (account.kind === 'fee') {
-    // the Fee Account pays on behalf of the platform: the tenant is the Admin's own book
-    return { account, holder: null, merchantId: auth.user.id, feeBps: 0 };
+    if (!behalfOf) return { account, holder: null, merchantId: auth.user.id, feeBps: 0 };
+    const holder = await findHolderInScope(deps.db, auth.scope, behalfOf);
+    if (!holder || !holder.isActive) throw notFound("Merchant/Brand doesn't exist");
+    return { account, holder, merchantId: holder.merchantId, feeBps: 0 };
   }
   const holder = await findHolderInScope(deps.db, auth.scope, account.ownerId!);
   if (!holder || !holder.isActive) throw notFound("Merchant/Brand doesn't exist");
@@ -56,7 +63,12 @@ export const manualPayoutBinding = (amount: number, obolId: string) => ({
   obol_id: obolId,
 });
 
-type ParsedCreate = Omit<CreatePayoutRequest, 'amount'> & { amount: number; idempotency_key: string; code: string };
+type ParsedCreate = Omit<CreatePayoutRequest, 'amount' | 'behalf_of_id'> & {
+  amount: number;
+  behalf_of_id?: number;
+  idempotency_key: string;
+  code: string;
+};
 
 /** A manual payout approved by its one-time code: a batch of one, its payout reserved and queued. */
 export async function createManualPayout(
@@ -67,7 +79,12 @@ export async function createManualPayout(
 ): Promise<CreatePayoutResponse> {
   const { code, ...payload } = input;
   return withIdempotency(deps.db, auth.user.id, input.idempotency_key, 'create-payout', payload, async (complete) => {
-    const { account, holder, merchantId, feeBps } = await payingAccount(deps, auth, input.account_reference);
+    const { account, holder, merchantId, feeBps } = await payingAccount(
+      deps,
+      auth,
+      input.account_reference,
+      input.behalf_of_id,
+    );
     const brands = await brandNamesOf(deps.db, merchantId, holder);
     if (!brands.has(input.brand.trim().toLowerCase())) throw unprocessable(PAYMENT_MSG.brandMissing, 'brand');
     // an early answer for the common case; the unique index on payouts decides when two race

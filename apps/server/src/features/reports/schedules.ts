@@ -146,7 +146,7 @@ export async function runDueSchedules(deps: Deps, now = new Date()): Promise<num
         )
         .returning({ id: reportSchedules.id });
       if (!claimed || !params || !owner || !report) return false;
-      await startExport(deps, owner, REPORT_SPECS[report.kind], params, tx);
+      await startExport(deps, owner, REPORT_SPECS[report.kind], params, tx, { allowEmpty: true });
       return true;
     });
     if (started) pulled++;

@@ -59,7 +59,7 @@ describe('POST /api/change-user-status', () => {
     const id = await idOf('payment-ops@obol.example');
 
     const off = await status(id, 0, admin);
-    expect(off).toMatchObject({ status: 200, body: { message: [USERS_MSG.statusUpdated] } });
+    expect(off).toMatchObject({ status: 201, body: { message: [USERS_MSG.statusUpdated] } });
     expect((await t.post('/api/auth-permission', {}, victim)).status).toBe(401);
     const open = await t.deps.db.select().from(sessions).where(eq(sessions.userId, id));
     expect(open.every((s) => s.revokedAt !== null)).toBe(true);
@@ -75,7 +75,7 @@ describe('POST /api/change-user-status', () => {
     expect(log.before).toMatchObject({ is_active: true });
     expect(log.after).toMatchObject({ is_active: false });
 
-    expect((await status(id, 1, admin)).status).toBe(200);
+    expect((await status(id, 1, admin)).status).toBe(201);
     expect((await rowOf('payment-ops@obol.example')).isActive).toBe(true);
   });
 
@@ -117,8 +117,8 @@ describe('POST /api/change-user-status', () => {
     expect(await snapshot()).toBe(before);
     // the merchant may switch its own team
     const merchant = await token('merchant@obol.example');
-    expect((await status(reviewer, 0, merchant)).status).toBe(200);
-    expect((await status(reviewer, 1, merchant)).status).toBe(200);
+    expect((await status(reviewer, 0, merchant)).status).toBe(201);
+    expect((await status(reviewer, 1, merchant)).status).toBe(201);
   });
 });
 
@@ -127,17 +127,17 @@ describe('POST /api/update-role', () => {
     const admin = await token('admin@obol.example');
     const reviewer = await idOf('reviewer@obol.example');
     const r = await role(reviewer, 'Finance', await token('merchant@obol.example'));
-    expect(r).toMatchObject({ status: 200, body: { message: [USERS_MSG.userUpdated] } });
+    expect(r).toMatchObject({ status: 201, body: { message: [USERS_MSG.userUpdated] } });
     expect((await t.post('/api/get-user-detail', { id: reviewer }, admin)).body.user.roles).toEqual([
       { name: 'Finance' },
     ]);
     const log = await lastLog('users.update-role');
     expect(log.before).toMatchObject({ role: 'Reviewer' });
     expect(log.after).toMatchObject({ role: 'Finance' });
-    expect((await role(reviewer, 'Reviewer', admin)).status).toBe(200);
+    expect((await role(reviewer, 'Reviewer', admin)).status).toBe(201);
     const sup = await idOf('supervisor-b@obol.example');
-    expect((await role(sup, 'Accountant', admin)).status).toBe(200);
-    expect((await role(sup, 'Supervisor B', admin)).status).toBe(200);
+    expect((await role(sup, 'Accountant', admin)).status).toBe(201);
+    expect((await role(sup, 'Supervisor B', admin)).status).toBe(201);
   });
 
   it('refuses another set, a merchant or brand, oneself, an unknown role, another tenant and no permission', async () => {

@@ -226,7 +226,6 @@ export function AccountingPaymentPage() {
       </Stack>
       <CodeDialog
         open={!!bound}
-        title="Enter the verification code"
         text={
           bound
             ? `Approve a transfer of ${money(bound.amount as number, account?.currency ?? '')} from ${account?.name ?? bound.account_id} to ${beneficiary?.name ?? bound.beneficiary_id}.`

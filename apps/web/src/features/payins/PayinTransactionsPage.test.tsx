@@ -194,7 +194,9 @@ describe('Payin Transactions', () => {
     expect(within(confirm).getByText(/€25\.99 of order-10042 goes back to Ana Novak/)).toBeTruthy();
     await userEvent.click(within(confirm).getByRole('button', { name: 'Send code' }));
     expect(callsTo(fetch, '/api/generate-refund-code')).toEqual([{ reference: 'pl_000001' }]);
-    const dialog = await screen.findByRole('dialog', { name: 'Enter the refund code' });
+    const dialog = await screen.findByRole('dialog', { name: 'Enter the verification code' });
+    // the spec's note: the refund code is e-mailed and valid for 24 hours
+    expect(within(dialog).getByText(/valid for 24 hours/)).toBeTruthy();
     await userEvent.type(within(dialog).getByLabelText('Verification code'), '111111{Enter}');
     expect(await within(dialog).findByText('This code does not approve this transaction')).toBeTruthy();
     const input = within(dialog).getByLabelText('Verification code');

@@ -78,7 +78,7 @@ export function useRefundFlow() {
       />
       <CodeDialog
         open={!!coding}
-        title="Enter the refund code"
+        validity="24 hours"
         text={coding ? `Approve the refund of ${euro(coding.amount)} for ${coding.pay_in_reference}.` : undefined}
         onClose={() => setCoding(null)}
         onSubmit={submit}

@@ -2,6 +2,8 @@ import { Alert, Button, CircularProgress, FormControlLabel, Radio, RadioGroup, S
 import { useEffect } from 'react';
 import type { AccountChoice } from './types.ts';
 
+const FEE_ACCOUNT = 'Fee Account';
+
 interface Props {
   accounts: AccountChoice[] | undefined;
   loading: boolean;
@@ -37,7 +39,11 @@ export function AccountStep({ accounts, loading, chosen, ready, onPick, onPrevio
                 key={a.account_id}
                 value={a.account_id}
                 control={<Radio />}
-                label={`${a.merchant_name}: payout account ${a.account_id} (${a.account_reference})`}
+                label={
+                  a.account_reference === FEE_ACCOUNT
+                    ? `Fee Account: the platform's fees, account ${a.account_id} (no fee is charged)`
+                    : `${a.merchant_name}: payout account ${a.account_id} (${a.account_reference})`
+                }
                 sx={{ overflowWrap: 'anywhere' }}
               />
             ))}

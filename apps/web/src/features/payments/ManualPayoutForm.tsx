@@ -87,6 +87,7 @@ export function ManualPayoutForm({
       const r = await createPayout.mutateAsync({
         idempotency_key: key,
         account_reference: selection.account!.account_reference,
+        behalf_of_id: selection.holder?.id,
         merchant_transaction_id: v.merchant_transaction_id,
         beneficiary_name: v.beneficiary_name,
         obol_id: v.obol_id,
@@ -192,7 +193,6 @@ export function ManualPayoutForm({
       </Stack>
       <CodeDialog
         open={dialog}
-        title="Enter the verification code"
         text={`Approve a payout of ${euro(amount ?? 0)} (total ${euro(total)}) to wallet ${obolId}.`}
         onClose={() => setDialog(false)}
         onSubmit={create}

@@ -24,13 +24,14 @@ const account = (n: number): AccountChoice => ({
 });
 
 /** Payments as a staff user up to step 3 (the account), the holder's accounts as given. */
-async function toAccountStep(accounts: AccountChoice[]) {
+async function toAccountStep(accounts: AccountChoice[], role: 'Manager' | 'Admin' = 'Manager') {
   const fetch = mockApi({
     '/api/search-merchant': () => ({ body: { data: [ACME] } }),
-    '/api/merchant-accounts': () => ({ body: { data: accounts, fee: 1.5 } }),
+    '/api/merchant-accounts': (body) =>
+      (body as { id: number }).id === 0 ? { body: { data: [FEE_ACCOUNT] } } : { body: { data: accounts, fee: 1.5 } },
     '/api/account-balance': () => ({ body: { balance: 50_000, fee: 1.5 } }),
   });
-  signInAs(ALL_PERMISSIONS);
+  signInAs(ALL_PERMISSIONS, { role });
   renderApp('/payments');
   await userEvent.click(await screen.findByText('Manual Payout'));
   await userEvent.click(await screen.findByRole('combobox', { name: 'Merchant or brand' }));
@@ -39,7 +40,27 @@ async function toAccountStep(accounts: AccountChoice[]) {
   return fetch;
 }
 
+const FEE_ACCOUNT: AccountChoice = {
+  merchant_name: 'Fee Account',
+  account_id: 'FEE0000001',
+  account_reference: 'Fee Account',
+  balance: 9_000,
+};
+
 describe('the payments stepper, step 3', () => {
+  it('offers the Admin the Fee Account beside the holder’s accounts, paid on the holder’s behalf', async () => {
+    const fetch = await toAccountStep([account(1)], 'Admin');
+    const fee = (await screen.findByRole('radio', { name: /Fee Account: the platform's fees/ })) as HTMLInputElement;
+    expect(screen.getAllByRole('radio')).toHaveLength(2);
+    expect(callsTo(fetch, '/api/merchant-accounts')).toContainEqual({ id: 0, parent_id: null });
+    await userEvent.click(fee);
+    await waitFor(() =>
+      expect(callsTo(fetch, '/api/account-balance')).toEqual([
+        { account_reference: 'Fee Account', account_id: 'FEE0000001' },
+      ]),
+    );
+  });
+
   it('chooses the only account for the user and loads its balance', async () => {
     const fetch = await toAccountStep([account(1)]);
     const radio = (await screen.findByRole('radio', { name: /PO00000001/ })) as HTMLInputElement;

@@ -24,7 +24,7 @@ import { useNotify } from '../../ui/notifications.tsx';
 import { CheckerDialog } from '../../ui/CheckerDialog.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { accountBalance } from './api/accountBalance.ts';
-import { merchantAccountsQuery } from './api/merchantAccounts.ts';
+import { FEE_ACCOUNT_HOLDER, merchantAccountsQuery } from './api/merchantAccounts.ts';
 import { searchMerchantQuery } from './api/searchMerchant.ts';
 import { batchProgressQuery } from './api/batchProgress.ts';
 import { walletChecker } from './api/walletChecker.ts';
@@ -62,6 +62,11 @@ export function PaymentsPage() {
     if (progress.error) sessionStore.setBatch(null);
   }, [progress.data, progress.error]);
   const accounts = useQuery({ ...merchantAccountsQuery(sel.holder), enabled: step === 2 && !!sel.holder });
+  // the Admin may also pay from the Fee Account, on the chosen holder's behalf (spec: the Admin's choosers offer it)
+  const feeAccount = useQuery({
+    ...merchantAccountsQuery(role === 'Admin' ? FEE_ACCOUNT_HOLDER : null),
+    enabled: step === 2 && role === 'Admin',
+  });
   const processing = session?.batch?.batch_status === 'Processing';
   // a staged batch awaiting review is resumed; a finished batch chosen for its history (Export Batch) is not
   if (session?.batch?.batch_status === 'Pending') return <Navigate to="/payments/transactions" replace />;
@@ -191,8 +196,8 @@ export function PaymentsPage() {
 
         {step === 2 ? (
           <AccountStep
-            accounts={accounts.data?.data}
-            loading={accounts.isLoading}
+            accounts={accounts.data ? [...accounts.data.data, ...(feeAccount.data?.data ?? [])] : undefined}
+            loading={accounts.isLoading || feeAccount.isLoading}
             chosen={sel.account}
             ready={sel.balance !== null}
             onPick={pickAccount}

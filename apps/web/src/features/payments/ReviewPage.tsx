@@ -23,7 +23,7 @@ export function ReviewPage() {
 function BatchReview({ batch, leaving, onLeave }: { batch: CurrentBatch; leaving: boolean; onLeave: () => void }) {
   const [page, setPage] = useState(1);
   const { rows, totals, balance } = useReviewData(batch, page);
-  const review = useReviewActions(batch, totals.data?.amount, onLeave);
+  const review = useReviewActions(batch, totals.data?.amount, balance.data?.balance, onLeave);
   useLeaveSettledBatch(batch, rows.data?.batch.batch_status, leaving, onLeave);
   const confirm = useConfirm();
   const askDelete = (ids: number[]) =>
@@ -89,6 +89,7 @@ function BatchReview({ batch, leaving, onLeave }: { batch: CurrentBatch; leaving
           onEdit={review.setEditing}
           onSave={review.saveRow}
           onDelete={askDelete}
+          balance={balance.data?.balance}
         />
         <Box
           sx={{
@@ -119,7 +120,6 @@ function BatchReview({ batch, leaving, onLeave }: { batch: CurrentBatch; leaving
       </Paper>
       <CodeDialog
         open={review.codeOpen}
-        title="Two Factor Code"
         text={`Approve batch ${batch.batch_id}: ${euro(subtotal)} including the fee.`}
         onClose={() => review.setCodeOpen(false)}
         onSubmit={review.confirm}

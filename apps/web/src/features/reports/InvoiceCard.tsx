@@ -2,7 +2,7 @@ import { currentMonth, INVOICE_FIRST_MONTH } from '@obol/contract';
 import { TextField } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { errorMessage } from '../../lib/api.ts';
+import { exportErrorMessage } from '../../lib/api.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { issueInvoice } from './api/reports.ts';
@@ -26,7 +26,7 @@ export function InvoiceCard({ expanded, onToggle }: { expanded: boolean; onToggl
       notifyDownload('reports', `Invoice ${r.invoice.number}: ${r.message[0]}`);
       await client.invalidateQueries({ queryKey: queryKeys.downloadFiles });
     },
-    onError: (err) => notify('error', errorMessage(err)),
+    onError: (err) => notify('error', exportErrorMessage(err)),
   });
   const ready = invoiceReady(merchant, month, max);
   return (

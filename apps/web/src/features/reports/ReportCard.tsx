@@ -2,7 +2,7 @@ import { REPORTS, type ReportKind } from '@obol/contract';
 import { Box, Button, MenuItem, TextField } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { errorMessage } from '../../lib/api.ts';
+import { errorMessage, exportErrorMessage } from '../../lib/api.ts';
 import { today } from '../../lib/dates.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { useNotify } from '../../ui/notifications.tsx';
@@ -40,7 +40,7 @@ export function ReportCard({
       notifyDownload('reports');
       await client.invalidateQueries({ queryKey: queryKeys.downloadFiles });
     },
-    onError: (err) => notify('error', errorMessage(err)),
+    onError: (err) => notify('error', exportErrorMessage(err)),
   });
   const schedule = useMutation({
     mutationFn: () => scheduleReport({ kind, name: holder!.name, auth_id: holder!.id, format }),

@@ -264,7 +264,6 @@ export function TransferForm({ sources, holderName }: { sources: readonly Transf
       </Paper>
       <CodeDialog
         open={dialog}
-        title="Enter the verification code"
         text={`Approve a transfer of ${euro(amount ?? 0)} from account ${accountId} to ${iban}.`}
         onClose={() => setDialog(false)}
         onSubmit={submit}

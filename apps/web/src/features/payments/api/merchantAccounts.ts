@@ -6,6 +6,9 @@ import { call } from '../../../lib/api.ts';
 export const merchantAccounts = (holder: { id: number; parent_id: number | null }) =>
   call(paymentsOps.merchantAccounts, { id: holder.id, parent_id: holder.parent_id });
 
+/** Holder 0: the Fee Account, which the Admin may pay from (on behalf of the merchant or brand chosen). */
+export const FEE_ACCOUNT_HOLDER = { id: 0, parent_id: null };
+
 /** The accounts of the chosen holder (nothing is asked before one is chosen). */
 export const merchantAccountsQuery = (holder: { id: number; parent_id: number | null } | null) =>
   queryOptions({

@@ -1,4 +1,4 @@
-import { trimRow, validateRow, type BatchColumn, type RawRow, type StagedRow } from '@obol/contract';
+import { rowAmountIssue, trimRow, validateRow, type BatchColumn, type RawRow, type StagedRow } from '@obol/contract';
 import SaveIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
 import { IconButton } from '@mui/material';
@@ -25,14 +25,19 @@ export const startEditing = (r: StagedRow): Editing => ({
 });
 
 /**
- * The errors of an edited row by the rules of the staging itself (the contract's validateRow); what only the
- * server knows (the brand exists, the merchant transaction id is free) it says when the row is saved.
+ * The errors of an edited row by the rules of the staging itself (the contract's validateRow) and the manual
+ * payout's third amount rule (within the available balance, once it is known); what only the server knows (the
+ * brand exists, the merchant transaction id is free) it says when the row is saved.
  */
-export const rowErrors = (values: RawRow) => validateRow(trimRow(values)).errors;
+export function rowErrors(values: RawRow, balance?: number) {
+  const v = validateRow(trimRow(values));
+  const over = v.errors.amount ? undefined : rowAmountIssue(v.amount, balance);
+  return over ? { ...v.errors, amount: over } : v.errors;
+}
 
 /** The first error of an edited row, in the order of the columns. */
-export function firstRowError(values: RawRow): string | undefined {
-  const errors = rowErrors(values);
+export function firstRowError(values: RawRow, balance?: number): string | undefined {
+  const errors = rowErrors(values, balance);
   return COLUMNS.map(([c]) => errors[c]).find(Boolean);
 }
 

@@ -15,6 +15,8 @@ interface Props {
   onEdit: (editing: Editing | null) => void;
   onSave: () => void;
   onDelete: (ids: number[]) => void;
+  /** the paying account's available balance, once known: an edited amount may not exceed it */
+  balance?: number;
 }
 
 /** A staged row's value; a value that breaks a rule is marked, its error in a tooltip. */
@@ -63,8 +65,8 @@ const STAGED_COLUMNS: Column<StagedRow>[] = [
  * The staged rows of a page in the shared list table (columns, order and density of the user's choice; cards on a
  * phone): selectable, each editable in place or deleted; their errors marked per field.
  */
-export function StagedTable({ rows, totals, selected, onSelect, editing, onEdit, onSave, onDelete }: Props) {
-  const errors = editing ? rowErrors(editing.values) : {};
+export function StagedTable({ rows, totals, selected, onSelect, editing, onEdit, onSave, onDelete, balance }: Props) {
+  const errors = editing ? rowErrors(editing.values, balance) : {};
   return (
     <ListTable
       id="staged-transactions"

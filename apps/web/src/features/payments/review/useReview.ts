@@ -65,7 +65,12 @@ export function useLeaveSettledBatch(
  * What the review page does to the current batch: rename it, edit and delete rows, clear it, ask for the code
  * and execute it. Each says what went right or wrong; `onLeave` is told once the batch is executed.
  */
-export function useReviewActions(batch: CurrentBatch, amount: number | undefined, onLeave: () => void) {
+export function useReviewActions(
+  batch: CurrentBatch,
+  amount: number | undefined,
+  balance: number | undefined,
+  onLeave: () => void,
+) {
   const navigate = useNavigate();
   const { notify } = useNotify();
   const update = useUpdateTransaction();
@@ -94,7 +99,7 @@ export function useReviewActions(batch: CurrentBatch, amount: number | undefined
   };
   const saveRow = async () => {
     if (!editing) return;
-    const error = firstRowError(editing.values);
+    const error = firstRowError(editing.values, balance);
     if (error) return notify('error', error);
     try {
       const r = await update.mutateAsync({ id: editing.id, batch_id: batchId, ...editing.values });
