@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MSG } from './messages.ts';
 import { PAYMENT_MSG } from './payments.ts';
+import { WHOLE_NUMBER_TEXT } from './params.ts';
 
 /**
  * The accounting module (2D) of document 2, sections 2.6-2.9: companies with their bank accounts at the provider,
@@ -89,39 +90,38 @@ export const INTERVAL_TYPES = ['daily', 'weekly', 'monthly'] as const;
 export type IntervalType = (typeof INTERVAL_TYPES)[number];
 
 /** cents: required, digits only, above 0 (document 2, section 5). */
-export const accountingAmount = z
-  .union([z.number(), z.string().trim()], { error: MSG.required })
-  .transform((v, ctx) => {
-    if (v === '') {
-      ctx.addIssue({ code: 'custom', message: MSG.required });
-      return z.NEVER;
-    }
-    if (typeof v === 'string' && v.length > 50) {
-      ctx.addIssue({ code: 'custom', message: 'Max 50 characters allowed' });
-      return z.NEVER;
-    }
-    if (typeof v === 'string' && !/^\d+$/.test(v)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: /^-?\d+$/.test(v) ? ACCOUNTING_MSG.amountPositive : ACCOUNTING_MSG.amountWhole,
-      });
-      return z.NEVER;
-    }
-    const n = Number(v);
-    if (!Number.isInteger(n)) {
-      ctx.addIssue({ code: 'custom', message: ACCOUNTING_MSG.amountWhole });
-      return z.NEVER;
-    }
-    if (n <= 0) {
-      ctx.addIssue({ code: 'custom', message: ACCOUNTING_MSG.amountPositive });
-      return z.NEVER;
-    }
-    if (n > 100_000_000_000) {
-      ctx.addIssue({ code: 'custom', message: PAYMENT_MSG.amountTooLarge });
-      return z.NEVER;
-    }
-    return n;
-  });
+export const accountingAmount = z.union([z.number(), z.string()], { error: MSG.required }).transform((v, ctx) => {
+  if (v === '') {
+    ctx.addIssue({ code: 'custom', message: MSG.required });
+    return z.NEVER;
+  }
+  if (typeof v === 'string' && v.length > 50) {
+    ctx.addIssue({ code: 'custom', message: 'Max 50 characters allowed' });
+    return z.NEVER;
+  }
+  // text as the whole-number rule of every integer field has it (params.ts): no padding, no leading zero
+  if (typeof v === 'string' && (!WHOLE_NUMBER_TEXT.test(v) || v.startsWith('-'))) {
+    ctx.addIssue({
+      code: 'custom',
+      message: WHOLE_NUMBER_TEXT.test(v) ? ACCOUNTING_MSG.amountPositive : ACCOUNTING_MSG.amountWhole,
+    });
+    return z.NEVER;
+  }
+  const n = Number(v);
+  if (!Number.isInteger(n)) {
+    ctx.addIssue({ code: 'custom', message: ACCOUNTING_MSG.amountWhole });
+    return z.NEVER;
+  }
+  if (n <= 0) {
+    ctx.addIssue({ code: 'custom', message: ACCOUNTING_MSG.amountPositive });
+    return z.NEVER;
+  }
+  if (n > 100_000_000_000) {
+    ctx.addIssue({ code: 'custom', message: PAYMENT_MSG.amountTooLarge });
+    return z.NEVER;
+  }
+  return n;
+});
 
 /** A percentage with up to 2 decimals, above 0 and at most 100, as basis points (12.5 -> 1250). */
 export const percentageField = z.union([z.number(), z.string().trim()], { error: MSG.required }).transform((v, ctx) => {

@@ -10,7 +10,7 @@ import {
 import { id, referenceField, ruleTypeFilter, searchField, text100 } from './accounting-params.ts';
 import { MSG } from './messages.ts';
 import { timestamp } from './operation.ts';
-import { pageField, perPageField } from './params.ts';
+import { pageField, perPageField, WHOLE_NUMBER_TEXT } from './params.ts';
 import { PAYMENT_MSG } from './payments.ts';
 
 // ---- rules ----
@@ -83,7 +83,7 @@ export const createRuleRequest = z
     account_type: z.union([z.boolean(), z.literal('true'), z.literal('false')], {
       error: 'account_type must be true (percentage) or false (amount)',
     }),
-    amount: z.union([z.number(), z.string().trim()], { error: MSG.required }),
+    amount: z.union([z.number(), z.string()], { error: MSG.required }),
     interval: z.string().trim().optional().default('00:00'),
     interval_type: z.enum(INTERVAL_TYPES, { error: 'interval_type must be daily, weekly or monthly' }).optional(),
     interval_day: z.union([z.string().trim(), z.number()]).optional().nullable(),
@@ -105,7 +105,8 @@ export const createRuleRequest = z
     }
     const raw = typeof v.amount === 'number' ? String(v.amount) : v.amount;
     if (raw === '') return issue('amount', MSG.required);
-    if (!/^\d+$/.test(raw)) return issue('amount', ACCOUNTING_MSG.ruleAmountWhole);
+    // cents, as the whole-number rule of every integer field has them (params.ts): no padding, no leading zero
+    if (!WHOLE_NUMBER_TEXT.test(raw) || raw.startsWith('-')) return issue('amount', ACCOUNTING_MSG.ruleAmountWhole);
     amount = Number(raw);
     if (amount <= 0) return issue('amount', ACCOUNTING_MSG.amountPositive);
     if (amount > 100_000_000_000) return issue('amount', PAYMENT_MSG.amountTooLarge);

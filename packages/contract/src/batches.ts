@@ -13,7 +13,7 @@ import {
 import { BATCH_STATUSES, STAGED_STATUSES } from './batch-rows.ts';
 import { MSG } from './messages.ts';
 import { messageAnswer, operation } from './operation.ts';
-import { pageField, perPageField, wholeNumber } from './params.ts';
+import { INT4_MAX, pageField, perPageField, wholeNumber, wholeNumberText } from './params.ts';
 
 // ---- requests ----
 
@@ -28,12 +28,7 @@ export const uploadFields = z.object({
   /** the batch's name (non-word characters are dropped); the file's own name without it */
   file_name: z.string().max(1000).optional(),
   /** the merchant or brand paid for, 0 for none in particular */
-  behalf_of_id: z.string({ error: BEHALF_OF_ID }).transform((v, ctx) => {
-    const n = Number(v);
-    if (Number.isInteger(n) && n >= 0) return n;
-    ctx.addIssue({ code: 'custom', message: BEHALF_OF_ID });
-    return z.NEVER;
-  }),
+  behalf_of_id: wholeNumberText('behalf_of_id', 0, INT4_MAX, BEHALF_OF_ID),
   /** the paying account; the Fee Account when absent */
   account_reference: z.string().max(1000).optional(),
 });

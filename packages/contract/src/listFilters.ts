@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { wholeNumber } from './params.ts';
 
 /** Messages of the filter fields of the lists (text, dates, amounts, the time zone). */
 export const FILTER_MSG = {
@@ -51,26 +52,23 @@ export const dateFilter = z
   .optional()
   .default('');
 
-/** Cents, 0 or more; '' means no filter. */
+const cents = wholeNumber('amount', 0, Number.MAX_SAFE_INTEGER, {
+  invalid: FILTER_MSG.amountWhole,
+  min: FILTER_MSG.amountMin,
+  max: FILTER_MSG.amountWhole,
+  whole: FILTER_MSG.amountWhole,
+});
+
+/** Cents, 0 or more, by the whole-number rule of every integer field (params.ts); '' or nothing: no filter. */
 export const centsFilter = z
-  .union([z.number(), z.string().trim()], { error: FILTER_MSG.amountWhole })
+  .union([z.number(), z.string()], { error: FILTER_MSG.amountWhole })
   .optional()
   .transform((v, ctx) => {
     if (v === undefined || v === '') return null;
-    const n = typeof v === 'number' ? v : /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : NaN;
-    if (Number.isNaN(n) || !Number.isInteger(n)) {
-      ctx.addIssue({ code: 'custom', message: FILTER_MSG.amountWhole });
-      return z.NEVER;
-    }
-    if (n < 0) {
-      ctx.addIssue({ code: 'custom', message: FILTER_MSG.amountMin });
-      return z.NEVER;
-    }
-    if (n > Number.MAX_SAFE_INTEGER) {
-      ctx.addIssue({ code: 'custom', message: FILTER_MSG.amountWhole });
-      return z.NEVER;
-    }
-    return n;
+    const read = cents.safeParse(v);
+    if (read.success) return read.data;
+    for (const issue of read.error.issues) ctx.addIssue({ code: 'custom', message: issue.message });
+    return z.NEVER;
   });
 
 /** Time zone names found valid (checking one costs a formatter; every list request names one). */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MSG } from './messages.ts';
 import { messages, operation, timestamp } from './operation.ts';
+import { INT4_MAX, wholeNumber } from './params.ts';
 import { passkeyCreationOptions, passkeyRegistrationResponse } from './webauthn.ts';
 
 /** At most this many passkeys per user. */
@@ -12,7 +13,12 @@ export const passkeyName = z
   .trim()
   .min(1, MSG.required)
   .max(50, 'Maximum 50 characters allowed');
-const passkeyId = z.coerce.number({ error: MSG.required }).int().positive(MSG.passkeyNotFound);
+const passkeyId = wholeNumber('id', 1, INT4_MAX, {
+  invalid: MSG.required,
+  min: MSG.passkeyNotFound,
+  max: MSG.passkeyNotFound,
+  whole: MSG.passkeyNotFound,
+});
 
 export const passkeyRegisterOptionsRequest = z.object({ current_password: currentPassword });
 export const passkeyRegisterOptionsResponse = z.object({ options: passkeyCreationOptions, message: messages });

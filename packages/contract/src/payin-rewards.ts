@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { exportFormat } from './downloads.ts';
 import { textFilter } from './listFilters.ts';
 import { pageOf, timestamp } from './operation.ts';
-import { pageField, perPageField } from './params.ts';
+import { INT4_MAX, pageField, perPageField, wholeNumber } from './params.ts';
 import { PAYIN_STATUSES } from './payin-links.ts';
 import { sortBy } from './payin-params.ts';
 
@@ -68,11 +68,7 @@ export const rewardListRequest = z.object({
   per_page: perPageField(100, 20),
   page: pageField(),
   /** when updating: the reward to pay */
-  id: z.coerce
-    .number({ error: 'id must be a reward id' })
-    .int('id must be a reward id')
-    .positive('id must be a reward id')
-    .optional(),
+  id: wholeNumber('id', 1, INT4_MAX, 'id must be a reward id').optional(),
 });
 export type RewardListRequest = z.input<typeof rewardListRequest>;
 export const rewardListResponse = pageOf(rewardRow).extend({ message: z.array(z.string()).optional() });

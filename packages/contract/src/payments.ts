@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MSG } from './messages.ts';
 import { MAX_AMOUNT_CENTS } from './money.ts';
 import { messageAnswer, messages, operation } from './operation.ts';
-import { INT4_MAX, wholeNumber } from './params.ts';
+import { INT4_MAX, WHOLE_NUMBER_TEXT, wholeNumber } from './params.ts';
 import { isSafeText, TEXT_MSG } from './text.ts';
 
 export const PAYMENT_MSG = {
@@ -41,12 +41,13 @@ export const obolIdField = z
   .regex(OBOL_ID_PATTERN, PAYMENT_MSG.invalidObolId);
 
 /** An amount in cents: from a number or a string of digits; positive, whole, within the payout limit. */
-export const amountCents = z.union([z.number(), z.string().trim()], { error: MSG.required }).transform((v, ctx) => {
+export const amountCents = z.union([z.number(), z.string()], { error: MSG.required }).transform((v, ctx) => {
   if (v === '') {
     ctx.addIssue({ code: 'custom', message: MSG.required });
     return z.NEVER;
   }
-  const n = typeof v === 'number' ? v : /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : NaN;
+  // text as the whole-number rule of every integer field has it (params.ts): no padding, no leading zero, no fraction
+  const n = typeof v === 'number' ? v : WHOLE_NUMBER_TEXT.test(v) ? Number(v) : NaN;
   if (Number.isNaN(n)) {
     ctx.addIssue({ code: 'custom', message: PAYMENT_MSG.amountWhole });
     return z.NEVER;

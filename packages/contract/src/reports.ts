@@ -3,6 +3,7 @@ import { exportFormat, exportResponse } from './downloads.ts';
 import { dateRangeFilters } from './listFilters.ts';
 import { MSG } from './messages.ts';
 import { operation } from './operation.ts';
+import { INT4_MAX, wholeNumber } from './params.ts';
 import { searchMerchantRequest, searchMerchantResponse } from './payments.ts';
 import type { Permission } from './permissions.ts';
 
@@ -69,11 +70,13 @@ export const currentMonth = (now = new Date()) => now.toISOString().slice(0, 7);
 export const invoiceRequest = z.object({
   /** the merchant's name as the picker showed it */
   name: z.string().trim().max(100, 'Max 100 characters allowed').optional().default(''),
-  merchant_id: z.coerce
-    .number({ error: INVOICE_MSG.merchantRequired })
-    .int(INVOICE_MSG.merchantRequired)
-    .min(1, INVOICE_MSG.merchantRequired)
-    .max(2_147_483_647, INVOICE_MSG.merchantRequired),
+  merchant_id: wholeNumber('merchant_id', 1, INT4_MAX, {
+    invalid: INVOICE_MSG.merchantRequired,
+    required: INVOICE_MSG.merchantRequired,
+    min: INVOICE_MSG.merchantRequired,
+    max: INVOICE_MSG.merchantRequired,
+    whole: INVOICE_MSG.merchantRequired,
+  }),
   date: z
     .string({ error: INVOICE_MSG.month })
     .trim()
@@ -83,7 +86,7 @@ export const invoiceRequest = z.object({
       INVOICE_MSG.month,
     ),
   /** the caller (the session decides who asks; accepted for the spec's call shape) */
-  auth_id: z.coerce.number().int().optional(),
+  auth_id: wholeNumber('auth_id', 0, INT4_MAX).optional(),
 });
 export type InvoiceRequest = z.input<typeof invoiceRequest>;
 
@@ -97,11 +100,13 @@ export const reportRequest = z.object({
   /** the merchant's or brand's name as the picker showed it (the file name carries it) */
   name: z.string().trim().max(100, 'Max 100 characters allowed').optional().default(''),
   /** the merchant or brand (0: Select All, for the activity report) */
-  auth_id: z.coerce
-    .number({ error: REPORT_MSG.holderRequired })
-    .int(REPORT_MSG.holderRequired)
-    .min(0, REPORT_MSG.holderRequired)
-    .max(2_147_483_647, REPORT_MSG.holderRequired),
+  auth_id: wholeNumber('auth_id', 0, INT4_MAX, {
+    invalid: REPORT_MSG.holderRequired,
+    required: REPORT_MSG.holderRequired,
+    min: REPORT_MSG.holderRequired,
+    max: REPORT_MSG.holderRequired,
+    whole: REPORT_MSG.holderRequired,
+  }),
   start_date: requiredDate,
   end_date: dateRangeFilters.end_date,
   tz: dateRangeFilters.tz,
@@ -128,11 +133,7 @@ const reportOp = <K extends ReportKind>(kind: K, id: string, summary: string) =>
 
 /** The chart beside the fee report: the fees of each month, per merchant (or, for a merchant, per holder). */
 export const feeChartRequest = z.object({
-  months: z.coerce
-    .number()
-    .int()
-    .min(1, 'months must be 1 to 24')
-    .max(24, 'months must be 1 to 24')
+  months: wholeNumber('months', 1, 24, { min: 'months must be 1 to 24', max: 'months must be 1 to 24' })
     .optional()
     .default(12),
 });
@@ -205,11 +206,7 @@ export const reportOps = {
     access: REPORTS.map((r) => r.permission),
     audit: 'report.unschedule',
     input: z.object({
-      id: z.coerce
-        .number({ error: 'id must be a schedule id' })
-        .int('id must be a schedule id')
-        .positive('id must be a schedule id')
-        .max(2_147_483_647, 'id must be a schedule id'),
+      id: wholeNumber('id', 1, INT4_MAX, 'id must be a schedule id'),
     }),
     output: z.object({ message: z.array(z.string()) }),
   }),

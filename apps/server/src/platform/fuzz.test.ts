@@ -2,6 +2,7 @@ import { DEFAULT_ROLE_PERMISSIONS, type Permission, type RoleName } from '@obol/
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProvider } from '../../../provider/src/app.ts';
+import { integerSample, notWholeNumbers } from '../../../../packages/contract/src/integer-fields.ts';
 import { stageBatch } from '../features/batches/stage.ts';
 import { stagedTransactions } from '../features/batches/tables.ts';
 import { holderReference } from '../features/ledger/accounts.ts';
@@ -17,6 +18,8 @@ import type { Access } from './http.ts';
  * (beside the ALWAYS ones) keep the run short. Run it larger by hand:
  *   FUZZ_SAMPLES=400 FUZZ_SEED=7 OBOL_TEST_DB=pglite npx vitest run src/platform/fuzz.test.ts
  * FUZZ_ROUTES=/api/a,/api/b fuzzes only those routes; FUZZ_TRACE=1 prints every call with its time and status.
+ * Beside that, every id and integer field (found by what its schema takes, integer-fields.ts) is sent booleans,
+ * arrays, padded, zero-led and signed numbers, and must answer 400 naming the field.
  * Not fuzzed past their first step on purpose: the provider webhook (it needs a signature: sent unsigned, it must
  * answer 401 whatever the body) and password checks (the sign-in limit is reached first, see below).
  */
@@ -369,6 +372,62 @@ describe('fuzzing every route with hostile input', () => {
       }
     }
     expect(failures).toEqual([]);
+  }, 300_000);
+
+  it('answers 400 naming the field to booleans, arrays and padded numbers in every id and integer field', async () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    const expect400 = (what: string, field: string, status: number, text: string) => {
+      checked++;
+      let named = false;
+      try {
+        named = !!(JSON.parse(text) as { fields?: Record<string, unknown> }).fields?.[field];
+      } catch {
+        named = false;
+      }
+      if (status !== 400 || !named) wrong.push(`${what} -> ${status} ${text.slice(0, 120)}`);
+    };
+    for (const r of apiRoutes('POST').filter((x) => x.input && x.url !== WEBHOOK)) {
+      const base = baseBody(r, 'admin');
+      for (const [field, schema] of Object.entries(inputShape(r.input))) {
+        const n = integerSample(schema);
+        if (n === undefined) continue;
+        // null, where the field is required (elsewhere it means none: no parent, no filter)
+        const values = [...notWholeNumbers(n), ...(schema.safeParse(null).success ? [] : [null])];
+        for (const v of values) {
+          const what = `POST ${r.url} ${field}=${show(v)}`;
+          if (r.url === UPLOAD) {
+            // a form field is text: the text forms only
+            if (typeof v !== 'string') continue;
+            const form = Object.fromEntries(Object.entries({ ...base, [field]: v }).map(([k, x]) => [k, String(x)]));
+            const res = await t.upload(UPLOAD, form, { name: 'fuzz.csv', content: CSV }, tokens.admin);
+            expect400(what, field, res.status, res.text);
+            continue;
+          }
+          const res = await t.app.inject({
+            method: 'POST',
+            url: r.url,
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.admin}` },
+            payload: JSON.stringify({ ...base, [field]: v }),
+          });
+          expect400(what, field, res.statusCode, res.body);
+        }
+      }
+    }
+    for (const r of apiRoutes('GET').filter((x) => x.input)) {
+      for (const [field, schema] of Object.entries(inputShape(r.input))) {
+        const n = integerSample(schema);
+        if (n === undefined) continue;
+        // a query string has text only, and a name given twice is an array
+        for (const q of [`%20${n}`, `${n}%20`, `0${n}`, `%2B${n}`, `${n}.0`, `${n}&${field}=${n}`]) {
+          const url = `${r.url.replace(/:(\w+)/g, '1')}?${field}=${q}`;
+          const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${tokens.admin}` } });
+          expect400(`GET ${url}`, field, res.statusCode, res.body);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(800);
+    expect(wrong).toEqual([]);
   }, 300_000);
 
   it('answers unsigned webhooks with a 401, whatever the body', async () => {

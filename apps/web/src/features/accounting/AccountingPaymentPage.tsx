@@ -51,7 +51,7 @@ export function AccountingPaymentPage() {
   const enabled = !!account && balance > 0;
   const beneficiary = useBeneficiaries(companyId, type, accountId).find((b) => b.id === beneficiaryId);
 
-  const parsedAmount = accountingAmount.safeParse(amount);
+  const parsedAmount = accountingAmount.safeParse(amount.trim());
   const errors: Partial<Record<Field, string>> = {
     amount:
       amount === ''

@@ -53,7 +53,7 @@ export function ManualPayoutForm({
   const [rawAmount, brand, obolId] = useWatch({ control: f.control, name: ['amount', 'brand', 'obol_id'] });
   const balance = selection.balance ?? 0;
   const bps = parseFeePercent(String(selection.fee)) ?? 0;
-  const parsed = amountCents.safeParse(rawAmount);
+  const parsed = amountCents.safeParse(rawAmount.trim());
   const amount = parsed.success ? parsed.data : null;
   const fee = amount ? feeCents(amount, bps) : 0;
   const total = amount ? amount + fee : 0;

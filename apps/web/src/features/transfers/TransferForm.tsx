@@ -83,7 +83,7 @@ export function TransferForm({ sources, holderName }: { sources: readonly Transf
   const f = useForm<Form>({ resolver: zodResolver(form), mode: 'onChange', defaultValues: EMPTY });
 
   const [rawAmount, iban] = useWatch({ control: f.control, name: ['amount', 'iban'] });
-  const parsed = amountCents.safeParse(rawAmount);
+  const parsed = amountCents.safeParse(rawAmount.trim());
   const amount = parsed.success ? parsed.data : null;
   const amountError =
     rawAmount === ''
