@@ -1,6 +1,7 @@
 import type { Operation } from '@obol/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.ts';
+import { boundaryOf, formRefused, MULTIPART_MSG, unreadableBody } from './multipart.ts';
 
 /** Most fields a form may carry: a list's filters are about twenty. */
 const MAX_FIELDS = 100;
@@ -59,16 +60,16 @@ export function registerFormBodies(app: FastifyInstance): void {
       return done(err as Error, undefined);
     }
     const type = req.headers['content-type'] ?? '';
+    // the form's faults are said as the upload says them (multipart.ts): undici's own error says none
+    const boundary = boundaryOf(type);
+    if (!boundary) return done(formRefused(MULTIPART_MSG.noBoundary), undefined);
     new Response(raw as Buffer, { headers: { 'content-type': type } })
       .formData()
       .then((form) => collect(form.entries()))
       .then(
         (body) => done(null, body),
         (err: unknown) =>
-          done(
-            err instanceof ApiError ? err : new ApiError(400, ['The form data is not valid multipart/form-data']),
-            undefined,
-          ),
+          done(err instanceof ApiError ? err : formRefused(unreadableBody(raw as Buffer, boundary)), undefined),
       );
   });
 }

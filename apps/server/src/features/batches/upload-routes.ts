@@ -1,8 +1,5 @@
-import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import multipart from '@fastify/multipart';
 import { batchOps, type BatchStatus } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
@@ -10,6 +7,7 @@ import { ApiError, badRequest, fromZod } from '../../platform/errors.ts';
 import { refuseUnsafeText, route } from '../../platform/http.ts';
 import { throttle } from '../../platform/limits.ts';
 import { randomToken } from '../../platform/crypto.ts';
+import { multipartRoutes, readUpload } from '../../platform/multipart.ts';
 import { CSV_TEMPLATE, FileRefused } from './parse.ts';
 import { findBatchInScope } from './service.ts';
 import { createBatch, saveBatch } from './upload.ts';
@@ -19,39 +17,24 @@ const tooLarge = () => badRequest(`The file is larger than ${MAX_UPLOAD_BYTES / 
 
 /** The upload and its staging: the file, the template, the progress of the staging job, keeping the batch. */
 export function uploadRoutes(app: FastifyInstance, deps: Deps) {
-  app.register(async (scope) => {
-    await scope.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10, fieldSize: 1000 } });
+  multipartRoutes(app, { fileSize: MAX_UPLOAD_BYTES, fields: 10, fieldSize: 1000 }, (scope) => {
     route(scope, batchOps.uploadTransactions, async ({ auth, req }) => {
       // the text rule of a body sent as anything but a form (route() leaves a multipart body to its handler)
       refuseUnsafeText(req, req.body);
       await throttle(deps, 'upload', auth.user.id); // per user: 429 past the limit (config.ts DEFAULT_LIMITS)
-      if (!req.isMultipart()) throw badRequest('Send the file as multipart/form-data', 'file');
       const tmpDir = path.join(deps.config.dataDir, 'uploads');
       await mkdir(tmpDir, { recursive: true });
       const tmp = path.join(tmpDir, `incoming-${randomToken(12)}`);
-      const fields: Record<string, string> = {};
-      let originalName: string | null = null;
-      let truncated = false;
       try {
-        for await (const part of req.parts()) {
-          if (part.type === 'file') {
-            if (part.fieldname !== 'file') {
-              part.file.resume();
-              continue;
-            }
-            originalName = part.filename;
-            await pipeline(part.file, createWriteStream(tmp));
-            truncated = part.file.truncated;
-          } else fields[part.fieldname] = String(part.value ?? '');
-        }
-        refuseUnsafeText(req, fields);
-        if (!originalName) throw badRequest('Choose a file to upload', 'file');
-        if (truncated) throw tooLarge();
+        // a form that cannot be read is a 400 naming `file` (platform/multipart.ts)
+        const { fields, file } = await readUpload(req, 'file', tmp);
+        if (!file) throw badRequest('Choose a file to upload', 'file');
+        if (file.truncated) throw tooLarge();
         const form = batchOps.uploadTransactions.input.safeParse(fields);
         if (!form.success) throw fromZod(form.error, fields);
         const made = await createBatch(deps, auth, {
           tmp,
-          originalName,
+          originalName: file.name,
           fileName: form.data.file_name,
           behalfOf: form.data.behalf_of_id,
           accountReference: form.data.account_reference,
@@ -63,9 +46,6 @@ export function uploadRoutes(app: FastifyInstance, deps: Deps) {
       } catch (err) {
         await rm(tmp, { force: true });
         if (err instanceof FileRefused) throw badRequest(err.message, 'file');
-        const code = (err as { code?: string }).code;
-        if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-        if (code?.startsWith('FST_')) throw badRequest('The upload could not be read', 'file');
         throw err;
       }
     });
