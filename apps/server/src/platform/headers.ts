@@ -46,13 +46,25 @@ export function securityHeaders(config: Pick<Config, 'publicUrl'>): Record<strin
  */
 export function registerSecurityHeaders(app: FastifyInstance, config: Pick<Config, 'publicUrl'>): void {
   const headers = securityHeaders(config);
-  app.addHook('onRequest', (_req, reply, done) => {
+  app.addHook('onRequest', (req, reply, done) => {
     reply.headers(headers);
+    if (isApi(req.url)) reply.header('cache-control', API_CACHE_CONTROL);
     done();
   });
 }
 
+/**
+ * Answers of the API hold balances, payouts and personal data: no cache, shared or the browser's own, may keep
+ * them (a back button or a shared machine would show them again). Set on every /api answer, errors included; a
+ * route that answers a file of its own sets its own (downloads: private, no-store; the API document's assets).
+ * The web app's files keep theirs (web.ts: hashed /assets immutable, index.html revalidated).
+ */
+export const API_CACHE_CONTROL = 'no-store';
+
+const isApi = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+
 /** For answers sent outside the hooks (a malformed URL); see frameworkErrors in app.ts. */
 export function setSecurityHeaders(reply: FastifyReply, config: Pick<Config, 'publicUrl'>): void {
   reply.headers(securityHeaders(config));
+  if (isApi(reply.request.url)) reply.header('cache-control', API_CACHE_CONTROL);
 }

@@ -118,6 +118,39 @@ describe('security headers', () => {
     }
   });
 
+  it('keep every JSON answer of the API out of every cache, and leave the web files their own caching', async () => {
+    // (the API document, public and the same for everyone, is revalidated instead: apidocs.ts)
+    const routes = t.routes.filter(
+      (r) => r.method !== 'HEAD' && !r.url.includes('*') && r.url.startsWith('/api/') && r.url !== '/api/openapi.json',
+    );
+    let json = 0;
+    for (const r of routes) {
+      const res = await t.app.inject({
+        method: r.method as 'GET' | 'POST',
+        url: r.url.replace(/:\w+/g, '1'),
+        ...(r.method === 'GET' ? {} : { payload: {} }),
+      });
+      if (!String(res.headers['content-type']).startsWith('application/json')) continue;
+      json++;
+      expect(res.headers['cache-control'], `${r.method} ${r.url} -> ${res.statusCode}`).toBe('no-store');
+    }
+    expect(json).toBeGreaterThan(100);
+    // a signed-in answer with a balance, an error, an unknown API path
+    const token = await t.signIn('admin@obol.example');
+    const balance = await t.app.inject({
+      method: 'POST',
+      url: '/api/login-user-account',
+      headers: { authorization: `Bearer ${token}` },
+      payload: {},
+    });
+    expect(balance.statusCode).toBe(200);
+    expect(balance.headers['cache-control']).toBe('no-store');
+    for (const url of ['/api/no-such-route', '/api/download-file/%zz'])
+      expect((await t.app.inject({ url })).headers['cache-control'], url).toBe('no-store');
+    expect((await t.app.inject({ url: '/assets/app.js' })).headers['cache-control']).toMatch(/immutable/);
+    expect((await t.app.inject({ url: '/' })).headers['cache-control']).not.toMatch(/no-store/);
+  });
+
   it('reach a browser over a real connection, for the page and its script', async () => {
     for (const url of ['/', '/assets/app.js', '/signin', '/api/health']) {
       const res = await fetch(`${t.address}${url}`);
