@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { trimRow, validateRow, type RawRow } from './batch-rows.ts';
 import { MSG } from './messages.ts';
 import { PAYMENT_MSG } from './payments.ts';
+import { TEXT_MSG } from './text.ts';
 
 const row = (over: Partial<RawRow> = {}): RawRow => ({
   beneficiary_name: 'Ana Novak',
@@ -47,6 +48,18 @@ describe('the rules of a staged row', () => {
     ['9999999999', PAYMENT_MSG.amountTooLarge],
   ])('refuses the amount %s', (amount, message) => {
     expect(validateRow(row({ amount }), ctx).errors).toEqual({ amount: message });
+  });
+
+  it("refuses a direction override in the beneficiary's name (a name, shown in lists and files)", () => {
+    const r = validateRow(row({ beneficiary_name: 'Ana \u202eKavon' }), ctx);
+    expect(r.errors).toEqual({ beneficiary_name: TEXT_MSG.notAllowedHere });
+    expect(r.status).toBe('Failed');
+    expect(validateRow(row({ beneficiary_name: '\u05d3\u05e0\u05d4\u200f' }), ctx).errors).toEqual({});
+  });
+
+  it('takes an amount in cents as the digits alone (the id and integer rule)', () => {
+    for (const amount of ['1500.00', '01500', '+1500', '15e2'])
+      expect(validateRow(row({ amount }), ctx).errors.amount, amount).toBe(PAYMENT_MSG.amountWhole);
   });
 
   it('with a context: the brand must exist and the merchant transaction id be free', () => {

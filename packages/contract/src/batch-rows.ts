@@ -1,5 +1,6 @@
 import { MSG } from './messages.ts';
 import { amountCents, OBOL_ID_PATTERN, PAYMENT_MSG } from './payments.ts';
+import { isSafeName, TEXT_MSG } from './text.ts';
 
 /** The columns of a payout file, in the template's order. */
 export const BATCH_COLUMNS = [
@@ -73,6 +74,9 @@ export function validateRow(values: RawRow, ctx?: RowContext): ValidatedRow {
   for (const f of [...TEXT_FIELDS, 'obol_id'] as const) {
     if (values[f] && values[f].length > 50) errors[f] = PAYMENT_MSG.max50;
   }
+  // a name, shown in lists, files and the provider's statements: no direction overrides (text.ts, the name variant)
+  if (values.beneficiary_name && !errors.beneficiary_name && !isSafeName(values.beneficiary_name))
+    errors.beneficiary_name = TEXT_MSG.notAllowedHere;
   if (values.obol_id && !errors.obol_id && !OBOL_ID_PATTERN.test(values.obol_id))
     errors.obol_id = PAYMENT_MSG.invalidObolId;
   let amount: number | null = null;

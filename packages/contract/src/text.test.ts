@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createPayoutRequest, requiredText } from './payments.ts';
-import { findUnsafeText, isSafeText, safeText, TEXT_MSG, unsafeTextIssue } from './text.ts';
+import {
+  findUnsafeText,
+  isSafeName,
+  isSafeText,
+  safeText,
+  TEXT_MSG,
+  unsafeNameIssue,
+  unsafeTextIssue,
+} from './text.ts';
 
 /** The rule written out by code unit, independently of the regular expressions. */
 function referenceSafe(s: string): boolean {
@@ -106,6 +114,48 @@ describe('findUnsafeText', () => {
     const many = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`f${i}`, '\u0000']));
     expect(findUnsafeText(many)).toHaveLength(20);
     expect(findUnsafeText(many, 3).map((x) => x.field)).toEqual(['f0', 'f1', 'f2']);
+  });
+});
+
+describe('the name variant', () => {
+  const OVERRIDES = [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069];
+  it('refuses direction overrides and isolates, and whatever the text rule refuses', () => {
+    for (const c of OVERRIDES) {
+      const name = `Invoice${String.fromCharCode(c)}fdp.exe`;
+      expect(unsafeNameIssue(name)).toBe(`bidirectional control U+${c.toString(16).toUpperCase()}`);
+      expect(isSafeName(name)).toBe(false);
+      // elsewhere (a search, a message) they are text like any other
+      expect(isSafeText(name)).toBe(true);
+    }
+    expect(unsafeNameIssue('a\u0000b')).toBe('control character U+0000');
+  });
+  it('keeps right-to-left names, with the plain direction marks', () => {
+    for (const name of [
+      '\u05d3\u05e0\u05d4 \u05db\u05d4\u05df',
+      '\u0645\u062d\u0645\u062f\u200f 2',
+      'Shop\u200e (IL)',
+      '\u061c\u0661\u0662',
+      'Zoë',
+    ])
+      expect(isSafeName(name), name).toBe(true);
+  });
+  it('applies to every field named `name` or `..._name`, in arrays too, and nowhere else', () => {
+    const bad = 'a\u202eb';
+    const found = findUnsafeText({
+      name: bad,
+      first_name: bad,
+      rows: [{ beneficiary_name: bad, reference: bad }],
+      file_name: [bad],
+      search: bad,
+      renamed: bad,
+      username: bad,
+    });
+    expect(found.map((f) => f.field)).toEqual(['name', 'first_name', 'rows.0.beneficiary_name', 'file_name.0']);
+    expect(found[0]).toEqual({
+      field: 'name',
+      message: TEXT_MSG.notAllowed('name'),
+      issue: 'bidirectional control U+202E',
+    });
   });
 });
 

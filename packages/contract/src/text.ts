@@ -33,6 +33,28 @@ export function unsafeTextIssue(value: string): string | null {
 
 export const isSafeText = (value: string): boolean => unsafeTextIssue(value) === null;
 
+/**
+ * The name variant of the rule: a name (of a person, merchant, brand, company, rule, passkey, file or beneficiary)
+ * is shown beside other text in lists, files and mail subjects, where an explicit direction override or isolate
+ * (U+202A-U+202E, U+2066-U+2069) would reorder what follows it: 'Invoice\u202Efdp.exe' shows as 'Invoiceexe.pdf'.
+ * They are refused there too. The plain marks U+200E, U+200F and U+061C stay allowed: they only set the direction
+ * of neutral characters beside them, and right-to-left keyboards type them in ordinary names.
+ */
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
+
+/** The fields the name variant applies to, by their key: `name` and every `..._name`. */
+export const NAME_FIELD = /(?:^|_)name$/i;
+
+/** Why a name may not be accepted (the text rule's reasons, or 'bidirectional control U+202E'), or null. */
+export function unsafeNameIssue(value: string): string | null {
+  const text = unsafeTextIssue(value);
+  if (text) return text;
+  const bidi = BIDI_CONTROL.exec(value);
+  return bidi ? `bidirectional control ${hex(bidi[0].charCodeAt(0))}` : null;
+}
+
+export const isSafeName = (value: string): boolean => unsafeNameIssue(value) === null;
+
 /** A text field of a form: a string that holds no control character and no unpaired surrogate. */
 export const safeText = (message: string = TEXT_MSG.notAllowedHere) =>
   z.string({ error: 'Must be text' }).refine(isSafeText, message);
@@ -49,7 +71,8 @@ export interface UnsafeText {
 
 /**
  * Every text of a parsed JSON body, query string or route parameters that breaks the rule: string values at
- * any depth of objects and arrays, and the keys of objects. Walks with a stack of its own, so no nesting can
+ * any depth of objects and arrays (the name variant for a field named `name` or `..._name`), and the keys of
+ * objects. Walks with a stack of its own, so no nesting can
  * overflow the call stack, and stops after `limit` findings.
  */
 export function findUnsafeText(input: unknown, limit = 20): UnsafeText[] {
@@ -67,13 +90,19 @@ export function findUnsafeText(input: unknown, limit = 20): UnsafeText[] {
     // a field deep in nested arrays is named by its first levels
     return keys.length > MAX_PATH ? `${keys.slice(0, MAX_PATH).join('.')}...` : keys.join('.') || '_';
   };
+  // a value under a name field, or in an array of them, is a name
+  const isName = (node: Node) => {
+    let n: Node | null = node;
+    while (n && n.key !== null && /^\d+$/.test(n.key) && Array.isArray(n.parent?.value)) n = n.parent;
+    return !!n?.key && NAME_FIELD.test(n.key);
+  };
   const found: UnsafeText[] = [];
   const stack: Node[] = [{ value: input, key: null, parent: null }];
   while (stack.length && found.length < limit) {
     const node = stack.pop()!;
     const { value } = node;
     if (typeof value === 'string') {
-      const issue = unsafeTextIssue(value);
+      const issue = isName(node) ? unsafeNameIssue(value) : unsafeTextIssue(value);
       if (issue) {
         const field = fieldOf(node);
         found.push({ field, message: TEXT_MSG.notAllowed(field === '_' ? 'The input' : field), issue });

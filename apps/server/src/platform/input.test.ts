@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { TEXT_MSG, TRX_MSG } from '@obol/contract';
+import { NAME_FIELD, TEXT_MSG, TRX_MSG } from '@obol/contract';
 import { count, desc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batches } from '../features/batches/tables.ts';
@@ -60,6 +60,25 @@ describe('the text rule, on every route', () => {
       }
     }
     expect(checked).toBeGreaterThan(100);
+  });
+
+  it('refuses direction overrides in every name field of every JSON route, naming the field', async () => {
+    // 'Invoice\u202Efdp.exe' shows as 'Invoiceexe.pdf' in a list, a file or a mail subject
+    let checked = 0;
+    for (const r of t.routes.filter((x) => x.method === 'POST' && x.input)) {
+      for (const field of Object.keys(inputShape(r.input)).filter((f) => NAME_FIELD.test(f))) {
+        for (const value of ['Invoice\u202Efdp.exe', 'Acme \u2067Ltd\u2069']) {
+          const res = await t.post(r.url, { [field]: value }, callerOf(r));
+          expect(res.status, `${r.url} ${field}`).toBe(400);
+          expect(res.body.fields, `${r.url} ${field}`).toEqual(notAllowed(field));
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(40);
+    // a right-to-left name with its plain direction mark is a name like any other
+    const rtl = await t.post('/api/brands', { name: '\u05d3\u05e0\u05d4\u200f 2' }, admin);
+    expect(rtl.status).toBe(200);
   });
 
   it('keeps tab, line feed, carriage return, emoji and right-to-left text', async () => {
@@ -141,6 +160,7 @@ describe('the text rule, on every route', () => {
       // (a lone surrogate cannot cross multipart: UTF-8 has no encoding of one)
       ['file_name', 'name\u0085'],
       ['behalf_of_id', '1\u0000'],
+      ['file_name', 'payouts\u202Evsc'],
     ]) {
       const res = await t.upload(
         '/api/upload-transactions',
@@ -151,6 +171,15 @@ describe('the text rule, on every route', () => {
       expect(res.status, field).toBe(400);
       expect(res.body.fields, field).toEqual(notAllowed(field));
     }
+    // the file's own name is a name too
+    const named = await t.upload(
+      '/api/upload-transactions',
+      base,
+      { name: 'pay\u202Eslx.csv', content: csv },
+      merchant,
+    );
+    expect(named.status).toBe(400);
+    expect(named.body.fields).toEqual({ file: [TEXT_MSG.notAllowed('The file name')] });
     const [{ n: after }] = await t.deps.db.select({ n: count() }).from(batches);
     expect(after).toBe(before);
     let left: string[] = [];

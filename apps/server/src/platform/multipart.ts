@@ -1,6 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
+import { TEXT_MSG, unsafeNameIssue } from '@obol/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.ts';
 import { refuseUnsafeText } from './http.ts';
@@ -125,6 +126,12 @@ export async function readUpload(req: FastifyRequest, fileField: string, saveTo:
       if (part.fieldname !== fileField || file) {
         part.file.resume();
         continue;
+      }
+      // the file's own name is kept and shown: the name variant of the text rule
+      const nameIssue = unsafeNameIssue(part.filename);
+      if (nameIssue) {
+        req.audit.detail = `refused text: ${nameIssue} in the file's name`;
+        throw formRefused(TEXT_MSG.notAllowed('The file name'), fileField);
       }
       try {
         await pipeline(part.file, createWriteStream(saveTo));
