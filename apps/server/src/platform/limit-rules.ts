@@ -42,6 +42,11 @@ export interface Limits {
   merchantApi: RateWindow;
   /** company consent links looked at or approved, per client address (the link's token is the secret) */
   consent: RateWindow;
+  /**
+   * password links (reset or invitation) that did not check, per client address: /check-link-expiry and
+   * /set-password, a slot taken before the check and given back when the link is valid
+   */
+  passwordLinkAddress: RateWindow;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -59,4 +64,5 @@ export const DEFAULT_LIMITS: Limits = {
   passkey: { limit: 20, seconds: 10 * 60 },
   merchantApi: { limit: 300, seconds: 60 },
   consent: { limit: 30, seconds: 10 * 60 },
+  passwordLinkAddress: { limit: 20, seconds: 15 * 60 },
 };

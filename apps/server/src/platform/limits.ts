@@ -73,6 +73,7 @@ const WHAT: Record<WindowName, string> = {
   passkey: 'passkey changes',
   merchantApi: 'requests',
   consent: 'requests',
+  passwordLinkAddress: 'attempts',
 };
 
 /** The rate_limits key of one named window for one subject (a user id, an address, an e-mail). */

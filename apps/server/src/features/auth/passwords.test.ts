@@ -209,6 +209,76 @@ describe('POST /api/check-link-expiry', () => {
   });
 });
 
+describe('guessing password links', () => {
+  const check = (body: unknown, remoteAddress: string) =>
+    t.app
+      .inject({ method: 'POST', url: '/api/check-link-expiry', payload: body as object, remoteAddress })
+      .then((r) => ({ status: r.statusCode, body: r.json(), headers: r.headers }));
+  const set = (body: object, remoteAddress: string) =>
+    t.app
+      .inject({ method: 'POST', url: '/api/set-password', payload: body, remoteAddress })
+      .then((r) => ({ status: r.statusCode, body: r.json(), headers: r.headers }));
+
+  it('takes 20 wrong links from one address per 15 minutes, check and set together, then answers 429', async () => {
+    await forgetFailures();
+    const hash = await passwordHash('supervisor-b@obol.example');
+    const link = await resetLink('supervisor-b@obol.example');
+    const guess = (i: number) => ({ ...link, token: `guess-${i}`.padEnd(43, 'x') });
+    const limit = t.config.limits.passwordLinkAddress.limit;
+    expect(limit).toBe(20);
+    for (let i = 0; i < limit; i++) {
+      const r =
+        i % 2
+          ? await check(guess(i), '10.31.0.1')
+          : await set({ ...guess(i), password: 'Guess@pass1', password_confirmation: 'Guess@pass1' }, '10.31.0.1');
+      expect(r.status, String(i)).toBe(400);
+    }
+    for (const r of [
+      await check(guess(99), '10.31.0.1'),
+      // the right link too: past the limit nothing is looked up
+      await check(link, '10.31.0.1'),
+      await set({ ...link, password: 'Right@pass1', password_confirmation: 'Right@pass1' }, '10.31.0.1'),
+    ]) {
+      expect(r.status).toBe(429);
+      const wait = Number(r.headers['retry-after']);
+      expect(wait).toBeGreaterThan(14 * 60);
+      expect(r.body).toEqual({ error: [tryAgainIn(wait)] });
+    }
+    // another address is not held back, and the owner's link still works from it
+    expect((await check(link, '10.31.0.2')).status).toBe(200);
+    expect(
+      (await set({ ...link, password: 'Owner@pass1', password_confirmation: 'Owner@pass1' }, '10.31.0.2')).status,
+    ).toBe(200);
+    expect(await passwordWorks('supervisor-b@obol.example', 'Owner@pass1')).toBe(true);
+    // a window that ended starts over
+    await t.deps.db
+      .update(rateLimits)
+      .set({ windowStart: sql`now() - interval '16 minutes'` })
+      .where(eq(rateLimits.key, 'passwordLinkAddress:10.31.0.1'));
+    expect((await check(guess(100), '10.31.0.1')).status).toBe(400);
+    await t.deps.db.update(users).set({ passwordHash: hash }).where(eq(users.email, 'supervisor-b@obol.example'));
+  });
+
+  it('counts only links that do not check: valid ones give their slot back', async () => {
+    await forgetFailures();
+    const link = await resetLink('supervisor-b@obol.example');
+    for (let i = 0; i < 30; i++) expect((await check(link, '10.31.0.3')).status).toBe(200);
+    expect((await check({ ...link, token: 'wrong' }, '10.31.0.3')).status).toBe(400);
+  });
+
+  it('counts racing guesses: no more than the limit are looked up', async () => {
+    await forgetFailures();
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        check({ token: `race-${i}`.padEnd(43, 'x'), email: 'supervisor-b@obol.example' }, '10.31.0.4'),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 400)).toHaveLength(20);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(20);
+    await forgetFailures();
+  });
+});
+
 describe('POST /api/set-password', () => {
   it.each(RULES)(
     'refuses %j with its message, leaving the password and the link as they were',

@@ -6,7 +6,7 @@ import type { Deps } from '../../platform/deps.ts';
 import type { MailMessage } from '../../platform/mail.ts';
 import { badRequest } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
-import { tally } from '../../platform/limits.ts';
+import { giveBack, limitKey, tally, throttle } from '../../platform/limits.ts';
 import { setPasswordHash, signInUser } from '../users/credentials.ts';
 import { consumeCode } from './second-factor.ts';
 import { endSessions } from './sessions.ts';
@@ -98,13 +98,26 @@ async function findResetLink(deps: Deps, token: string, email: string) {
   return row ? { user, row } : null;
 }
 
-export async function checkLink(deps: Deps, token: string, email: string) {
-  if (!(await findResetLink(deps, token, email))) throw badRequest(MSG.linkExpired, 'token');
+/**
+ * A password link's token and e-mail, looked up under the limit on guessing them: a slot of the address's window
+ * (`passwordLinkAddress`) is taken before the look-up and given back when the link is valid, so an address that
+ * keeps trying links that do not exist gets 429 with Retry-After. Nothing is counted per account: the token has
+ * 256 random bits, so such a count would stop no guess, and anyone could spend it to block the owner's link.
+ */
+async function findLinkUnderLimit(deps: Deps, token: string, email: string, ip: string) {
+  const slot = await throttle(deps, 'passwordLinkAddress', ip);
+  const found = await findResetLink(deps, token, email);
+  if (!found) throw badRequest(MSG.linkExpired, 'token');
+  await giveBack(deps.db, limitKey('passwordLinkAddress', ip), slot);
+  return found;
 }
 
-export async function setPassword(deps: Deps, input: { token: string; email: string; password: string }) {
-  const found = await findResetLink(deps, input.token, input.email);
-  if (!found) throw badRequest(MSG.linkExpired, 'token');
+export async function checkLink(deps: Deps, token: string, email: string, ip: string) {
+  await findLinkUnderLimit(deps, token, email, ip);
+}
+
+export async function setPassword(deps: Deps, input: { token: string; email: string; password: string }, ip: string) {
+  const found = await findLinkUnderLimit(deps, input.token, input.email, ip);
   const hash = await hashPassword(input.password);
   await deps.db.transaction(async (tx) => {
     if (!(await consumeCode(tx, found.row.id))) throw badRequest(MSG.linkExpired, 'token');

@@ -48,14 +48,14 @@ export function authRoutes(app: FastifyInstance, deps: Deps) {
     return { message: [MSG.resetMailSent] };
   });
 
-  route(app, authOps.checkLinkExpiry, async ({ input }) => {
-    await checkLink(deps, input.token, input.email);
+  route(app, authOps.checkLinkExpiry, async ({ input, req }) => {
+    await checkLink(deps, input.token, input.email, req.ip);
     return { message: ['Link is valid'] };
   });
 
   route(app, authOps.setPassword, async ({ input, req }) => {
     req.audit.actor = { id: null, email: input.email };
-    const user = await setPassword(deps, input);
+    const user = await setPassword(deps, input, req.ip);
     req.audit.actor = { id: user.id, name: user.name, email: user.email };
     req.audit.targetType = 'user';
     req.audit.targetId = user.id;
