@@ -170,6 +170,7 @@ describe('configuration', () => {
       passkey: { limit: 20, seconds: 600 },
       merchantApi: { limit: 300, seconds: 60 },
       consent: { limit: 30, seconds: 600 },
+      passwordLinkAddress: { limit: 20, seconds: 900 },
     });
   });
 });
