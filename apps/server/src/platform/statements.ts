@@ -70,7 +70,8 @@ export function preparedStatement<Row>(name: string, types: readonly string[], t
       return (await client.query<Row & pg.QueryResultRow>({ name, text, values: [...values] })).rows;
     }
     const runner: Runner = on && 'pglite' in on ? on.pglite : database.pglite;
-    return executeOnPglite<Row>(database.pglite, runner, name, `(${types.join(', ')})`, text, values, !!on);
+    const typed = types.length ? `(${types.join(', ')})` : '';
+    return executeOnPglite<Row>(database.pglite, runner, name, typed, text, values, !!on);
   };
 }
 

@@ -203,6 +203,8 @@ export interface PayoutDbRow {
  * looked up one by one for a page (LOOKUP_COLUMNS) and joined for a chunk.
  * With a cursor the page starts after it; with `before` true it is the page that ends just before the cursor
  * (read backwards on the same index, then turned round); without a cursor it starts at OFFSET.
+ * With `counted`, every row also carries `counted`: the rows `where` selects, counted up to EXACT_TOTAL_UP_TO + 1
+ * (boundedCountQuery's count, run once by the same statement: one round trip for the page and its total).
  */
 export function pageQuery(
   where: SQL,
@@ -211,15 +213,17 @@ export function pageQuery(
   offset: number,
   cursor: Cursor | null,
   before = false,
+  counted = false,
 ): SQL {
   const walk = cursor && before ? reverse(dir) : dir;
   const few = limit <= LOOKUPS_UP_TO;
   const outer = dir === 'DESC' ? sql`x.updated_at DESC, x.id DESC` : sql`x.updated_at ASC, x.id ASC`;
+  const count = counted ? sql`, (${boundedCountQuery(where)}) AS counted` : sql``;
   return sql`WITH pg AS MATERIALIZED (
       SELECT p.id FROM payouts p WHERE ${where} AND ${afterCursor(cursor, walk)}
       ORDER BY ${orderBy(walk)} LIMIT ${limit} OFFSET ${cursor ? 0 : offset}
     )
-    SELECT x.* FROM pg CROSS JOIN LATERAL (
+    SELECT x.*${count} FROM pg CROSS JOIN LATERAL (
       SELECT ${few ? LOOKUP_COLUMNS : PAYOUT_COLUMNS} FROM payouts p ${few ? LOOKUP_JOINS : PAYOUT_JOINS} WHERE p.id = pg.id
     ) x
     ORDER BY ${outer}`;

@@ -9,7 +9,6 @@ import type {
 } from '@obol/contract';
 import { EXACT_TOTAL_UP_TO, formatCents } from '@obol/contract';
 import { sql, type SQL } from 'drizzle-orm';
-import pg from 'pg';
 import { pgDialect, rowsOf, type Executor } from '../../platform/db.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import type { Scope } from '../../platform/scope.ts';
@@ -99,7 +98,7 @@ const SURELY_LARGE = EXACT_TOTAL_UP_TO * 10;
  * - otherwise a count that stops after EXACT_TOTAL_UP_TO + 1 rows: exact up to there, above it the larger of
  *   what was counted and the estimate.
  * The count never reads more than EXACT_TOTAL_UP_TO + 1 rows, so its cost does not grow with the table.
- * `counting` is that count already started (beside the page), when it was; otherwise it is run here if needed.
+ * `counting` is that count when it came with the page's rows; otherwise it is run here if needed.
  */
 export async function totalOf(
   db: Executor,
@@ -119,9 +118,6 @@ export async function totalOf(
 
 const boundedCount = async (db: Executor, where: SQL) =>
   Number(rowsOf<{ total: number }>(await db.execute(boundedCountQuery(where)))[0]?.total ?? 0);
-
-/** A database on a PostgreSQL pool (not PGlite, not a transaction): queries sent together run together. */
-const onPool = (db: Executor) => (db as { $client?: unknown }).$client instanceof pg.Pool;
 
 /** How long the planner's estimate of one filter is kept, and how many filters are kept per database. */
 const ESTIMATE_KEPT_MS = 10_000;
@@ -183,19 +179,17 @@ const cursorOf = (r: PayoutDbRow | undefined) =>
 async function pageOf(db: Executor, where: SQL, dir: Direction, p: Paging) {
   const { cursor, before } = resolvePosition(p);
   const offset = (p.page - 1) * p.perPage;
-  const estimating = estimateOf(db, where);
-  const reading = db.execute(pageQuery(where, dir, p.perPage, offset, cursor, before));
-  // on a PostgreSQL pool the count (when the estimate asks for one) runs beside the page, on another connection:
-  // the answer waits for the slower of the two, not their sum. It is read only when the page is full.
-  const counting = onPool(db)
-    ? estimating.then((e) => (e.rows > SURELY_LARGE || e.aboveCap ? 0 : boundedCount(db, where)))
-    : null;
-  counting?.catch(() => undefined); // awaited below only when needed; its failure then fails the request
-  const [rows, estimate] = await Promise.all([reading, estimating]);
-  const data = rowsOf<PayoutDbRow>(rows);
+  // the estimate is kept (estimateOf): it decides, before the page is read, whether the page's statement counts too
+  const estimate = await estimateOf(db, where);
+  const count = estimate.rows <= SURELY_LARGE && !estimate.aboveCap;
+  const data = rowsOf<PayoutDbRow & { counted?: number }>(
+    await db.execute(pageQuery(where, dir, p.perPage, offset, cursor, before, count)),
+  );
   // a page read by offset that is not full is the last one (an empty one says so only as page 1)
   const short = !cursor && data.length < p.perPage && (data.length > 0 || offset === 0) ? offset + data.length : null;
-  const total = await totalOf(db, where, short, estimate, counting);
+  // the count came with the rows; an empty page past the end counts on its own
+  const counted = count && data.length ? Promise.resolve(Number(data[0].counted)) : null;
+  const total = await totalOf(db, where, short, estimate, counted);
   return { data, total, next_cursor: cursorOf(data.at(-1)), prev_cursor: cursorOf(data[0]) };
 }
 
