@@ -6,6 +6,9 @@ import { userIdByEmail } from '../seed.ts';
 import { holderReference } from '../features/ledger/accounts.ts';
 import { giveBack, hit } from './limits.ts';
 import { mailOutbox, rateLimits } from './schema.ts';
+import { makePayouts } from '../test/payouts.ts';
+import { settlePayout } from '../features/payouts/settle.ts';
+import { payouts } from '../features/payouts/tables.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -149,6 +152,12 @@ describe('per-user limits through the API', () => {
   });
 
   it('exports: 20 per 10 minutes per user, all kinds together', async () => {
+    // each merchant has a payout and a completed one to export (an export that matches nothing is a 404)
+    for (const email of ['merchant@obol.example', 'merchant2@obol.example']) {
+      const [, done] = await makePayouts(t.deps, (await userIdByEmail(t.deps.db, email))!, 2, 'limits');
+      const [p] = await t.deps.db.select().from(payouts).where(eq(payouts.id, done));
+      await settlePayout(t.deps, { idempotencyKey: p.idempotencyKey, status: 'Completed' });
+    }
     const before = (await t.post('/api/download-files', { type: 0 }, merchant)).body.total;
     for (let i = 0; i < 10; i++)
       expect((await t.post('/api/export-payout-transactions', {}, merchant)).status).toBe(200);
