@@ -1,15 +1,14 @@
 import { DEFAULT_ROLE_PERMISSIONS, type Permission, type RoleName } from '@obol/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProvider } from '../../../provider/src/app.ts';
 import { integerSample, notWholeNumbers } from '../../../../packages/contract/src/integer-fields.ts';
 import { stageBatch } from '../features/batches/stage.ts';
 import { stagedTransactions } from '../features/batches/tables.ts';
 import { holderReference } from '../features/ledger/accounts.ts';
 import { userIdByEmail } from '../seed.ts';
-import { inputShape, startTestApp, type RouteInfo, type TestApp } from '../test/harness.ts';
+import { inputShape, type RouteInfo } from '../test/harness.ts';
+import { startTestAppWithProvider, type TestAppWithProvider } from '../test/with-provider.ts';
 import { ALWAYS, NAUGHTY } from '../test/naughty.ts';
-import { freePort } from '../test/processes.ts';
 import type { Access } from './http.ts';
 
 /**
@@ -28,31 +27,17 @@ const SAMPLES = Number(process.env.FUZZ_SAMPLES ?? 8);
 /** a comma-separated list of urls to fuzz alone, when chasing one route */
 const ONLY = process.env.FUZZ_ROUTES?.split(',').filter(Boolean);
 
-const KEY = 'fuzz-provider-key';
-const SECRET = 'fuzz-webhook-secret';
 const HEADER = 'beneficiary_name,obol_id,merchant_transaction_id,brand,reference,amount';
 const CSV = `${HEADER}\nJane Doe,100000001,FZ-1,Acme Brand,Invoice 1,1500\n`;
 
-let t: TestApp;
-let provider: Awaited<ReturnType<typeof buildProvider>>;
+let t: TestAppWithProvider;
 const tokens: Partial<Record<'admin' | 'merchant' | 'spare', string>> = {};
 let merchantId: number;
 let batchId: string;
 let rowIds: number[];
 
 beforeAll(async () => {
-  const port = await freePort();
-  t = await startTestApp(
-    { PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: SECRET },
-    { providerUrl: `http://127.0.0.1:${port}`, listen: true },
-  );
-  provider = await buildProvider({
-    apiKey: KEY,
-    webhookSecret: SECRET,
-    webhookUrl: `${t.address}/api/provider/webhook`,
-    settleMs: 50,
-  });
-  await provider.listen(port);
+  t = await startTestAppWithProvider({ provider: { settleMs: 50 } });
   // every sign-in first: the fuzzing of /api/login soon has the test's address throttled
   tokens.admin = await t.signIn('admin@obol.example');
   tokens.merchant = await t.signIn('merchant@obol.example');
@@ -86,7 +71,6 @@ beforeAll(async () => {
   if (rowIds.length !== 3) throw new Error(`staging: ${rowIds.length} rows`);
 }, 120_000);
 afterAll(async () => {
-  await provider?.close();
   await t?.close();
 });
 

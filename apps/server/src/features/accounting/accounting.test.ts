@@ -2,19 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNTING_MSG, MSG } from '@obol/contract';
-import { buildProvider } from '../../../../provider/src/app.ts';
-import { DEMO_PASSWORD, exportedLines, startTestApp, type TestApp } from '../../test/harness.ts';
-import { freePort } from '../../test/processes.ts';
+import { DEMO_PASSWORD, exportedLines } from '../../test/harness.ts';
+import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { activityLog } from '../activity/tables.ts';
 import { accountingTransactions, companies } from './tables.ts';
 
-const KEY = 'accounting-provider-key';
-const SECRET = 'accounting-webhook-secret';
 /** the simulator's documented company keys (docs/provider.md) */
 const ACME_KEY = 'ck_acme0000000000000001';
 const GLOBEX_KEY = 'ck_globex000000000000002';
-let t: TestApp;
-let provider: Awaited<ReturnType<typeof buildProvider>>;
+let t: TestAppWithProvider;
 let admin2d: string;
 let merchant: string;
 let admin: string;
@@ -22,24 +18,12 @@ let admin: string;
 let acme: { id: number; accounts: { id: string; balance: number; account_iban: string }[] };
 
 beforeAll(async () => {
-  const port = await freePort();
-  t = await startTestApp(
-    { PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: SECRET },
-    { providerUrl: `http://127.0.0.1:${port}`, listen: true, workers: true },
-  );
-  provider = await buildProvider({
-    apiKey: KEY,
-    webhookSecret: SECRET,
-    webhookUrl: `${t.address}/api/provider/webhook`,
-    settleMs: 100,
-  });
-  await provider.listen(port);
+  t = await startTestAppWithProvider({ workers: true, provider: { settleMs: 100 } });
   admin2d = await t.signIn('2d-admin@obol.example');
   merchant = await t.signIn('merchant@obol.example');
   admin = await t.signIn('admin@obol.example');
 });
 afterAll(async () => {
-  await provider?.close();
   await t?.close();
 });
 

@@ -1,9 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNTING_MSG, MSG } from '@obol/contract';
-import { buildProvider } from '../../../../provider/src/app.ts';
-import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { freePort } from '../../test/processes.ts';
+import type { Provider } from '../../../../provider/src/app.ts';
+import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { trialBalance } from '../ledger/service.ts';
 import { latestDuePeriod, percentageOf, runDueRules } from './rules.ts';
 import { recoverAccountingTransactions } from './settlement.ts';
@@ -48,18 +47,15 @@ describe('when a rule is due (UTC)', () => {
   });
 });
 
-const KEY = 'rules-provider-key';
-let t: TestApp;
-let provider: Awaited<ReturnType<typeof buildProvider>>;
+let t: TestAppWithProvider;
+let provider: Provider;
 let admin2d: string;
 let company: { id: number; accounts: { id: string; balance: number }[] };
 
 beforeAll(async () => {
-  const port = await freePort();
   // no workers: the scheduler is run here with the clock the test chooses
-  t = await startTestApp({ PROVIDER_API_KEY: KEY }, { providerUrl: `http://127.0.0.1:${port}` });
-  provider = await buildProvider({ apiKey: KEY, settleMs: 100 });
-  await provider.listen(port);
+  t = await startTestAppWithProvider({ webhooks: 'none', provider: { settleMs: 100 } });
+  provider = t.provider;
   admin2d = await t.signIn('2d-admin@obol.example');
   const email = 'treasury@rules.example';
   const r = await t.post(
@@ -77,7 +73,6 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => {
-  await provider?.close();
   await t?.close();
 });
 
@@ -302,7 +297,7 @@ describe('a process that died right after committing a run', () => {
           .inject({
             method: 'GET',
             url: `/transfers?idempotency_key=${encodeURIComponent(p.idempotencyKey)}`,
-            headers: { authorization: `Bearer ${KEY}` },
+            headers: { authorization: `Bearer ${t.providerKey}` },
           })
           .then((r) => r.json().status),
       ).toBe('Completed');

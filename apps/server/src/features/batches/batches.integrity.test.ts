@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { feeCents } from '@obol/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildProvider } from '../../../../provider/src/app.ts';
 import { rowsOf } from '../../platform/db.ts';
-import { startTestApp, engine, type TestApp } from '../../test/harness.ts';
-import { freePort } from '../../test/processes.ts';
+import { engine } from '../../test/harness.ts';
+import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { userIdByEmail } from '../../seed.ts';
 import { holderReference } from '../ledger/accounts.ts';
 import { trialBalance } from '../ledger/service.ts';
@@ -16,30 +15,16 @@ import { batches } from './tables.ts';
 
 // The races of issue 11, from outside, through the API: on PostgreSQL the requests of each trial really run at
 // the same moment (a pool of 20 connections); on PGlite they are serialised, and the same rules must hold.
-const KEY = 'integrity-provider-key';
-const SECRET = 'integrity-webhook-secret';
 const HEADER = 'beneficiary_name,obol_id,merchant_transaction_id,brand,reference,amount';
 const TRIALS = 5;
-let t: TestApp;
-let provider: Awaited<ReturnType<typeof buildProvider>>;
+let t: TestAppWithProvider;
 let merchant: string;
 let admin: string;
 let merchantId: number;
 let ref: string;
 
 beforeAll(async () => {
-  const port = await freePort();
-  t = await startTestApp(
-    { PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: SECRET, LOG_LEVEL: 'error' },
-    { providerUrl: `http://127.0.0.1:${port}`, listen: true, workers: true },
-  );
-  provider = await buildProvider({
-    apiKey: KEY,
-    webhookSecret: SECRET,
-    webhookUrl: `${t.address}/api/provider/webhook`,
-    settleMs: 50,
-  });
-  await provider.listen(port);
+  t = await startTestAppWithProvider({ env: { LOG_LEVEL: 'error' }, workers: true, provider: { settleMs: 50 } });
   // these trials ask for many codes and upload many files on purpose: the per-user limits are not under test
   t.config.limits.approvalCode.limit = 1000;
   t.config.limits.upload.limit = 1000;
@@ -49,7 +34,6 @@ beforeAll(async () => {
   ref = holderReference(merchantId);
 }, 120_000);
 afterAll(async () => {
-  await provider?.close();
   await t?.close();
 });
 

@@ -4,43 +4,26 @@ import { feeCents } from '@obol/contract';
 import ExcelJS from 'exceljs';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProvider } from '../../../../provider/src/app.ts';
-import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { freePort } from '../../test/processes.ts';
+import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { userIdByEmail } from '../../seed.ts';
 import { holderReference } from '../ledger/accounts.ts';
 import { payouts } from '../payouts/tables.ts';
 import { MAX_BATCH_ROWS } from './parse.ts';
 import { batches, stagedTransactions } from './tables.ts';
 
-const KEY = 'batch-provider-key';
-const SECRET = 'batch-webhook-secret';
-let t: TestApp;
-let provider: Awaited<ReturnType<typeof buildProvider>>;
+let t: TestAppWithProvider;
 let merchant: string;
 let merchantId: number;
 let ref: string;
 const HEADER = 'beneficiary_name,obol_id,merchant_transaction_id,brand,reference,amount';
 
 beforeAll(async () => {
-  const port = await freePort();
-  t = await startTestApp(
-    { PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: SECRET, LOG_LEVEL: 'error' },
-    { providerUrl: `http://127.0.0.1:${port}`, listen: true, workers: true },
-  );
-  provider = await buildProvider({
-    apiKey: KEY,
-    webhookSecret: SECRET,
-    webhookUrl: `${t.address}/api/provider/webhook`,
-    settleMs: 50,
-  });
-  await provider.listen(port);
+  t = await startTestAppWithProvider({ env: { LOG_LEVEL: 'error' }, workers: true, provider: { settleMs: 50 } });
   merchant = await t.signIn('merchant@obol.example');
   merchantId = (await userIdByEmail(t.deps.db, 'merchant@obol.example'))!;
   ref = holderReference(merchantId);
 });
 afterAll(async () => {
-  await provider?.close();
   await t?.close();
 });
 

@@ -2,18 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { feeCents } from '@obol/contract';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProvider } from '../../../../provider/src/app.ts';
-import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { freePort } from '../../test/processes.ts';
+import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { userIdByEmail } from '../../seed.ts';
 import { holderReference } from '../ledger/accounts.ts';
 import { activityLog, payouts, users } from '../../platform/schema.ts';
 import { permissions, rolePermissions, roles } from '../roles/tables.ts';
 
-const KEY = 'fees-provider-key';
-const SECRET = 'fees-webhook-secret';
-let t: TestApp;
-let provider: Awaited<ReturnType<typeof buildProvider>>;
+let t: TestAppWithProvider;
 const tokens: Record<string, string> = {};
 const token = async (who: string) => (tokens[who] ??= await t.signIn(`${who}@obol.example`));
 const id = async (who: string) => (await userIdByEmail(t.deps.db, `${who}@obol.example`))!;
@@ -28,20 +23,9 @@ const feeBps = async (who: string) =>
 
 beforeAll(async () => {
   // a provider to look the payouts' wallet up; no workers: the payouts stay reserved, which is all this needs
-  const port = await freePort();
-  t = await startTestApp(
-    { PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: SECRET },
-    { providerUrl: `http://127.0.0.1:${port}` },
-  );
-  provider = await buildProvider({
-    apiKey: KEY,
-    webhookSecret: SECRET,
-    webhookUrl: `${t.address}/api/provider/webhook`,
-  });
-  await provider.listen(port);
+  t = await startTestAppWithProvider();
 });
 afterAll(async () => {
-  await provider?.close();
   await t?.close();
 });
 

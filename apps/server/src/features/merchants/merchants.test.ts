@@ -1,7 +1,6 @@
 import { FEE_MSG, MERCHANT_MSG, MSG } from '@obol/contract';
 import { and, count, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProvider } from '../../../../provider/src/app.ts';
 import {
   accounts,
   activityLog,
@@ -14,13 +13,11 @@ import {
   users,
 } from '../../platform/schema.ts';
 import { userIdByEmail } from '../../seed.ts';
-import { DEMO_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
-import { freePort } from '../../test/processes.ts';
+import { DEMO_PASSWORD } from '../../test/harness.ts';
+import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { holderReference } from '../ledger/accounts.ts';
 
-const KEY = 'merchants-provider-key';
-let t: TestApp;
-let provider: Awaited<ReturnType<typeof buildProvider>>;
+let t: TestAppWithProvider;
 const tokens: Record<string, string> = {};
 const token = async (who: string) => (tokens[who] ??= await t.signIn(`${who}@obol.example`));
 const post = async (path: string, body: object, who = 'admin') => t.post(path, body, await token(who));
@@ -64,14 +61,10 @@ async function acceptInvitation(email: string, password = 'Fresh@pass9') {
 const userCount = async () => (await t.deps.db.select({ n: count() }).from(users))[0].n;
 
 beforeAll(async () => {
-  const port = await freePort();
-  t = await startTestApp({ PROVIDER_API_KEY: KEY }, { providerUrl: `http://127.0.0.1:${port}` });
-  provider = await buildProvider({ apiKey: KEY, webhookSecret: 'merchants-secret', webhookUrl: 'http://127.0.0.1:9' });
-  await provider.listen(port);
+  t = await startTestAppWithProvider({ webhooks: 'none' });
 });
 afterAll(async () => {
   await t?.close();
-  await provider?.close();
 });
 
 describe('creating a merchant (/api/create-user)', () => {

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYIN_MSG, REFUND_MSG, REWARD_MSG } from '@obol/contract';
-import { buildProvider } from '../../../../provider/src/app.ts';
 import { decryptSecret } from '../../platform/crypto.ts';
-import { exportedLines, startTestApp, type TestApp } from '../../test/harness.ts';
-import { freePort } from '../../test/processes.ts';
+import { exportedLines } from '../../test/harness.ts';
+import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { apiKeys } from '../api-keys/tables.ts';
 import { activityLog } from '../activity/tables.ts';
 import { users } from '../users/tables.ts';
@@ -13,10 +12,7 @@ import { settleRefund } from './refunds.ts';
 import { recoverPayins, settlePayin } from './settle.ts';
 import { payinRewards, payins, refunds } from './tables.ts';
 
-const KEY = 'payins-provider-key';
-const SECRET = 'payins-webhook-secret';
-let t: TestApp;
-let provider: Awaited<ReturnType<typeof buildProvider>>;
+let t: TestAppWithProvider;
 let providerUrl: string;
 let admin: string;
 let merchant: string;
@@ -36,19 +32,8 @@ async function apiKeyOf(email: string) {
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  providerUrl = `http://127.0.0.1:${port}`;
-  t = await startTestApp(
-    { PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: SECRET },
-    { providerUrl, listen: true, workers: true },
-  );
-  provider = await buildProvider({
-    apiKey: KEY,
-    webhookSecret: SECRET,
-    webhookUrl: `${t.address}/api/provider/webhook`,
-    settleMs: 100,
-  });
-  await provider.listen(port);
+  t = await startTestAppWithProvider({ workers: true, provider: { settleMs: 100 } });
+  providerUrl = t.providerUrl;
   acmeKey = await apiKeyOf('merchant@obol.example');
   brandKey = await apiKeyOf('brand@obol.example');
   globexKey = await apiKeyOf('merchant2@obol.example');
@@ -57,7 +42,6 @@ beforeAll(async () => {
   acmePayin = (await t.post('/api/login-user-account', {}, merchant)).body.payin_account_id;
 });
 afterAll(async () => {
-  await provider?.close();
   await t?.close();
 });
 

@@ -1,9 +1,8 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProvider } from '../../../../provider/src/app.ts';
 import { decryptSecret } from '../../platform/crypto.ts';
-import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { freePort } from '../../test/processes.ts';
+import type { Provider } from '../../../../provider/src/app.ts';
+import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { apiKeys } from '../api-keys/tables.ts';
 import { journalEntries } from '../ledger/tables.ts';
 import { users } from '../users/tables.ts';
@@ -15,9 +14,8 @@ import { payinRewards, payins, refunds } from './tables.ts';
 // No job worker runs here and webhooks go to a port nobody listens on: what a process that died right after the
 // commit of a refund or a reward leaves behind (Pending, never sent) must still be sent, and settled exactly once,
 // from what the provider answers when asked.
-const KEY = 'payin-recovery-key';
-let t: TestApp;
-let provider: Awaited<ReturnType<typeof buildProvider>>;
+let t: TestAppWithProvider;
+let provider: Provider;
 let providerUrl: string;
 let admin: string;
 let merchant: string;
@@ -25,20 +23,9 @@ let apiKey: string;
 let account: string;
 
 beforeAll(async () => {
-  const port = await freePort();
-  const nowhere = await freePort();
-  providerUrl = `http://127.0.0.1:${port}`;
-  t = await startTestApp(
-    { PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: 'payin-recovery-secret', LOG_LEVEL: 'error' },
-    { providerUrl },
-  );
-  provider = await buildProvider({
-    apiKey: KEY,
-    webhookSecret: 'payin-recovery-secret',
-    webhookUrl: `http://127.0.0.1:${nowhere}/api/provider/webhook`,
-    settleMs: 20,
-  });
-  await provider.listen(port);
+  t = await startTestAppWithProvider({ env: { LOG_LEVEL: 'error' }, webhooks: 'lost', provider: { settleMs: 20 } });
+  provider = t.provider;
+  providerUrl = t.providerUrl;
   admin = await t.signIn('admin@obol.example');
   merchant = await t.signIn('merchant@obol.example');
   account = (await t.post('/api/login-user-account', {}, merchant)).body.payin_account_id;
@@ -50,7 +37,6 @@ beforeAll(async () => {
   apiKey = `${k.publicKey}:${decryptSecret(t.deps.config.secretsKey, k.privateKeyEnc)}`;
 });
 afterAll(async () => {
-  await provider?.close();
   await t?.close();
 });
 

@@ -3,11 +3,10 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFUND_MSG, REWARD_MSG } from '@obol/contract';
-import { buildProvider } from '../../../../provider/src/app.ts';
 import { decryptSecret } from '../../platform/crypto.ts';
 import { rowsOf } from '../../platform/db.ts';
-import { engine, startTestApp, type TestApp } from '../../test/harness.ts';
-import { freePort } from '../../test/processes.ts';
+import { engine } from '../../test/harness.ts';
+import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { apiKeys } from '../api-keys/tables.ts';
 import { users } from '../users/tables.ts';
 import { settleRefund } from './refunds.ts';
@@ -16,31 +15,17 @@ import { payinRewards, payins, refunds } from './tables.ts';
 // A reward and a refund of one pay-in: never both paid out of a refund. A reward is refused once the pay-in is
 // refunded or being refunded; a refund is refused while the reward's payment is in flight and allowed once it is
 // paid (the reward stays with the payer, and the answer says so); the two at the same moment: exactly one wins.
-const KEY = 'reward-refund-key';
-const SECRET = 'reward-refund-secret';
-let t: TestApp;
-let provider: Awaited<ReturnType<typeof buildProvider>>;
+let t: TestAppWithProvider;
 let providerUrl: string;
 let merchant: string;
 let acmeKey: string;
 let acmePayin: string;
 
 beforeAll(async () => {
-  const port = await freePort();
-  providerUrl = `http://127.0.0.1:${port}`;
-  t = await startTestApp(
-    { PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: SECRET },
-    { providerUrl, listen: true, workers: true },
-  );
+  t = await startTestAppWithProvider({ workers: true, provider: { settleMs: 50 } });
+  providerUrl = t.providerUrl;
   // each round asks for a refund code
   t.config.limits.approvalCode = { limit: 1_000, seconds: 600 };
-  provider = await buildProvider({
-    apiKey: KEY,
-    webhookSecret: SECRET,
-    webhookUrl: `${t.address}/api/provider/webhook`,
-    settleMs: 50,
-  });
-  await provider.listen(port);
   const [u] = await t.deps.db.select().from(users).where(eq(users.email, 'merchant@obol.example'));
   const [k] = await t.deps.db
     .select()
@@ -51,7 +36,6 @@ beforeAll(async () => {
   acmePayin = (await t.post('/api/login-user-account', {}, merchant)).body.payin_account_id;
 });
 afterAll(async () => {
-  await provider?.close();
   await t?.close();
 });
 

@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { feeCents } from '@obol/contract';
-import { buildProvider } from '../../../../provider/src/app.ts';
 import { signWebhook } from '../../../../provider/src/signature.ts';
-import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { freePort } from '../../test/processes.ts';
+import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { holderReference } from '../ledger/accounts.ts';
 import { payouts } from '../payouts/tables.ts';
 import { activityLog } from '../activity/tables.ts';
@@ -13,33 +11,18 @@ import { idempotencyKeys } from '../ledger/tables.ts';
 import { users } from '../users/tables.ts';
 import { userIdByEmail } from '../../seed.ts';
 
-const KEY = 'flow-provider-key';
-const SECRET = 'flow-webhook-secret';
-let t: TestApp;
-let provider: Awaited<ReturnType<typeof buildProvider>>;
+let t: TestAppWithProvider;
 let providerUrl: string;
 let merchantToken: string;
 let ref: string;
 
 beforeAll(async () => {
-  const port = await freePort();
-  providerUrl = `http://127.0.0.1:${port}`;
-  t = await startTestApp(
-    { PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: SECRET },
-    { providerUrl, listen: true, workers: true },
-  );
-  provider = await buildProvider({
-    apiKey: KEY,
-    webhookSecret: SECRET,
-    webhookUrl: `${t.address}/api/provider/webhook`,
-    settleMs: 100,
-  });
-  await provider.listen(port);
+  t = await startTestAppWithProvider({ workers: true, provider: { settleMs: 100 } });
+  providerUrl = t.providerUrl;
   merchantToken = await t.signIn('merchant@obol.example');
   ref = holderReference((await userIdByEmail(t.deps.db, 'merchant@obol.example'))!);
 });
 afterAll(async () => {
-  await provider?.close();
   await t?.close();
 });
 
@@ -269,7 +252,7 @@ describe('the provider edge', () => {
     const r2 = await t.post('/api/create-payout', { ...body2, code: code2 }, merchantToken);
     expect((await waitStatus(r2.body.payout.id)).status).toBe('Completed');
     const st = (await (
-      await fetch(`${providerUrl}/statement`, { headers: { authorization: `Bearer ${KEY}` } })
+      await fetch(`${providerUrl}/statement`, { headers: { authorization: `Bearer ${t.providerKey}` } })
     ).json()) as { items: { idempotency_key: string }[] };
     for (const id of [r.body.payout.id, r2.body.payout.id]) {
       const [p] = await t.deps.db.select().from(payouts).where(eq(payouts.id, id));
@@ -294,7 +277,7 @@ describe('the provider edge', () => {
       t.app.inject({
         method: 'POST',
         url: '/api/provider/webhook',
-        headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook(SECRET, body) },
+        headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook(t.webhookSecret, body) },
         payload: body,
       });
     expect((await good()).json().message).toEqual(['ignored']);
@@ -322,7 +305,7 @@ describe('the provider edge', () => {
       const answer = await t.app.inject({
         method: 'POST',
         url: '/api/provider/webhook',
-        headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook(SECRET, forged) },
+        headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook(t.webhookSecret, forged) },
         payload: forged,
       });
       expect(answer.statusCode).toBe(200);
@@ -398,7 +381,7 @@ describe('the provider edge', () => {
     const r = await t.app.inject({
       method: 'POST',
       url: '/api/provider/webhook',
-      headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook(SECRET, body) },
+      headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook(t.webhookSecret, body) },
       payload: body,
     });
     expect(r.statusCode).toBe(400);

@@ -1,9 +1,8 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProvider } from '../../../../provider/src/app.ts';
-import { startTestApp, type TestApp } from '../../test/harness.ts';
+import type { Provider } from '../../../../provider/src/app.ts';
+import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { makePayouts } from '../../test/payouts.ts';
-import { freePort } from '../../test/processes.ts';
 import { userIdByEmail } from '../../seed.ts';
 import { holderAccounts } from '../ledger/accounts.ts';
 import { trialBalance } from '../ledger/service.ts';
@@ -15,29 +14,16 @@ import { payouts } from './tables.ts';
 
 // Webhooks never arrive here: the simulator posts them to a port nobody listens on. Every payout must still
 // settle, exactly once, from what the provider answers when asked.
-const KEY = 'recovery-provider-key';
-let t: TestApp;
-let provider: Awaited<ReturnType<typeof buildProvider>>;
+let t: TestAppWithProvider;
+let provider: Provider;
 let merchantId: number;
 
 beforeAll(async () => {
-  const port = await freePort();
-  const nowhere = await freePort();
-  t = await startTestApp(
-    { PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: 'recovery-secret', LOG_LEVEL: 'error' },
-    { providerUrl: `http://127.0.0.1:${port}` },
-  );
-  provider = await buildProvider({
-    apiKey: KEY,
-    webhookSecret: 'recovery-secret',
-    webhookUrl: `http://127.0.0.1:${nowhere}/api/provider/webhook`,
-    settleMs: 20,
-  });
-  await provider.listen(port);
+  t = await startTestAppWithProvider({ env: { LOG_LEVEL: 'error' }, webhooks: 'lost', provider: { settleMs: 20 } });
+  provider = t.provider;
   merchantId = (await userIdByEmail(t.deps.db, 'merchant@obol.example'))!;
 });
 afterAll(async () => {
-  await provider?.close();
   await t?.close();
 });
 

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildProvider } from '../../../../provider/src/app.ts';
 import { signWebhook } from '../../../../provider/src/signature.ts';
-import { startTestApp, type TestApp } from '../../test/harness.ts';
+import type { Provider } from '../../../../provider/src/app.ts';
+import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { makePayouts } from '../../test/payouts.ts';
-import { freePort } from '../../test/processes.ts';
 import { userIdByEmail } from '../../seed.ts';
 import { holderAccounts } from '../ledger/accounts.ts';
 import { trialBalance } from '../ledger/service.ts';
@@ -16,31 +15,17 @@ import { providerEvents } from './tables.ts';
 
 // Talking to the provider in batches: many payouts per call (POST /payouts/batch), and webhooks that carry many
 // events ({"events": [...]}), each payout still sent, settled and booked exactly once, on its own.
-const KEY = 'batch-provider-key';
-const SECRET = 'batch-webhook-secret';
-let t: TestApp;
-let provider: Awaited<ReturnType<typeof buildProvider>>;
+let t: TestAppWithProvider;
+let provider: Provider;
 let merchantId: number;
 
 beforeAll(async () => {
-  const port = await freePort();
-  const nowhere = await freePort();
-  t = await startTestApp(
-    { PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: SECRET, LOG_LEVEL: 'error' },
-    { providerUrl: `http://127.0.0.1:${port}` },
-  );
   // the simulator's own webhooks go nowhere: the tests post the batches themselves
-  provider = await buildProvider({
-    apiKey: KEY,
-    webhookSecret: SECRET,
-    webhookUrl: `http://127.0.0.1:${nowhere}/api/provider/webhook`,
-    settleMs: 20,
-  });
-  await provider.listen(port);
+  t = await startTestAppWithProvider({ env: { LOG_LEVEL: 'error' }, webhooks: 'lost', provider: { settleMs: 20 } });
+  provider = t.provider;
   merchantId = (await userIdByEmail(t.deps.db, 'merchant@obol.example'))!;
 });
 afterAll(async () => {
-  await provider?.close();
   await t?.close();
 });
 
@@ -64,7 +49,7 @@ const post = (body: unknown) => {
   return t.app.inject({
     method: 'POST',
     url: '/api/provider/webhook',
-    headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook(SECRET, raw) },
+    headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook(t.webhookSecret, raw) },
     payload: raw,
   });
 };
@@ -86,7 +71,7 @@ describe('payouts sent to the provider in batches', () => {
     // the provider already holds another payout under one of the keys: it refuses that one (409)
     const clash = await fetch(`${t.config.providerUrl}/payouts`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${t.providerKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({
         idempotency_key: victim.idempotencyKey,
         obol_id: '100000001',

@@ -2,36 +2,20 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVOICE_MSG } from '@obol/contract';
-import { buildProvider } from '../../../../provider/src/app.ts';
 import { seedDemoPayouts } from '../../demo.ts';
-import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { freePort } from '../../test/processes.ts';
+import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { payouts } from '../payouts/tables.ts';
 import { users } from '../users/tables.ts';
 import { invoices } from './tables.ts';
 
-const KEY = 'invoices-provider-key';
-const SECRET = 'invoices-webhook-secret';
-let t: TestApp;
-let provider: Awaited<ReturnType<typeof buildProvider>>;
+let t: TestAppWithProvider;
 let admin: string;
 let merchant: string;
 const ids: Record<string, number> = {};
 const thisMonth = new Date().toISOString().slice(0, 7);
 
 beforeAll(async () => {
-  const port = await freePort();
-  t = await startTestApp(
-    { PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: SECRET },
-    { providerUrl: `http://127.0.0.1:${port}`, listen: true, workers: true },
-  );
-  provider = await buildProvider({
-    apiKey: KEY,
-    webhookSecret: SECRET,
-    webhookUrl: `${t.address}/api/provider/webhook`,
-    settleMs: 50,
-  });
-  await provider.listen(port);
+  t = await startTestAppWithProvider({ workers: true, provider: { settleMs: 50 } });
   // many invoices at once here: the export window (20 per 10 minutes per user) is not what is tested
   t.deps.config.limits.export = { limit: 10_000, seconds: 600 };
   for (const email of ['merchant@obol.example', 'brand@obol.example', 'merchant2@obol.example']) {
@@ -48,7 +32,6 @@ beforeAll(async () => {
   merchant = await t.signIn('merchant@obol.example');
 }, 60_000);
 afterAll(async () => {
-  await provider?.close();
   await t?.close();
 });
 

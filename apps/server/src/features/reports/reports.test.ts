@@ -1,10 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildProvider } from '../../../../provider/src/app.ts';
 import { rowsOf } from '../../platform/db.ts';
 import { seedDemoPayouts } from '../../demo.ts';
-import { engine, exportedLines, startTestApp, type TestApp } from '../../test/harness.ts';
-import { freePort } from '../../test/processes.ts';
+import { engine, exportedLines } from '../../test/harness.ts';
+import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { holderAccounts, platformAccountId } from '../ledger/accounts.ts';
 import { postEntries } from '../ledger/batch.ts';
 import { accounts } from '../ledger/tables.ts';
@@ -12,10 +11,7 @@ import { payouts } from '../payouts/tables.ts';
 import { users } from '../users/tables.ts';
 import { ACTIVITY_REPORT } from './reports.ts';
 
-const KEY = 'reports-provider-key';
-const SECRET = 'reports-webhook-secret';
-let t: TestApp;
-let provider: Awaited<ReturnType<typeof buildProvider>>;
+let t: TestAppWithProvider;
 let merchant: string;
 let brand: string;
 let admin: string;
@@ -24,18 +20,7 @@ const ids: Record<string, number> = {};
 const day = new Date().toISOString().slice(0, 10);
 
 beforeAll(async () => {
-  const port = await freePort();
-  t = await startTestApp(
-    { PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: SECRET },
-    { providerUrl: `http://127.0.0.1:${port}`, listen: true, workers: true },
-  );
-  provider = await buildProvider({
-    apiKey: KEY,
-    webhookSecret: SECRET,
-    webhookUrl: `${t.address}/api/provider/webhook`,
-    settleMs: 50,
-  });
-  await provider.listen(port);
+  t = await startTestAppWithProvider({ workers: true, provider: { settleMs: 50 } });
   for (const email of ['merchant@obol.example', 'brand@obol.example', 'merchant2@obol.example']) {
     const [u] = await t.deps.db.select().from(users).where(eq(users.email, email));
     ids[email] = u.id;
@@ -52,7 +37,6 @@ beforeAll(async () => {
   globex = await t.signIn('merchant2@obol.example');
 }, 60_000);
 afterAll(async () => {
-  await provider?.close();
   await t?.close();
 });
 

@@ -1,37 +1,23 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildProvider } from '../../../../provider/src/app.ts';
-import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { freePort } from '../../test/processes.ts';
+import type { Provider } from '../../../../provider/src/app.ts';
+import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { journalEntries } from '../ledger/tables.ts';
 import { recoverTransfers } from './settle.ts';
 import { transfers } from './tables.ts';
 
 // No job worker runs here and webhooks go to a port nobody listens on: a transfer must still be sent, and
 // settled exactly once, from what the provider answers when asked.
-const KEY = 'transfer-recovery-key';
-let t: TestApp;
-let provider: Awaited<ReturnType<typeof buildProvider>>;
+let t: TestAppWithProvider;
+let provider: Provider;
 let admin: string;
 
 beforeAll(async () => {
-  const port = await freePort();
-  const nowhere = await freePort();
-  t = await startTestApp(
-    { PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: 'transfer-recovery-secret', LOG_LEVEL: 'error' },
-    { providerUrl: `http://127.0.0.1:${port}` },
-  );
-  provider = await buildProvider({
-    apiKey: KEY,
-    webhookSecret: 'transfer-recovery-secret',
-    webhookUrl: `http://127.0.0.1:${nowhere}/api/provider/webhook`,
-    settleMs: 20,
-  });
-  await provider.listen(port);
+  t = await startTestAppWithProvider({ env: { LOG_LEVEL: 'error' }, webhooks: 'lost', provider: { settleMs: 20 } });
+  provider = t.provider;
   admin = await t.signIn('admin@obol.example');
 });
 afterAll(async () => {
-  await provider?.close();
   await t?.close();
 });
 

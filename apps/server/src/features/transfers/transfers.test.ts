@@ -2,19 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSFER_MSG } from '@obol/contract';
-import { buildProvider } from '../../../../provider/src/app.ts';
-import { exportedLines, startTestApp, type TestApp } from '../../test/harness.ts';
-import { freePort } from '../../test/processes.ts';
+import { exportedLines } from '../../test/harness.ts';
+import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { permissions, rolePermissions, roles } from '../roles/tables.ts';
 import { transfers } from './tables.ts';
 
-const KEY = 'transfers-provider-key';
-const SECRET = 'transfers-webhook-secret';
 const GOOD_IBAN = 'DE89 3704 0044 0532 0130 00';
 const CLOSED_IBAN = 'DE94370400440532010000';
 const BIC = 'DEUTDEFF';
-let t: TestApp;
-let provider: Awaited<ReturnType<typeof buildProvider>>;
+let t: TestAppWithProvider;
 let merchant: string;
 let merchant2: string;
 let accountant: string;
@@ -23,18 +19,7 @@ let admin: string;
 let acct: { payout: string; payin: string; clp: string };
 
 beforeAll(async () => {
-  const port = await freePort();
-  t = await startTestApp(
-    { PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: SECRET },
-    { providerUrl: `http://127.0.0.1:${port}`, listen: true, workers: true },
-  );
-  provider = await buildProvider({
-    apiKey: KEY,
-    webhookSecret: SECRET,
-    webhookUrl: `${t.address}/api/provider/webhook`,
-    settleMs: 100,
-  });
-  await provider.listen(port);
+  t = await startTestAppWithProvider({ workers: true, provider: { settleMs: 100 } });
   // the transfer screens are staff's by default; the Merchant role is given them here, as the role editor can
   const [role] = await t.deps.db.select().from(roles).where(eq(roles.name, 'Merchant'));
   const [perm] = await t.deps.db
@@ -50,7 +35,6 @@ beforeAll(async () => {
   acct = { payout: info.account_id, payin: info.payin_account_id, clp: info.clp_account_id };
 });
 afterAll(async () => {
-  await provider?.close();
   await t?.close();
 });
 
