@@ -78,6 +78,11 @@ export const batchListRow = z.object({
   amount: count,
   fee: count,
   total_rows: count,
+  /**
+   * What became of the batch's payouts (issue 47): a Completed batch has handed them to the provider, and some may
+   * still be in flight or have failed since; the status stays the spec's word, these counts say the outcome.
+   */
+  payouts: z.object({ completed: count, failed: count, in_flight: count }),
 });
 export type BatchListRow = z.output<typeof batchListRow>;
 export const batchListResponse = pageOf(batchListRow);

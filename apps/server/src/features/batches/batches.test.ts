@@ -308,6 +308,15 @@ describe('a batch from upload to execution', () => {
     expect(await balance()).toBe(before - paid - feeCents(paid, 150));
     const [b] = await t.deps.db.select().from(batches).where(eq(batches.batchId, batchId));
     expect(b.status).toBe('Completed');
+    // the lists keep the spec's Completed and say beside it that one of the four payouts failed
+    for (const list of ['/api/batches', '/api/recent-batches']) {
+      const listed = await t.post(list, { search: batchId }, merchant);
+      expect(listed.body.data).toHaveLength(1);
+      expect(listed.body.data[0]).toMatchObject({
+        batch_status: 'Completed',
+        payouts: { completed: 3, failed: 1, in_flight: 0 },
+      });
+    }
     expect((await t.post('/api/trial-balance', {}, await t.signIn('admin@obol.example'))).body.balanced).toBe(true);
     // a repeated merchant transaction id is now refused in a new file
     const again = await upload(`${HEADER}\nAna,100000001,B-1,Acme Brand,r,100\n`, 'again.csv');
@@ -379,6 +388,9 @@ describe('batch lists', () => {
     const mine = await t.post('/api/recent-batches', { per_page: 100, page: 1 }, merchant);
     expect(mine.status).toBe(200);
     expect(mine.body.total).toBeGreaterThan(3);
+    // a batch not executed has no payouts yet: every count is 0
+    const declinedRow = mine.body.data.find((b: { batch_status: string }) => b.batch_status === 'Declined');
+    expect(declinedRow.payouts).toEqual({ completed: 0, failed: 0, in_flight: 0 });
     expect(mine.body.data[0]).toMatchObject({
       payout_type: 'Batch Payout',
       uploaded_by: { name: 'Acme Payouts' },

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { anyOf, type Executor } from '../../platform/db.ts';
 import type { PayoutRow } from './service.ts';
 import { payouts } from './tables.ts';
@@ -42,4 +42,21 @@ export async function completedPayouts(db: Executor) {
     })
     .from(payouts)
     .where(and(inArray(payouts.status, ['Completed']), isNotNull(payouts.settledAt)));
+}
+
+const countWhere = (cond: SQL) => sql<number>`count(*) FILTER (WHERE ${cond})`.mapWith(Number);
+/**
+ * A subquery counting the payouts of the batch `batchId` names by outcome, for a list to join LATERAL in its own
+ * statement (no round trip per row): one index range of payouts_batch_idx per batch.
+ */
+export function batchOutcomes(db: Executor, batchId: AnyColumn) {
+  return db
+    .select({
+      completed: countWhere(sql`${payouts.status} = 'Completed'`).as('completed'),
+      failed: countWhere(sql`${payouts.status} = 'Failed'`).as('failed'),
+      inFlight: countWhere(sql`${payouts.status} IN ('Processing', 'Pending')`).as('in_flight'),
+    })
+    .from(payouts)
+    .where(eq(payouts.batchId, batchId))
+    .as('outcome');
 }

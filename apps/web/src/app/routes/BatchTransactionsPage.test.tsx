@@ -25,6 +25,7 @@ const batch = (i: number, over: Partial<BatchRow> = {}): BatchRow => ({
   file_name: `file-${i}.csv`,
   updated_at: '2026-03-01T10:00:00Z',
   batch_status: 'Completed',
+  payouts: { completed: 0, failed: 0, in_flight: 0 },
   ...over,
 });
 
@@ -137,6 +138,24 @@ describe('batch transactions: the batch list', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Success!');
     expect(alert.textContent).toContain('Copied To Clipboard');
+  });
+
+  it("says beside a batch's status how many of its payouts completed and failed", async () => {
+    const rows = [
+      batch(1, { payouts: { completed: 3, failed: 1, in_flight: 0 } }),
+      batch(2, { payouts: { completed: 1, failed: 0, in_flight: 2 } }),
+      batch(3, { batch_status: 'Pending' }),
+    ];
+    mockApi({ '/api/batches': () => ({ body: { data: rows, total: 3 } }) });
+    signInAs(ALL_PERMISSIONS);
+    renderApp('/batch-transactions');
+    const first = (await screen.findByText('B-1')).closest('tr')!;
+    // the spec's status word stays; the outcome is beside it
+    expect(within(first).getByText('Completed')).toBeTruthy();
+    expect(within(first).getByText('3 completed · 1 failed')).toBeTruthy();
+    expect(within(screen.getByText('B-2').closest('tr')!).getByText('1 completed · 2 in progress')).toBeTruthy();
+    const pending = screen.getByText('B-3').closest('tr')!;
+    expect(within(pending).queryByText(/completed|failed/)).toBeNull();
   });
 
   it('says No Record Found when there are no batches', async () => {

@@ -1,5 +1,5 @@
 import { AUTO_REFRESH_MS, type BatchListRow } from '@obol/contract';
-import { Button, CircularProgress, Paper } from '@mui/material';
+import { Button, CircularProgress, Paper, Stack, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -31,7 +31,37 @@ export type BatchRow = Pick<
   | 'file_name'
   | 'updated_at'
   | 'batch_status'
+  | 'payouts'
 >;
+
+/**
+ * What became of an executed batch's payouts, said beside its status (the spec's Completed means handed to the
+ * provider, not all paid): "3 completed · 1 failed"; nothing for a batch with no payouts (Pending, Declined).
+ */
+export function outcomeText({ completed, failed, in_flight }: BatchRow['payouts']): string {
+  const parts = [
+    completed ? `${completed} completed` : '',
+    failed ? `${failed} failed` : '',
+    in_flight ? `${in_flight} in progress` : '',
+  ].filter(Boolean);
+  return parts.join(' · ');
+}
+
+function BatchStatus({ b }: { b: BatchRow }) {
+  const text = outcomeText(b.payouts);
+  if (!text) return <StatusChip status={b.batch_status} />;
+  return (
+    <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+      <StatusChip status={b.batch_status} />
+      <Typography
+        variant="caption"
+        sx={{ whiteSpace: 'nowrap', color: b.payouts.failed ? 'error.main' : 'text.secondary' }}
+      >
+        {text}
+      </Typography>
+    </Stack>
+  );
+}
 
 export const BATCH_PER_PAGE = 10;
 export const BATCH_STATUS_OPTIONS = [
@@ -71,7 +101,7 @@ const COLUMNS: Column<BatchRow>[] = [
     label: 'Batch Status',
     pinned: true,
     card: 'status',
-    cell: (b) => <StatusChip status={b.batch_status} />,
+    cell: (b) => <BatchStatus b={b} />,
   },
 ];
 
