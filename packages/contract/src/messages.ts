@@ -38,6 +38,9 @@ export const MSG = {
   passkeyRemoved: 'Passkey removed',
   passkeyNotFound: 'Passkey not found',
   noPasskey: 'No passkey is registered for this account. Choose another second factor.',
+  /** an account with an authenticator app or a passkey: a mailed code is weaker than either */
+  emailCodeRefused:
+    'This account signs in with its authenticator app or passkey, not an e-mailed code. Choose another second factor.',
   passkeyInvalid: 'The passkey could not be verified',
   passkeyExpired: 'The passkey request has expired or was already used. Please try again.',
   passkeyExists: 'This passkey is already registered',

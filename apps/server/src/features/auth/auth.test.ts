@@ -662,12 +662,17 @@ describe('the authenticator app', () => {
 
   it('does not take an e-mailed code for an authenticator challenge, nor the reverse', async () => {
     await forgetFailures();
+    // a code mailed while the user had no authenticator yet
+    const enrolled = (await t.deps.db.select().from(users).where(eq(users.email, 'manager@obol.example')))[0];
+    await t.deps.db.update(users).set({ totpSecretEnc: null }).where(eq(users.id, enrolled.id));
     const mailed = await challengeFor('manager@obol.example');
+    await t.deps.db.update(users).set({ totpSecretEnc: enrolled.totpSecretEnc }).where(eq(users.id, enrolled.id));
     const app = await login('manager@obol.example', DEMO_PASSWORD, 'authenticator');
     expect((await verify(app.body.challenge_token, mailed.code)).status).toBe(401);
     await t.deps.db.update(users).set({ totpLastStep: null }).where(eq(users.email, 'manager@obol.example'));
     const totp = totpAt(secret, totpStep());
-    if (totp !== mailed.code) expect((await verify(mailed.token, totp)).status).toBe(401);
+    // the mailed challenge is refused outright now that the user has an authenticator (the factor rule)
+    if (totp !== mailed.code) expect((await verify(mailed.token, totp)).status).toBe(403);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { AuthType } from '@obol/contract';
+import { MSG, type AuthType } from '@obol/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import {
   decryptSecret,
@@ -11,12 +11,25 @@ import {
 } from '../../platform/crypto.ts';
 import type { Executor } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
+import { ApiError } from '../../platform/errors.ts';
+import { hasPasskey } from '../passkeys/credentials.ts';
 import { acceptTotpStep, totpSecretOf } from '../users/credentials.ts';
 import { backupCodes, oneTimeCodes } from './tables.ts';
 
 export const LOGIN_CODE_TTL_MS = 10 * 60_000;
 export const CODE_MAX_ATTEMPTS = 5;
 export const BACKUP_CODE_COUNT = 10;
+
+/**
+ * The factor rule (ASVS 6.1.3): every way in is as strong as the strongest factor the user enrolled. Once an
+ * authenticator app is confirmed or a passkey registered, an e-mailed code no longer starts or completes a
+ * sign-in (403 naming auth_type); the authenticator, a passkey and the backup codes (recovery) still do.
+ */
+export async function assertFactorAllowed(db: Executor, userId: number, method: string): Promise<void> {
+  if (method !== 'email') return;
+  const strong = (await totpSecretOf(db, userId)) !== null || (await hasPasskey(db, userId));
+  if (strong) throw new ApiError(403, [MSG.emailCodeRefused], { auth_type: [MSG.emailCodeRefused] });
+}
 
 /**
  * Starts the second factor of a sign-in whose password was right: a challenge (the token the client sends

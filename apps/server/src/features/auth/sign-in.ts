@@ -18,7 +18,14 @@ import type { RelyingParty } from '../passkeys/rp.ts';
 import { permissionsOfRole } from '../roles/repo.ts';
 import { recordLogin, signInUser, toAuthUser } from '../users/credentials.ts';
 import { userNameOf } from '../users/repo.ts';
-import { checkCode, consumeCode, countTry, loginChallenge, startLoginChallenge } from './second-factor.ts';
+import {
+  assertFactorAllowed,
+  checkCode,
+  consumeCode,
+  countTry,
+  loginChallenge,
+  startLoginChallenge,
+} from './second-factor.ts';
 import { startSession } from './sessions.ts';
 import { beginAttempt } from './throttle.ts';
 
@@ -48,6 +55,7 @@ export async function login(
   if (!user.isActive) throw new ApiError(403, [INACTIVE]);
   // the account's attempt stays counted until the second factor completes the sign-in
   await attempt.passed();
+  await assertFactorAllowed(deps.db, user.id, input.auth_type);
   if (input.auth_type === 'passkey') {
     // the browser signs the WebAuthn challenge; the sign-in challenge keeps its hash
     const started = await startPasskeySignIn(deps, user.id, meta.rp);
@@ -83,6 +91,8 @@ export async function verifyCode(
   if (!user) throw new ApiError(401, [MSG.invalidCode]);
   audit({ id: user.id, name: user.name, email: user.email });
   if (challenge.usedAt || challenge.expiresAt.getTime() <= Date.now()) throw new ApiError(401, [MSG.invalidCode]);
+  // a code mailed before the user enrolled a stronger factor no longer completes the sign-in
+  await assertFactorAllowed(deps.db, user.id, challenge.method);
   // a code counts as a sign-in attempt of the account and the address, before it is checked
   const attempt = await beginAttempt(deps, user.email, meta.ip, challenge.id);
   // and a try of this challenge (5 per code), counted first, atomically, so parallel guesses cannot exceed it

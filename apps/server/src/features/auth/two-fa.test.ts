@@ -6,7 +6,7 @@ import { DEFAULT_LIMITS } from '../../platform/limit-rules.ts';
 import { DEMO_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 import { activityLog } from '../activity/tables.ts';
 import { users } from '../users/tables.ts';
-import { loginThrottle, rateLimits } from './tables.ts';
+import { oneTimeCodes, loginThrottle, rateLimits } from './tables.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -88,13 +88,14 @@ describe('authenticator setup (/two-fa-setup)', () => {
 describe('the switch (/enable-two-fa)', () => {
   it('switches to the authenticator only with a code of the pending secret; the old secret works until then', async () => {
     const email = 'supervisor-a@obol.example';
+    // signed in before the authenticator (an e-mailed code no longer signs such a user in)
+    const token = await t.signIn(email);
     // an authenticator already in use (secret A)
     const oldSecret = newTotpSecret();
     await t.deps.db
       .update(users)
       .set({ totpSecretEnc: encryptSecret(t.config.secretsKey, oldSecret), twoFaAsOtp: false, totpLastStep: null })
       .where(eq(users.email, email));
-    const token = await t.signIn(email);
     const started = await setup(token, { current_password: DEMO_PASSWORD });
     const secret: string = started.body.secret;
     const u = await row(email);
@@ -240,5 +241,65 @@ describe('the switch (/enable-two-fa)', () => {
     } finally {
       Object.assign(rule, saved);
     }
+  });
+});
+
+describe('the factor rule: an authenticator user no longer signs in with an e-mailed code', () => {
+  const login = (email: string, auth_type: string) =>
+    t.post('/api/login', { email, password: DEMO_PASSWORD, auth_type });
+
+  it('refuses auth_type email (403, nothing mailed), takes the app and backup codes, and e-mail again once switched back', async () => {
+    const email = 'payment-ops@obol.example';
+    const token = await t.signIn(email);
+    // a code mailed before the switch, not yet used
+    const early = await login(email, 'email');
+    expect(early.status).toBe(200);
+    const earlyCode = t.lastMailTo(email)!.code;
+    const { secret } = (await setup(token, { current_password: DEMO_PASSWORD })).body;
+    const step = totpStep();
+    expect(
+      (await enable(token, { enable_two_fa: true, current_password: DEMO_PASSWORD, code: totpAt(secret, step) }))
+        .status,
+    ).toBe(200);
+    const file = await t.post('/api/export-backup-code', { email, password: DEMO_PASSWORD }, token);
+    const backup = file.text.match(/^[A-Z0-9]{5}-[A-Z0-9]{5}$/m)![0];
+    await t.deps.db.delete(loginThrottle);
+
+    const mailsBefore = t.mails.length;
+    const codesBefore = (await t.deps.db.select().from(oneTimeCodes)).length;
+    const refused = await login(email, 'email');
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ error: [MSG.emailCodeRefused], fields: { auth_type: [MSG.emailCodeRefused] } });
+    expect(t.mails.length).toBe(mailsBefore);
+    expect((await t.deps.db.select().from(oneTimeCodes)).length).toBe(codesBefore);
+    // a wrong password still answers 401 first: the refusal tells nothing to someone without the password
+    const wrong = await t.post('/api/login', { email, password: 'Wrong@pass1', auth_type: 'email' });
+    expect(wrong.status).toBe(401);
+    // the code mailed before the switch no longer completes the sign-in
+    const stale = await t.post('/api/verify-code', { challenge_token: early.body.challenge_token, code: earlyCode });
+    expect(stale.status).toBe(403);
+    expect(stale.body.error).toEqual([MSG.emailCodeRefused]);
+
+    expect((await signInWithApp(email, totpAt(secret, step + 1))).status).toBe(200);
+    const viaBackup = await login(email, 'backup');
+    expect(viaBackup.status).toBe(200);
+    const recovered = await t.post('/api/verify-code', {
+      challenge_token: viaBackup.body.challenge_token,
+      code: backup,
+    });
+    expect(recovered.status).toBe(200);
+
+    // back to e-mail codes (the secret is forgotten): the e-mailed code signs in again
+    expect((await enable(token, { enable_two_fa: false, current_password: DEMO_PASSWORD })).status).toBe(200);
+    await t.deps.db.delete(loginThrottle);
+    await expect(t.signIn(email)).resolves.toEqual(expect.any(String));
+  });
+
+  it('a pending (unconfirmed) authenticator does not change the factor: e-mail codes still sign in', async () => {
+    const email = 'finance@obol.example';
+    const token = await t.signIn(email);
+    expect((await setup(token, { current_password: DEMO_PASSWORD })).status).toBe(200);
+    expect((await row(email)).totpPendingEnc).not.toBeNull();
+    await expect(t.signIn(email)).resolves.toEqual(expect.any(String));
   });
 });

@@ -27,6 +27,12 @@ export async function passkeysOf(db: Executor, userId: number) {
   return db.select().from(passkeys).where(eq(passkeys.userId, userId)).orderBy(asc(passkeys.id));
 }
 
+/** Whether the user has a passkey (a sign-in factor stronger than an e-mailed code). */
+export async function hasPasskey(db: Executor, userId: number): Promise<boolean> {
+  const [row] = await db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, userId)).limit(1);
+  return !!row;
+}
+
 export async function listPasskeys(db: Executor, userId: number): Promise<PasskeyRow[]> {
   return (await passkeysOf(db, userId)).map(toRow);
 }

@@ -55,6 +55,16 @@ async function addPasskey(token: string, auth: SoftAuthenticator, name = 'Laptop
   return r.body.passkey as { id: number; name: string };
 }
 
+/**
+ * One session per user for the whole file, opened with an e-mailed code before the user has a passkey (once one is
+ * registered, an e-mailed code no longer signs the user in).
+ */
+const sessions = new Map<string, string>();
+async function session(email: string) {
+  if (!sessions.has(email)) sessions.set(email, await t.signIn(email));
+  return sessions.get(email)!;
+}
+
 const loginPasskey = (email: string, password = DEMO_PASSWORD) =>
   t.post('/api/login', { email, password, auth_type: 'passkey' });
 
@@ -83,7 +93,7 @@ describe('the relying party', () => {
 
 describe('registering a passkey', () => {
   it('asks for the password, then keeps the verified credential, listed and audited', async () => {
-    const token = await t.signIn('manager@obol.example');
+    const token = await session('manager@obol.example');
     const before = (await keysOf('manager@obol.example')).length;
     const missing = await t.post('/api/passkey-register-options', {}, token);
     expect(missing.status).toBe(400);
@@ -127,7 +137,7 @@ describe('registering a passkey', () => {
 
   it('refuses a used, expired, foreign-session or forged registration, changing nothing', async () => {
     const email = 'finance@obol.example';
-    const token = await t.signIn(email);
+    const token = await session(email);
     const other = await t.signIn(email);
     const auth = new SoftAuthenticator(ORIGIN);
     const count0 = (await keysOf(email)).length;
@@ -210,8 +220,8 @@ describe('registering a passkey', () => {
   });
 
   it('refuses a credential that is already registered, to anyone (409)', async () => {
-    const a = await t.signIn('accountant@obol.example');
-    const b = await t.signIn('reviewer@obol.example');
+    const a = await session('accountant@obol.example');
+    const b = await session('reviewer@obol.example');
     const auth = new SoftAuthenticator(ORIGIN);
     await addPasskey(a, auth);
     // the same credential (same id, same key) offered by another user's registration
@@ -226,7 +236,7 @@ describe('registering a passkey', () => {
 
   it(`keeps at most ${MAX_PASSKEYS} passkeys per user (422)`, async () => {
     const email = 'brand@obol.example';
-    const token = await t.signIn(email);
+    const token = await session(email);
     const uid = await userId(email);
     const have = (await keysOf(email)).length;
     await t.deps.db.insert(passkeys).values(
@@ -246,8 +256,8 @@ describe('registering a passkey', () => {
 
 describe('managing passkeys', () => {
   it('renames and removes only the caller’s own (404 for another user’s), removal after the password', async () => {
-    const mine = await t.signIn('manager@obol.example');
-    const theirs = await t.signIn('admin@obol.example');
+    const mine = await session('manager@obol.example');
+    const theirs = await session('admin@obol.example');
     const key = await addPasskey(mine, new SoftAuthenticator(ORIGIN), 'Phone');
 
     const foreignRename = await t.post('/api/rename-passkey', { id: key.id, name: 'Mine now' }, theirs);
@@ -296,7 +306,7 @@ describe('managing passkeys', () => {
         .from(passkeyChallenges)
         .where(eq(passkeyChallenges.userId, await userId('reviewer@obol.example')));
     const before = await challenges();
-    const token = await t.signIn('reviewer@obol.example');
+    const token = await session('reviewer@obol.example');
     await t.deps.db
       .delete(rolePermissions)
       .where(and(eq(rolePermissions.roleId, roleId), eq(rolePermissions.permissionId, permissionId)));
@@ -318,7 +328,7 @@ describe('managing passkeys', () => {
   });
 
   it('limits passkey changes per user (429 with Retry-After)', async () => {
-    const token = await t.signIn('manager@obol.example');
+    const token = await session('manager@obol.example');
     const saved = t.deps.config.limits.passkey;
     t.deps.config.limits.passkey = { limit: 2, seconds: 600 };
     try {
@@ -347,7 +357,7 @@ describe('signing in with a passkey', () => {
   it('opens a session with a verified assertion, raising the counter; the assertion works once', async () => {
     const email = 'admin@obol.example';
     const auth = new SoftAuthenticator(ORIGIN);
-    const key = await addPasskey(await t.signIn(email), auth, 'YubiKey');
+    const key = await addPasskey(await session(email), auth, 'YubiKey');
     const login = await loginPasskey(email);
     expect(login.status).toBe(200);
     expect(login.body.auth_type).toBe('passkey');
@@ -381,8 +391,8 @@ describe('signing in with a passkey', () => {
     const bob = 'accountant@obol.example';
     const aliceAuth = new SoftAuthenticator(ORIGIN);
     const bobAuth = new SoftAuthenticator(ORIGIN);
-    await addPasskey(await t.signIn(alice), aliceAuth);
-    await addPasskey(await t.signIn(bob), bobAuth);
+    await addPasskey(await session(alice), aliceAuth);
+    await addPasskey(await session(bob), bobAuth);
     const attempt = async (email: string, make: (options: any) => unknown) => {
       await t.deps.db.delete(loginThrottle);
       const login = await loginPasskey(email);
@@ -406,7 +416,7 @@ describe('signing in with a passkey', () => {
     }
     // a code on a passkey challenge, a passkey on a code challenge
     expect((await attempt(alice, () => ({ code: '123456' }))).body.error).toEqual([MSG.passkeyInvalid]);
-    const emailLogin = await t.post('/api/login', { email: alice, password: DEMO_PASSWORD, auth_type: 'email' });
+    const emailLogin = await t.post('/api/login', { email: alice, password: DEMO_PASSWORD, auth_type: 'backup' });
     const crossed = await t.post('/api/verify-code', {
       challenge_token: emailLogin.body.challenge_token,
       assertion: aliceAuth.get({ challenge: 'eA', rpId: 'localhost' }),
@@ -438,7 +448,7 @@ describe('signing in with a passkey', () => {
   it('counts the tries of a challenge (429 past them) and a deleted passkey no longer signs in', async () => {
     const email = 'reviewer@obol.example';
     const auth = new SoftAuthenticator(ORIGIN);
-    const token = await t.signIn(email);
+    const token = await session(email);
     const key = await addPasskey(token, auth);
     const login = await loginPasskey(email);
     await t.deps.db
@@ -465,5 +475,49 @@ describe('signing in with a passkey', () => {
     expect(r.status).toBe(401);
     await t.deps.db.delete(loginThrottle);
     expect((await loginPasskey(email)).status).toBe(422);
+  });
+});
+
+describe('the factor rule: a passkey user no longer signs in with an e-mailed code', () => {
+  it('refuses auth_type email (403, nothing mailed) while a passkey is registered; passkey and backup codes sign in', async () => {
+    const email = 'payment-ops@obol.example';
+    const auth = new SoftAuthenticator(ORIGIN);
+    const token = await session(email);
+    // a code mailed before the passkey, not yet used
+    const early = await t.post('/api/login', { email, password: DEMO_PASSWORD, auth_type: 'email' });
+    expect(early.status).toBe(200);
+    const earlyCode = t.lastMailTo(email)!.code;
+    const key = await addPasskey(token, auth);
+    const file = await t.post('/api/export-backup-code', { email, password: DEMO_PASSWORD }, token);
+    const backup = file.text.match(/^[A-Z0-9]{5}-[A-Z0-9]{5}$/m)![0];
+    await t.deps.db.delete(loginThrottle);
+
+    const mails = t.mails.length;
+    const refused = await t.post('/api/login', { email, password: DEMO_PASSWORD, auth_type: 'email' });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ error: [MSG.emailCodeRefused], fields: { auth_type: [MSG.emailCodeRefused] } });
+    expect(t.mails.length).toBe(mails);
+    const stale = await t.post('/api/verify-code', { challenge_token: early.body.challenge_token, code: earlyCode });
+    expect(stale.status).toBe(403);
+    expect(stale.body.error).toEqual([MSG.emailCodeRefused]);
+
+    const login = await loginPasskey(email);
+    const signed = await t.post('/api/verify-code', {
+      challenge_token: login.body.challenge_token,
+      assertion: auth.get(login.body.passkey_options),
+    });
+    expect(signed.status).toBe(200);
+    const viaBackup = await t.post('/api/login', { email, password: DEMO_PASSWORD, auth_type: 'backup' });
+    expect(viaBackup.status).toBe(200);
+    expect(
+      (await t.post('/api/verify-code', { challenge_token: viaBackup.body.challenge_token, code: backup })).status,
+    ).toBe(200);
+
+    // with the passkey removed, the e-mailed code signs in again
+    expect((await t.post('/api/delete-passkey', { id: key.id, current_password: DEMO_PASSWORD }, token)).status).toBe(
+      200,
+    );
+    await t.deps.db.delete(loginThrottle);
+    await expect(t.signIn(email)).resolves.toEqual(expect.any(String));
   });
 });

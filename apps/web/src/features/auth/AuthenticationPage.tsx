@@ -10,6 +10,7 @@ import { CHALLENGE_KEY, sessionStore, useSession } from '../../lib/session.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { AuthLayout } from '../../ui/AuthLayout.tsx';
 import { signedInHome, type Challenge } from './SignInPage.tsx';
+import { rememberFactor } from './factorMemory.ts';
 
 const HINT: Record<Challenge['auth_type'], string> = {
   email: 'Enter the 6-digit code we sent to your e-mail.',
@@ -64,6 +65,7 @@ export function AuthenticationPage() {
       flushSync(() => setVerified(true));
       sessionStorage.removeItem(CHALLENGE_KEY);
       sessionStore.signIn(r);
+      rememberFactor(r.user.email, challenge.auth_type);
       notify('success', MSG.loggedIn);
       navigate(firstPermittedPath(r.permission), { replace: true });
     } catch (err) {

@@ -35,6 +35,34 @@ describe('sign-in', () => {
     expect(pathname()).toBe('/signin');
   });
 
+  it('stops offering the e-mailed code to an account the server says has a stronger factor', async () => {
+    const refusal =
+      'This account signs in with its authenticator app or passkey, not an e-mailed code. Choose another second factor.';
+    const fetch = mockApi({
+      '/api/login': (b) =>
+        (b as { auth_type: string }).auth_type === 'email'
+          ? { status: 403, body: { error: [refusal], fields: { auth_type: [refusal] } } }
+          : { body: { challenge_token: 'ch-2', auth_type: 'authenticator', message: ['Enter the code'] } },
+    });
+    renderApp('/signin');
+    await userEvent.type(screen.getByLabelText('Email'), 'ada@obol.example');
+    await userEvent.type(screen.getByLabelText('Password'), 'Obol@2026');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect((await screen.findByRole('alert')).textContent).toContain(refusal);
+    expect(screen.queryByRole('radio', { name: 'E-mail code' })).toBeNull();
+    expect((screen.getByRole('radio', { name: 'Authenticator app' }) as HTMLInputElement).checked).toBe(true);
+    expect(pathname()).toBe('/signin');
+    // another address is still offered the e-mailed code
+    await userEvent.clear(screen.getByLabelText('Email'));
+    await userEvent.type(screen.getByLabelText('Email'), 'bob@obol.example');
+    expect(screen.getByRole('radio', { name: 'E-mail code' })).toBeTruthy();
+    await userEvent.clear(screen.getByLabelText('Email'));
+    await userEvent.type(screen.getByLabelText('Email'), 'Ada@obol.example');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await screen.findByRole('button', { name: 'Verify' });
+    expect(callsTo(fetch, '/api/login')[1]).toMatchObject({ auth_type: 'authenticator' });
+  });
+
   it("says 'Something went wrong!' for an unexpected status", async () => {
     mockApi({ '/api/login': () => ({ status: 502, body: { error: ['Bad gateway'] } }) });
     renderApp('/signin');

@@ -1,12 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { loginRequest, MSG, type AuthType } from '@obol/contract';
 import { Alert, Button, FormControl, FormControlLabel, FormLabel, Link, Radio, RadioGroup, Stack } from '@mui/material';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Navigate, Link as RouterLink, useNavigate } from 'react-router';
 import { z } from 'zod';
-import { signInErrorMessage } from '../../lib/api.ts';
+import { ApiError, signInErrorMessage } from '../../lib/api.ts';
 import { login } from './api/login.ts';
 import { verifyCode } from './api/verifyCode.ts';
 import { CHALLENGE_KEY, sessionStore, useSession } from '../../lib/session.ts';
@@ -14,6 +14,7 @@ import { useNotify } from '../../ui/notifications.tsx';
 import { firstPermittedPath } from '../../app/paths.ts';
 import { AuthLayout } from '../../ui/AuthLayout.tsx';
 import { AuthTextField } from './AuthTextField.tsx';
+import { rememberFactor, strongFactorOf } from './factorMemory.ts';
 
 type Form = z.input<typeof loginRequest>;
 export { CHALLENGE_KEY };
@@ -43,6 +44,11 @@ export function SignInPage({ merchant = false }: { merchant?: boolean }) {
     resolver: zodResolver(loginRequest),
     defaultValues: { email: '', password: '', auth_type: 'email' },
   });
+  // an address that signed in here with an authenticator or a passkey is not offered the e-mailed code
+  const strong = strongFactorOf(useWatch({ control: form.control, name: 'email' }) ?? '');
+  useEffect(() => {
+    if (strong && form.getValues('auth_type') === 'email') form.setValue('auth_type', strong);
+  }, [strong, form]);
   if (session && !verified) return <Navigate to={signedInHome(session.permissions)} replace />;
 
   const submit = form.handleSubmit(async (values) => {
@@ -58,6 +64,7 @@ export function SignInPage({ merchant = false }: { merchant?: boolean }) {
         const signedIn = await verifyCode({ challenge_token: r.challenge_token, assertion });
         flushSync(() => setVerified(true));
         sessionStore.signIn(signedIn);
+        rememberFactor(signedIn.user.email, 'passkey');
         notify('success', MSG.loggedIn);
         navigate(firstPermittedPath(signedIn.permission), { replace: true });
         return;
@@ -73,7 +80,13 @@ export function SignInPage({ merchant = false }: { merchant?: boolean }) {
     } catch (err) {
       // a PasskeyError (lib/passkeys.ts, loaded with the prompt) carries the user's words
       const message = err instanceof Error && err.name === 'PasskeyError' ? err.message : signInErrorMessage(err);
-      if (values.auth_type === 'passkey') setFailure(message);
+      // the account has an authenticator or a passkey: the e-mailed code is refused, and no longer offered here
+      const emailRefused = err instanceof ApiError && err.status === 403 && !!err.fieldError('auth_type');
+      if (emailRefused) {
+        rememberFactor(values.email, 'authenticator');
+        form.setValue('auth_type', 'authenticator');
+      }
+      if (values.auth_type === 'passkey' || emailRefused) setFailure(message);
       notify('error', message);
     } finally {
       setBusy(false);
@@ -114,7 +127,7 @@ export function SignInPage({ merchant = false }: { merchant?: boolean }) {
                   value={field.value}
                   onChange={(e) => field.onChange(e.target.value)}
                 >
-                  <FormControlLabel value="email" control={<Radio />} label="E-mail code" />
+                  {strong ? null : <FormControlLabel value="email" control={<Radio />} label="E-mail code" />}
                   <FormControlLabel value="authenticator" control={<Radio />} label="Authenticator app" />
                   <FormControlLabel value="backup" control={<Radio />} label="Backup code" />
                   <FormControlLabel value="passkey" control={<Radio />} label="Passkey" />
