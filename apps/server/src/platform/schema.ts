@@ -13,3 +13,4 @@ export * from '../features/transfers/tables.ts';
 export * from '../features/payins/tables.ts';
 export * from '../features/reports/tables.ts';
 export * from '../features/accounting/tables.ts';
+export * from '../features/engine/tables.ts';

@@ -2,6 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptSecret } from '../../platform/crypto.ts';
 import type { Provider } from '../../../../provider/src/app.ts';
+import { outboxPath } from '../../test/outbox.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { apiKeys } from '../api-keys/tables.ts';
 import { journalEntries } from '../ledger/tables.ts';
@@ -109,6 +110,14 @@ describe('refunds and rewards left Pending by a dead process and lost webhooks',
     expect(after.refundStatus).toBe(1);
     expect(await balance()).toBe(before - 2_100);
     expect(await kinds('refund', done.id)).toEqual(['refund.complete', 'refund.reserve']);
+    expect(await outboxPath(t.deps.db, 'refund', done.id)).toEqual([
+      [null, 'Pending'],
+      ['Pending', 'Completed'],
+    ]);
+    expect(await outboxPath(t.deps.db, 'payin', p.id)).toEqual([
+      [null, 'Pending'],
+      ['Pending', 'Completed'],
+    ]);
     expect(await recoverRefunds(t.deps, 0)).toBe(0);
   });
 
@@ -132,6 +141,14 @@ describe('refunds and rewards left Pending by a dead process and lost webhooks',
     expect(await balance()).toBe(before - 300);
     expect(await kinds('reward', rOk.id)).toEqual(['reward.complete', 'reward.reserve']);
     expect(await kinds('reward', rRefused.id)).toEqual(['reward.reserve', 'reward.reversal']);
+    expect(await outboxPath(t.deps.db, 'reward', rOk.id)).toEqual([
+      [null, 'Pending'],
+      ['Pending', 'Completed'],
+    ]);
+    expect(await outboxPath(t.deps.db, 'reward', rRefused.id)).toEqual([
+      [null, 'Pending'],
+      ['Pending', 'Declined'],
+    ]);
     expect(await recoverRewards(t.deps, 0)).toBe(0);
     const tb = (await t.post('/api/trial-balance', {}, admin)).body;
     expect(tb.balanced && tb.balances_match_postings && tb.no_overdrawn_accounts).toBe(true);

@@ -2,6 +2,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Provider } from '../../../../provider/src/app.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
+import { outboxPath } from '../../test/outbox.ts';
 import { makePayouts } from '../../test/payouts.ts';
 import { userIdByEmail } from '../../seed.ts';
 import { holderAccounts } from '../ledger/accounts.ts';
@@ -63,6 +64,10 @@ describe('payouts in flight, with every webhook lost', () => {
       expect(kinds).toEqual(
         r.status === 'Completed' ? ['payout.complete', 'payout.reserve'] : ['payout.reserve', 'payout.reversal'],
       );
+      expect(await outboxPath(t.deps.db, 'payout', r.id)).toEqual([
+        [null, 'Processing'],
+        ['Processing', r.status],
+      ]);
     }
     const spent = rows.filter((r) => r.status === 'Completed').reduce((s, r) => s + r.amount + r.fee, 0);
     expect((await holderAccounts(t.deps.db, merchantId)).payout!.balance).toBe(balanceBefore - spent);

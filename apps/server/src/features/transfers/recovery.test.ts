@@ -1,6 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Provider } from '../../../../provider/src/app.ts';
+import { outboxPath } from '../../test/outbox.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { journalEntries } from '../ledger/tables.ts';
 import { recoverTransfers } from './settle.ts';
@@ -55,6 +56,15 @@ describe('transfers left Pending by a dead process and lost webhooks', () => {
     expect(rClosed).toMatchObject({ status: 'Declined', detail: 'Account closed' });
     expect(await balance(account)).toBe(before - 1_200);
     expect(await recoverTransfers(t.deps, 0)).toBe(0);
+    // the outbox holds each change once, though two recoveries raced for it
+    expect(await outboxPath(t.deps.db, 'transfer', ok)).toEqual([
+      [null, 'Pending'],
+      ['Pending', 'Completed'],
+    ]);
+    expect(await outboxPath(t.deps.db, 'transfer', closed)).toEqual([
+      [null, 'Pending'],
+      ['Pending', 'Declined'],
+    ]);
     for (const [id, kinds] of [
       [ok, ['transfer.complete', 'transfer.reserve']],
       [closed, ['transfer.reserve', 'transfer.reversal']],
