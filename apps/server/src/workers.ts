@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { Deps } from './platform/deps.ts';
 import { QUEUES, type JobData, type JobName } from './platform/jobs.ts';
 import { submitPayout } from './features/payouts/service.ts';
-import { recoverTransfers, submitTransfer } from './features/transfers/settle.ts';
+import { recoverMovements, submitMovement } from './features/engine/movement.ts';
+import { transferMovement } from './features/transfers/movement.ts';
 import { recoverPayins } from './features/payins/settle.ts';
 import { recoverRefunds, submitRefund } from './features/payins/refunds.ts';
 import { recoverRewards, submitReward } from './features/payins/rewards.ts';
@@ -33,7 +34,7 @@ function handlers(deps: Deps): { [N in JobName]: Handler<N> } {
     'payout.submit': { run: (d) => submitPayout(deps, deps.provider, d.payoutId), batchSize: 50 },
     'refund.submit': { run: (d) => submitRefund(deps, deps.provider, d.refundId), batchSize: 10 },
     'reward.submit': { run: (d) => submitReward(deps, deps.provider, d.rewardId), batchSize: 10 },
-    'transfer.submit': { run: (d) => submitTransfer(deps, deps.provider, d.transferId), batchSize: 10 },
+    'transfer.submit': { run: (d) => submitMovement(deps, transferMovement, d.transferId), batchSize: 10 },
     'accounting.submit': {
       run: (d) => submitAccountingTransaction(deps, deps.provider, d.transactionId),
       batchSize: 10,
@@ -96,7 +97,7 @@ export async function startWorkers(deps: Deps): Promise<() => Promise<void>> {
     if (recovering) return;
     recovering = true;
     recoverInFlight(deps)
-      .then(() => recoverTransfers(deps))
+      .then(() => recoverMovements(deps, transferMovement))
       .then(() => recoverPayins(deps))
       .then(() => recoverRefunds(deps))
       .then(() => recoverRewards(deps))

@@ -5,7 +5,8 @@ import type { ProviderItem, ProviderPayin } from '../../platform/provider.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { settlePayout, settlePayouts, type PayoutSettlement } from '../payouts/settle.ts';
 import { completedPayouts, payoutsByKeys, payoutStatusByKey, processingKeys } from '../payouts/find.ts';
-import { settleTransfer, transferStatusByKey } from '../transfers/settle.ts';
+import { inFlightByKey, settleMovement } from '../engine/movement.ts';
+import { transferMovement } from '../transfers/movement.ts';
 import { payinStatusByProviderId, settlePayin } from '../payins/settle.ts';
 import { refundStatusByKey, settleRefund } from '../payins/refunds.ts';
 import { REWARD_KEY_PREFIX, rewardStatusByKey, settleReward } from '../payins/rewards.ts';
@@ -45,7 +46,7 @@ export async function applyProviderEvent(
     // only a payout still in flight needs the provider's word (ProviderUnavailable: the provider retries)
     if ((await payoutStatusByKey(deps.db, key)) === 'Processing') verified = await deps.provider.payoutByKey(key);
   } else if (isTransfer && key) {
-    if ((await transferStatusByKey(deps.db, key)) === 'Pending') verified = await deps.provider.transferByKey(key);
+    if (await inFlightByKey(deps.db, transferMovement, key)) verified = await deps.provider.transferByKey(key);
   } else if (isAccounting && key) {
     if ((await accountingStatusByKey(deps.db, key)) === 'PENDING') verified = await deps.provider.transferByKey(key);
   } else if (isReward && key) {
@@ -77,7 +78,7 @@ export async function applyProviderEvent(
         message: verified.message,
       };
       outcome = isTransfer
-        ? await settleTransfer(deps, settled, tx)
+        ? await settleMovement(deps, transferMovement, settled, tx)
         : isAccounting
           ? await settleAccountingTransaction(deps, settled, tx)
           : isRefund

@@ -4,7 +4,8 @@ import type { Provider } from '../../../../provider/src/app.ts';
 import { outboxPath } from '../../test/outbox.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { journalEntries } from '../ledger/tables.ts';
-import { recoverTransfers } from './settle.ts';
+import { recoverMovements } from '../engine/movement.ts';
+import { transferMovement } from './movement.ts';
 import { transfers } from './tables.ts';
 
 // No job worker runs here and webhooks go to a port nobody listens on: a transfer must still be sent, and
@@ -43,11 +44,14 @@ describe('transfers left Pending by a dead process and lost webhooks', () => {
     const closed = await transfer('DE94370400440532010000', 800, account);
     expect(await balance(account)).toBe(before - 2_000);
     // never sent: the first recovery sends them (same keys), the provider settles, the next recovery settles here
-    expect(await recoverTransfers(t.deps, 0)).toBe(0);
+    expect(await recoverMovements(t.deps, transferMovement, 0)).toBe(0);
     expect((await rows([ok, closed])).every((r) => r.providerId)).toBe(true);
     for (let i = 0; i < 100 && provider.settleNow() < 2; i++) await new Promise((r) => setTimeout(r, 20));
     // two recoveries at once (as two processes would run them): each transfer settles once
-    const [a, b] = await Promise.all([recoverTransfers(t.deps, 0), recoverTransfers(t.deps, 0)]);
+    const [a, b] = await Promise.all([
+      recoverMovements(t.deps, transferMovement, 0),
+      recoverMovements(t.deps, transferMovement, 0),
+    ]);
     expect(a + b).toBe(2);
     const [rOk, rClosed] = await rows([ok, closed]).then((rs) =>
       [ok, closed].map((id) => rs.find((r) => r.id === id)!),
@@ -55,7 +59,7 @@ describe('transfers left Pending by a dead process and lost webhooks', () => {
     expect(rOk.status).toBe('Completed');
     expect(rClosed).toMatchObject({ status: 'Declined', detail: 'Account closed' });
     expect(await balance(account)).toBe(before - 1_200);
-    expect(await recoverTransfers(t.deps, 0)).toBe(0);
+    expect(await recoverMovements(t.deps, transferMovement, 0)).toBe(0);
     // the outbox holds each change once, though two recoveries raced for it
     expect(await outboxPath(t.deps.db, 'transfer', ok)).toEqual([
       [null, 'Pending'],

@@ -1,0 +1,184 @@
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Deps } from '../../platform/deps.ts';
+import type { Executor, Tx } from '../../platform/db.ts';
+import { ProviderRejected, type ProviderClient } from '../../platform/provider.ts';
+import type { ProviderItem } from '../../platform/provider-answers.ts';
+import { platformAccountId, type PlatformKind } from '../ledger/accounts.ts';
+import { entryIdByKey, postEntry, reverseEntry } from '../ledger/service.ts';
+
+/**
+ * Where a movement is, in the engine's own words; each kind maps them to its table's (its spec screen's) words,
+ * so the lists and their answers keep those.
+ */
+export type MovementState = 'inFlight' | 'completed' | 'failed';
+export type Settled = Exclude<MovementState, 'inFlight'>;
+
+/** The columns every movement's row has. */
+export interface MovementRow {
+  id: number;
+  amount: number;
+  status: string;
+  idempotencyKey: string;
+  providerId: string | null;
+}
+
+/**
+ * A movement of money through the provider, declared once as data (issue 47): its table and status words, its
+ * clearing account, the provider call that submits it and the look-up that settles it. The engine's submit, settle
+ * and recover below serve every kind declared so; its reserve is written by the command that creates it
+ * (`<kind>:<id>:reserve`, source -> clearing), as only the command knows the source.
+ */
+export interface Movement<R extends MovementRow> {
+  /** the ledger's business type, its entries' kinds (`<kind>.complete`, `<kind>.reversal`) and keys' prefix */
+  kind: string;
+  table: PgTable;
+  columns: { id: PgColumn; status: PgColumn; idempotencyKey: PgColumn; providerId: PgColumn; createdAt: PgColumn };
+  /** the table's word for each state */
+  words: Record<MovementState, string>;
+  /** the platform account holding its money while in flight */
+  clearing: PlatformKind;
+  /** how old one still in flight must be before the recovery asks the provider about it */
+  recoverAfterMs: number;
+  /** sends it to the provider under its idempotency key; answers the provider's id (ProviderRejected: refused) */
+  send(deps: Deps, row: R): Promise<string>;
+  /** the provider's item under the key, or null if the provider never received it */
+  lookup(provider: ProviderClient, key: string): Promise<ProviderItem | null>;
+  /** the columns its settlement sets besides the status and the provider id (the reason of a failure, times) */
+  settledColumns(state: Settled, reason: string): Record<string, unknown>;
+  /** the reason written when the provider gives none */
+  defaultReason: string;
+  /** more columns its sending sets besides the provider id */
+  sentColumns?(): Record<string, unknown>;
+  /** what else moves in the settlement's transaction (a refund's pay-in refund status) */
+  alsoOnSettle?(tx: Tx, row: R, state: Settled): Promise<void>;
+}
+
+/** A provider's word about a movement, from its webhook (verified by asking) or from the recovery's look-up. */
+export interface MovementSettlement {
+  idempotencyKey: string;
+  providerId?: string;
+  status: 'Completed' | 'Failed';
+  message?: string;
+}
+
+/** Sends one still in flight and not yet sent to the provider under its own key. Safe to run again. */
+export async function submitMovement<R extends MovementRow>(deps: Deps, m: Movement<R>, id: number): Promise<void> {
+  const [row] = (await deps.db.select().from(m.table).where(eq(m.columns.id, id))) as R[];
+  if (!row || row.status !== m.words.inFlight || row.providerId) return;
+  try {
+    const providerId = await m.send(deps, row);
+    await deps.db
+      .update(m.table)
+      .set({ ...m.sentColumns?.(), providerId } as never)
+      .where(and(eq(m.columns.id, row.id), isNull(m.columns.providerId)));
+  } catch (err) {
+    if (err instanceof ProviderRejected) {
+      await settleMovement(deps, m, { idempotencyKey: row.idempotencyKey, status: 'Failed', message: err.messages[0] });
+      return;
+    }
+    throw err; // unavailable: the job or the recovery sends it again under the same key
+  }
+}
+
+/**
+ * Settles one exactly once: a conditional UPDATE moves only a row still in flight, and in its transaction the
+ * completion entry (clearing -> provider, `<kind>:<id>:complete`) or the reversal of its reserve. A late or
+ * repeated word finds nothing to move ('ignored').
+ */
+export async function settleMovement<R extends MovementRow>(
+  deps: Pick<Deps, 'db'>,
+  m: Movement<R>,
+  ev: MovementSettlement,
+  tx?: Tx,
+): Promise<'applied' | 'ignored'> {
+  const state: Settled = ev.status === 'Completed' ? 'completed' : 'failed';
+  const reason = ev.message ?? m.defaultReason;
+  const run = async (t: Tx) => {
+    const [row] = (await t
+      .update(m.table)
+      .set({
+        ...m.settledColumns(state, reason),
+        status: m.words[state],
+        ...(ev.providerId ? { providerId: sql`COALESCE(${m.columns.providerId}, ${ev.providerId})` } : {}),
+      } as never)
+      .where(and(eq(m.columns.idempotencyKey, ev.idempotencyKey), eq(m.columns.status, m.words.inFlight)))
+      .returning()) as R[];
+    if (!row) return 'ignored' as const;
+    if (state === 'completed') {
+      await postEntry(t, {
+        idempotencyKey: `${m.kind}:${row.id}:complete`,
+        kind: `${m.kind}.complete`,
+        businessType: m.kind,
+        businessId: row.id,
+        postings: [
+          { accountId: await platformAccountId(t, m.clearing), amount: -row.amount },
+          { accountId: await platformAccountId(t, 'provider'), amount: row.amount },
+        ],
+      });
+    } else {
+      const reserve = await entryIdByKey(t, `${m.kind}:${row.id}:reserve`);
+      if (reserve === undefined) throw new Error(`${m.kind} ${row.id} has no reserve entry`);
+      await reverseEntry(t, reserve, { kind: `${m.kind}.reversal`, memo: reason });
+    }
+    await m.alsoOnSettle?.(t, row, state);
+    return 'applied' as const;
+  };
+  return tx ? run(tx) : deps.db.transaction(run);
+}
+
+/** Whether one is still waiting for the provider: a webhook's event is then checked by asking the provider. */
+export async function inFlightByKey<R extends MovementRow>(db: Executor, m: Movement<R>, key: string) {
+  const [row] = (await db
+    .select({ status: m.columns.status })
+    .from(m.table)
+    .where(eq(m.columns.idempotencyKey, key))) as { status: string }[];
+  return row?.status === m.words.inFlight;
+}
+
+/**
+ * The one recover path: those a dead process, a lost answer or a lost webhook left in flight for `olderThanMs`
+ * are looked up at the provider under their keys; one never received is sent again (same key, so paid at most
+ * once), one the provider settled is settled from its answer. Answers how many it settled.
+ */
+export async function recoverMovements<R extends MovementRow>(
+  deps: Deps,
+  m: Movement<R>,
+  olderThanMs = m.recoverAfterMs,
+): Promise<number> {
+  const stale = (await deps.db
+    .select()
+    .from(m.table)
+    .where(
+      and(
+        eq(m.columns.status, m.words.inFlight),
+        lt(m.columns.createdAt, sql`now() - make_interval(secs => ${olderThanMs / 1000})`),
+      ),
+    )
+    .orderBy(m.columns.createdAt, m.columns.id)
+    .limit(200)) as R[];
+  let settled = 0;
+  for (const row of stale) {
+    const item = await m.lookup(deps.provider, row.idempotencyKey);
+    if (!item) {
+      await submitMovement(deps, m, row.id);
+      continue;
+    }
+    if (item.status !== 'Completed' && item.status !== 'Failed') continue;
+    if (item.amount !== row.amount) {
+      deps.log.error(
+        { [m.kind]: row.id, ours: row.amount, theirs: item.amount },
+        `${m.kind} amount differs at provider`,
+      );
+      continue;
+    }
+    const r = await settleMovement(deps, m, {
+      idempotencyKey: row.idempotencyKey,
+      providerId: item.id,
+      status: item.status,
+      message: item.message,
+    });
+    if (r === 'applied') settled += 1;
+  }
+  return settled;
+}
