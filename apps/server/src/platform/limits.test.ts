@@ -1,7 +1,9 @@
 import { tryAgainIn } from '@obol/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../test/harness.ts';
+import { DEMO_PASSWORD, startTestApp, type TestApp } from '../test/harness.ts';
+import { loginThrottle } from '../features/auth/tables.ts';
+import { trustedDevice } from '../features/auth/devices.ts';
 import { userIdByEmail } from '../seed.ts';
 import { holderReference } from '../features/ledger/accounts.ts';
 import { giveBack, hit } from './limits.ts';
@@ -100,6 +102,106 @@ describe('the client address the limits per address count', () => {
       .where(sql`${rateLimits.key} LIKE 'signInAddress:%'`)
       .orderBy(rateLimits.key);
     expect(keys.map((k) => k.key)).toEqual(['signInAddress:192.0.2.9', 'signInAddress:203.0.113.7']);
+  });
+});
+
+describe("the account's delay cannot be turned against its owner (device marks)", () => {
+  const email = 'supervisor-b@obol.example';
+  /** a POST through the proxy, from `from`, with the browser's cookie */
+  const send = (url: string, payload: object, from: string, cookie?: string, proto = 'http') =>
+    t.app.inject({
+      method: 'POST',
+      url,
+      payload,
+      headers: { 'x-forwarded-for': from, 'x-forwarded-proto': proto, ...(cookie ? { cookie } : {}) },
+    });
+  const login = (from: string, cookie?: string, password = DEMO_PASSWORD, who = email) =>
+    send('/api/login', { email: who, password, auth_type: 'email' }, from, cookie);
+  /** password and mailed code; the answers of both steps */
+  async function signIn(from: string, cookie?: string, who = email, proto = 'http') {
+    const first = await send(
+      '/api/login',
+      { email: who, password: DEMO_PASSWORD, auth_type: 'email' },
+      from,
+      cookie,
+      proto,
+    );
+    if (first.statusCode !== 200) return { first };
+    const code = t.lastMailTo(who)!.code;
+    const second = await send(
+      '/api/verify-code',
+      { challenge_token: first.json().challenge_token, code },
+      from,
+      cookie,
+      proto,
+    );
+    return { first, second };
+  }
+  const markOf = (res: { headers: Record<string, unknown> }) => String(res.headers['set-cookie']).split(';')[0];
+
+  it('lets the owner in first try from a marked browser while 40 addresses guess; without the mark the owner waits', async () => {
+    const rule = t.deps.config.limits.account;
+    const saved = { ...rule };
+    // a minute between attempts once the free ones are spent, so that a slow machine cannot outwait the delay
+    Object.assign(rule, { firstDelaySeconds: 60, maxDelaySeconds: 60 });
+    try {
+      const earlier = await signIn('198.51.100.10');
+      expect(earlier.second?.statusCode).toBe(200);
+      const setCookie = String(earlier.second!.headers['set-cookie']);
+      expect(setCookie).toMatch(
+        /^obol_device=[A-Za-z0-9_-]{24}\.[0-9a-f]{32}; Max-Age=31536000; Path=\/api; HttpOnly; SameSite=Strict$/,
+      );
+      const mark = markOf(earlier.second!);
+
+      // 40 addresses, each far under its own limit, guess the password: 5 are checked, then the account waits
+      const guesses: number[] = [];
+      for (let i = 1; i <= 40; i++)
+        guesses.push((await login(`203.0.113.${i}`, undefined, `Wrong@pass${i}`)).statusCode);
+      expect(guesses.filter((s) => s === 401)).toHaveLength(5);
+      expect(guesses.filter((s) => s === 429)).toHaveLength(35);
+
+      // the owner without the mark, from a clean address, waits behind the guessers
+      const bare = await login('198.51.100.20');
+      expect(bare.statusCode).toBe(429);
+      expect(Number(bare.headers['retry-after'])).toBeGreaterThan(30);
+      // a mark that does not verify for this account counts as none: forged, or another account's
+      const [id] = mark.slice('obol_device='.length).split('.');
+      expect((await login('198.51.100.20', `obol_device=${id}.${'0'.repeat(32)}`)).statusCode).toBe(429);
+      const other = await signIn('198.51.100.30', undefined, 'reviewer@obol.example');
+      expect((await login('198.51.100.20', markOf(other.second!))).statusCode).toBe(429);
+
+      // the owner with the mark, from yet another address: password and code, first try
+      const owner = await signIn('198.51.100.21', mark);
+      expect(owner.first.statusCode).toBe(200);
+      expect(owner.second?.statusCode).toBe(200);
+      expect(markOf(owner.second!)).toBe(mark);
+      // which did not give the guessers fresh attempts
+      expect((await login('203.0.113.99', undefined, 'Wrong@pass99')).statusCode).toBe(429);
+
+      // the mark has a delay of its own: 5 wrong passwords, then it waits too (a stolen mark guesses no faster)
+      for (let i = 0; i < 5; i++) expect((await login('198.51.100.22', mark, 'Wrong@pass0')).statusCode).toBe(401);
+      expect((await login('198.51.100.22', mark)).statusCode).toBe(429);
+    } finally {
+      Object.assign(rule, saved);
+      await t.deps.db.delete(loginThrottle);
+    }
+  });
+
+  it("keeps the browser's marks of other accounts, and is Secure on https", async () => {
+    const a = await signIn('198.51.100.40', undefined, 'finance@obol.example');
+    const markA = markOf(a.second!);
+    const b = await signIn('198.51.100.40', markA, 'accountant@obol.example', 'https');
+    const setCookie = String(b.second!.headers['set-cookie']);
+    expect(setCookie).toMatch(/; Secure$/);
+    const marks = markOf(b.second!).slice('obol_device='.length).split('~');
+    expect(marks).toHaveLength(2);
+    expect(marks[1]).toBe(markA.slice('obol_device='.length));
+    // both accounts' marks verify from the one cookie, each for its own account only
+    const cookie = markOf(b.second!);
+    const key = t.deps.config.secretsKey;
+    expect(trustedDevice(key, cookie, 'finance@obol.example')).toBe(markA.slice('obol_device='.length).split('.')[0]);
+    expect(trustedDevice(key, cookie, 'accountant@obol.example')).toBe(marks[0].split('.')[0]);
+    expect(trustedDevice(key, cookie, 'manager@obol.example')).toBeUndefined();
   });
 });
 

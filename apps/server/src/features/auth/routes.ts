@@ -5,6 +5,7 @@ import { forbidden } from '../../platform/errors.ts';
 import { route } from '../../platform/http.ts';
 import { relyingParty } from '../passkeys/rp.ts';
 import { changePassword, checkLink, confirmPassword, forgotPassword, setPassword } from './passwords.ts';
+import { deviceCookie } from './devices.ts';
 import { newBackupCodes } from './second-factor.ts';
 import { logout, sessionTiming } from './sessions.ts';
 import { login, verifyCode } from './sign-in.ts';
@@ -12,22 +13,29 @@ import { startTotpSetup, switchTwoFa, type TwoFaAudit } from './two-fa.ts';
 
 export function authRoutes(app: FastifyInstance, deps: Deps) {
   route(app, authOps.login, ({ input, req }) =>
-    login(deps, input, { ip: req.ip, rp: relyingParty(deps.config, req) }, (a) => {
+    login(deps, input, { ip: req.ip, rp: relyingParty(deps.config, req), cookie: req.headers.cookie }, (a) => {
       req.audit.actor = a;
       req.audit.detail = `second factor: ${input.auth_type}`;
     }),
   );
 
-  route(app, authOps.verifyCode, ({ input, req }) =>
-    verifyCode(
+  route(app, authOps.verifyCode, async ({ input, req, reply }) => {
+    const { cookie } = req.headers;
+    const answer = await verifyCode(
       deps,
       input,
-      { ip: req.ip, userAgent: req.headers['user-agent'], rp: relyingParty(deps.config, req) },
+      { ip: req.ip, userAgent: req.headers['user-agent'], rp: relyingParty(deps.config, req), cookie },
       (a) => {
         req.audit.actor = a;
       },
-    ),
-  );
+    );
+    // the device mark that lets this browser past guesses from elsewhere next time
+    reply.header(
+      'set-cookie',
+      deviceCookie(deps.config.secretsKey, cookie, answer.user.email, req.protocol === 'https'),
+    );
+    return answer;
+  });
 
   route(app, authOps.logout, async ({ auth: ctx }) => {
     await logout(deps, ctx.sessionId);

@@ -27,6 +27,7 @@ import {
   startLoginChallenge,
 } from './second-factor.ts';
 import { startSession } from './sessions.ts';
+import { trustedDevice } from './devices.ts';
 import { beginAttempt } from './throttle.ts';
 
 export interface LoginInput {
@@ -41,13 +42,15 @@ const INACTIVE = 'Your account is inactive. Please contact your administrator.';
 export async function login(
   deps: Deps,
   input: LoginInput,
-  meta: { ip: string; rp: RelyingParty },
+  meta: { ip: string; rp: RelyingParty; cookie?: string },
   audit: (a: { id: number | null; name?: string; email: string }) => void,
 ): Promise<LoginResponse> {
   const { ip } = meta;
   audit({ id: null, email: input.email });
-  // counted before the password is checked, so racing guesses cannot exceed the limits
-  const attempt = await beginAttempt(deps, input.email, ip);
+  // counted before the password is checked, so racing guesses cannot exceed the limits; on the account's
+  // counter, or on the device's own when the browser carries the account's device mark
+  const device = trustedDevice(deps.config.secretsKey, meta.cookie, input.email);
+  const attempt = await beginAttempt(deps, input.email, ip, undefined, device);
   const user = await signInUser(deps.db, { email: input.email });
   const ok = await verifyPassword(user?.passwordHash, input.password);
   if (!user || !ok) throw new ApiError(401, [MSG.invalidCredentials]);
@@ -82,7 +85,7 @@ export async function login(
 export async function verifyCode(
   deps: Deps,
   input: { challenge_token: string; code?: string; assertion?: PasskeyAssertion },
-  meta: { ip: string; userAgent?: string; rp: RelyingParty },
+  meta: { ip: string; userAgent?: string; rp: RelyingParty; cookie?: string },
   audit: (a: { id: number | null; name?: string; email?: string }) => void,
 ): Promise<VerifyCodeResponse> {
   const challenge = await loginChallenge(deps.db, input.challenge_token);
@@ -94,7 +97,8 @@ export async function verifyCode(
   // a code mailed before the user enrolled a stronger factor no longer completes the sign-in
   await assertFactorAllowed(deps.db, user.id, challenge.method);
   // a code counts as a sign-in attempt of the account and the address, before it is checked
-  const attempt = await beginAttempt(deps, user.email, meta.ip, challenge.id);
+  const device = trustedDevice(deps.config.secretsKey, meta.cookie, user.email);
+  const attempt = await beginAttempt(deps, user.email, meta.ip, challenge.id, device);
   // and a try of this challenge (5 per code), counted first, atomically, so parallel guesses cannot exceed it
   if (!(await countTry(deps.db, challenge.id))) throw tooManyRequests();
   if (challenge.method === 'passkey') {

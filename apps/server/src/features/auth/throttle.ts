@@ -64,7 +64,10 @@ export async function claimAttempt(
   throw tooManyRequests(tryAgainIn(wait), wait);
 }
 
-/** A completed sign-in (or a right current password) starts the account's attempts over. */
+/** The login_throttle key of a device mark (a space: no e-mail address has one). */
+export const deviceKey = (device: string) => `device ${device}`;
+
+/** A completed sign-in (or a right current password) starts the account's (or the device's) attempts over. */
 export async function resetAttempts(deps: Pick<Deps, 'db'>, email: string): Promise<void> {
   await deps.db.execute(sql`DELETE FROM login_throttle WHERE email = ${email}`);
 }
@@ -72,7 +75,8 @@ export async function resetAttempts(deps: Pick<Deps, 'db'>, email: string): Prom
 /**
  * Counts one sign-in step (a password or a second-factor code) before it is checked: first against the
  * client address (failures per address in a fixed window, blocking that address only), then against the
- * account (progressive delay; for `challenge` see claimAttempt). Either full: 429 with Retry-After, and
+ * account (progressive delay; for `challenge` see claimAttempt), or, for a request with the account's valid
+ * device mark (`device`), against that device's own delay instead. Either full: 429 with Retry-After, and
  * nothing is checked. An address slot taken by a step that the account then refuses is given back, as
  * nothing was tried.
  */
@@ -81,10 +85,14 @@ export async function beginAttempt(
   email: string,
   ip: string,
   challenge?: number,
+  device?: string,
 ): Promise<Attempt> {
+  // a browser with a valid device mark of the account (features/auth/devices.ts) has a delay of its own, so
+  // guesses from elsewhere, which fill the account's, do not slow its owner down
+  const key = device === undefined ? email : deviceKey(device);
   const address = await throttle(deps, 'signInAddress', ip);
   try {
-    await claimAttempt(deps, email, challenge);
+    await claimAttempt(deps, key, challenge);
   } catch (err) {
     await giveBack(deps.db, limitKey('signInAddress', ip), address);
     throw err;
@@ -92,7 +100,9 @@ export async function beginAttempt(
   return {
     passed: () => giveBack(deps.db, limitKey('signInAddress', ip), address),
     completed: async () => {
-      await resetAttempts(deps, email);
+      // only the counter this step was counted on: the owner signing in from a marked device does not give
+      // the guessers of the account fresh free attempts
+      await resetAttempts(deps, key);
       await giveBack(deps.db, limitKey('signInAddress', ip), address);
     },
   };
