@@ -16,6 +16,7 @@ import { TopBar } from './shell/TopBar.tsx';
 import { UserMenu } from './shell/UserMenu.tsx';
 import { useSlashSearch } from './shell/useSlashSearch.ts';
 import { useStoredFlag } from './shell/useStoredFlag.ts';
+import { ReceiptOutlet } from '../ui/receipts.tsx';
 
 /** Where the sidebar's collapsed state (icons only) is remembered. */
 export const RAIL_KEY = 'obol.sidebar.rail';
@@ -111,6 +112,7 @@ export function Shell() {
           tabIndex={-1}
           sx={{ flex: 1, width: '100%', maxWidth: 1440, mx: 'auto', px: { xs: 2, md: 4 }, py: { xs: 2, md: 3 } }}
         >
+          <ReceiptOutlet />
           <Suspense fallback={<RouteFallback />}>
             <Outlet />
           </Suspense>

@@ -120,10 +120,21 @@ describe('2D Payments', () => {
       idempotency_key: expect.any(String),
     });
     expect(await screen.findByText(ACCOUNTING_MSG.transferred)).toBeTruthy();
-    // the form, the company and the beneficiary start over
-    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Company' }).textContent).not.toContain('Company'));
-    expect(input('Amount (cents)').value).toBe('');
-    expect(screen.getAllByText(ACCOUNTING_MSG.selectAccount).length).toBeGreaterThan(0);
+    // a receipt: what moved, from where, to whom, its reference and status, and its list
+    const receipt = await screen.findByRole('region', { name: 'Receipt: 2D payment submitted' });
+    expect(receipt.textContent).toContain('€25.00');
+    expect(receipt.textContent).toContain('Company 1, account 1001');
+    expect(receipt.textContent).toContain('Acme Supplies GmbH, IBAN DE89370400440532013000');
+    expect(receipt.textContent).toContain('2D transaction 9');
+    expect(within(receipt).getByText('Completed')).toBeTruthy();
+    expect(within(receipt).getByRole('link', { name: 'See it in 2D Transactions' }).getAttribute('href')).toBe(
+      '/accounting-transactions',
+    );
+    // amount and purpose start over; the company and account stay chosen for the next payment
+    await waitFor(() => expect(input('Amount (cents)').value).toBe(''));
+    expect(input('Purpose of payment').value).toBe('');
+    expect(screen.getByRole('combobox', { name: 'Company' }).textContent).toContain('Company 1');
+    expect(screen.getByRole('combobox', { name: 'Account' }).textContent).toContain('1001');
   });
 
   it('shows a refused code in the dialog and retries with the same idempotency key', async () => {

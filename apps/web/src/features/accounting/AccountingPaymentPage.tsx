@@ -13,9 +13,10 @@ import { ApiError, errorMessage } from '../../lib/api.ts';
 import { CodeDialog } from '../../ui/CodeDialog.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
+import { useReceipt } from '../../ui/receipts.tsx';
 import { requestAccountingOtp, useAccountingTransfer } from './api/payments.ts';
 import { AccountCard } from './AccountCard.tsx';
-import { money } from './labels.tsx';
+import { money, statusLabel } from './labels.tsx';
 import { CompanyAccountFields, TargetFields, useBeneficiaries, useCompanyAccounts } from './CompanyFields.tsx';
 
 type Field = keyof AccountingOtpRequest;
@@ -32,6 +33,7 @@ const issueOf = (r: { success: boolean; error?: { issues: { message: string }[] 
  */
 export function AccountingPaymentPage() {
   const { notify } = useNotify();
+  const { showReceipt } = useReceipt();
   const client = useQueryClient();
   const transfer = useAccountingTransfer();
   const [companyId, setCompanyId] = useState<number | null>(null);
@@ -79,9 +81,8 @@ export function AccountingPaymentPage() {
     setType(t);
     setBeneficiaryId('');
   };
+  /** after a payment: the company, account, type and beneficiary stay for the next one; amount and reference empty */
   const reset = () => {
-    chooseCompany(null);
-    setType('external_transfer');
     setAmount('');
     setReference('');
     setSubmitted(false);
@@ -128,6 +129,16 @@ export function AccountingPaymentPage() {
     try {
       const r = await transfer.mutateAsync({ ...bound, otp, idempotency_key: key });
       notify('success', r.message[0]);
+      const t = r.transaction;
+      showReceipt({
+        title: '2D payment submitted',
+        amount: t.amount,
+        from: `${t.company_name}, account ${t.account_id}`,
+        to: `${t.beneficiary_name}, IBAN ${t.iban}`,
+        reference: `2D transaction ${t.id}`,
+        status: statusLabel(t.status),
+        link: { to: '/accounting-transactions', label: 'See it in 2D Transactions' },
+      });
       setBound(null);
       reset();
       await Promise.all(

@@ -148,6 +148,15 @@ describe('Payin Rewards', () => {
     expect(await screen.findByText(REWARD_MSG.updated)).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(callsTo(fetch, '/api/payin-rewards').filter((b) => (b as { id?: number }).id === 1)).toHaveLength(1);
+    // a receipt: the reward's amount, from the pay-in account to the payer's wallet, and its list
+    const receipt = screen.getByRole('region', { name: 'Receipt: Reward paid' });
+    expect(receipt.textContent).toContain('€2.50');
+    expect(receipt.textContent).toContain('Obol wallet 100000001');
+    expect(receipt.textContent).toContain('order-10042');
+    expect(within(receipt).getByText('Pending')).toBeTruthy();
+    expect(within(receipt).getByRole('link', { name: 'See it in Payin Rewards' }).getAttribute('href')).toBe(
+      '/payin-rewards?q=order-10042',
+    );
     await waitFor(() =>
       expect(
         (screen.getByRole('button', { name: 'Update the reward of order-10042' }) as HTMLButtonElement).disabled,

@@ -14,6 +14,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { ExportButton } from '../../ui/ExportButton.tsx';
 import { ListTable, type Column } from '../../ui/ListTable.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
+import { useReceipt } from '../../ui/receipts.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Pager } from '../../ui/Pager.tsx';
@@ -97,6 +98,7 @@ export function PayinRewardsPage() {
   const session = useSession();
   const canExport = hasPermission(session, 'User can export transactions');
   const { notify } = useNotify();
+  const { showReceipt } = useReceipt();
   const url = useUrlParams();
   const paging = usePaging(20, [20, 50, 100], url);
   const { text, setText, search } = useUrlSearch(url);
@@ -120,6 +122,16 @@ export function PayinRewardsPage() {
     try {
       const answer = await update.mutateAsync({ ...selection, page: paging.page, per_page: paging.perPage, id: r.id });
       notify('success', answer.message?.[0] ?? 'Reward updated successfully.');
+      showReceipt({
+        title: 'Reward paid',
+        amount: r.amount,
+        from: `${r.brand_name ?? r.merchant_name}, pay-in account`,
+        to: `Obol wallet ${r.user_obol_id}`,
+        reference: r.pay_in_reference,
+        // the payment to the wallet is with the provider until it answers
+        status: 'Pending',
+        link: { to: `/payin-rewards?q=${encodeURIComponent(r.pay_in_reference)}`, label: 'See it in Payin Rewards' },
+      });
     } catch (err) {
       notify('error', err instanceof ApiError ? err.display : MSG.somethingWrong);
     } finally {

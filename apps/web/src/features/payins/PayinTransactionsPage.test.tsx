@@ -206,5 +206,15 @@ describe('Payin Transactions', () => {
     expect(callsTo(fetch, '/api/payin-refund').at(-1)).toEqual({ reference: 'pl_000001', code: '123456' });
     expect(await screen.findByText(REFUND_MSG.refunded)).toBeTruthy();
     expect((await screen.findAllByText('Refund Pending')).length).toBeGreaterThan(0);
+    // a receipt of the refund, with a link to the refund list, until dismissed
+    const receipt = screen.getByRole('region', { name: 'Receipt: Refund requested' });
+    expect(receipt.textContent).toContain('€25.99');
+    expect(receipt.textContent).toContain('Acme Payouts, pay-in account PI00000007');
+    expect(receipt.textContent).toContain('Ana Novak');
+    expect(receipt.textContent).toContain('order-10042');
+    expect(within(receipt).getByText('Pending')).toBeTruthy();
+    expect(within(receipt).getByRole('link', { name: 'See it in Refund Transactions' }).getAttribute('href')).toBe(
+      '/refund',
+    );
   }, 60_000);
 });

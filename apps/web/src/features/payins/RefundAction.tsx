@@ -1,4 +1,4 @@
-import { MSG, type PayinRow } from '@obol/contract';
+import { MSG, REFUND_STATUS_LABELS, type PayinRow } from '@obol/contract';
 import UndoOutlinedIcon from '@mui/icons-material/UndoOutlined';
 import { useState } from 'react';
 import { ApiError, errorMessage } from '../../lib/api.ts';
@@ -7,6 +7,7 @@ import { ActionIcon } from '../../ui/ActionIcon.tsx';
 import { CodeDialog } from '../../ui/CodeDialog.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
+import { useReceipt } from '../../ui/receipts.tsx';
 import { requestRefundCode, usePayinRefund } from './api/payins.ts';
 
 /** Whether a refund may start (section 4): the pay-in is Completed and its refund status is 0 or 3. */
@@ -20,6 +21,7 @@ export const refundable = (p: PayinRow) =>
  */
 export function useRefundFlow() {
   const { notify } = useNotify();
+  const { showReceipt } = useReceipt();
   const refund = usePayinRefund();
   const [confirming, setConfirming] = useState<PayinRow | null>(null);
   const [coding, setCoding] = useState<PayinRow | null>(null);
@@ -39,8 +41,19 @@ export function useRefundFlow() {
 
   const submit = async (code: string): Promise<string | null> => {
     try {
-      const r = await refund.mutateAsync({ reference: coding!.request_id, code });
+      const p = coding!;
+      const r = await refund.mutateAsync({ reference: p.request_id, code });
       notify('success', r.message[0]);
+      showReceipt({
+        title: 'Refund requested',
+        amount: p.amount,
+        from: `${p.brand_name ?? p.merchant_name}, pay-in account ${p.account_id}`,
+        to: `${p.first_name} ${p.last_name}`,
+        reference: p.pay_in_reference,
+        // 'Refund Pending' reads as Pending: the list's filter word
+        status: (REFUND_STATUS_LABELS[r.refund_status] ?? 'Pending').replace(/^Refund /, ''),
+        link: { to: '/refund', label: 'See it in Refund Transactions' },
+      });
       setCoding(null);
       return null;
     } catch (err) {

@@ -9,6 +9,7 @@ import { ApiError } from '../../lib/api.ts';
 import { euro } from '../../lib/format.ts';
 import { CodeDialog } from '../../ui/CodeDialog.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
+import { useReceipt } from '../../ui/receipts.tsx';
 import { useCreatePayout } from './api/createPayout.ts';
 import { requestCode } from './api/requestCode.ts';
 import type { Selection } from './types.ts';
@@ -34,6 +35,7 @@ export function ManualPayoutForm({
 }) {
   const navigate = useNavigate();
   const { notify } = useNotify();
+  const { showReceipt } = useReceipt();
   const [dialog, setDialog] = useState(false);
   const [busy, setBusy] = useState(false);
   const [key, setKey] = useState(() => crypto.randomUUID());
@@ -101,6 +103,16 @@ export function ManualPayoutForm({
         transaction_type: 'Manual Payout',
       });
       notify('success', r.message[0]);
+      showReceipt({
+        title: 'Payout created',
+        amount: r.payout.amount,
+        fee: r.payout.fee,
+        from: `${selection.holder?.name ?? selection.account!.account_reference}, account ${selection.account!.account_reference}`,
+        to: `${v.beneficiary_name}, Obol id ${v.obol_id}`,
+        reference: r.batch_id,
+        status: r.payout.status,
+        link: { to: `/recent-batches?q=${encodeURIComponent(r.batch_id)}`, label: 'See it in Recent Batches' },
+      });
       setDialog(false);
       navigate('/recent-batches');
       return null;

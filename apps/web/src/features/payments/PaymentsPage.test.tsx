@@ -1,5 +1,5 @@
 import { ALL_PERMISSIONS, type AccountChoice, type HolderOption } from '@obol/contract';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { callsTo, mockApi, renderApp, signInAs } from '../../test-utils.tsx';
@@ -24,8 +24,13 @@ const account = (n: number): AccountChoice => ({
 });
 
 /** Payments as a staff user up to step 3 (the account), the holder's accounts as given. */
-async function toAccountStep(accounts: AccountChoice[], role: 'Manager' | 'Admin' = 'Manager') {
+async function toAccountStep(
+  accounts: AccountChoice[],
+  role: 'Manager' | 'Admin' = 'Manager',
+  extra: Parameters<typeof mockApi>[0] = {},
+) {
   const fetch = mockApi({
+    ...extra,
     '/api/search-merchant': () => ({ body: { data: [ACME] } }),
     '/api/merchant-accounts': (body) =>
       (body as { id: number }).id === 0 ? { body: { data: [FEE_ACCOUNT] } } : { body: { data: accounts, fee: 1.5 } },
@@ -73,6 +78,45 @@ describe('the payments stepper, step 3', () => {
     ]);
     await userEvent.click(next);
     await screen.findByLabelText('Beneficiary name');
+  });
+
+  it('creates a manual payout with its code, then a receipt follows to Recent Batches', async () => {
+    const fetch = await toAccountStep([account(1)], 'Manager', {
+      '/api/request-code': () => ({ body: { message: ['A verification code has been sent to your e-mail'] } }),
+      '/api/create-payout': () => ({
+        status: 201,
+        body: {
+          message: ['Payout created'],
+          batch_id: 'manual_OBL1_1',
+          payout: { id: 5, status: 'Processing', amount: 2500, fee: 38 },
+        },
+      }),
+      '/api/recent-batches': () => ({ body: { data: [], total: 0 } }),
+    });
+    const next = screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement;
+    await waitFor(() => expect(next.disabled).toBe(false));
+    await userEvent.click(next);
+    await userEvent.type(await screen.findByLabelText('Beneficiary name'), 'Ana Silva');
+    await userEvent.type(screen.getByLabelText('Brand'), 'Acme Brand');
+    await userEvent.type(screen.getByLabelText('Merchant transaction id'), 'M-1');
+    await userEvent.type(screen.getByLabelText('Obol ID'), '100000001');
+    await userEvent.type(screen.getByLabelText('Reference'), 'Invoice 1');
+    await userEvent.type(screen.getByLabelText('Amount (cents)'), '2500');
+    const create = screen.getByRole('button', { name: 'Create Payout' }) as HTMLButtonElement;
+    await waitFor(() => expect(create.disabled).toBe(false));
+    await userEvent.click(create);
+    const dialog = await screen.findByRole('dialog', { name: 'Enter the verification code' });
+    await userEvent.type(within(dialog).getByLabelText('Verification code'), '123456{Enter}');
+    await waitFor(() => expect(callsTo(fetch, '/api/create-payout')).toHaveLength(1));
+    const receipt = await screen.findByRole('region', { name: 'Receipt: Payout created' });
+    expect(receipt.textContent).toContain('€25.00 + €0.38 fee');
+    expect(receipt.textContent).toContain('Acme Payouts, account OBL0000001');
+    expect(receipt.textContent).toContain('Ana Silva, Obol id 100000001');
+    expect(receipt.textContent).toContain('manual_OBL1_1');
+    expect(within(receipt).getByText('Processing')).toBeTruthy();
+    expect(within(receipt).getByRole('link', { name: 'See it in Recent Batches' }).getAttribute('href')).toBe(
+      '/recent-batches?q=manual_OBL1_1',
+    );
   });
 
   it('waits for a choice when there are several', async () => {

@@ -192,6 +192,14 @@ describe('the review of a staged batch', () => {
       { batch_id: 'B1', code: '123456', merchant_name: 'Acme Payouts' },
     ]);
     await waitFor(() => expect(sessionStore.get()?.batch).toBeNull());
+    // the receipt follows to Recent Batches: the total, the fee, the account, the batch id and its list
+    const receipt = screen.getByRole('region', { name: 'Receipt: Batch executed' });
+    expect(receipt.textContent).toContain('€30.00 + €0.75 fee');
+    expect(receipt.textContent).toContain('B1');
+    expect(within(receipt).getByText('Completed')).toBeTruthy();
+    expect(within(receipt).getByRole('link', { name: 'See it in Recent Batches' }).getAttribute('href')).toBe(
+      '/recent-batches?q=B1',
+    );
   });
 
   it('clears the batch and goes back to Payments', async () => {

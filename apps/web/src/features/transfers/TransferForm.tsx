@@ -33,6 +33,7 @@ import { euro } from '../../lib/format.ts';
 import { CodeDialog } from '../../ui/CodeDialog.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
+import { useReceipt } from '../../ui/receipts.tsx';
 import { sendOtp, transferBalanceQuery, useAmountTransfer } from './api/transfers.ts';
 
 /** One account a transfer may be made from: payout, payin or clp (the Fee Account shows as the Payout type). */
@@ -63,6 +64,7 @@ export const BALANCE_REFRESH_MS = 2000;
  */
 export function TransferForm({ sources, holderName }: { sources: readonly TransferSource[]; holderName: string }) {
   const { notify } = useNotify();
+  const { showReceipt } = useReceipt();
   const client = useQueryClient();
   const [type, setType] = useState(0);
   const [dialog, setDialog] = useState(false);
@@ -141,7 +143,18 @@ export function TransferForm({ sources, holderName }: { sources: readonly Transf
         idempotency_key: key,
       });
       notify('success', r.message[0]);
+      const t = r.transfer;
+      showReceipt({
+        title: 'Transfer submitted',
+        amount: t.amount,
+        from: `${t.merchant_name}, ${t.account_used} account ${t.account_id}`,
+        to: `${t.beneficiary_name}, IBAN ${t.iban}`,
+        reference: `Transfer ${t.id}`,
+        status: t.status,
+        link: { to: '/transfer-transactions', label: 'See it in Transfer Transactions' },
+      });
       setDialog(false);
+      // the account type and its balance stay chosen for the next transfer; the receipt says what this one did
       f.reset(EMPTY);
       setRound((n) => n + 1);
       // the ledger has the reserve already; the balance card follows about 2 s later, as the spec has it

@@ -123,8 +123,22 @@ describe('Amount Transfer', () => {
       idempotency_key: expect.any(String),
     });
     expect(await screen.findByText(/Amount transferred successfully/)).toBeTruthy();
-    // the form starts over
+    // a receipt says what moved, from where, to whom, its reference and status, and links to its list
+    const receipt = await screen.findByRole('region', { name: 'Receipt: Transfer submitted' });
+    expect(receipt.textContent).toContain('€25.00');
+    expect(receipt.textContent).toContain('Acme Payouts, Payout account PO00000007');
+    expect(receipt.textContent).toContain('Acme Supplies GmbH, IBAN DE89370400440532013000');
+    expect(receipt.textContent).toContain('Transfer 1');
+    expect(within(receipt).getByText('Completed')).toBeTruthy();
+    expect(within(receipt).getByRole('link', { name: 'See it in Transfer Transactions' }).getAttribute('href')).toBe(
+      '/transfer-transactions',
+    );
+    // the fields start over; the account chosen and its balance stay
     await waitFor(() => expect((screen.getByLabelText('IBAN') as HTMLInputElement).value).toBe(''));
+    expect(screen.getByRole('combobox', { name: 'Account type' }).textContent).toBe('Payout');
+    // kept until dismissed
+    await userEvent.click(within(receipt).getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('region', { name: 'Receipt: Transfer submitted' })).toBeNull();
   }, 90_000);
 
   it('shows a refused code in the dialog and the server’s field message under its field', async () => {

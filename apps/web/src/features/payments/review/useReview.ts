@@ -6,6 +6,7 @@ import { ApiError } from '../../../lib/api.ts';
 import { accountBalance } from '../api/accountBalance.ts';
 import { sessionStore } from '../../../lib/session.ts';
 import { useNotify } from '../../../ui/notifications.tsx';
+import { useReceipt } from '../../../ui/receipts.tsx';
 import { batchAmountQuery } from '../api/batchAmount.ts';
 import { clearBatch } from '../api/clearBatch.ts';
 import { confirmBatch } from '../api/confirmBatch.ts';
@@ -73,6 +74,7 @@ export function useReviewActions(
 ) {
   const navigate = useNavigate();
   const { notify } = useNotify();
+  const { showReceipt } = useReceipt();
   const update = useUpdateTransaction();
   const deleteOne = useDeleteTransaction();
   const deleteMany = useDeleteTransactions();
@@ -146,6 +148,17 @@ export function useReviewActions(
     try {
       const r = await confirmBatch({ batch_id: batchId, code, merchant_name: merchant });
       notify('success', r.message[0]);
+      showReceipt({
+        title: 'Batch executed',
+        amount: r.amount,
+        fee: r.fee,
+        from: `${merchant}, account ${batch.account_reference || 'Fee Account'}`,
+        to: `The beneficiaries of ${batch.file_name}`,
+        reference: r.batch_id,
+        // the batch's payouts are with the provider: Recent Batches counts how many completed and failed
+        status: 'Completed',
+        link: { to: `/recent-batches?q=${encodeURIComponent(r.batch_id)}`, label: 'See it in Recent Batches' },
+      });
       setCodeOpen(false);
       onLeave();
       // Recent Batches clears the current batch once it is shown: clearing it here would let this route's
