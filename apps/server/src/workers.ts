@@ -5,7 +5,7 @@ import { submitPayout } from './features/payouts/service.ts';
 import { recoverMovements, submitMovement } from './features/engine/movement.ts';
 import { transferMovement } from './features/transfers/movement.ts';
 import { recoverPayins } from './features/payins/settle.ts';
-import { recoverRefunds, submitRefund } from './features/payins/refunds.ts';
+import { refundMovement } from './features/payins/refunds.ts';
 import { recoverRewards, submitReward } from './features/payins/rewards.ts';
 import { recoverInFlight, RECOVER_EVERY_MS } from './features/payouts/recovery.ts';
 import { reconcile } from './features/provider/service.ts';
@@ -32,7 +32,7 @@ interface Handler<N extends JobName> {
 function handlers(deps: Deps): { [N in JobName]: Handler<N> } {
   return {
     'payout.submit': { run: (d) => submitPayout(deps, deps.provider, d.payoutId), batchSize: 50 },
-    'refund.submit': { run: (d) => submitRefund(deps, deps.provider, d.refundId), batchSize: 10 },
+    'refund.submit': { run: (d) => submitMovement(deps, refundMovement, d.refundId), batchSize: 10 },
     'reward.submit': { run: (d) => submitReward(deps, deps.provider, d.rewardId), batchSize: 10 },
     'transfer.submit': { run: (d) => submitMovement(deps, transferMovement, d.transferId), batchSize: 10 },
     'accounting.submit': {
@@ -99,7 +99,7 @@ export async function startWorkers(deps: Deps): Promise<() => Promise<void>> {
     recoverInFlight(deps)
       .then(() => recoverMovements(deps, transferMovement))
       .then(() => recoverPayins(deps))
-      .then(() => recoverRefunds(deps))
+      .then(() => recoverMovements(deps, refundMovement))
       .then(() => recoverRewards(deps))
       .then(() => recoverAccountingTransactions(deps))
       .catch((err: unknown) =>

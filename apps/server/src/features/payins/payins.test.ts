@@ -8,7 +8,8 @@ import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/w
 import { apiKeys } from '../api-keys/tables.ts';
 import { activityLog } from '../activity/tables.ts';
 import { users } from '../users/tables.ts';
-import { settleRefund } from './refunds.ts';
+import { settleMovement } from '../engine/movement.ts';
+import { refundMovement } from './refunds.ts';
 import { recoverPayins, settlePayin } from './settle.ts';
 import { payinRewards, payins, refunds } from './tables.ts';
 
@@ -503,7 +504,11 @@ describe('refunds', () => {
       [{ idempotencyKey: key }] = await t.deps.db.select().from(refunds).where(eq(refunds.payinId, p.id));
       expect(await balance(acmePayin)).toBe(before - 1_700);
       expect(
-        await settleRefund(t.deps, { idempotencyKey: key, status: 'Failed', message: 'Card account closed' }),
+        await settleMovement(t.deps, refundMovement, {
+          idempotencyKey: key,
+          status: 'Failed',
+          message: 'Card account closed',
+        }),
       ).toBe('applied');
     } finally {
       await control({ paused_settlement: false });

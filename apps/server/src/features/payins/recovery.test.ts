@@ -7,7 +7,8 @@ import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/w
 import { apiKeys } from '../api-keys/tables.ts';
 import { journalEntries } from '../ledger/tables.ts';
 import { users } from '../users/tables.ts';
-import { recoverRefunds } from './refunds.ts';
+import { recoverMovements } from '../engine/movement.ts';
+import { refundMovement } from './refunds.ts';
 import { recoverRewards } from './rewards.ts';
 import { settlePayin } from './settle.ts';
 import { payinRewards, payins, refunds } from './tables.ts';
@@ -97,12 +98,15 @@ describe('refunds and rewards left Pending by a dead process and lost webhooks',
     expect((await t.post('/api/payin-refund', { reference: p.providerId, code }, merchant)).status).toBe(200);
     expect(await balance()).toBe(before - 2_100);
     // never sent: the first recovery sends it (under its key), the provider settles, the next recovery settles here
-    expect(await recoverRefunds(t.deps, 0)).toBe(0);
+    expect(await recoverMovements(t.deps, refundMovement, 0)).toBe(0);
     const [sent] = await t.deps.db.select().from(refunds).where(eq(refunds.payinId, p.id));
     expect(sent.providerId).toBeTruthy();
     await providerSettles(1);
     // two recoveries at once (as two processes would run them): settled once
-    const [a, b] = await Promise.all([recoverRefunds(t.deps, 0), recoverRefunds(t.deps, 0)]);
+    const [a, b] = await Promise.all([
+      recoverMovements(t.deps, refundMovement, 0),
+      recoverMovements(t.deps, refundMovement, 0),
+    ]);
     expect(a + b).toBe(1);
     const [done] = await t.deps.db.select().from(refunds).where(eq(refunds.payinId, p.id));
     expect(done.status).toBe('Completed');
@@ -118,7 +122,7 @@ describe('refunds and rewards left Pending by a dead process and lost webhooks',
       [null, 'Pending'],
       ['Pending', 'Completed'],
     ]);
-    expect(await recoverRefunds(t.deps, 0)).toBe(0);
+    expect(await recoverMovements(t.deps, refundMovement, 0)).toBe(0);
   });
 
   it('a reward is paid, then settled from the provider’s answer, once; a refused one comes back once', async () => {

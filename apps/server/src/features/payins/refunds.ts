@@ -1,15 +1,15 @@
 import { REFUND_MSG } from '@obol/contract';
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import type { Executor, Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { notFound, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
-import { ProviderRejected, type ProviderClient } from '../../platform/provider.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { consumeApprovalCode, issueApprovalCode } from '../auth/approval.ts';
 import { platformAccountId } from '../ledger/accounts.ts';
-import { entryIdByKey, InsufficientFunds, postEntry, reverseEntry } from '../ledger/service.ts';
+import { InsufficientFunds, postEntry } from '../ledger/service.ts';
+import type { Movement } from '../engine/movement.ts';
 import { payinRewards, payins, refunds } from './tables.ts';
 
 /** A refund's code is valid for 24 hours (section 4). */
@@ -129,119 +129,42 @@ export async function createRefund(
   }
 }
 
-/** Sends a Pending refund to the provider under its own idempotency key. Safe to run again. */
-export async function submitRefund(deps: Deps, provider: ProviderClient, refundId: number): Promise<void> {
-  const [r] = await deps.db.select().from(refunds).where(eq(refunds.id, refundId));
-  if (!r || r.status !== 'Pending' || r.providerId) return;
-  const [p] = await deps.db.select({ providerId: payins.providerId }).from(payins).where(eq(payins.id, r.payinId));
-  try {
-    const answer = await provider.refund({
+/**
+ * A refund as the money engine moves it (engine/movement.ts): reserved from the pay-in account when made
+ * (Pending, the pay-in's refund status 2), sent to the provider against the pay-in under its own key, then
+ * Completed (refunds in flight -> provider; refund status 1) or Declined with the reason (the reserve reversed,
+ * the money back in the pay-in account; refund status 0, a new refund may start).
+ */
+export const refundMovement: Movement<typeof refunds.$inferSelect> = {
+  kind: 'refund',
+  table: refunds,
+  columns: {
+    id: refunds.id,
+    status: refunds.status,
+    idempotencyKey: refunds.idempotencyKey,
+    providerId: refunds.providerId,
+    createdAt: refunds.createdAt,
+  },
+  words: { inFlight: 'Pending', completed: 'Completed', failed: 'Declined' },
+  clearing: 'refund_clearing',
+  // a minute: a refund's job runs within seconds of its commit
+  recoverAfterMs: 60_000,
+  async send(deps, r) {
+    const [p] = await deps.db.select({ providerId: payins.providerId }).from(payins).where(eq(payins.id, r.payinId));
+    const answer = await deps.provider.refund({
       idempotency_key: r.idempotencyKey,
       payin_id: p.providerId,
       amount: r.amount,
     });
-    await deps.db
-      .update(refunds)
-      .set({ providerId: answer.id })
-      .where(and(eq(refunds.id, r.id), sql`${refunds.providerId} IS NULL`));
-  } catch (err) {
-    if (err instanceof ProviderRejected) {
-      await settleRefund(deps, { idempotencyKey: r.idempotencyKey, status: 'Failed', message: err.messages[0] });
-      return;
-    }
-    throw err; // the job runs again
-  }
-}
-
-/**
- * The provider's word on a refund: Completed moves the reserve on to the provider (refund status 1); Failed
- * reverses it, the money back in the pay-in account (refund status 0, a new refund may start). Only a Pending
- * refund moves, once.
- */
-export async function settleRefund(
-  deps: Pick<Deps, 'db'>,
-  ev: { idempotencyKey: string; providerId?: string; status: 'Completed' | 'Failed'; message?: string },
-  tx?: Tx,
-): Promise<'applied' | 'ignored'> {
-  const run = async (t: Tx) => {
-    const [r] = await t
-      .update(refunds)
-      .set({
-        status: ev.status === 'Completed' ? 'Completed' : 'Declined',
-        reason: ev.status === 'Failed' ? (ev.message ?? 'Declined by the provider') : null,
-        settledAt: sql`now()`,
-        ...(ev.providerId ? { providerId: sql`COALESCE(${refunds.providerId}, ${ev.providerId})` } : {}),
-      })
-      .where(and(eq(refunds.idempotencyKey, ev.idempotencyKey), eq(refunds.status, 'Pending')))
-      .returning();
-    if (!r) return 'ignored' as const;
-    if (ev.status === 'Completed') {
-      await postEntry(t, {
-        idempotencyKey: `refund:${r.id}:complete`,
-        kind: 'refund.complete',
-        businessType: 'refund',
-        businessId: r.id,
-        postings: [
-          { accountId: await platformAccountId(t, 'refund_clearing'), amount: -r.amount },
-          { accountId: await platformAccountId(t, 'provider'), amount: r.amount },
-        ],
-      });
-    } else {
-      const reserve = await entryIdByKey(t, `refund:${r.id}:reserve`);
-      if (reserve === undefined) throw new Error(`refund ${r.id} has no reserve entry`);
-      await reverseEntry(t, reserve, { kind: 'refund.reversal', memo: r.reason ?? undefined });
-    }
-    await t
+    return answer.id;
+  },
+  lookup: (provider, key) => provider.refundByKey(key),
+  settledColumns: (state, reason) => ({ reason: state === 'failed' ? reason : null, settledAt: sql`now()` }),
+  defaultReason: 'Declined by the provider',
+  async alsoOnSettle(tx, r, state) {
+    await tx
       .update(payins)
-      .set({ refundStatus: ev.status === 'Completed' ? 1 : 0, updatedAt: sql`now()` })
+      .set({ refundStatus: state === 'completed' ? 1 : 0, updatedAt: sql`now()` })
       .where(eq(payins.id, r.payinId));
-    return 'applied' as const;
-  };
-  return tx ? run(tx) : deps.db.transaction(run);
-}
-
-/** Whether a refund is still waiting for the provider (the webhook then asks the provider for its state). */
-export async function refundStatusByKey(db: Executor, key: string): Promise<string | undefined> {
-  const [r] = await db.select({ status: refunds.status }).from(refunds).where(eq(refunds.idempotencyKey, key));
-  return r?.status;
-}
-
-/**
- * Refunds left Pending by a dead process or a lost webhook, a minute old or more (`olderThanMs`): one never sent is sent (under
- * its key, so a send that did happen is not repeated); one the provider settled is settled from its answer.
- */
-export async function recoverRefunds(deps: Deps, olderThanMs = 60_000): Promise<number> {
-  const stale = await deps.db
-    .select()
-    .from(refunds)
-    .where(
-      and(
-        eq(refunds.status, 'Pending'),
-        lt(refunds.createdAt, sql`now() - make_interval(secs => ${olderThanMs / 1000})`),
-      ),
-    )
-    .orderBy(refunds.createdAt, refunds.id)
-    .limit(200);
-  let n = 0;
-  for (const r of stale) {
-    const item = await deps.provider.refundByKey(r.idempotencyKey);
-    if (!item) {
-      await submitRefund(deps, deps.provider, r.id);
-      continue;
-    }
-    if (item.status === 'Completed' || item.status === 'Failed') {
-      if (item.amount !== r.amount) {
-        deps.log.error({ refund: r.id, ours: r.amount, theirs: item.amount }, 'refund amount differs at provider');
-        continue;
-      }
-      const done = await settleRefund(deps, {
-        idempotencyKey: r.idempotencyKey,
-        providerId: item.id,
-        status: item.status,
-        message: item.message,
-      });
-      if (done === 'applied') n++;
-    }
-  }
-  return n;
-}
+  },
+};

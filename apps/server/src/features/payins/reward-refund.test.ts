@@ -9,7 +9,8 @@ import { engine } from '../../test/harness.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { apiKeys } from '../api-keys/tables.ts';
 import { users } from '../users/tables.ts';
-import { settleRefund } from './refunds.ts';
+import { settleMovement } from '../engine/movement.ts';
+import { refundMovement } from './refunds.ts';
 import { payinRewards, payins, refunds } from './tables.ts';
 
 // A reward and a refund of one pay-in: never both paid out of a refund. A reward is refused once the pay-in is
@@ -151,9 +152,13 @@ describe('a refund first', () => {
       const r = await refund(p.requestId, await refundCode(p.requestId));
       expect(r.status, r.text).toBe(200);
       const [{ idempotencyKey }] = await t.deps.db.select().from(refunds).where(eq(refunds.payinId, p.payinId));
-      expect(await settleRefund(t.deps, { idempotencyKey, status: 'Failed', message: 'Card account closed' })).toBe(
-        'applied',
-      );
+      expect(
+        await settleMovement(t.deps, refundMovement, {
+          idempotencyKey,
+          status: 'Failed',
+          message: 'Card account closed',
+        }),
+      ).toBe('applied');
     } finally {
       await control({ paused_settlement: false });
     }

@@ -8,7 +8,7 @@ import { completedPayouts, payoutsByKeys, payoutStatusByKey, processingKeys } fr
 import { inFlightByKey, settleMovement } from '../engine/movement.ts';
 import { transferMovement } from '../transfers/movement.ts';
 import { payinStatusByProviderId, settlePayin } from '../payins/settle.ts';
-import { refundStatusByKey, settleRefund } from '../payins/refunds.ts';
+import { refundMovement } from '../payins/refunds.ts';
 import { REWARD_KEY_PREFIX, rewardStatusByKey, settleReward } from '../payins/rewards.ts';
 import { accountingStatusByKey, settleAccountingTransaction } from '../accounting/settlement.ts';
 import { ACCOUNTING_KEY_PREFIX } from '../accounting/transfers.ts';
@@ -52,7 +52,7 @@ export async function applyProviderEvent(
   } else if (isReward && key) {
     if ((await rewardStatusByKey(deps.db, key)) === 'Pending') verified = await deps.provider.payoutByKey(key);
   } else if (isRefund && key) {
-    if ((await refundStatusByKey(deps.db, key)) === 'Pending') verified = await deps.provider.refundByKey(key);
+    if (await inFlightByKey(deps.db, refundMovement, key)) verified = await deps.provider.refundByKey(key);
   }
   // a pay-in event: the link as the provider has it now, for a pay-in still Pending here
   let payin: ProviderPayin | null = null;
@@ -82,7 +82,7 @@ export async function applyProviderEvent(
         : isAccounting
           ? await settleAccountingTransaction(deps, settled, tx)
           : isRefund
-            ? await settleRefund(deps, settled, tx)
+            ? await settleMovement(deps, refundMovement, settled, tx)
             : isReward
               ? await settleReward(deps, settled, tx)
               : await settlePayout(deps, settled, tx);
