@@ -15,7 +15,7 @@ import { executeBatch, submitBatch } from './features/batches/execute.ts';
 import { runExport } from './features/downloads/service.ts';
 import { pruneThrottles } from './platform/housekeeping.ts';
 import { runDueSchedules } from './features/reports/schedules.ts';
-import { recoverAccountingTransactions, submitAccountingTransaction } from './features/accounting/settlement.ts';
+import { accountingMovement } from './features/accounting/settlement.ts';
 import { runDueRules } from './features/accounting/rules.ts';
 
 /** What a job does, how many a worker takes at once, and the schedule it runs on, if any. */
@@ -36,7 +36,7 @@ function handlers(deps: Deps): { [N in JobName]: Handler<N> } {
     'reward.submit': { run: (d) => submitReward(deps, deps.provider, d.rewardId), batchSize: 10 },
     'transfer.submit': { run: (d) => submitMovement(deps, transferMovement, d.transferId), batchSize: 10 },
     'accounting.submit': {
-      run: (d) => submitAccountingTransaction(deps, deps.provider, d.transactionId),
+      run: (d) => submitMovement(deps, accountingMovement, d.transactionId),
       batchSize: 10,
     },
     'batch.stage': { run: (d) => stageBatch(deps, d.batchId) },
@@ -101,7 +101,7 @@ export async function startWorkers(deps: Deps): Promise<() => Promise<void>> {
       .then(() => recoverPayins(deps))
       .then(() => recoverMovements(deps, refundMovement))
       .then(() => recoverRewards(deps))
-      .then(() => recoverAccountingTransactions(deps))
+      .then(() => recoverMovements(deps, accountingMovement))
       .catch((err: unknown) =>
         deps.log.warn({ err }, 'payout, transfer, pay-in, refund, reward or 2D recovery failed; it runs again shortly'),
       )

@@ -5,7 +5,8 @@ import type { Provider } from '../../../../provider/src/app.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { trialBalance } from '../ledger/service.ts';
 import { latestDuePeriod, percentageOf, runDueRules } from './rules.ts';
-import { recoverAccountingTransactions } from './settlement.ts';
+import { recoverMovements } from '../engine/movement.ts';
+import { accountingMovement } from './settlement.ts';
 import { accountingRules, accountingTransactions, companies } from './tables.ts';
 
 describe('when a rule is due (UTC)', () => {
@@ -285,9 +286,9 @@ describe('a process that died right after committing a run', () => {
     expect(pending.every((p) => p.providerId === null)).toBe(true);
     const before = await balances();
     // two recoveries at once: each run is sent under its own key, so the provider has it once
-    await Promise.all([1, 2].map(() => recoverAccountingTransactions(t.deps, 0)));
+    await Promise.all([1, 2].map(() => recoverMovements(t.deps, accountingMovement, 0)));
     await new Promise((r) => setTimeout(r, 400)); // the simulator settles after 100 ms
-    const settled = await Promise.all([1, 2].map(() => recoverAccountingTransactions(t.deps, 0)));
+    const settled = await Promise.all([1, 2].map(() => recoverMovements(t.deps, accountingMovement, 0)));
     expect(settled.reduce((a, b) => a + b, 0)).toBe(pending.length);
     for (const p of pending) {
       const [row] = await t.deps.db.select().from(accountingTransactions).where(eq(accountingTransactions.id, p.id));
@@ -304,7 +305,7 @@ describe('a process that died right after committing a run', () => {
     }
     // the money left when the runs were committed; settling moved nothing more out of the company
     expect(await balances()).toEqual(before);
-    expect(await recoverAccountingTransactions(t.deps, 0)).toBe(0);
+    expect(await recoverMovements(t.deps, accountingMovement, 0)).toBe(0);
     const tb = await trialBalance(t.deps.db);
     expect(tb.balanced && tb.balances_match_postings && tb.no_overdrawn_accounts).toBe(true);
   });

@@ -32,6 +32,8 @@ export interface MovementRow {
 export interface Movement<R extends MovementRow> {
   /** the ledger's business type, its entries' kinds (`<kind>.complete`, `<kind>.reversal`) and keys' prefix */
   kind: string;
+  /** where the ledger's names of an older kind differ from `kind` (a 2D transfer's `2d:` keys) */
+  ledgerNames?: { keyPrefix: string; businessType: string; entryKind: string };
   table: PgTable;
   columns: { id: PgColumn; status: PgColumn; idempotencyKey: PgColumn; providerId: PgColumn; createdAt: PgColumn };
   /** the table's word for each state */
@@ -94,6 +96,7 @@ export async function settleMovement<R extends MovementRow>(
 ): Promise<'applied' | 'ignored'> {
   const state: Settled = ev.status === 'Completed' ? 'completed' : 'failed';
   const reason = ev.message ?? m.defaultReason;
+  const names = m.ledgerNames ?? { keyPrefix: m.kind, businessType: m.kind, entryKind: m.kind };
   const run = async (t: Tx) => {
     const [row] = (await t
       .update(m.table)
@@ -107,9 +110,9 @@ export async function settleMovement<R extends MovementRow>(
     if (!row) return 'ignored' as const;
     if (state === 'completed') {
       await postEntry(t, {
-        idempotencyKey: `${m.kind}:${row.id}:complete`,
-        kind: `${m.kind}.complete`,
-        businessType: m.kind,
+        idempotencyKey: `${names.keyPrefix}:${row.id}:complete`,
+        kind: `${names.entryKind}.complete`,
+        businessType: names.businessType,
         businessId: row.id,
         postings: [
           { accountId: await platformAccountId(t, m.clearing), amount: -row.amount },
@@ -117,9 +120,9 @@ export async function settleMovement<R extends MovementRow>(
         ],
       });
     } else {
-      const reserve = await entryIdByKey(t, `${m.kind}:${row.id}:reserve`);
+      const reserve = await entryIdByKey(t, `${names.keyPrefix}:${row.id}:reserve`);
       if (reserve === undefined) throw new Error(`${m.kind} ${row.id} has no reserve entry`);
-      await reverseEntry(t, reserve, { kind: `${m.kind}.reversal`, memo: reason });
+      await reverseEntry(t, reserve, { kind: `${names.entryKind}.reversal`, memo: reason });
     }
     await m.alsoOnSettle?.(t, row, state);
     return 'applied' as const;

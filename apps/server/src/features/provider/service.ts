@@ -10,7 +10,7 @@ import { transferMovement } from '../transfers/movement.ts';
 import { payinStatusByProviderId, settlePayin } from '../payins/settle.ts';
 import { refundMovement } from '../payins/refunds.ts';
 import { REWARD_KEY_PREFIX, rewardStatusByKey, settleReward } from '../payins/rewards.ts';
-import { accountingStatusByKey, settleAccountingTransaction } from '../accounting/settlement.ts';
+import { accountingMovement } from '../accounting/settlement.ts';
 import { ACCOUNTING_KEY_PREFIX } from '../accounting/transfers.ts';
 import { providerEvents, reconciliationReports, type ReconciliationDifference } from './tables.ts';
 
@@ -48,7 +48,7 @@ export async function applyProviderEvent(
   } else if (isTransfer && key) {
     if (await inFlightByKey(deps.db, transferMovement, key)) verified = await deps.provider.transferByKey(key);
   } else if (isAccounting && key) {
-    if ((await accountingStatusByKey(deps.db, key)) === 'PENDING') verified = await deps.provider.transferByKey(key);
+    if (await inFlightByKey(deps.db, accountingMovement, key)) verified = await deps.provider.transferByKey(key);
   } else if (isReward && key) {
     if ((await rewardStatusByKey(deps.db, key)) === 'Pending') verified = await deps.provider.payoutByKey(key);
   } else if (isRefund && key) {
@@ -80,7 +80,7 @@ export async function applyProviderEvent(
       outcome = isTransfer
         ? await settleMovement(deps, transferMovement, settled, tx)
         : isAccounting
-          ? await settleAccountingTransaction(deps, settled, tx)
+          ? await settleMovement(deps, accountingMovement, settled, tx)
           : isRefund
             ? await settleMovement(deps, refundMovement, settled, tx)
             : isReward
