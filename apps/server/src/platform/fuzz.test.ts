@@ -1,7 +1,11 @@
 import { DEFAULT_ROLE_PERMISSIONS, type Permission, type RoleName } from '@obol/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integerSample, notWholeNumbers } from '../../../../packages/contract/src/integer-fields.ts';
+import {
+  integerSample,
+  nestedIntegerFields,
+  notWholeNumbers,
+} from '../../../../packages/contract/src/integer-fields.ts';
 import { stageBatch } from '../features/batches/stage.ts';
 import { stagedTransactions } from '../features/batches/tables.ts';
 import { holderReference } from '../features/ledger/accounts.ts';
@@ -17,8 +21,9 @@ import type { Access } from './http.ts';
  * (beside the ALWAYS ones) keep the run short. Run it larger by hand:
  *   FUZZ_SAMPLES=400 FUZZ_SEED=7 OBOL_TEST_DB=pglite npx vitest run src/platform/fuzz.test.ts
  * FUZZ_ROUTES=/api/a,/api/b fuzzes only those routes; FUZZ_TRACE=1 prints every call with its time and status.
- * Beside that, every id and integer field (found by what its schema takes, integer-fields.ts) is sent booleans,
- * arrays, padded, zero-led and signed numbers, and must answer 400 naming the field.
+ * Beside that, every id and integer field, top-level or inside arrays and objects (found by what its schema takes,
+ * integer-fields.ts), is sent booleans, arrays, padded, zero-led, hex and signed numbers, and must answer 400
+ * naming the field.
  * Not fuzzed past their first step on purpose: the provider webhook (it needs a signature: sent unsigned, it must
  * answer 401 whatever the body) and password checks (the sign-in limit is reached first, see below).
  */
@@ -282,6 +287,21 @@ function apiRoutes(method: string) {
     .sort((a, b) => Number(LAST.includes(a.url)) - Number(LAST.includes(b.url)) || a.url.localeCompare(b.url));
 }
 
+/** `body` with `value` at `path` (arrays and objects made where the body has none). */
+function setAt(body: Record<string, unknown>, path: (string | number)[], value: unknown): Record<string, unknown> {
+  let at: Record<string | number, unknown> = body;
+  path.forEach((key, i) => {
+    if (i === path.length - 1) {
+      at[key] = value;
+      return;
+    }
+    const next = at[key];
+    if (next === null || typeof next !== 'object') at[key] = typeof path[i + 1] === 'number' ? [] : {};
+    at = at[key] as Record<string | number, unknown>;
+  });
+  return body;
+}
+
 describe('fuzzing every route with hostile input', () => {
   it('knows the fields of every route with an input, and a body each schema takes', () => {
     const routes = apiRoutes('POST').filter((r) => r.input);
@@ -398,12 +418,43 @@ describe('fuzzing every route with hostile input', () => {
         }
       }
     }
+    // ids inside arrays and nested objects (the elements of delete-transactions' id list): the same rule
+    let nested = 0;
+    for (const r of apiRoutes('POST').filter((x) => x.input && x.url !== WEBHOOK && x.url !== UPLOAD)) {
+      const base = baseBody(r, 'admin');
+      for (const { path, n } of nestedIntegerFields(r.input)) {
+        for (const v of [...notWholeNumbers(n), null]) {
+          const body = setAt(structuredClone(base), path, v);
+          const field = path.join('.');
+          const res = await t.app.inject({
+            method: 'POST',
+            url: r.url,
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.admin}` },
+            payload: JSON.stringify(body),
+          });
+          nested++;
+          expect400(`POST ${r.url} ${field}=${show(v)}`, field, res.statusCode, res.body);
+        }
+      }
+    }
+    expect(nested).toBeGreaterThan(15);
     for (const r of apiRoutes('GET').filter((x) => x.input)) {
       for (const [field, schema] of Object.entries(inputShape(r.input))) {
         const n = integerSample(schema);
         if (n === undefined) continue;
         // a query string has text only, and a name given twice is an array
-        for (const q of [`%20${n}`, `${n}%20`, `0${n}`, `%2B${n}`, `${n}.0`, `${n}&${field}=${n}`]) {
+        for (const q of [
+          `%20${n}`,
+          `${n}%20`,
+          `%20%20${n}`,
+          `%09${n}`,
+          `0${n}`,
+          `00${n}`,
+          `0x${n}`,
+          `%2B${n}`,
+          `${n}.0`,
+          `${n}&${field}=${n}`,
+        ]) {
           const url = `${r.url.replace(/:(\w+)/g, '1')}?${field}=${q}`;
           const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${tokens.admin}` } });
           expect400(`GET ${url}`, field, res.statusCode, res.body);
