@@ -356,6 +356,13 @@ describe('a batch from upload to execution', () => {
       .where(eq(stagedTransactions.batchId, up.body.batch_id));
     expect(n).toBe(0);
     expect((await t.post('/api/execute-batch', { batch_id: up.body.batch_id }, merchant)).status).toBe(409);
+    // the same file uploaded again after clearing stages cleanly: the cleared batch holds none of its ids
+    const again = await upload(`${HEADER}\nAna,100000001,D-1,Acme Brand,r,100\n`, 'd.csv');
+    await staged(again.body.batch_id);
+    const s = await t.post('/api/staged-transactions', { batch_id: again.body.batch_id }, merchant);
+    expect(s.body).toMatchObject({ pendingTransaction: 1, failedTransaction: 0 });
+    expect(s.body.transaction.data[0].merchant_transaction_id.error ?? null).toBeNull();
+    await t.post('/api/clear-batch', { batch_id: again.body.batch_id, merchant_name: 'x' }, merchant);
   });
 
   it('reads a one-sheet spreadsheet', async () => {

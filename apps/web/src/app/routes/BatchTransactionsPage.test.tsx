@@ -158,6 +158,34 @@ describe('batch transactions: the batch list', () => {
     expect(within(pending).queryByText(/completed|failed/)).toBeNull();
   });
 
+  it('clears a batch left Pending, and says so; or reopens it for review', async () => {
+    const fetch = batchServer(3, {
+      '/api/clear-batch': () => ({ body: { message: ['Batch cleared'] } }),
+    });
+    signInAs(ALL_PERMISSIONS);
+    renderApp('/batch-transactions');
+    await screen.findByText('B-2');
+    // only the Pending batch offers Review and Clear
+    expect(screen.queryByRole('button', { name: 'Clear batch B-1' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Clear batch B-2' }));
+    const confirm = await screen.findByRole('alertdialog', { name: 'Clear batch B-2?' });
+    expect(confirm.textContent).toContain('the file can be uploaded again');
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Clear batch' }));
+    await waitFor(() =>
+      expect(callsTo(fetch, '/api/clear-batch')).toEqual([{ batch_id: 'B-2', merchant_name: 'Acme Payouts' }]),
+    );
+    expect(await screen.findByText('Batch cleared: file-2.csv can be uploaded again.')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+
+    await userEvent.click(screen.getByRole('button', { name: 'Review batch B-2' }));
+    await waitFor(() => expect(pathname()).toBe('/payments/transactions'));
+    expect(sessionStore.get()?.batch).toMatchObject({
+      batch_id: 'B-2',
+      file_name: 'file-2.csv',
+      batch_status: 'Pending',
+    });
+  });
+
   it('says No Record Found when there are no batches', async () => {
     batchServer(0);
     signInAs(ALL_PERMISSIONS);

@@ -16,6 +16,8 @@ import { SearchField } from '../../ui/SearchField.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { Pager } from '../../ui/Pager.tsx';
 import { StatusChip } from '../../ui/StatusChip.tsx';
+import { useConfirm } from '../../ui/ConfirmDialog.tsx';
+import { useClearBatch } from './api/clearBatch.ts';
 import { batchesQuery } from './api/batches.ts';
 import { batchHistory } from './api/batchHistory.ts';
 import { recentBatchesQuery } from './api/recentBatches.ts';
@@ -119,6 +121,8 @@ export function BatchList({ mode }: { mode: 'all' | 'recent' }) {
   const { text, setText, search } = useUrlSearch(url);
   const [exporting, setExporting] = useState<string | null>(null);
   const recent = mode === 'recent';
+  const clear = useClearBatch();
+  const { ask, dialog } = useConfirm();
   const q = useQuery<{ data: BatchRow[]; total: number }>({
     ...(recent
       ? recentBatchesQuery({ per_page: BATCH_PER_PAGE, page: paging.page, search })
@@ -149,6 +153,34 @@ export function BatchList({ mode }: { mode: 'all' | 'recent' }) {
     }
   };
 
+  /** a batch left Pending (closed mid-review) is taken up again where it was: the review page */
+  const reopen = (b: BatchRow) => {
+    sessionStore.setBatch({
+      batch_id: b.batch_id,
+      merchant_name: b.behalf_of.name,
+      file_name: b.file_name,
+      account_reference: b.account_used.account_reference,
+      batch_status: b.batch_status,
+    });
+    navigate('/payments/transactions');
+  };
+  const askClear = (b: BatchRow) =>
+    ask({
+      title: `Clear batch ${b.batch_id}?`,
+      text: `The rows of ${b.file_name} are removed and the batch becomes Declined. Nothing is paid; the file can be uploaded again.`,
+      confirmLabel: 'Clear batch',
+      action: async () => {
+        try {
+          const r = await clear.mutateAsync({ batch_id: b.batch_id, merchant_name: b.behalf_of.name });
+          if (sessionStore.get()?.batch?.batch_id === b.batch_id) sessionStore.setBatch(null);
+          notify('success', `${r.message[0] ?? 'Batch cleared'}: ${b.file_name} can be uploaded again.`);
+        } catch (err) {
+          notify('error', serverMessage(err));
+        }
+      },
+    });
+  const pending = (b: BatchRow) => b.batch_status === 'Pending' && b.payout_type === 'Batch Payout';
+
   return (
     <Paper>
       <ListTable
@@ -160,16 +192,39 @@ export function BatchList({ mode }: { mode: 'all' | 'recent' }) {
         action={{
           label: 'Action',
           cell: (b) => (
-            <Button
-              size="small"
-              variant="outlined"
-              disabled={exporting !== null}
-              onClick={() => exportBatch(b)}
-              startIcon={exporting === b.batch_id ? <CircularProgress size={14} color="inherit" /> : undefined}
-              sx={{ whiteSpace: 'nowrap' }}
-            >
-              Export Batch
-            </Button>
+            <Stack direction="row" spacing={1}>
+              <Button
+                size="small"
+                variant="outlined"
+                disabled={exporting !== null}
+                onClick={() => exportBatch(b)}
+                startIcon={exporting === b.batch_id ? <CircularProgress size={14} color="inherit" /> : undefined}
+                sx={{ whiteSpace: 'nowrap' }}
+              >
+                Export Batch
+              </Button>
+              {pending(b) ? (
+                <>
+                  <Button
+                    size="small"
+                    onClick={() => reopen(b)}
+                    aria-label={`Review batch ${b.batch_id}`}
+                    sx={{ whiteSpace: 'nowrap' }}
+                  >
+                    Review
+                  </Button>
+                  <Button
+                    size="small"
+                    color="error"
+                    onClick={() => askClear(b)}
+                    aria-label={`Clear batch ${b.batch_id}`}
+                    sx={{ whiteSpace: 'nowrap' }}
+                  >
+                    Clear
+                  </Button>
+                </>
+              ) : null}
+            </Stack>
           ),
         }}
         toolbar={
@@ -194,6 +249,7 @@ export function BatchList({ mode }: { mode: 'all' | 'recent' }) {
         loading={q.isLoading}
         emptyText={recent ? 'No batch uploaded in last 24 hours' : undefined}
       />
+      {dialog}
       <Pager page={paging.page} pages={pageCount(total, BATCH_PER_PAGE)} onPage={paging.setPage} />
     </Paper>
   );
