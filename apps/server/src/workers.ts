@@ -6,7 +6,7 @@ import { recoverMovements, submitMovement } from './features/engine/movement.ts'
 import { transferMovement } from './features/transfers/movement.ts';
 import { recoverPayins } from './features/payins/settle.ts';
 import { refundMovement } from './features/payins/refunds.ts';
-import { recoverRewards, submitReward } from './features/payins/rewards.ts';
+import { rewardMovement } from './features/payins/rewards.ts';
 import { recoverInFlight, RECOVER_EVERY_MS } from './features/payouts/recovery.ts';
 import { reconcile } from './features/provider/service.ts';
 import { stageBatch } from './features/batches/stage.ts';
@@ -33,7 +33,7 @@ function handlers(deps: Deps): { [N in JobName]: Handler<N> } {
   return {
     'payout.submit': { run: (d) => submitPayout(deps, deps.provider, d.payoutId), batchSize: 50 },
     'refund.submit': { run: (d) => submitMovement(deps, refundMovement, d.refundId), batchSize: 10 },
-    'reward.submit': { run: (d) => submitReward(deps, deps.provider, d.rewardId), batchSize: 10 },
+    'reward.submit': { run: (d) => submitMovement(deps, rewardMovement, d.rewardId), batchSize: 10 },
     'transfer.submit': { run: (d) => submitMovement(deps, transferMovement, d.transferId), batchSize: 10 },
     'accounting.submit': {
       run: (d) => submitMovement(deps, accountingMovement, d.transactionId),
@@ -100,7 +100,7 @@ export async function startWorkers(deps: Deps): Promise<() => Promise<void>> {
       .then(() => recoverMovements(deps, transferMovement))
       .then(() => recoverPayins(deps))
       .then(() => recoverMovements(deps, refundMovement))
-      .then(() => recoverRewards(deps))
+      .then(() => recoverMovements(deps, rewardMovement))
       .then(() => recoverMovements(deps, accountingMovement))
       .catch((err: unknown) =>
         deps.log.warn({ err }, 'payout, transfer, pay-in, refund, reward or 2D recovery failed; it runs again shortly'),

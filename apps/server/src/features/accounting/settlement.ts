@@ -8,14 +8,14 @@ import { accountingTransactions } from './tables.ts';
  */
 export const accountingMovement: Movement<typeof accountingTransactions.$inferSelect> = {
   kind: '2d',
-  ledgerNames: { keyPrefix: '2d', businessType: 'accounting_transaction', entryKind: 'accounting' },
+  ledger: { businessType: 'accounting_transaction', entryKind: 'accounting' },
   table: accountingTransactions,
   columns: {
     id: accountingTransactions.id,
     status: accountingTransactions.status,
     idempotencyKey: accountingTransactions.idempotencyKey,
     providerId: accountingTransactions.providerId,
-    createdAt: accountingTransactions.createdAt,
+    since: accountingTransactions.createdAt,
   },
   words: { inFlight: 'PENDING', completed: 'COMPLETED', failed: 'FAILED' },
   clearing: 'accounting_clearing',

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull, lt, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Deps } from '../../platform/deps.ts';
 import type { Executor, Tx } from '../../platform/db.ts';
@@ -14,12 +14,12 @@ import { entryIdByKey, postEntry, reverseEntry } from '../ledger/service.ts';
 export type MovementState = 'inFlight' | 'completed' | 'failed';
 export type Settled = Exclude<MovementState, 'inFlight'>;
 
-/** The columns every movement's row has. */
+/** The columns every movement's row has (its status column is named by the declaration). */
 export interface MovementRow {
   id: number;
   amount: number;
-  status: string;
-  idempotencyKey: string;
+  /** null: nothing sent yet (a reward not yet paid) */
+  idempotencyKey: string | null;
   providerId: string | null;
 }
 
@@ -32,10 +32,14 @@ export interface MovementRow {
 export interface Movement<R extends MovementRow> {
   /** the ledger's business type, its entries' kinds (`<kind>.complete`, `<kind>.reversal`) and keys' prefix */
   kind: string;
-  /** where the ledger's names of an older kind differ from `kind` (a 2D transfer's `2d:` keys) */
-  ledgerNames?: { keyPrefix: string; businessType: string; entryKind: string };
+  /**
+   * Where its ledger names differ from `kind`: the business type, the entries' kind and their keys (by default
+   * `<kind>:<id>:reserve` and `<kind>:<id>:complete`)
+   */
+  ledger?: { businessType?: string; entryKind?: string; key?(row: R, step: 'reserve' | 'complete'): string };
   table: PgTable;
-  columns: { id: PgColumn; status: PgColumn; idempotencyKey: PgColumn; providerId: PgColumn; createdAt: PgColumn };
+  /** its status column, and `since`: the time the recovery counts its age from */
+  columns: { id: PgColumn; status: PgColumn; idempotencyKey: PgColumn; providerId: PgColumn; since: PgColumn };
   /** the table's word for each state */
   words: Record<MovementState, string>;
   /** the platform account holding its money while in flight */
@@ -64,19 +68,29 @@ export interface MovementSettlement {
   message?: string;
 }
 
+/** The property of the table's row that holds its status column. */
+const statusField = <R extends MovementRow>(m: Movement<R>): string => {
+  const hit = Object.entries(getTableColumns(m.table)).find(([, c]) => c === m.columns.status);
+  if (!hit) throw new Error(`${m.kind}: its status column is not a column of its table`);
+  return hit[0];
+};
+const statusOf = <R extends MovementRow>(m: Movement<R>, row: R) =>
+  (row as unknown as Record<string, unknown>)[statusField(m)];
+
 /** Sends one still in flight and not yet sent to the provider under its own key. Safe to run again. */
 export async function submitMovement<R extends MovementRow>(deps: Deps, m: Movement<R>, id: number): Promise<void> {
   const [row] = (await deps.db.select().from(m.table).where(eq(m.columns.id, id))) as R[];
-  if (!row || row.status !== m.words.inFlight || row.providerId) return;
+  const key = row?.idempotencyKey;
+  if (!row || !key || statusOf(m, row) !== m.words.inFlight || row.providerId) return;
   try {
     const providerId = await m.send(deps, row);
     await deps.db
       .update(m.table)
       .set({ ...m.sentColumns?.(), providerId } as never)
-      .where(and(eq(m.columns.id, row.id), isNull(m.columns.providerId)));
+      .where(and(eq(m.columns.id, row.id), eq(m.columns.idempotencyKey, key), isNull(m.columns.providerId)));
   } catch (err) {
     if (err instanceof ProviderRejected) {
-      await settleMovement(deps, m, { idempotencyKey: row.idempotencyKey, status: 'Failed', message: err.messages[0] });
+      await settleMovement(deps, m, { idempotencyKey: key, status: 'Failed', message: err.messages[0] });
       return;
     }
     throw err; // unavailable: the job or the recovery sends it again under the same key
@@ -96,13 +110,15 @@ export async function settleMovement<R extends MovementRow>(
 ): Promise<'applied' | 'ignored'> {
   const state: Settled = ev.status === 'Completed' ? 'completed' : 'failed';
   const reason = ev.message ?? m.defaultReason;
-  const names = m.ledgerNames ?? { keyPrefix: m.kind, businessType: m.kind, entryKind: m.kind };
+  const businessType = m.ledger?.businessType ?? m.kind;
+  const entryKind = m.ledger?.entryKind ?? m.kind;
+  const keyOf = (row: R, step: 'reserve' | 'complete') => m.ledger?.key?.(row, step) ?? `${m.kind}:${row.id}:${step}`;
   const run = async (t: Tx) => {
     const [row] = (await t
       .update(m.table)
       .set({
         ...m.settledColumns(state, reason),
-        status: m.words[state],
+        [statusField(m)]: m.words[state],
         ...(ev.providerId ? { providerId: sql`COALESCE(${m.columns.providerId}, ${ev.providerId})` } : {}),
       } as never)
       .where(and(eq(m.columns.idempotencyKey, ev.idempotencyKey), eq(m.columns.status, m.words.inFlight)))
@@ -110,9 +126,9 @@ export async function settleMovement<R extends MovementRow>(
     if (!row) return 'ignored' as const;
     if (state === 'completed') {
       await postEntry(t, {
-        idempotencyKey: `${names.keyPrefix}:${row.id}:complete`,
-        kind: `${names.entryKind}.complete`,
-        businessType: names.businessType,
+        idempotencyKey: keyOf(row, 'complete'),
+        kind: `${entryKind}.complete`,
+        businessType,
         businessId: row.id,
         postings: [
           { accountId: await platformAccountId(t, m.clearing), amount: -row.amount },
@@ -120,9 +136,9 @@ export async function settleMovement<R extends MovementRow>(
         ],
       });
     } else {
-      const reserve = await entryIdByKey(t, `${names.keyPrefix}:${row.id}:reserve`);
+      const reserve = await entryIdByKey(t, keyOf(row, 'reserve'));
       if (reserve === undefined) throw new Error(`${m.kind} ${row.id} has no reserve entry`);
-      await reverseEntry(t, reserve, { kind: `${names.entryKind}.reversal`, memo: reason });
+      await reverseEntry(t, reserve, { kind: `${entryKind}.reversal`, memo: reason });
     }
     await m.alsoOnSettle?.(t, row, state);
     return 'applied' as const;
@@ -155,13 +171,14 @@ export async function recoverMovements<R extends MovementRow>(
     .where(
       and(
         eq(m.columns.status, m.words.inFlight),
-        lt(m.columns.createdAt, sql`now() - make_interval(secs => ${olderThanMs / 1000})`),
+        lt(m.columns.since, sql`now() - make_interval(secs => ${olderThanMs / 1000})`),
       ),
     )
-    .orderBy(m.columns.createdAt, m.columns.id)
+    .orderBy(m.columns.since, m.columns.id)
     .limit(200)) as R[];
   let settled = 0;
   for (const row of stale) {
+    if (!row.idempotencyKey) continue;
     const item = await m.lookup(deps.provider, row.idempotencyKey);
     if (!item) {
       await submitMovement(deps, m, row.id);

@@ -9,7 +9,7 @@ import { journalEntries } from '../ledger/tables.ts';
 import { users } from '../users/tables.ts';
 import { recoverMovements } from '../engine/movement.ts';
 import { refundMovement } from './refunds.ts';
-import { recoverRewards } from './rewards.ts';
+import { rewardMovement } from './rewards.ts';
 import { settlePayin } from './settle.ts';
 import { payinRewards, payins, refunds } from './tables.ts';
 
@@ -134,10 +134,13 @@ describe('refunds and rewards left Pending by a dead process and lost webhooks',
     for (const p of [ok, refused])
       expect((await t.post('/api/payin-rewards', { id: (await rewardOf(p.id)).id }, merchant)).status).toBe(200);
     expect(await balance()).toBe(before - 300 - 66_600);
-    expect(await recoverRewards(t.deps, 0)).toBe(0);
+    expect(await recoverMovements(t.deps, rewardMovement, 0)).toBe(0);
     expect((await rewardOf(ok.id)).providerId).toBeTruthy();
     await providerSettles(2);
-    const [a, b] = await Promise.all([recoverRewards(t.deps, 0), recoverRewards(t.deps, 0)]);
+    const [a, b] = await Promise.all([
+      recoverMovements(t.deps, rewardMovement, 0),
+      recoverMovements(t.deps, rewardMovement, 0),
+    ]);
     expect(a + b).toBe(2);
     const [rOk, rRefused] = [await rewardOf(ok.id), await rewardOf(refused.id)];
     expect(rOk).toMatchObject({ status: 'Rewarded', payoutStatus: 'Completed' });
@@ -153,7 +156,7 @@ describe('refunds and rewards left Pending by a dead process and lost webhooks',
       [null, 'Pending'],
       ['Pending', 'Declined'],
     ]);
-    expect(await recoverRewards(t.deps, 0)).toBe(0);
+    expect(await recoverMovements(t.deps, rewardMovement, 0)).toBe(0);
     const tb = (await t.post('/api/trial-balance', {}, admin)).body;
     expect(tb.balanced && tb.balances_match_postings && tb.no_overdrawn_accounts).toBe(true);
   });

@@ -143,7 +143,7 @@ export const refundMovement: Movement<typeof refunds.$inferSelect> = {
     status: refunds.status,
     idempotencyKey: refunds.idempotencyKey,
     providerId: refunds.providerId,
-    createdAt: refunds.createdAt,
+    since: refunds.createdAt,
   },
   words: { inFlight: 'Pending', completed: 'Completed', failed: 'Declined' },
   clearing: 'refund_clearing',

@@ -1,14 +1,14 @@
 import { REWARD_MSG, type RewardRow } from '@obol/contract';
-import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { escapeLike, rowsOf, type Executor, type Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
-import { ProviderRejected, type ProviderClient } from '../../platform/provider.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { platformAccountId } from '../ledger/accounts.ts';
-import { entryIdByKey, InsufficientFunds, postEntry, reverseEntry } from '../ledger/service.ts';
+import type { Movement } from '../engine/movement.ts';
+import { InsufficientFunds, postEntry } from '../ledger/service.ts';
 import { payinRewards, payins } from './tables.ts';
 
 /** The provider keys of reward payments start so (the webhook and the reconciliation tell them from payouts). */
@@ -106,14 +106,31 @@ export async function payReward(
   }
 }
 
-/** Sends a Pending reward payment to the provider, a payout to the payer's wallet under its own key. Safe again. */
-export async function submitReward(deps: Deps, provider: ProviderClient, rewardId: number): Promise<void> {
-  const [r] = await deps.db.select().from(payinRewards).where(eq(payinRewards.id, rewardId));
-  if (!r || r.payoutStatus !== 'Pending' || r.providerId || !r.idempotencyKey) return;
-  const [p] = await deps.db.select({ reference: payins.reference }).from(payins).where(eq(payins.id, r.payinId));
-  try {
-    const answer = await provider.createPayout({
-      idempotency_key: r.idempotencyKey,
+/**
+ * A reward's payment as the money engine moves it (engine/movement.ts): the reward is Rewarded and its amount
+ * reserved from the pay-in account under a new key each time it is paid (payReward), then paid to the payer's
+ * wallet as a provider payout under that key. Completed moves the money on to the provider (the reward stays
+ * Rewarded); Declined reverses the reserve and the reward is NotRewarded again with the reason (it may be paid
+ * again). Its entries are keyed by the payment's key (`reward:<id>:<uuid>:reserve|complete`).
+ */
+export const rewardMovement: Movement<typeof payinRewards.$inferSelect> = {
+  kind: 'reward',
+  ledger: { key: (r, step) => `${r.idempotencyKey}:${step}` },
+  table: payinRewards,
+  columns: {
+    id: payinRewards.id,
+    status: payinRewards.payoutStatus,
+    idempotencyKey: payinRewards.idempotencyKey,
+    providerId: payinRewards.providerId,
+    since: payinRewards.rewardedAt,
+  },
+  words: { inFlight: 'Pending', completed: 'Completed', failed: 'Declined' },
+  clearing: 'reward_clearing',
+  recoverAfterMs: 60_000,
+  async send(deps, r) {
+    const [p] = await deps.db.select({ reference: payins.reference }).from(payins).where(eq(payins.id, r.payinId));
+    const answer = await deps.provider.createPayout({
+      idempotency_key: r.idempotencyKey!,
       reference: `reward ${p.reference}`,
       obol_id: r.walletId,
       amount: r.amount,
@@ -121,119 +138,16 @@ export async function submitReward(deps: Deps, provider: ProviderClient, rewardI
       beneficiary_name: r.beneficiaryName,
       brand: r.brand,
     });
-    await deps.db
-      .update(payinRewards)
-      .set({ providerId: answer.id })
-      .where(
-        and(
-          eq(payinRewards.id, r.id),
-          eq(payinRewards.idempotencyKey, r.idempotencyKey),
-          sql`${payinRewards.providerId} IS NULL`,
-        ),
-      );
-  } catch (err) {
-    if (err instanceof ProviderRejected) {
-      await settleReward(deps, { idempotencyKey: r.idempotencyKey, status: 'Failed', message: err.messages[0] });
-      return;
-    }
-    throw err; // the job runs again
-  }
-}
-
-/**
- * The provider's word on a reward payment: Completed moves the money on to the provider (the reward stays
- * Rewarded); Failed reverses the reserve, the money back in the pay-in account, and the reward is NotRewarded
- * again with the reason (it may be paid again). Only a Pending payment of the reward's current key moves, once.
- */
-export async function settleReward(
-  deps: Pick<Deps, 'db'>,
-  ev: { idempotencyKey: string; providerId?: string; status: 'Completed' | 'Failed'; message?: string },
-  tx?: Tx,
-): Promise<'applied' | 'ignored'> {
-  const run = async (t: Tx) => {
-    const done = ev.status === 'Completed';
-    const [r] = await t
-      .update(payinRewards)
-      .set({
-        payoutStatus: done ? 'Completed' : 'Declined',
-        status: done ? 'Rewarded' : 'NotRewarded',
-        reason: done ? null : (ev.message ?? 'Declined by the provider'),
-        updatedAt: sql`now()`,
-        ...(ev.providerId ? { providerId: sql`COALESCE(${payinRewards.providerId}, ${ev.providerId})` } : {}),
-      })
-      .where(and(eq(payinRewards.idempotencyKey, ev.idempotencyKey), eq(payinRewards.payoutStatus, 'Pending')))
-      .returning();
-    if (!r) return 'ignored' as const;
-    if (done) {
-      await postEntry(t, {
-        idempotencyKey: `${ev.idempotencyKey}:complete`,
-        kind: 'reward.complete',
-        businessType: 'reward',
-        businessId: r.id,
-        postings: [
-          { accountId: await platformAccountId(t, 'reward_clearing'), amount: -r.amount },
-          { accountId: await platformAccountId(t, 'provider'), amount: r.amount },
-        ],
-      });
-    } else {
-      const reserve = await entryIdByKey(t, `${ev.idempotencyKey}:reserve`);
-      if (reserve === undefined) throw new Error(`reward ${r.id} has no reserve entry`);
-      await reverseEntry(t, reserve, { kind: 'reward.reversal', memo: r.reason ?? undefined });
-    }
-    return 'applied' as const;
-  };
-  return tx ? run(tx) : deps.db.transaction(run);
-}
-
-/** The payment state of the reward with this key (Pending: the webhook then asks the provider). */
-export async function rewardStatusByKey(db: Executor, key: string): Promise<string | null | undefined> {
-  const [r] = await db
-    .select({ status: payinRewards.payoutStatus })
-    .from(payinRewards)
-    .where(eq(payinRewards.idempotencyKey, key));
-  return r?.status;
-}
-
-/**
- * Reward payments left Pending by a dead process or a lost webhook, a minute old or more (`olderThanMs`): one never sent is sent
- * (under its key, so a send that did happen is not repeated); one the provider settled is settled from its answer.
- */
-export async function recoverRewards(deps: Deps, olderThanMs = 60_000): Promise<number> {
-  const stale = await deps.db
-    .select()
-    .from(payinRewards)
-    .where(
-      and(
-        eq(payinRewards.payoutStatus, 'Pending'),
-        lt(payinRewards.rewardedAt, sql`now() - make_interval(secs => ${olderThanMs / 1000})`),
-      ),
-    )
-    .orderBy(payinRewards.rewardedAt, payinRewards.id)
-    .limit(200);
-  let n = 0;
-  for (const r of stale) {
-    if (!r.idempotencyKey) continue;
-    const item = await deps.provider.payoutByKey(r.idempotencyKey);
-    if (!item) {
-      await submitReward(deps, deps.provider, r.id);
-      continue;
-    }
-    if (item.status === 'Completed' || item.status === 'Failed') {
-      if (item.amount !== r.amount) {
-        deps.log.error({ reward: r.id, ours: r.amount, theirs: item.amount }, 'reward amount differs at provider');
-        continue;
-      }
-      const done = await settleReward(deps, {
-        idempotencyKey: r.idempotencyKey,
-        providerId: item.id,
-        status: item.status,
-        message: item.message,
-      });
-      if (done === 'applied') n++;
-    }
-  }
-  return n;
-}
+    return answer.id;
+  },
+  lookup: (provider, key) => provider.payoutByKey(key),
+  settledColumns: (state, reason) => ({
+    status: state === 'completed' ? 'Rewarded' : 'NotRewarded',
+    reason: state === 'completed' ? null : reason,
+    updatedAt: sql`now()`,
+  }),
+  defaultReason: 'Declined by the provider',
+};
 
 // ---- the reward list (/payin-rewards) and its export ----
 

@@ -9,7 +9,7 @@ import { inFlightByKey, settleMovement } from '../engine/movement.ts';
 import { transferMovement } from '../transfers/movement.ts';
 import { payinStatusByProviderId, settlePayin } from '../payins/settle.ts';
 import { refundMovement } from '../payins/refunds.ts';
-import { REWARD_KEY_PREFIX, rewardStatusByKey, settleReward } from '../payins/rewards.ts';
+import { REWARD_KEY_PREFIX, rewardMovement } from '../payins/rewards.ts';
 import { accountingMovement } from '../accounting/settlement.ts';
 import { ACCOUNTING_KEY_PREFIX } from '../accounting/transfers.ts';
 import { providerEvents, reconciliationReports, type ReconciliationDifference } from './tables.ts';
@@ -50,7 +50,7 @@ export async function applyProviderEvent(
   } else if (isAccounting && key) {
     if (await inFlightByKey(deps.db, accountingMovement, key)) verified = await deps.provider.transferByKey(key);
   } else if (isReward && key) {
-    if ((await rewardStatusByKey(deps.db, key)) === 'Pending') verified = await deps.provider.payoutByKey(key);
+    if (await inFlightByKey(deps.db, rewardMovement, key)) verified = await deps.provider.payoutByKey(key);
   } else if (isRefund && key) {
     if (await inFlightByKey(deps.db, refundMovement, key)) verified = await deps.provider.refundByKey(key);
   }
@@ -84,7 +84,7 @@ export async function applyProviderEvent(
           : isRefund
             ? await settleMovement(deps, refundMovement, settled, tx)
             : isReward
-              ? await settleReward(deps, settled, tx)
+              ? await settleMovement(deps, rewardMovement, settled, tx)
               : await settlePayout(deps, settled, tx);
     }
     if (payin) outcome = await settlePayin(tx, payin);

@@ -16,7 +16,7 @@ export const transferMovement: Movement<TransferDb> = {
     status: transfers.status,
     idempotencyKey: transfers.idempotencyKey,
     providerId: transfers.providerId,
-    createdAt: transfers.createdAt,
+    since: transfers.createdAt,
   },
   words: { inFlight: 'Pending', completed: 'Completed', failed: 'Declined' },
   clearing: 'transfer_clearing',
