@@ -1,0 +1,160 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Provider } from '../../../../provider/src/app.ts';
+import { decryptSecret } from '../../platform/crypto.ts';
+import { outboxPath } from '../../test/outbox.ts';
+import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
+import { apiKeys } from '../api-keys/tables.ts';
+import { journalEntries } from '../ledger/tables.ts';
+import { refundMovement } from '../payins/refunds.ts';
+import { rewardMovement } from '../payins/rewards.ts';
+import { settlePayin } from '../payins/settle.ts';
+import { payinRewards, payins, refunds } from '../payins/tables.ts';
+import { transferMovement } from '../transfers/movement.ts';
+import { users } from '../users/tables.ts';
+import { recoverMovements, submitMovement, type Movement, type MovementRow } from './movement.ts';
+
+// A process dies at the two worst moments of a movement, for each kind the engine moves: after the provider took
+// it and before its answer was recorded, and in the middle of its settlement (the transaction rolled back). No
+// worker runs and every webhook is lost: the one recover path must settle each exactly once.
+let t: TestAppWithProvider;
+let provider: Provider;
+let providerUrl: string;
+let admin: string;
+let merchant: string;
+let apiKey: string;
+let payinAccount: string;
+
+beforeAll(async () => {
+  t = await startTestAppWithProvider({ env: { LOG_LEVEL: 'error' }, webhooks: 'lost', provider: { settleMs: 20 } });
+  provider = t.provider;
+  providerUrl = t.providerUrl;
+  admin = await t.signIn('admin@obol.example');
+  merchant = await t.signIn('merchant@obol.example');
+  payinAccount = (await t.post('/api/login-user-account', {}, merchant)).body.payin_account_id;
+  const [u] = await t.deps.db.select().from(users).where(eq(users.email, 'merchant@obol.example'));
+  const [k] = await t.deps.db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.userId, u.id), isNull(apiKeys.rotatedAt), isNull(apiKeys.revokedAt)));
+  apiKey = `${k.publicKey}:${decryptSecret(t.deps.config.secretsKey, k.privateKeyEnc)}`;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function completedPayin(amount: number, reward?: { user_obol_id: string; reward_amount: number }) {
+  const token = await t.app.inject({ method: 'POST', url: '/api/token', headers: { 'x-api-key': apiKey } });
+  const made = await t.post(
+    '/api/create-payin-link',
+    {
+      amount,
+      reference: `crash-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
+      first_name: 'Ana',
+      last_name: 'Novak',
+      date_of_birth: '1990-04-12',
+      ...reward,
+    },
+    token.json().access_token,
+  );
+  expect(made.status, made.text).toBe(201);
+  const id = made.body.request_id as string;
+  const paid = await fetch(`${providerUrl}/pay/${id}/pay`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'first_name=Ana&last_name=Novak&date_of_birth=1990-04-12',
+    redirect: 'manual',
+  });
+  expect(paid.status).toBeLessThan(400);
+  const link = (await t.deps.provider.payinLink(id))!;
+  expect(await t.deps.db.transaction((tx) => settlePayin(tx, link))).toBe('applied');
+  const [p] = await t.deps.db.select().from(payins).where(eq(payins.providerId, id));
+  return p;
+}
+
+/** Each kind: made through the API as a user would (reserved, its job enqueued, never run); answers its id. */
+const make: Record<string, () => Promise<number>> = {
+  async transfer() {
+    const body = {
+      beneficiary_name: 'Acme Supplies',
+      iban: 'DE89370400440532013000',
+      bic: 'DEUTDEFF',
+      amount: 1_100,
+      account_id: payinAccount,
+      message: '',
+    };
+    expect((await t.post('/api/send-otp', body, admin)).status).toBe(200);
+    const code = t.lastMailTo('admin@obol.example')!.code!;
+    const r = await t.post('/api/amount-transfer', { ...body, code }, admin);
+    expect(r.status, r.text).toBe(201);
+    return r.body.transfer.id as number;
+  },
+  async refund() {
+    const p = await completedPayin(1_900);
+    expect((await t.post('/api/generate-refund-code', { reference: p.providerId }, merchant)).status).toBe(200);
+    const code = t.lastMailTo('merchant@obol.example')!.code!;
+    expect((await t.post('/api/payin-refund', { reference: p.providerId, code }, merchant)).status).toBe(200);
+    return (await t.deps.db.select().from(refunds).where(eq(refunds.payinId, p.id)))[0].id;
+  },
+  async reward() {
+    const p = await completedPayin(2_500, { user_obol_id: '100000001', reward_amount: 250 });
+    const [r] = await t.deps.db.select().from(payinRewards).where(eq(payinRewards.payinId, p.id));
+    expect((await t.post('/api/payin-rewards', { id: r.id }, merchant)).status).toBe(200);
+    return r.id;
+  },
+};
+const movements: Record<string, Movement<MovementRow>> = {
+  transfer: transferMovement as unknown as Movement<MovementRow>,
+  refund: refundMovement as unknown as Movement<MovementRow>,
+  reward: rewardMovement as unknown as Movement<MovementRow>,
+};
+const died = new Error('the process died here');
+
+describe('a process killed mid-movement', () => {
+  for (const kind of Object.keys(make)) {
+    it(`a ${kind} is settled exactly once after the restart, through the one recover path`, async () => {
+      const m = movements[kind];
+      const id = await make[kind]();
+      const row = async () =>
+        (await t.deps.db.select().from(m.table).where(eq(m.columns.id, id)))[0] as unknown as MovementRow;
+      // 1. the provider took it, the process died before recording the provider's answer
+      const sendThenDie: Movement<MovementRow> = {
+        ...m,
+        send: async (deps, r) => {
+          await m.send(deps, r);
+          throw died;
+        },
+      };
+      await expect(submitMovement(t.deps, sendThenDie, id)).rejects.toThrow(died);
+      expect((await row()).providerId).toBeNull();
+      for (let i = 0; i < 100 && provider.settleNow() < 1; i++) await new Promise((r) => setTimeout(r, 20));
+      // 2. after the restart, the sweep died in the middle of the settlement: its transaction rolled back
+      const settleThenDie: Movement<MovementRow> = {
+        ...m,
+        alsoOnSettle: async (tx, r, state) => {
+          await m.alsoOnSettle?.(tx, r, state);
+          throw died;
+        },
+      };
+      await expect(recoverMovements(t.deps, settleThenDie, 0)).rejects.toThrow(died);
+      expect(await outboxPath(t.deps.db, kind, id)).toEqual([[null, m.words.inFlight]]);
+      // 3. the next restart: two processes' sweeps at once settle it once, from the provider's answer
+      const [a, b] = await Promise.all([recoverMovements(t.deps, m, 0), recoverMovements(t.deps, m, 0)]);
+      expect(a + b).toBe(1);
+      expect(await recoverMovements(t.deps, m, 0)).toBe(0);
+      const done = await row();
+      expect(done.providerId).toBeTruthy();
+      expect(await outboxPath(t.deps.db, kind, id)).toEqual([
+        [null, m.words.inFlight],
+        [m.words.inFlight, m.words.completed],
+      ]);
+      const entries = await t.deps.db
+        .select({ kind: journalEntries.kind })
+        .from(journalEntries)
+        .where(and(eq(journalEntries.businessType, kind), eq(journalEntries.businessId, String(id))));
+      expect(entries.map((e) => e.kind).sort()).toEqual([`${kind}.complete`, `${kind}.reserve`]);
+      const tb = (await t.post('/api/trial-balance', {}, admin)).body;
+      expect(tb.balanced && tb.balances_match_postings && tb.no_overdrawn_accounts).toBe(true);
+    });
+  }
+});
