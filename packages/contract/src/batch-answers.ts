@@ -51,6 +51,11 @@ export const stagedTransactionsResponse = z.object({
   missingTransaction: count,
   pendingTransaction: count,
   failedTransaction: count,
+  /**
+   * The inexecutable rows counted by the message that fails them, most first (a row failing for two reasons counts
+   * under each): the review banner says what is wrong, not only that a field is missing.
+   */
+  failedByReason: z.array(z.object({ reason: z.string(), count })),
   batch: batchView,
 });
 export type StagedPage = z.output<typeof stagedTransactionsResponse>;

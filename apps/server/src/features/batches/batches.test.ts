@@ -345,6 +345,17 @@ describe('a batch from upload to execution', () => {
   it('clears a batch: Declined, rows gone, no longer editable', async () => {
     const up = await upload(`${HEADER}\nAna,100000001,D-1,Acme Brand,r,100\n`, 'd.csv');
     await staged(up.body.batch_id);
+    // the same file again while the first is open: its row fails for the id, and the review counts it by reason
+    const dup = await upload(`${HEADER}\nAna,100000001,D-1,Acme Brand,r,100\nBen,100000002,D-2,,r,200\n`, 'd.csv');
+    await staged(dup.body.batch_id);
+    const review = await t.post('/api/staged-transactions', { batch_id: dup.body.batch_id }, merchant);
+    expect(review.body).toMatchObject({ failedTransaction: 2, missingTransaction: 1 });
+    expect(review.body.failedByReason).toHaveLength(2);
+    expect(review.body.failedByReason.map((r: { count: number }) => r.count)).toEqual([1, 1]);
+    expect(review.body.failedByReason.map((r: { reason: string }) => r.reason)).toContain(
+      review.body.transaction.data[0].merchant_transaction_id.error,
+    );
+    await t.post('/api/clear-batch', { batch_id: dup.body.batch_id, merchant_name: 'x' }, merchant);
     expect(
       (await t.post('/api/clear-batch', { batch_id: up.body.batch_id, merchant_name: 'x' }, merchant)).status,
     ).toBe(200);

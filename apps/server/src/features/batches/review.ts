@@ -1,7 +1,7 @@
 import { PAYMENT_MSG, rowAmountIssue, trimRow, validateRow, type StagedStatus } from '@obol/contract';
 import { and, asc, between, count, eq, gte, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
-import { escapeLike, type Executor } from '../../platform/db.ts';
+import { escapeLike, rowsOf, type Executor } from '../../platform/db.ts';
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import { accountById } from '../ledger/accounts.ts';
@@ -61,7 +61,20 @@ export async function stagedPage(db: Executor, batchId: string, q: StagedQuery) 
     missingTransaction: counts.missing,
     pendingTransaction: counts.pending,
     failedTransaction: counts.failed,
+    failedByReason: counts.failed ? await failuresByReason(db, counts.firstId, counts.lastId) : [],
   };
+}
+
+/** A batch's Failed rows counted per error message, most first: ten reasons at most (the rest are like them). */
+async function failuresByReason(db: Executor, firstId: number, lastId: number) {
+  const rows = rowsOf<{ reason: string; count: number | string }>(
+    await db.execute(sql`
+      SELECT e.value AS reason, count(*) AS count
+      FROM ${stagedTransactions} s, jsonb_each_text(s.errors) e
+      WHERE s.id BETWEEN ${firstId} AND ${lastId} AND s.status = 'Failed'
+      GROUP BY e.value ORDER BY count(*) DESC, e.value LIMIT 10`),
+  );
+  return rows.map((r) => ({ reason: r.reason, count: Number(r.count) }));
 }
 
 /** The counts of a batch's rows (as batchCounts) and its first and last ids, in one pass. */

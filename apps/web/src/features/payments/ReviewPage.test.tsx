@@ -40,6 +40,11 @@ function reviewServer(rows: StagedRow[], extra: Record<string, Handler> = {}, st
     missingTransaction: 0,
     pendingTransaction: rows.filter((r) => r.status === 'Pending').length,
     failedTransaction: rows.filter((r) => r.status === 'Failed').length,
+    failedByReason: Object.entries(
+      rows
+        .flatMap((r) => Object.values(r).flatMap((v) => (v && typeof v === 'object' && v.error ? [v.error] : [])))
+        .reduce<Record<string, number>>((n, e) => ({ ...n, [e]: (n[e] ?? 0) + 1 }), {}),
+    ).map(([reason, count]) => ({ reason, count })),
     batch: {
       batch_id: 'B1',
       file_name: 'march.csv',
@@ -73,6 +78,11 @@ describe('the review of a staged batch', () => {
     expect(screen.getByText('Fee: €0.75')).toBeTruthy();
     expect(screen.getByText('Total: €30.75')).toBeTruthy();
     expect((screen.getByLabelText('File name') as HTMLInputElement).value).toBe('march');
+    // the banner counts the inexecutable rows by what fails them
+    const banner = screen.getByRole('alert', { name: 'Inexecutable transactions' });
+    expect(banner.textContent).toContain('1 transaction cannot be executed');
+    expect(banner.textContent).toContain(`1 × ${PAYMENT_MSG.brandMissing}`);
+    expect(banner.textContent).not.toContain('required field');
   });
 
   it("edits a row in place by the staging's own rules, then saves it and reads the batch again", async () => {

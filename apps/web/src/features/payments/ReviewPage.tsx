@@ -73,10 +73,19 @@ function BatchReview({ batch, leaving, onLeave }: { batch: CurrentBatch; leaving
           <Chip color="error" label={`Inexecutable: ${data?.failedTransaction ?? 0}`} />
         </Stack>
       </Paper>
-      {data && data.missingTransaction > 0 ? (
-        <Alert severity="warning" sx={{ mb: 2 }}>
-          {data.missingTransaction} transaction{data.missingTransaction === 1 ? ' misses' : 's miss'} a required field:
-          fix or delete {data.missingTransaction === 1 ? 'it' : 'them'} before executing.
+      {data && data.failedTransaction > 0 ? (
+        <Alert severity="warning" sx={{ mb: 2 }} aria-label="Inexecutable transactions">
+          {data.failedTransaction} transaction{data.failedTransaction === 1 ? ' cannot' : 's cannot'} be executed:
+          <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+            {(data.failedByReason ?? []).map((r) => (
+              <li key={r.reason}>
+                {r.count} × {r.reason}
+              </li>
+            ))}
+          </Box>
+          {data.missingTransaction > 0
+            ? `Fix or delete the ${data.missingTransaction === 1 ? 'one' : data.missingTransaction} missing a required field before executing.`
+            : 'Fix or delete them, or execute the others without them.'}
         </Alert>
       ) : null}
       <Paper>
