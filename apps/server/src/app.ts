@@ -28,10 +28,11 @@ import { createFileStore, type FileStore } from './platform/files.ts';
 import { createJobs, type Jobs } from './platform/jobs.ts';
 import { createProviderClient, type ProviderClient } from './platform/provider.ts';
 import { registerAudit } from './platform/audit.ts';
+import { createMetrics, holdsMetricsToken, readiness } from './platform/metrics.ts';
 import type { Config } from './platform/config.ts';
 import { ping, type Database } from './platform/db.ts';
 import type { Deps } from './platform/deps.ts';
-import { ApiError } from './platform/errors.ts';
+import { ApiError, notFound, unauthorized } from './platform/errors.ts';
 import { createMailer, type Mailer } from './platform/mail.ts';
 import { registerSecurityHeaders, setSecurityHeaders } from './platform/headers.ts';
 import { loggerOptions } from './platform/logging.ts';
@@ -161,6 +162,21 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   });
 
   app.decorate('answerMode', config.production ? 'strip' : 'strict');
+  const metrics = createMetrics(app, database);
+  route(app, systemOps.ready, async ({ reply }) => {
+    const answer = await readiness(database);
+    reply.status(answer.status === 'ready' ? 200 : 503);
+    return answer;
+  });
+  route(app, systemOps.metrics, async ({ req, reply }) => {
+    // no token configured: as if the route did not exist
+    if (!config.metricsToken) throw notFound();
+    if (!holdsMetricsToken(req.headers.authorization, config.metricsToken)) throw unauthorized('Invalid metrics token');
+    return reply
+      .header('content-type', metrics.registry.contentType)
+      .header('cache-control', 'no-store')
+      .send(await metrics.render());
+  });
   route(app, systemOps.health, async ({ reply }) => {
     const reachable = await ping(database);
     reply.status(reachable ? 200 : 503);

@@ -35,6 +35,29 @@ export const systemOps = {
       database: z.object({ kind: z.enum(['pglite', 'postgres']), reachable: z.boolean() }),
     }),
   }),
+  ready: operation({
+    id: 'ready',
+    method: 'GET',
+    path: '/api/ready',
+    tag: 'System',
+    summary: 'Whether this process can take traffic: its migrations ran and the database answers (503 until then)',
+    access: 'public',
+    output: z.object({
+      status: z.enum(['ready', 'unavailable']),
+      migrations: z.boolean(),
+      database: z.boolean(),
+    }),
+  }),
+  metrics: operation({
+    id: 'metrics',
+    method: 'GET',
+    path: '/api/metrics',
+    tag: 'System',
+    summary:
+      'Prometheus metrics, for the holder of METRICS_TOKEN (Authorization: Bearer); 404 when METRICS_TOKEN is unset',
+    access: 'public',
+    output: { file: ['text/plain; version=0.0.4'] },
+  }),
 } as const;
 
 /** Every operation of the API, by feature: the server declares a route for each, and nothing else. */

@@ -63,6 +63,12 @@ const envSchema = z.object({
   DEMO_PASSWORD: z.string().min(7).default('Obol@2026'),
   SEED_DEMO: z.enum(['0', '1', 'true', 'false']).optional(),
   SESSION_IDLE_SECONDS: z.coerce.number().int().min(10).default(1800),
+  /** the bearer token of GET /api/metrics; unset: no metrics (404) */
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'METRICS_TOKEN must be at least 16 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   SESSION_MAX_HOURS: z.coerce.number().min(1).default(12),
   /** unset or 0: req.ip is the connecting address; else the proxies' addresses or CIDRs, comma-separated */
   TRUST_PROXY: z
@@ -116,6 +122,8 @@ export interface Config {
   /** seed demo data when the database has none */
   seedDemo: boolean;
   sessionIdleSeconds: number;
+  /** the bearer token of GET /api/metrics; undefined: /api/metrics answers 404 */
+  metricsToken?: string;
   sessionMaxHours: number;
   logLevel: string;
   /**
@@ -197,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoPassword: e.DEMO_PASSWORD,
     seedDemo,
     sessionIdleSeconds: e.SESSION_IDLE_SECONDS,
+    metricsToken: e.METRICS_TOKEN,
     sessionMaxHours: e.SESSION_MAX_HOURS,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
