@@ -13,6 +13,8 @@ const TONES: Record<string, Tone> = {
   declined: 'red',
   completed: 'green',
   rewarded: 'green',
+  active: 'green',
+  invited: 'amber',
 };
 
 export const toneOf = (status: string | null | undefined): Tone => TONES[(status ?? '').toLowerCase()] ?? 'grey';

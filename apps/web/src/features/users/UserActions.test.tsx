@@ -115,6 +115,8 @@ describe('users administration on the Users screen', () => {
     renderApp('/users');
     await screen.findByText('User 2');
     expect(screen.getByRole('switch', { name: 'Active: Newbie' })).toHaveProperty('disabled', true);
+    // not Active until the invitation's password is set
+    expect(within(screen.getByText('Newbie').closest('tr')!).getByText('Invited')).toBeTruthy();
     expect(screen.getByRole('switch', { name: 'Active: Ada Admin' })).toHaveProperty('disabled', true);
     expect(screen.getByRole('switch', { name: 'Active: Other Admin' })).toHaveProperty('disabled', true);
     expect(screen.getByRole('button', { name: 'Delete Other Admin' })).toHaveProperty('disabled', true);

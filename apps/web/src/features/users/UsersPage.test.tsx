@@ -3,6 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { callsTo, mockApi, renderApp, signInAs } from '../../test-utils.tsx';
+import { userStatus } from './UsersPage.tsx';
 
 // whole journeys through MUI selects and tables in jsdom take a few seconds
 vi.setConfig({ testTimeout: 20_000 });
@@ -61,6 +62,9 @@ describe('users list', () => {
     const first = within(table).getByText('User 1').closest('tr')!;
     expect(within(first).getByText('Acme Merchant')).toBeTruthy();
     expect(within(first).getByText('Active')).toBeTruthy();
+    // a user who has not set a password from the invitation yet is Invited, not Active
+    expect(userStatus(row(1, { remember_token_status: 'Not verified' }))).toBe('Invited');
+    expect(userStatus(row(1, { is_active: '0', remember_token_status: 'Not verified' }))).toBe('Inactive');
 
     await userEvent.click(screen.getByRole('button', { name: 'Go to page 3' }));
     await screen.findByText('User 21');

@@ -1,6 +1,6 @@
 import { ROLES, STAFF_ROLES, type RoleName, type UserRow } from '@obol/contract';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
-import { Button, Chip, Paper, Stack } from '@mui/material';
+import { Button, Paper, Stack } from '@mui/material';
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { localDate, localDateTime } from '../../lib/format.ts';
@@ -14,6 +14,7 @@ import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Pager } from '../../ui/Pager.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
+import { StatusChip } from '../../ui/StatusChip.tsx';
 import { usersQuery } from './api/users.ts';
 import { InviteDialog } from './InviteDialog.tsx';
 import { useUserActions } from './useUserActions.tsx';
@@ -40,15 +41,13 @@ const COLUMNS: Column<UserRow>[] = [
     label: 'Status',
     pinned: true,
     card: 'status',
-    cell: (u) => (
-      <Chip
-        size="small"
-        label={u.is_active === '1' ? 'Active' : 'Inactive'}
-        color={u.is_active === '1' ? 'success' : 'default'}
-      />
-    ),
+    cell: (u) => <StatusChip status={userStatus(u)} />,
   },
 ];
+
+/** Active, Inactive, or Invited: active but has not set a password from the invitation mail yet. */
+export const userStatus = (u: UserRow) =>
+  u.is_active !== '1' ? 'Inactive' : u.remember_token_status === 'Verified' ? 'Active' : 'Invited';
 
 /**
  * The users in scope: counters, a role filter and a search (name or email contains), 10 a page, all in the URL;
