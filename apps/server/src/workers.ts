@@ -8,6 +8,7 @@ import { recoverPayins } from './features/payins/settle.ts';
 import { refundMovement } from './features/payins/refunds.ts';
 import { rewardMovement } from './features/payins/rewards.ts';
 import { recoverInFlight, RECOVER_EVERY_MS } from './features/payouts/recovery.ts';
+import { MOVEMENTS } from './features/provider/movements.ts';
 import { reconcile } from './features/provider/service.ts';
 import { stageBatch } from './features/batches/stage.ts';
 import { closeStagingReaders, warmStagingReader } from './features/batches/stage-reader.ts';
@@ -97,11 +98,11 @@ export async function startWorkers(deps: Deps): Promise<() => Promise<void>> {
     if (recovering) return;
     recovering = true;
     recoverInFlight(deps)
-      .then(() => recoverMovements(deps, transferMovement))
       .then(() => recoverPayins(deps))
-      .then(() => recoverMovements(deps, refundMovement))
-      .then(() => recoverMovements(deps, rewardMovement))
-      .then(() => recoverMovements(deps, accountingMovement))
+      // the one recover path, over every kind the engine moves
+      .then(async () => {
+        for (const m of MOVEMENTS) await recoverMovements(deps, m);
+      })
       .catch((err: unknown) =>
         deps.log.warn({ err }, 'payout, transfer, pay-in, refund, reward or 2D recovery failed; it runs again shortly'),
       )

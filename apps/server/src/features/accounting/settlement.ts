@@ -1,5 +1,6 @@
 import type { Movement } from '../engine/movement.ts';
 import { accountingTransactions } from './tables.ts';
+import { ACCOUNTING_KEY_PREFIX } from './transfers.ts';
 
 /**
  * An external 2D transfer as the money engine moves it (engine/movement.ts): reserved from the company account
@@ -19,6 +20,9 @@ export const accountingMovement: Movement<typeof accountingTransactions.$inferSe
   },
   words: { inFlight: 'PENDING', completed: 'COMPLETED', failed: 'FAILED' },
   clearing: 'accounting_clearing',
+  // a provider transfer under a 2D key
+  events: ['transfer.completed', 'transfer.failed'],
+  ownsKey: (key) => key.startsWith(ACCOUNTING_KEY_PREFIX),
   recoverAfterMs: 30_000,
   async send(deps, t) {
     const r = await deps.provider.createTransfer({

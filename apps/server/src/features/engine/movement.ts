@@ -44,6 +44,12 @@ export interface Movement<R extends MovementRow> {
   words: Record<MovementState, string>;
   /** the platform account holding its money while in flight */
   clearing: PlatformKind;
+  /**
+   * The provider's webhook event types that speak of it; where kinds share a type (a transfer and a 2D transfer
+   * are both provider transfers), `ownsKey` tells its keys apart, and the kinds with one are asked first.
+   */
+  events: readonly string[];
+  ownsKey?(key: string): boolean;
   /** how old one still in flight must be before the recovery asks the provider about it */
   recoverAfterMs: number;
   /** sends it to the provider under its idempotency key; answers the provider's id (ProviderRejected: refused) */
@@ -144,6 +150,12 @@ export async function settleMovement<R extends MovementRow>(
     return 'applied' as const;
   };
   return tx ? run(tx) : deps.db.transaction(run);
+}
+
+/** The kind a provider's webhook event speaks of, among `kinds`: one that owns the key before a catch-all. */
+export function movementOfEvent<M extends Movement<MovementRow>>(kinds: readonly M[], type: string, key: string) {
+  const speaking = kinds.filter((m) => m.events.includes(type));
+  return speaking.find((m) => m.ownsKey?.(key)) ?? speaking.find((m) => !m.ownsKey);
 }
 
 /** Whether one is still waiting for the provider: a webhook's event is then checked by asking the provider. */

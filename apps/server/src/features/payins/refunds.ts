@@ -147,6 +147,7 @@ export const refundMovement: Movement<typeof refunds.$inferSelect> = {
   },
   words: { inFlight: 'Pending', completed: 'Completed', failed: 'Declined' },
   clearing: 'refund_clearing',
+  events: ['refund.completed', 'refund.failed'],
   // a minute: a refund's job runs within seconds of its commit
   recoverAfterMs: 60_000,
   async send(deps, r) {

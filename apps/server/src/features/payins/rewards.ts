@@ -126,6 +126,9 @@ export const rewardMovement: Movement<typeof payinRewards.$inferSelect> = {
   },
   words: { inFlight: 'Pending', completed: 'Completed', failed: 'Declined' },
   clearing: 'reward_clearing',
+  // paid as a provider payout: a payout event under a reward's key
+  events: ['payout.completed', 'payout.failed'],
+  ownsKey: (key) => key.startsWith(REWARD_KEY_PREFIX),
   recoverAfterMs: 60_000,
   async send(deps, r) {
     const [p] = await deps.db.select({ reference: payins.reference }).from(payins).where(eq(payins.id, r.payinId));

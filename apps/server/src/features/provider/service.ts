@@ -5,13 +5,10 @@ import type { ProviderItem, ProviderPayin } from '../../platform/provider.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { settlePayout, settlePayouts, type PayoutSettlement } from '../payouts/settle.ts';
 import { completedPayouts, payoutsByKeys, payoutStatusByKey, processingKeys } from '../payouts/find.ts';
-import { inFlightByKey, settleMovement } from '../engine/movement.ts';
-import { transferMovement } from '../transfers/movement.ts';
+import { inFlightByKey, movementOfEvent, settleMovement } from '../engine/movement.ts';
 import { payinStatusByProviderId, settlePayin } from '../payins/settle.ts';
-import { refundMovement } from '../payins/refunds.ts';
-import { REWARD_KEY_PREFIX, rewardMovement } from '../payins/rewards.ts';
-import { accountingMovement } from '../accounting/settlement.ts';
-import { ACCOUNTING_KEY_PREFIX } from '../accounting/transfers.ts';
+import { REWARD_KEY_PREFIX } from '../payins/rewards.ts';
+import { MOVEMENTS } from './movements.ts';
 import { providerEvents, reconciliationReports, type ReconciliationDifference } from './tables.ts';
 
 /**
@@ -33,26 +30,15 @@ export async function applyProviderEvent(
   if (known) return 'duplicate';
   let verified: ProviderItem | null = null;
   const key = ev.data.idempotency_key;
-  const payoutEvent = ev.type === 'payout.completed' || ev.type === 'payout.failed';
-  // a reward is paid to the payer's wallet as a provider payout under a reward key
-  const isReward = payoutEvent && !!key?.startsWith(REWARD_KEY_PREFIX);
-  const isPayout = payoutEvent && !isReward;
-  const transferEvent = ev.type === 'transfer.completed' || ev.type === 'transfer.failed';
-  // a 2D transfer is a provider transfer under a 2D key
-  const isAccounting = transferEvent && !!key?.startsWith(ACCOUNTING_KEY_PREFIX);
-  const isTransfer = transferEvent && !isAccounting;
-  const isRefund = ev.type === 'refund.completed' || ev.type === 'refund.failed';
-  if (isPayout && key) {
-    // only a payout still in flight needs the provider's word (ProviderUnavailable: the provider retries)
+  // a movement the engine moves (a transfer, a 2D transfer, a refund, a reward's payment), known by the event's type
+  // and key; any other payout event is a payout's
+  const movement = key ? movementOfEvent(MOVEMENTS, ev.type, key) : undefined;
+  const isPayout = !movement && (ev.type === 'payout.completed' || ev.type === 'payout.failed');
+  if (movement && key) {
+    // only one still in flight needs the provider's word (ProviderUnavailable: the provider retries)
+    if (await inFlightByKey(deps.db, movement, key)) verified = await movement.lookup(deps.provider, key);
+  } else if (isPayout && key) {
     if ((await payoutStatusByKey(deps.db, key)) === 'Processing') verified = await deps.provider.payoutByKey(key);
-  } else if (isTransfer && key) {
-    if (await inFlightByKey(deps.db, transferMovement, key)) verified = await deps.provider.transferByKey(key);
-  } else if (isAccounting && key) {
-    if (await inFlightByKey(deps.db, accountingMovement, key)) verified = await deps.provider.transferByKey(key);
-  } else if (isReward && key) {
-    if (await inFlightByKey(deps.db, rewardMovement, key)) verified = await deps.provider.payoutByKey(key);
-  } else if (isRefund && key) {
-    if (await inFlightByKey(deps.db, refundMovement, key)) verified = await deps.provider.refundByKey(key);
   }
   // a pay-in event: the link as the provider has it now, for a pay-in still Pending here
   let payin: ProviderPayin | null = null;
@@ -77,15 +63,7 @@ export async function applyProviderEvent(
         status: verified.status,
         message: verified.message,
       };
-      outcome = isTransfer
-        ? await settleMovement(deps, transferMovement, settled, tx)
-        : isAccounting
-          ? await settleMovement(deps, accountingMovement, settled, tx)
-          : isRefund
-            ? await settleMovement(deps, refundMovement, settled, tx)
-            : isReward
-              ? await settleMovement(deps, rewardMovement, settled, tx)
-              : await settlePayout(deps, settled, tx);
+      outcome = movement ? await settleMovement(deps, movement, settled, tx) : await settlePayout(deps, settled, tx);
     }
     if (payin) outcome = await settlePayin(tx, payin);
     await tx.update(providerEvents).set({ outcome }).where(eq(providerEvents.id, seen.id));

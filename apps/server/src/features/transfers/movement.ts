@@ -20,6 +20,7 @@ export const transferMovement: Movement<TransferDb> = {
   },
   words: { inFlight: 'Pending', completed: 'Completed', failed: 'Declined' },
   clearing: 'transfer_clearing',
+  events: ['transfer.completed', 'transfer.failed'],
   recoverAfterMs: 30_000,
   async send(deps, t) {
     const r = await deps.provider.createTransfer({

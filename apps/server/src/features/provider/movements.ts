@@ -1,0 +1,17 @@
+import type { Movement, MovementRow } from '../engine/movement.ts';
+import { accountingMovement } from '../accounting/settlement.ts';
+import { refundMovement } from '../payins/refunds.ts';
+import { rewardMovement } from '../payins/rewards.ts';
+import { transferMovement } from '../transfers/movement.ts';
+
+/**
+ * Every movement kind the money engine moves (engine/movement.ts): the webhook finds an event's kind among them,
+ * and the recovery sweep (workers.ts) runs the one recover path over each. Payouts and batches are not among them
+ * yet (their bulk paths: payouts/, batches/).
+ */
+export const MOVEMENTS: readonly Movement<MovementRow>[] = [
+  transferMovement,
+  refundMovement,
+  rewardMovement,
+  accountingMovement,
+];
