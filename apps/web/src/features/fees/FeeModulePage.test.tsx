@@ -54,6 +54,9 @@ describe('the Fee Module', () => {
     expect((await screen.findAllByText('1.5%')).length).toBeGreaterThan(0);
     expect(await screen.findByText('€15.50')).toBeTruthy();
     expect(screen.getByText('2026-11-20')).toBeTruthy();
+    // every posting to the Fee Account, money moved out too: named for what it is, not 'income'
+    expect(screen.getByRole('heading', { name: 'Fee Account net change', level: 2 })).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: 'Net change' })).toBeTruthy();
 
     await userEvent.click(screen.getAllByRole('button', { name: 'Edit the fee of Acme Payouts' })[0]);
     const dialog = await screen.findByRole('dialog', { name: 'Edit fee of Acme Payouts' });

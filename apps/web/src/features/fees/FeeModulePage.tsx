@@ -60,7 +60,10 @@ const COLUMNS: Column<FeeRow>[] = [
   },
 ];
 
-/** The Fee Account's income per UTC day or month between two dates (the last 30 days until chosen). */
+/**
+ * The Fee Account's net change per UTC day or month between two dates (the last 30 days until chosen): every posting
+ * to it, so fees taken less fees returned and less what the Admin moved out. It is not income alone, and says so.
+ */
 function IncomeCard() {
   const [group, setGroup] = useState<'day' | 'month'>('day');
   const [start, setStart] = useState('');
@@ -74,10 +77,10 @@ function IncomeCard() {
     <Paper sx={{ p: { xs: 2, sm: 3 }, mb: 2 }} component="section" aria-labelledby="fee-income-title">
       <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'baseline', flexWrap: 'wrap', mb: 2 }}>
         <Typography id="fee-income-title" component="h2" variant="h6">
-          Fee income
+          Fee Account net change
         </Typography>
         <Typography variant="body2" color="text.secondary">
-          Fee Account, net of fees returned, UTC
+          Fees taken, less fees returned and money paid out of the Fee Account, UTC
         </Typography>
         <Typography component="p" variant="h5" sx={{ ml: 'auto', fontWeight: 600, fontVariantNumeric: 'tabular-nums' }}>
           {q.data ? euro(q.data.total) : '-'}
@@ -106,15 +109,15 @@ function IncomeCard() {
         <Skeleton variant="rounded" height={80} />
       ) : q.data.data.length === 0 ? (
         <Typography color="text.secondary">
-          No fee income from {q.data.start_date} to {q.data.end_date}.
+          No Fee Account movement from {q.data.start_date} to {q.data.end_date}.
         </Typography>
       ) : (
         <Box sx={{ maxHeight: 280, overflow: 'auto' }}>
-          <Table size="small" aria-label="Fee income by period">
+          <Table size="small" aria-label="Fee Account net change by period">
             <TableHead>
               <TableRow>
                 <TableCell>{group === 'day' ? 'Day' : 'Month'}</TableCell>
-                <TableCell align="right">Income</TableCell>
+                <TableCell align="right">Net change</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
@@ -136,7 +139,7 @@ function IncomeCard() {
 
 /**
  * The Fee Module (DECISIONS.md): every merchant's and brand's fee, changed with a reason and with its history,
- * and the Fee Account's income per day or month.
+ * and the Fee Account's net change per day or month.
  */
 export function FeeModulePage() {
   const url = useUrlParams();
