@@ -1,5 +1,6 @@
 import { MSG } from '@obol/contract';
 import {
+  Box,
   CircularProgress,
   Stack,
   Table,
@@ -36,7 +37,11 @@ export function BodyState({
   return (
     <TableRow>
       <TableCell colSpan={colSpan} align="center" sx={{ py: 4 }}>
-        {loading ? <CircularProgress size={24} aria-label="Loading" /> : text}
+        {/* centred in the visible part of a table wider than its card (cqi: the scrolling container's width), not
+            on the whole scroll width */}
+        <Box sx={{ position: 'sticky', left: 16, width: 'calc(100cqi - 32px)', textAlign: 'center' }}>
+          {loading ? <CircularProgress size={24} aria-label="Loading" /> : text}
+        </Box>
       </TableCell>
     </TableRow>
   );
@@ -133,7 +138,12 @@ export function ListTable<T>(props: ListTableProps<T>) {
       ) : (
         // the table scrolls (sideways when its columns are wider than the page): keyboard users reach it with Tab
         // and scroll it with the arrow keys, whether or not a row holds a button
-        <TableContainer sx={sx} tabIndex={0} role="region" aria-label={`${label}, scrollable`}>
+        <TableContainer
+          sx={[{ containerType: 'inline-size' }, ...toArray(sx)]}
+          tabIndex={0}
+          role="region"
+          aria-label={`${label}, scrollable`}
+        >
           <Table size={state.prefs.density === 'compact' ? 'small' : 'medium'} stickyHeader aria-label={label}>
             <TableHead>
               <TableRow>

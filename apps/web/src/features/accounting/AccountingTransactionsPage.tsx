@@ -23,7 +23,7 @@ import { useTarget } from './useTarget.ts';
 
 const COLUMNS: Column<AccountingTransaction>[] = [
   { id: 'rule_name', label: 'Rule Name', pinned: true, card: 'title', cell: (t) => t.rule_name },
-  { id: 'rule_type', label: 'Rule Type', cell: (t) => t.rule_type },
+  { id: 'rule_type', label: 'Rule Type', hidden: true, cell: (t) => t.rule_type },
   { id: 'beneficiary', label: 'Beneficiary Name', cell: (t) => t.beneficiary_name },
   {
     id: 'iban',
@@ -36,11 +36,11 @@ const COLUMNS: Column<AccountingTransaction>[] = [
       </Stack>
     ),
   },
-  { id: 'bic', label: 'BIC', nowrap: true, cell: (t) => t.bic },
+  { id: 'bic', label: 'BIC', hidden: true, nowrap: true, cell: (t) => t.bic },
   { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (t) => euro(t.amount) },
-  { id: 'currency', label: 'Currency', cell: (t) => t.currency || '-' },
+  { id: 'currency', label: 'Currency', hidden: true, cell: (t) => t.currency || '-' },
   { id: 'transfer_by', label: 'Transfer By', cell: (t) => t.transfer_by },
-  { id: 'account_id', label: 'Company Account ID', nowrap: true, cell: (t) => t.account_id },
+  { id: 'account_id', label: 'Company Account ID', hidden: true, nowrap: true, cell: (t) => t.account_id },
   {
     id: 'status',
     label: 'Status',

@@ -28,6 +28,7 @@ import { companiesQuery, revealCompanyKey, useUpdateCompanyStatus } from './api/
 import { CompanyDialog } from './CompanyDialog.tsx';
 import { activeChip, question } from './labels.tsx';
 import { useTarget } from './useTarget.ts';
+import { OneLine } from '../../ui/OneLine.tsx';
 
 const PER_PAGE = 10;
 
@@ -78,8 +79,7 @@ export function CompaniesPage() {
       id: 'email',
       label: 'Company Email',
       pinned: true,
-      cell: (c) => c.email,
-      cellSx: { overflowWrap: 'anywhere', minWidth: 160 },
+      cell: (c) => <OneLine text={c.email} />,
     },
     {
       id: 'api_key',

@@ -25,6 +25,7 @@ import { activeChip, question, TRANSFER_TYPE_LABELS } from './labels.tsx';
 import { RuleDialog } from './RuleDialog.tsx';
 import type { RuleKind } from './ruleForm.ts';
 import { useTarget } from './useTarget.ts';
+import { OneLine } from '../../ui/OneLine.tsx';
 
 const PER_PAGE = 10;
 /** the rule-type filter in the URL: `type=amount` or `type=percentage` */
@@ -43,14 +44,14 @@ export const ruleDay = (r: RuleRow) =>
 
 const COLUMNS: Column<RuleRow>[] = [
   { id: 'rule_name', label: 'Rule Name', pinned: true, card: 'title', cell: (r) => r.rule_name },
-  { id: 'company_name', label: 'Company Name', cell: (r) => r.company_name },
+  { id: 'company_name', label: 'Company Name', hidden: true, cell: (r) => r.company_name },
   {
     id: 'company_email',
     label: 'Company Email',
-    cell: (r) => r.company_email,
-    cellSx: { overflowWrap: 'anywhere', minWidth: 160 },
+    hidden: true,
+    cell: (r) => <OneLine text={r.company_email} maxWidth={200} />,
   },
-  { id: 'account_id', label: 'Account ID', nowrap: true, cell: (r) => r.account_id },
+  { id: 'account_id', label: 'Account ID', hidden: true, nowrap: true, cell: (r) => r.account_id },
   {
     id: 'beneficiary',
     label: 'Beneficiary',
@@ -65,14 +66,14 @@ const COLUMNS: Column<RuleRow>[] = [
   },
 ];
 const AFTER_SWITCH: Column<RuleRow>[] = [
-  { id: 'status', label: 'Status', card: 'status', cell: (r) => activeChip(r.status) },
+  { id: 'status', label: 'Status', hidden: true, card: 'status', cell: (r) => activeChip(r.status) },
   { id: 'transfer_type', label: 'Transaction Type', cell: (r) => TRANSFER_TYPE_LABELS[r.transfer_type] },
   { id: 'rule_type', label: 'Rule Type', pinned: true, cell: (r) => r.rule_type },
   { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: ruleAmount },
   { id: 'interval', label: 'Interval (UTC)', nowrap: true, cell: (r) => r.interval },
   { id: 'interval_day', label: 'Interval Day/Date', nowrap: true, cell: ruleDay },
   { id: 'reference', label: 'Reference', hidden: true, cell: (r) => r.reference },
-  { id: 'created_at', label: 'Created At', nowrap: true, cell: (r) => localDateTime(r.created_at) },
+  { id: 'created_at', label: 'Created At', hidden: true, nowrap: true, cell: (r) => localDateTime(r.created_at) },
 ];
 
 /**

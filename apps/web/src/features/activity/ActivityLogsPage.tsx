@@ -14,6 +14,7 @@ import { Pager } from '../../ui/Pager.tsx';
 import { ActivityDetailsDialog } from './ActivityDetailsDialog.tsx';
 import { logsQuery } from './api/getLogs.ts';
 import { verifyLogs } from './api/verifyLogs.ts';
+import { OneLine } from '../../ui/OneLine.tsx';
 
 const COLUMNS: Column<ActivityRow>[] = [
   { id: 'user', label: 'User Name', pinned: true, card: 'title', cell: (r) => r.user_name ?? '-' },
@@ -21,8 +22,7 @@ const COLUMNS: Column<ActivityRow>[] = [
     id: 'email',
     label: 'User Email',
     pinned: true,
-    cell: (r) => r.user_email ?? '-',
-    cellSx: { wordBreak: 'break-all' },
+    cell: (r) => <OneLine text={r.user_email ?? '-'} />,
   },
   { id: 'activity', label: 'Action', pinned: true, cell: (r) => r.activity },
   { id: 'created_at', label: 'Date and Time', pinned: true, nowrap: true, cell: (r) => localDateTime(r.created_at) },

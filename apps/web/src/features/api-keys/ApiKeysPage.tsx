@@ -24,6 +24,7 @@ import { BrandKeysDialog } from './BrandKeysDialog.tsx';
 import { DecryptedKeys } from './DecryptedKeys.tsx';
 import { KeyLine } from './KeyLine.tsx';
 import { ShareDialog } from './ShareDialog.tsx';
+import { OneLine } from '../../ui/OneLine.tsx';
 
 const PER_PAGE = 10;
 
@@ -66,7 +67,7 @@ export function ApiKeysPage() {
         </Stack>
       ),
     },
-    { id: 'email', label: 'Email', cell: (h) => h.email, cellSx: { overflowWrap: 'anywhere', minWidth: 160 } },
+    { id: 'email', label: 'Email', cell: (h) => <OneLine text={h.email} /> },
     {
       id: 'public_key',
       label: 'Public Key',

@@ -9,7 +9,6 @@ import { serverMessage } from '../../lib/serverMessage.ts';
 import { sessionStore } from '../../lib/session.ts';
 import { oneOf, useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
-import { CopyButton } from '../../ui/CopyButton.tsx';
 import { ListTable, type Column } from '../../ui/ListTable.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
@@ -21,6 +20,7 @@ import { useClearBatch } from './api/clearBatch.ts';
 import { batchesQuery } from './api/batches.ts';
 import { batchHistory } from './api/batchHistory.ts';
 import { recentBatchesQuery } from './api/recentBatches.ts';
+import { OneLine } from '../../ui/OneLine.tsx';
 
 /** What the list shows of a batch. */
 export type BatchRow = Pick<
@@ -85,18 +85,13 @@ const COLUMNS: Column<BatchRow>[] = [
     pinned: true,
     card: 'title',
     nowrap: true,
-    cell: (b) => (
-      <>
-        {b.batch_id}
-        <CopyButton text={b.batch_id} label={`Copy batch id ${b.batch_id}`} />
-      </>
-    ),
+    cell: (b) => <OneLine text={b.batch_id} maxWidth={180} copy={`Copy batch id ${b.batch_id}`} />,
   },
   { id: 'payout_type', label: 'Payout Type', cell: (b) => b.payout_type },
   { id: 'uploaded_by', label: 'Uploaded By', hidden: true, cell: (b) => b.uploaded_by.name },
   { id: 'account_used', label: 'Account Used', hidden: true, cell: (b) => b.account_used.name },
   { id: 'behalf_of', label: 'Behalf Of', cell: (b) => b.behalf_of.name },
-  { id: 'file_name', label: 'File Name', pinned: true, cell: (b) => b.file_name, cellSx: { wordBreak: 'break-word' } },
+  { id: 'file_name', label: 'File Name', pinned: true, cell: (b) => <OneLine text={b.file_name} maxWidth={200} /> },
   { id: 'timestamp', label: 'Timestamp', nowrap: true, cell: (b) => localDateTime(b.updated_at) },
   {
     id: 'status',

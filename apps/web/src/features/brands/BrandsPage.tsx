@@ -12,6 +12,7 @@ import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Pager } from '../../ui/Pager.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { brandsQuery } from './api/brands.ts';
+import { OneLine } from '../../ui/OneLine.tsx';
 
 const PER_PAGE = 10;
 
@@ -21,8 +22,7 @@ const COLUMNS: Column<BrandRow>[] = [
     id: 'email',
     label: 'Email',
     pinned: true,
-    cell: (b) => b.email,
-    cellSx: { overflowWrap: 'anywhere', minWidth: 160 },
+    cell: (b) => <OneLine text={b.email} />,
   },
   { id: 'merchant', label: 'Merchant', cell: (b) => b.parent.name },
   {

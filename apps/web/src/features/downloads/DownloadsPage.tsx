@@ -16,6 +16,7 @@ import { SearchField } from '../../ui/SearchField.tsx';
 import { StatusChip } from '../../ui/StatusChip.tsx';
 import { downloadFile } from './api/downloadFile.ts';
 import { downloadFilesQuery } from './api/downloadFiles.ts';
+import { OneLine } from '../../ui/OneLine.tsx';
 
 /** While a file is still being generated the list asks again this often. */
 export const DOWNLOADS_POLL_MS = 5000;
@@ -29,8 +30,7 @@ const COLUMNS: Column<DownloadFile>[] = [
     label: 'File Name',
     pinned: true,
     card: 'title',
-    cell: (f) => f.file_name,
-    cellSx: { wordBreak: 'break-all' },
+    cell: (f) => <OneLine text={f.file_name} maxWidth={280} />,
   },
   { id: 'date_range', label: 'Date Range', nowrap: true, cell: dateRange },
   { id: 'status', label: 'Status', pinned: true, card: 'status', cell: (f) => <StatusChip status={f.status} /> },

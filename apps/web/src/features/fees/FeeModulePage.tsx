@@ -29,6 +29,7 @@ import { Pager } from '../../ui/Pager.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { feeIncomeQuery, feeListQuery } from './api/fees.ts';
 import { EditFeeDialog, FeeHistoryDialog } from './FeeDialogs.tsx';
+import { OneLine } from '../../ui/OneLine.tsx';
 
 const PER_PAGE = 10;
 const GROUPS = [
@@ -38,7 +39,7 @@ const GROUPS = [
 
 const COLUMNS: Column<FeeRow>[] = [
   { id: 'name', label: 'Name', pinned: true, card: 'title', cell: (r) => r.name },
-  { id: 'email', label: 'Email', cell: (r) => r.email, cellSx: { overflowWrap: 'anywhere', minWidth: 160 } },
+  { id: 'email', label: 'Email', cell: (r) => <OneLine text={r.email} /> },
   {
     id: 'role',
     label: 'Type',

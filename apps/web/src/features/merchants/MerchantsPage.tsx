@@ -23,6 +23,7 @@ import { merchantsQuery, useUpdateDirectMerchant } from './api/merchants.ts';
 import { BrandsPanel } from './BrandsPanel.tsx';
 import { MerchantDialog } from './MerchantDialog.tsx';
 import { useHolderActions } from './useHolderActions.tsx';
+import { OneLine } from '../../ui/OneLine.tsx';
 
 const PER_PAGE = 10;
 
@@ -78,11 +79,10 @@ export function MerchantsPage() {
       id: 'email',
       label: 'Email',
       pinned: true,
-      cell: (m) => m.email,
-      cellSx: { overflowWrap: 'anywhere', minWidth: 160 },
+      cell: (m) => <OneLine text={m.email} maxWidth={200} />,
     },
-    { id: 'descriptor_name', label: 'Descriptor Name', cell: (m) => m.descriptor_name ?? '-' },
-    { id: 'descriptor_code', label: 'Descriptor Code', nowrap: true, cell: (m) => m.descriptor_code },
+    { id: 'descriptor_name', label: 'Descriptor Name', hidden: true, cell: (m) => m.descriptor_name ?? '-' },
+    { id: 'descriptor_code', label: 'Descriptor Code', hidden: true, nowrap: true, cell: (m) => m.descriptor_code },
     {
       id: 'brands',
       label: 'Brands',
@@ -93,7 +93,7 @@ export function MerchantsPage() {
         </Link>
       ),
     },
-    { id: 'total_brands', label: 'Total Brands', cell: (m) => m.total_brands },
+    { id: 'total_brands', label: 'Total Brands', hidden: true, cell: (m) => m.total_brands },
     ...(actions.canManage
       ? [
           {

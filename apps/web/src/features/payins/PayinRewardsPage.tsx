@@ -36,7 +36,7 @@ const COLUMNS: Column<RewardRow>[] = [
     nowrap: true,
     cell: (r) => r.pay_in_reference,
   },
-  { id: 'wallet', label: 'User Obol ID', nowrap: true, cell: (r) => r.user_obol_id },
+  { id: 'wallet', label: 'User Obol ID', hidden: true, nowrap: true, cell: (r) => r.user_obol_id },
   { id: 'merchant', label: 'Merchant', nowrap: true, cell: (r) => r.brand_name ?? r.merchant_name },
   { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (r) => euro(r.amount) },
   {

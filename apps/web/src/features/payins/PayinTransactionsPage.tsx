@@ -14,7 +14,6 @@ import { euro, localDateTime } from '../../lib/format.ts';
 import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { oneOf, useUrlParams } from '../../lib/urlState.ts';
-import { CopyButton } from '../../ui/CopyButton.tsx';
 import { ExportButton } from '../../ui/ExportButton.tsx';
 import { DateRangeFields, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
 import { ListTable, type Column } from '../../ui/ListTable.tsx';
@@ -24,6 +23,7 @@ import { Pager } from '../../ui/Pager.tsx';
 import { StatusWithReason } from '../../ui/StatusChip.tsx';
 import { payinsQuery, useExportPayins } from './api/payins.ts';
 import { useRefundFlow } from './RefundAction.tsx';
+import { OneLine } from '../../ui/OneLine.tsx';
 
 /** Declined and Expired carry their reason (section 4). */
 const payinReason = (p: PayinRow) =>
@@ -50,18 +50,13 @@ const PAYIN_COLUMNS: Column<PayinRow>[] = [
     cell: (p) => p.pay_in_reference,
   },
   { id: 'merchant', label: 'Merchant', nowrap: true, cell: (p) => p.merchant_name },
-  { id: 'brand', label: 'Brand', cell: (p) => p.brand_name ?? '–' },
+  { id: 'brand', label: 'Brand', hidden: true, cell: (p) => p.brand_name ?? '–' },
   { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (p) => euro(p.amount) },
   {
     id: 'request_id',
     label: 'Request ID',
     nowrap: true,
-    cell: (p) => (
-      <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
-        <span>{p.request_id}</span>
-        <CopyButton text={p.request_id} label={`Copy the request id ${p.request_id}`} />
-      </Stack>
-    ),
+    cell: (p) => <OneLine text={p.request_id} maxWidth={160} copy={`Copy the request id ${p.request_id}`} />,
   },
   {
     id: 'status',
@@ -70,7 +65,7 @@ const PAYIN_COLUMNS: Column<PayinRow>[] = [
     card: 'status',
     cell: (p) => <StatusWithReason status={p.transaction_status} reason={payinReason(p)} />,
   },
-  { id: 'link_status', label: 'Link Status', cell: (p) => p.link_status },
+  { id: 'link_status', label: 'Link Status', hidden: true, cell: (p) => p.link_status },
   {
     id: 'refund_status',
     label: 'Refund Status',
@@ -82,9 +77,10 @@ const PAYIN_COLUMNS: Column<PayinRow>[] = [
   { id: 'account_id', label: 'Account ID', hidden: true, nowrap: true, cell: (p) => p.account_id },
   { id: 'created_at', label: 'Date', nowrap: true, cell: (p) => localDateTime(p.created_at) },
 ];
-/** CardEye: the same columns, with who requested the card payment beside the reference. */
+/** CardEye: the same columns, with who requested the card payment beside the reference (the request id one click
+ * away in Columns, so that the list fits 1366 px). */
 const CARDEYE_COLUMNS: Column<PayinRow>[] = PAYIN_COLUMNS.flatMap((c) =>
-  c.id === 'reference' ? [c, REQUESTED_BY] : [c],
+  c.id === 'reference' ? [c, REQUESTED_BY] : c.id === 'request_id' ? [{ ...c, hidden: true }] : [c],
 );
 
 const PAGES = {

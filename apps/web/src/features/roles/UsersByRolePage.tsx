@@ -13,14 +13,14 @@ import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Pager } from '../../ui/Pager.tsx';
 import { useDeleteUser } from './api/deleteUser.ts';
 import { usersOfRoleQuery } from './api/userRoles.ts';
+import { OneLine } from '../../ui/OneLine.tsx';
 
 const NAME: Column<RoleUser> = { id: 'name', label: 'Name', pinned: true, card: 'title', cell: (u) => u.name };
 const EMAIL: Column<RoleUser> = {
   id: 'email',
   label: 'Email',
   pinned: true,
-  cell: (u) => u.email,
-  cellSx: { wordBreak: 'break-all' },
+  cell: (u) => <OneLine text={u.email} />,
 };
 const MERCHANT: Column<RoleUser> = { id: 'merchant', label: 'Merchant Name', cell: (u) => u.merchant_name ?? '-' };
 

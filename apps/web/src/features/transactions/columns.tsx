@@ -5,6 +5,7 @@ import { euro, localDateTime } from '../../lib/format.ts';
 import type { Column } from '../../ui/ListTable.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { StatusChip } from '../../ui/StatusChip.tsx';
+import { OneLine } from '../../ui/OneLine.tsx';
 
 const dash = (v: string | null | undefined) => v || '-';
 
@@ -45,7 +46,7 @@ const feeTip = (
 
 /** The completed transactions' columns. */
 export const COMPLETED_COLUMNS: Column<CompletedRow>[] = [
-  { id: 'batch_id', label: 'Batch ID', nowrap: true, cell: (t) => dash(t.batch_id) },
+  { id: 'batch_id', label: 'Batch ID', nowrap: true, cell: (t) => <OneLine text={dash(t.batch_id)} maxWidth={160} /> },
   { id: 'beneficiary', label: 'Beneficiary Name', pinned: true, card: 'title', cell: (t) => t.beneficiary_name },
   { id: 'brand', label: 'Brand', cell: (t) => t.brand },
   {

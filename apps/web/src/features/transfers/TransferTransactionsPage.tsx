@@ -8,7 +8,6 @@ import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { oneOf, useUrlParams } from '../../lib/urlState.ts';
 import { ActionIcon } from '../../ui/ActionIcon.tsx';
-import { CopyButton } from '../../ui/CopyButton.tsx';
 import { ExportButton } from '../../ui/ExportButton.tsx';
 import { ListTable, type Column } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
@@ -16,6 +15,7 @@ import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Pager } from '../../ui/Pager.tsx';
 import { StatusWithReason } from '../../ui/StatusChip.tsx';
 import { transfersQuery, useExportTransfers } from './api/transfers.ts';
+import { OneLine } from '../../ui/OneLine.tsx';
 
 const COLUMNS: Column<TransferRow>[] = [
   { id: 'beneficiary', label: 'Beneficiary Name', pinned: true, card: 'title', cell: (t) => t.beneficiary_name },
@@ -23,18 +23,13 @@ const COLUMNS: Column<TransferRow>[] = [
     id: 'iban',
     label: 'IBAN',
     nowrap: true,
-    cell: (t) => (
-      <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
-        <span>{t.iban}</span>
-        <CopyButton text={t.iban} label={`Copy the IBAN ${t.iban}`} />
-      </Stack>
-    ),
+    cell: (t) => <OneLine text={t.iban} maxWidth={150} copy={`Copy the IBAN ${t.iban}`} />,
   },
   { id: 'bic', label: 'BIC', hidden: true, nowrap: true, cell: (t) => t.bic },
   { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (t) => euro(t.amount) },
   { id: 'merchant', label: 'Merchant/Brand', cell: (t) => t.merchant_name },
   { id: 'transfer_by', label: 'Transfer By', hidden: true, cell: (t) => t.transfer_by },
-  { id: 'account_used', label: 'Account Used', cell: (t) => t.account_used },
+  { id: 'account_used', label: 'Account Used', hidden: true, cell: (t) => t.account_used },
   { id: 'account_id', label: 'Account ID', hidden: true, nowrap: true, cell: (t) => t.account_id },
   {
     id: 'status',

@@ -57,7 +57,7 @@ describe('users list', () => {
     expect(within(second).getByText('Inactive')).toBeTruthy();
     // user of: no parent; last login: never
     expect(within(second).getAllByRole('cell')[2].textContent).toBe('-');
-    expect(within(second).getAllByRole('cell')[4].textContent).toBe('-');
+    expect(within(second).getAllByRole('cell')[3].textContent).toBe('-');
     expect(within(second).getByText('Manager')).toBeTruthy();
     const first = within(table).getByText('User 1').closest('tr')!;
     expect(within(first).getByText('Acme Merchant')).toBeTruthy();

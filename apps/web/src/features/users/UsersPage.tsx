@@ -18,6 +18,7 @@ import { StatusChip } from '../../ui/StatusChip.tsx';
 import { usersQuery } from './api/users.ts';
 import { InviteDialog } from './InviteDialog.tsx';
 import { useUserActions } from './useUserActions.tsx';
+import { OneLine } from '../../ui/OneLine.tsx';
 
 const PER_PAGE = 10;
 const ALL_ROLES = 'All Roles';
@@ -29,11 +30,10 @@ const COLUMNS: Column<UserRow>[] = [
     id: 'email',
     label: 'Email',
     pinned: true,
-    cell: (u) => u.email,
-    cellSx: { overflowWrap: 'anywhere', minWidth: 160 },
+    cell: (u) => <OneLine text={u.email} />,
   },
   { id: 'user_of', label: 'User Of', cell: (u) => u.parent?.name ?? '-' },
-  { id: 'registered', label: 'Register Date', nowrap: true, cell: (u) => localDate(u.created_at) },
+  { id: 'registered', label: 'Register Date', hidden: true, nowrap: true, cell: (u) => localDate(u.created_at) },
   { id: 'last_login', label: 'Last Login', nowrap: true, cell: (u) => localDateTime(u.last_login) },
   { id: 'role', label: 'User Role', cell: (u) => u.roles[0]?.name },
   {
