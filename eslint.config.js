@@ -12,7 +12,7 @@ import tseslint from 'typescript-eslint';
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 const FEATURES = path.join(ROOT, 'apps/server/src/features');
-const SCHEMA = path.join(ROOT, 'apps/server/src/platform/schema');
+const SCHEMA = path.join(ROOT, 'apps/server/src/schema');
 
 /** database table name -> the feature whose tables.ts declares it */
 const TABLE_OWNER = new Map(
@@ -37,7 +37,7 @@ function featureOf(file) {
 
 /**
  * Calls hit(owner, node, messageId, data) for every use of another feature's tables in the file: an import of its
- * tables.ts (or of platform/schema.ts, every table), or its table named after FROM, JOIN, INTO or UPDATE in a
+ * tables.ts (or of src/schema.ts, every table), or its table named after FROM, JOIN, INTO or UPDATE in a
  * sql`` template. A tables.ts may reference another feature's table for a foreign key: that is the schema.
  */
 function foreignTables(context, hit) {
@@ -119,8 +119,7 @@ const seams = {
         messages: {
           import:
             "Feature '{{feature}}' imports the tables of feature '{{owner}}': call a function that '{{owner}}' exports instead (add it there).",
-          schema:
-            "Feature '{{feature}}' imports every table (platform/schema.ts): call the owning features' functions.",
+          schema: "Feature '{{feature}}' imports every table (src/schema.ts): call the owning features' functions.",
           sql: "Feature '{{feature}}' names table '{{table}}' of feature '{{owner}}' in SQL: call a function that '{{owner}}' exports instead (add it there).",
         },
       },

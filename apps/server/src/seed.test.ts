@@ -3,7 +3,7 @@ import { count, eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { permissionsOfRole } from './features/roles/repo.ts';
-import { accounts, journalEntries, permissions, postings, rolePermissions, roles, users } from './platform/schema.ts';
+import { accounts, journalEntries, permissions, postings, rolePermissions, roles, users } from './schema.ts';
 import type { Database } from './platform/db.ts';
 import { DEMO_USERS, seedDemo, syncReferenceData } from './seed.ts';
 import { withTestDatabase } from './test/database.ts';

@@ -2,7 +2,7 @@ import { DEFAULT_ROLE_PERMISSIONS, PERMISSION_GROUPS, ROLES, roleSlug, type Role
 import { count, eq, inArray } from 'drizzle-orm';
 import { hashPassword } from './platform/crypto.ts';
 import type { Db } from './platform/db.ts';
-import { holderDetails, permissions, rolePermissions, roles, users } from './platform/schema.ts';
+import { holderDetails, permissions, rolePermissions, roles, users } from './schema.ts';
 import { ensurePlatformAccounts, openHolderAccounts, platformAccountId } from './features/ledger/accounts.ts';
 import { postEntry } from './features/ledger/service.ts';
 

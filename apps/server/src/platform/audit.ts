@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db, Executor } from './db.ts';
-import { activityLog } from './schema.ts';
+import { activityLog } from './tables.ts';
 
 const json = (v: unknown) => (v === undefined ? null : (JSON.parse(JSON.stringify(v)) as unknown));
 

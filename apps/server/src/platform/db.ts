@@ -11,9 +11,9 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { readsAsText } from './pglite-client.ts';
-import * as schema from './schema.ts';
-
-export type Db = NodePgDatabase<typeof schema>;
+// No schema is given to drizzle: queries name their tables (the relational `db.query` API is not used), so the
+// platform imports no feature's tables (docs/architecture.md).
+export type Db = NodePgDatabase;
 /** The transaction handle given to `db.transaction(async (tx) => ...)`. Use it for every query inside. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Either the database or a transaction: repositories take this. */
@@ -60,13 +60,13 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     pool.on('error', () => {
       /* idle client errors are reported by the next query */
     });
-    const db = drizzlePg(pool, { schema });
+    const db = drizzlePg(pool);
     return { kind: 'postgres', db, pool, url: opts.url, close: () => pool.end() };
   }
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
   // pg_trgm backs the 'contains' searches; PostgreSQL servers have it in their contrib package
   const pglite = await PGlite.create({ ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), extensions: { pg_trgm } });
-  const db = drizzlePglite(readsAsText(pglite) as unknown as PGlite, { schema }) as unknown as Db;
+  const db = drizzlePglite(readsAsText(pglite) as unknown as PGlite, {}) as unknown as Db;
   return { kind: 'pglite', db, pglite, close: () => pglite.close() };
 }
 
@@ -79,7 +79,7 @@ export async function runMigrations(database: Database): Promise<void> {
   const client = await database.pool!.connect();
   try {
     await client.query('SELECT pg_advisory_lock(727274)');
-    await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+    await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS_DIR });
   } finally {
     await client.query('SELECT pg_advisory_unlock(727274)').catch(() => undefined);
     client.release();

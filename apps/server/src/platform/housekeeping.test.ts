@@ -6,7 +6,7 @@ import { userIdByEmail } from '../seed.ts';
 import { hit } from './limits.ts';
 import { longestWindowSeconds, pruneThrottles, PASSKEY_CHALLENGE_KEEP_SECONDS } from './housekeeping.ts';
 import { DEFAULT_LIMITS } from './limit-rules.ts';
-import { loginThrottle, passkeyChallenges, rateLimits, sessions } from './schema.ts';
+import { loginThrottle, passkeyChallenges, rateLimits, sessions } from '../schema.ts';
 
 let t: TestApp;
 beforeAll(async () => {

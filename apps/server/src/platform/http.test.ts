@@ -2,7 +2,7 @@ import { DEFAULT_ROLE_PERMISSIONS, MSG, ROLES, roleSlug, type Permission, type R
 import { count, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine, startTestApp, type RouteInfo, type TestApp } from '../test/harness.ts';
-import { activityLog, permissions, rolePermissions, roles, users } from './schema.ts';
+import { activityLog, permissions, rolePermissions, roles, users } from '../schema.ts';
 import type { Access } from './http.ts';
 
 let t: TestApp;

@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from './db.ts';
 import { ApiError, conflict } from './errors.ts';
 import { hashPayload } from './hash.ts';
-import { idempotencyKeys } from './schema.ts';
+import { idempotencyKeys } from './tables.ts';
 
 /**
  * A claim whose command never finished (its process died before the command's transaction committed) may be

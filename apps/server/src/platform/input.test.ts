@@ -9,7 +9,7 @@ import { decodeCursor, encodeCursor } from '../features/transactions/query.ts';
 import { userIdByEmail } from '../seed.ts';
 import { inputShape, startTestApp, type RouteInfo, type TestApp } from '../test/harness.ts';
 import { rowsOf } from './db.ts';
-import { activityLog } from './schema.ts';
+import { activityLog } from '../schema.ts';
 
 /** The input rules (docs/decisions/003-input.md), and a regression test for each 5xx the fuzz test found. */
 

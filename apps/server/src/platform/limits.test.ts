@@ -7,7 +7,7 @@ import { trustedDevice } from '../features/auth/devices.ts';
 import { userIdByEmail } from '../seed.ts';
 import { holderReference } from '../features/ledger/accounts.ts';
 import { giveBack, hit } from './limits.ts';
-import { mailOutbox, rateLimits } from './schema.ts';
+import { mailOutbox, rateLimits } from '../schema.ts';
 import { makePayouts } from '../test/payouts.ts';
 import { settlePayout } from '../features/payouts/settle.ts';
 import { payouts } from '../features/payouts/tables.ts';

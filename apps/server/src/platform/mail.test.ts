@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { rowsOf } from './db.ts';
-import { mailOutbox } from './schema.ts';
+import { mailOutbox } from '../schema.ts';
 
 let t: TestApp;
 beforeAll(async () => {

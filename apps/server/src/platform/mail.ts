@@ -5,7 +5,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db.ts';
-import { mailOutbox } from './schema.ts';
+import { mailOutbox } from './tables.ts';
 
 export interface MailMessage {
   to: string;

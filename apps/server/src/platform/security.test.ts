@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { CONTENT_SECURITY_POLICY, STRICT_TRANSPORT_SECURITY } from './headers.ts';
 import { redactUrl } from './logging.ts';
-import { activityLog } from './schema.ts';
+import { activityLog } from '../schema.ts';
 
 /** a web app folder like apps/web/dist: an index.html loading one script file */
 const webDist = mkdtempSync(path.join(tmpdir(), 'obol-web-'));

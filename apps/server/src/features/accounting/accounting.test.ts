@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNTING_MSG, MSG } from '@obol/contract';
 import { DEMO_PASSWORD, exportedLines } from '../../test/harness.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
-import { activityLog } from '../activity/tables.ts';
+import { activityLog } from '../../platform/tables.ts';
 import { accountingTransactions, companies } from './tables.ts';
 
 /** the simulator's documented company keys (docs/provider.md) */

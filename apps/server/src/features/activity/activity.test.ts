@@ -3,7 +3,7 @@ import { count, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 import { users } from '../users/tables.ts';
-import { activityLog } from './tables.ts';
+import { activityLog } from '../../platform/tables.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine, startTestApp, type TestApp } from '../../test/harness.ts';
 import { rowsOf } from '../../platform/db.ts';
 import { GENESIS, verifyChain } from './chain.ts';
-import { activityLog, activityLogChain } from './tables.ts';
+import { activityLog, activityLogChain } from '../../platform/tables.ts';
 
 let t: TestApp;
 let admin: string;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { permissions, rolePermissions, roles } from '../roles/tables.ts';
 import { users } from '../users/tables.ts';
-import { activityLog } from './tables.ts';
+import { activityLog } from '../../platform/tables.ts';
 
 const PERM = 'User can view activity&logs panel';
 

@@ -6,7 +6,7 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR, openDatabase, runMigrations, type Database } from '../../platform/db.ts';
 import { GENESIS, verifyChain } from './chain.ts';
-import { activityLog } from './tables.ts';
+import { activityLog } from '../../platform/tables.ts';
 
 let database: Database | undefined;
 const dirs: string[] = [];

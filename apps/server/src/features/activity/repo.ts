@@ -3,7 +3,7 @@ import { and, count, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizz
 import type { Executor } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { usersUnder } from '../users/repo.ts';
-import { activityLog } from './tables.ts';
+import { activityLog } from '../../platform/tables.ts';
 
 /**
  * The records a scope may see: staff every record; a merchant (and its team, if given the permission) those of

@@ -5,7 +5,8 @@ import { encryptSecret, newTotpSecret, sha256, totpAt, totpStep } from '../../pl
 import { startTestApp, DEMO_PASSWORD, type TestApp } from '../../test/harness.ts';
 import { users } from '../users/tables.ts';
 import { rowsOf } from '../../platform/db.ts';
-import { backupCodes, loginThrottle, oneTimeCodes, rateLimits, sessions } from './tables.ts';
+import { backupCodes, loginThrottle, oneTimeCodes, sessions } from './tables.ts';
+import { rateLimits } from '../../platform/tables.ts';
 import { delayAfter } from './throttle.ts';
 
 let t: TestApp;

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../../platform/crypto.ts';
 import { startTestApp, DEMO_PASSWORD, type TestApp } from '../../test/harness.ts';
 import { users } from '../users/tables.ts';
-import { loginThrottle, oneTimeCodes, rateLimits, sessions } from './tables.ts';
+import { loginThrottle, oneTimeCodes, sessions } from './tables.ts';
+import { rateLimits } from '../../platform/tables.ts';
 
 let t: TestApp;
 beforeAll(async () => {

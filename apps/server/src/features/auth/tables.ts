@@ -92,26 +92,3 @@ export const loginThrottle = pgTable('login_throttle', {
   nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
-
-/** Fixed-window counters (per address, per user and action), incremented and checked in one statement. */
-export const rateLimits = pgTable('rate_limits', {
-  key: text('key').primaryKey(),
-  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
-  count: integer('count').notNull().default(0),
-});
-
-/** A record of every mail: recipient, subject and template, never the body (it may hold a code or a link). */
-export const mailOutbox = pgTable(
-  'mail_outbox',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    to: text('to').notNull(),
-    subject: text('subject').notNull(),
-    template: text('template').notNull().default('message'),
-    status: text('status').notNull().default('pending'),
-    error: text('error'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    sentAt: timestamp('sent_at', { withTimezone: true }),
-  },
-  (t) => [index('mail_outbox_status_idx').on(t.status, t.createdAt)],
-);

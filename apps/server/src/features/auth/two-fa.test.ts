@@ -4,9 +4,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { base32Decode, decryptSecret, encryptSecret, newTotpSecret, totpAt, totpStep } from '../../platform/crypto.ts';
 import { DEFAULT_LIMITS } from '../../platform/limit-rules.ts';
 import { DEMO_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
-import { activityLog } from '../activity/tables.ts';
+import { activityLog } from '../../platform/tables.ts';
 import { users } from '../users/tables.ts';
-import { oneTimeCodes, loginThrottle, rateLimits } from './tables.ts';
+import { oneTimeCodes, loginThrottle } from './tables.ts';
+import { rateLimits } from '../../platform/tables.ts';
 
 let t: TestApp;
 beforeAll(async () => {

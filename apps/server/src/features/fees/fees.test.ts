@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { userIdByEmail } from '../../seed.ts';
 import { holderReference } from '../ledger/accounts.ts';
-import { activityLog, payouts, users } from '../../platform/schema.ts';
+import { activityLog, payouts, users } from '../../schema.ts';
 import { permissions, rolePermissions, roles } from '../roles/tables.ts';
 
 let t: TestAppWithProvider;

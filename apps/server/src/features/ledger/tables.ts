@@ -6,7 +6,6 @@ import {
   check,
   index,
   integer,
-  jsonb,
   pgTable,
   primaryKey,
   serial,
@@ -123,20 +122,4 @@ export const postings = pgTable(
     index('postings_account_idx').on(t.accountId, t.id),
     check('postings_nonzero', sql`${t.amount} <> 0`),
   ],
-);
-
-/** Idempotency of API commands: a replay answers the first result; another payload under the key is a 409. */
-export const idempotencyKeys = pgTable(
-  'idempotency_keys',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: integer('user_id').notNull(),
-    key: text('key').notNull(),
-    command: text('command').notNull(),
-    requestHash: text('request_hash').notNull(),
-    statusCode: integer('status_code'),
-    response: jsonb('response'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [uniqueIndex('idempotency_keys_user_key').on(t.userId, t.key)],
 );

@@ -11,7 +11,7 @@ import {
   rolePermissions,
   roles,
   users,
-} from '../../platform/schema.ts';
+} from '../../schema.ts';
 import { userIdByEmail } from '../../seed.ts';
 import { DEMO_PASSWORD } from '../../test/harness.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';

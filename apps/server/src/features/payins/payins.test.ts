@@ -6,7 +6,7 @@ import { decryptSecret } from '../../platform/crypto.ts';
 import { exportedLines } from '../../test/harness.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { apiKeys } from '../api-keys/tables.ts';
-import { activityLog } from '../activity/tables.ts';
+import { activityLog } from '../../platform/tables.ts';
 import { users } from '../users/tables.ts';
 import { settleMovement } from '../engine/movement.ts';
 import { refundMovement } from './refunds.ts';

@@ -6,8 +6,8 @@ import { signWebhook } from '../../../../provider/src/signature.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { holderReference } from '../ledger/accounts.ts';
 import { payouts } from '../payouts/tables.ts';
-import { activityLog } from '../activity/tables.ts';
-import { idempotencyKeys } from '../ledger/tables.ts';
+import { activityLog } from '../../platform/tables.ts';
+import { idempotencyKeys } from '../../platform/tables.ts';
 import { users } from '../users/tables.ts';
 import { userIdByEmail } from '../../seed.ts';
 

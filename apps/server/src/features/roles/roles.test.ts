@@ -11,7 +11,7 @@ import {
 import { and, desc, eq, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
-import { activityLog } from '../activity/tables.ts';
+import { activityLog } from '../../platform/tables.ts';
 import { NOBODY_CAN_EDIT_ROLES } from '../users/guard.ts';
 import { users } from '../users/tables.ts';
 import { permissionsOfRoleNamed } from './service.ts';

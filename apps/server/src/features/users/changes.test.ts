@@ -1,7 +1,7 @@
 import { USERS_MSG } from '@obol/contract';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activityLog, permissions, rolePermissions, roles, sessions } from '../../platform/schema.ts';
+import { activityLog, permissions, rolePermissions, roles, sessions } from '../../schema.ts';
 import { DEMO_PASSWORD, startTestApp, type TestApp } from '../../test/harness.ts';
 import { NOBODY_CAN_EDIT_ROLES, ROLE_EDITOR_PERMISSION } from './guard.ts';
 import { users } from './tables.ts';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { tryAgainIn, USERS_MSG } from '@obol/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activityLog, mailOutbox, oneTimeCodes } from '../../platform/schema.ts';
+import { activityLog, mailOutbox, oneTimeCodes } from '../../schema.ts';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { users } from './tables.ts';
 

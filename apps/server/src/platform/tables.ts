@@ -10,7 +10,11 @@ import {
   smallint,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
+
+// The platform's own tables: what route(), withIdempotency, the rate limits and the mailer write for every feature.
+// Platform code reads and writes only these; a feature's tables live in its own tables.ts (docs/architecture.md).
 
 /**
  * Written by the platform around every mutating route; never updated or deleted by the application (a trigger
@@ -69,4 +73,43 @@ export const activityLogChain = pgTable(
     hash: text('hash').notNull(),
   },
   (t) => [check('activity_log_chain_one_row', sql`${t.id} = 1`)],
+);
+
+/** Idempotency of API commands: a replay answers the first result; another payload under the key is a 409. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id').notNull(),
+    key: text('key').notNull(),
+    command: text('command').notNull(),
+    requestHash: text('request_hash').notNull(),
+    statusCode: integer('status_code'),
+    response: jsonb('response'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('idempotency_keys_user_key').on(t.userId, t.key)],
+);
+
+/** Fixed-window counters (per address, per user and action), incremented and checked in one statement. */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  count: integer('count').notNull().default(0),
+});
+
+/** A record of every mail: recipient, subject and template, never the body (it may hold a code or a link). */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    template: text('template').notNull().default('message'),
+    status: text('status').notNull().default('pending'),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [index('mail_outbox_status_idx').on(t.status, t.createdAt)],
 );
