@@ -50,6 +50,11 @@ function holds(role: RoleName, access: Access): boolean {
 const OPEN_BY_DESIGN = [
   'GET /api/health',
   'HEAD /api/health',
+  // readiness for the load balancer; metrics answer 404 without METRICS_TOKEN and check it themselves
+  'GET /api/ready',
+  'HEAD /api/ready',
+  'GET /api/metrics',
+  'HEAD /api/metrics',
   'POST /api/provider/webhook',
   'GET /api/openapi.json',
   'HEAD /api/openapi.json',
