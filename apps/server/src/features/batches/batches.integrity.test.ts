@@ -33,9 +33,10 @@ beforeAll(async () => {
   merchantId = (await userIdByEmail(t.deps.db, 'merchant@obol.example'))!;
   ref = holderReference(merchantId);
 }, 120_000);
+// stopping the workers waits for the jobs still settling; on a loaded machine that took over a minute
 afterAll(async () => {
   await t?.close();
-});
+}, 120_000);
 
 const balance = async () =>
   (await t.post('/api/account-balance', { account_reference: ref }, merchant)).body.balance as number;
