@@ -119,7 +119,12 @@ describe('list state in the URL', () => {
       file_name: 'march.csv',
       updated_at: '2026-03-01T10:00:00Z',
       batch_status: 'Completed',
-    } as BatchListRow;
+      created_at: '2026-03-01T09:00:00Z',
+      amount: 10_000,
+      fee: 150,
+      total_rows: 3,
+      payouts: { completed: 3, failed: 0, in_flight: 0 },
+    };
     const fetch = mockApi({ '/api/batches': () => ({ body: { data: [row], total: 30 } }) });
     signInAs(ALL_PERMISSIONS);
     renderAt('/batch-transactions?status=Pending');
