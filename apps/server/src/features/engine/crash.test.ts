@@ -1,17 +1,14 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Provider } from '../../../../provider/src/app.ts';
-import { decryptSecret } from '../../platform/crypto.ts';
 import { outboxPath } from '../../test/outbox.ts';
+import { completedPayin, merchantApiKey } from '../../test/payins.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
-import { apiKeys } from '../api-keys/tables.ts';
 import { journalEntries } from '../ledger/tables.ts';
 import { refundMovement } from '../payins/refunds.ts';
 import { rewardMovement } from '../payins/rewards.ts';
-import { settlePayin } from '../payins/settle.ts';
-import { payinRewards, payins, refunds } from '../payins/tables.ts';
+import { payinRewards, refunds } from '../payins/tables.ts';
 import { transferMovement } from '../transfers/movement.ts';
-import { users } from '../users/tables.ts';
 import { recoverMovements, submitMovement, type Movement, type MovementRow } from './movement.ts';
 
 // A process dies at the two worst moments of a movement, for each kind the engine moves: after the provider took
@@ -19,7 +16,6 @@ import { recoverMovements, submitMovement, type Movement, type MovementRow } fro
 // worker runs and every webhook is lost: the one recover path must settle each exactly once.
 let t: TestAppWithProvider;
 let provider: Provider;
-let providerUrl: string;
 let admin: string;
 let merchant: string;
 let apiKey: string;
@@ -28,49 +24,14 @@ let payinAccount: string;
 beforeAll(async () => {
   t = await startTestAppWithProvider({ env: { LOG_LEVEL: 'error' }, webhooks: 'lost', provider: { settleMs: 20 } });
   provider = t.provider;
-  providerUrl = t.providerUrl;
   admin = await t.signIn('admin@obol.example');
   merchant = await t.signIn('merchant@obol.example');
   payinAccount = (await t.post('/api/login-user-account', {}, merchant)).body.payin_account_id;
-  const [u] = await t.deps.db.select().from(users).where(eq(users.email, 'merchant@obol.example'));
-  const [k] = await t.deps.db
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.userId, u.id), isNull(apiKeys.rotatedAt), isNull(apiKeys.revokedAt)));
-  apiKey = `${k.publicKey}:${decryptSecret(t.deps.config.secretsKey, k.privateKeyEnc)}`;
+  apiKey = await merchantApiKey(t, 'merchant@obol.example');
 });
 afterAll(async () => {
   await t?.close();
 });
-
-async function completedPayin(amount: number, reward?: { user_obol_id: string; reward_amount: number }) {
-  const token = await t.app.inject({ method: 'POST', url: '/api/token', headers: { 'x-api-key': apiKey } });
-  const made = await t.post(
-    '/api/create-payin-link',
-    {
-      amount,
-      reference: `crash-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
-      first_name: 'Ana',
-      last_name: 'Novak',
-      date_of_birth: '1990-04-12',
-      ...reward,
-    },
-    token.json().access_token,
-  );
-  expect(made.status, made.text).toBe(201);
-  const id = made.body.request_id as string;
-  const paid = await fetch(`${providerUrl}/pay/${id}/pay`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'first_name=Ana&last_name=Novak&date_of_birth=1990-04-12',
-    redirect: 'manual',
-  });
-  expect(paid.status).toBeLessThan(400);
-  const link = (await t.deps.provider.payinLink(id))!;
-  expect(await t.deps.db.transaction((tx) => settlePayin(tx, link))).toBe('applied');
-  const [p] = await t.deps.db.select().from(payins).where(eq(payins.providerId, id));
-  return p;
-}
 
 /** Each kind: made through the API as a user would (reserved, its job enqueued, never run); answers its id. */
 const make: Record<string, () => Promise<number>> = {
@@ -90,14 +51,14 @@ const make: Record<string, () => Promise<number>> = {
     return r.body.transfer.id as number;
   },
   async refund() {
-    const p = await completedPayin(1_900);
+    const p = await completedPayin(t, apiKey, 1_900);
     expect((await t.post('/api/generate-refund-code', { reference: p.providerId }, merchant)).status).toBe(200);
     const code = t.lastMailTo('merchant@obol.example')!.code!;
     expect((await t.post('/api/payin-refund', { reference: p.providerId, code }, merchant)).status).toBe(200);
     return (await t.deps.db.select().from(refunds).where(eq(refunds.payinId, p.id)))[0].id;
   },
   async reward() {
-    const p = await completedPayin(2_500, { user_obol_id: '100000001', reward_amount: 250 });
+    const p = await completedPayin(t, apiKey, 2_500, { user_obol_id: '100000001', reward_amount: 250 });
     const [r] = await t.deps.db.select().from(payinRewards).where(eq(payinRewards.payinId, p.id));
     expect((await t.post('/api/payin-rewards', { id: r.id }, merchant)).status).toBe(200);
     return r.id;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYIN_MSG, REFUND_MSG, REWARD_MSG } from '@obol/contract';
-import { decryptSecret } from '../../platform/crypto.ts';
 import { exportedLines } from '../../test/harness.ts';
+import { merchantApiKey } from '../../test/payins.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { apiKeys } from '../api-keys/tables.ts';
 import { activityLog } from '../../platform/tables.ts';
@@ -23,14 +23,7 @@ let brandKey: string;
 let globexKey: string;
 let acmePayin: string;
 
-async function apiKeyOf(email: string) {
-  const [u] = await t.deps.db.select().from(users).where(eq(users.email, email));
-  const [k] = await t.deps.db
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.userId, u.id), isNull(apiKeys.rotatedAt), isNull(apiKeys.revokedAt)));
-  return `${k.publicKey}:${decryptSecret(t.deps.config.secretsKey, k.privateKeyEnc)}`;
-}
+const apiKeyOf = (email: string) => merchantApiKey(t, email);
 
 beforeAll(async () => {
   t = await startTestAppWithProvider({ workers: true, provider: { settleMs: 100 } });

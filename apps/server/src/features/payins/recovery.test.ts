@@ -1,16 +1,13 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decryptSecret } from '../../platform/crypto.ts';
 import type { Provider } from '../../../../provider/src/app.ts';
 import { outboxPath } from '../../test/outbox.ts';
+import { completedPayin, merchantApiKey } from '../../test/payins.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
-import { apiKeys } from '../api-keys/tables.ts';
 import { journalEntries } from '../ledger/tables.ts';
-import { users } from '../users/tables.ts';
 import { recoverMovements } from '../engine/movement.ts';
 import { refundMovement } from './refunds.ts';
 import { rewardMovement } from './rewards.ts';
-import { settlePayin } from './settle.ts';
 import { payinRewards, payins, refunds } from './tables.ts';
 
 // No job worker runs here and webhooks go to a port nobody listens on: what a process that died right after the
@@ -18,7 +15,6 @@ import { payinRewards, payins, refunds } from './tables.ts';
 // from what the provider answers when asked.
 let t: TestAppWithProvider;
 let provider: Provider;
-let providerUrl: string;
 let admin: string;
 let merchant: string;
 let apiKey: string;
@@ -27,50 +23,15 @@ let account: string;
 beforeAll(async () => {
   t = await startTestAppWithProvider({ env: { LOG_LEVEL: 'error' }, webhooks: 'lost', provider: { settleMs: 20 } });
   provider = t.provider;
-  providerUrl = t.providerUrl;
   admin = await t.signIn('admin@obol.example');
   merchant = await t.signIn('merchant@obol.example');
   account = (await t.post('/api/login-user-account', {}, merchant)).body.payin_account_id;
-  const [u] = await t.deps.db.select().from(users).where(eq(users.email, 'merchant@obol.example'));
-  const [k] = await t.deps.db
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.userId, u.id), isNull(apiKeys.rotatedAt), isNull(apiKeys.revokedAt)));
-  apiKey = `${k.publicKey}:${decryptSecret(t.deps.config.secretsKey, k.privateKeyEnc)}`;
+  apiKey = await merchantApiKey(t, 'merchant@obol.example');
 });
 afterAll(async () => {
   await t?.close();
 });
 
-/** A pay-in made through the merchant API, paid on the hosted page and settled from the provider's answer. */
-async function completedPayin(amount: number, reward?: { user_obol_id: string; reward_amount: number }) {
-  const token = await t.app.inject({ method: 'POST', url: '/api/token', headers: { 'x-api-key': apiKey } });
-  const made = await t.post(
-    '/api/create-payin-link',
-    {
-      amount,
-      reference: `rec-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
-      first_name: 'Ana',
-      last_name: 'Novak',
-      date_of_birth: '1990-04-12',
-      ...reward,
-    },
-    token.json().access_token,
-  );
-  expect(made.status, made.text).toBe(201);
-  const id = made.body.request_id as string;
-  const paid = await fetch(`${providerUrl}/pay/${id}/pay`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'first_name=Ana&last_name=Novak&date_of_birth=1990-04-12',
-    redirect: 'manual',
-  });
-  expect(paid.status).toBeLessThan(400);
-  const link = (await t.deps.provider.payinLink(id))!;
-  expect(await t.deps.db.transaction((tx) => settlePayin(tx, link))).toBe('applied');
-  const [p] = await t.deps.db.select().from(payins).where(eq(payins.providerId, id));
-  return p;
-}
 const balance = async () => (await t.post('/api/account-balance', { account_id: account }, merchant)).body.balance;
 const kinds = async (businessType: string, id: number) =>
   (
@@ -91,7 +52,7 @@ async function providerSettles(n: number) {
 
 describe('refunds and rewards left Pending by a dead process and lost webhooks', () => {
   it('a refund is sent, then settled from the provider’s answer, once', async () => {
-    const p = await completedPayin(2_100);
+    const p = await completedPayin(t, apiKey, 2_100);
     const before = await balance();
     expect((await t.post('/api/generate-refund-code', { reference: p.providerId }, merchant)).status).toBe(200);
     const code = t.lastMailTo('merchant@obol.example')!.code!;
@@ -126,8 +87,8 @@ describe('refunds and rewards left Pending by a dead process and lost webhooks',
   });
 
   it('a reward is paid, then settled from the provider’s answer, once; a refused one comes back once', async () => {
-    const ok = await completedPayin(3_000, { user_obol_id: '100000001', reward_amount: 300 });
-    const refused = await completedPayin(70_000, { user_obol_id: '300000005', reward_amount: 66_600 });
+    const ok = await completedPayin(t, apiKey, 3_000, { user_obol_id: '100000001', reward_amount: 300 });
+    const refused = await completedPayin(t, apiKey, 70_000, { user_obol_id: '300000005', reward_amount: 66_600 });
     const rewardOf = async (payinId: number) =>
       (await t.deps.db.select().from(payinRewards).where(eq(payinRewards.payinId, payinId)))[0];
     const before = await balance();

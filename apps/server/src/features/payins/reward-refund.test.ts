@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFUND_MSG, REWARD_MSG } from '@obol/contract';
-import { decryptSecret } from '../../platform/crypto.ts';
 import { rowsOf } from '../../platform/db.ts';
 import { engine } from '../../test/harness.ts';
+import { merchantApiKey } from '../../test/payins.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
-import { apiKeys } from '../api-keys/tables.ts';
-import { users } from '../users/tables.ts';
 import { settleMovement } from '../engine/movement.ts';
 import { refundMovement } from './refunds.ts';
 import { payinRewards, payins, refunds } from './tables.ts';
@@ -27,12 +25,7 @@ beforeAll(async () => {
   providerUrl = t.providerUrl;
   // each round asks for a refund code
   t.config.limits.approvalCode = { limit: 1_000, seconds: 600 };
-  const [u] = await t.deps.db.select().from(users).where(eq(users.email, 'merchant@obol.example'));
-  const [k] = await t.deps.db
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.userId, u.id), isNull(apiKeys.rotatedAt), isNull(apiKeys.revokedAt)));
-  acmeKey = `${k.publicKey}:${decryptSecret(t.deps.config.secretsKey, k.privateKeyEnc)}`;
+  acmeKey = await merchantApiKey(t, 'merchant@obol.example');
   merchant = await t.signIn('merchant@obol.example');
   acmePayin = (await t.post('/api/login-user-account', {}, merchant)).body.payin_account_id;
 });
