@@ -1,3 +1,4 @@
+import { parseCookie, stringifySetCookie } from 'cookie';
 import { keyedHash, randomToken, safeEqualHex } from '../../platform/crypto.ts';
 
 /**
@@ -21,11 +22,7 @@ interface Mark {
 
 /** The marks the request's Cookie header carries (malformed ones are skipped). */
 function marksOf(cookieHeader: string | undefined): Mark[] {
-  const raw = (cookieHeader ?? '')
-    .split(';')
-    .map((c) => c.trim())
-    .find((c) => c.startsWith(`${DEVICE_COOKIE}=`))
-    ?.slice(DEVICE_COOKIE.length + 1);
+  const raw = cookieHeader ? parseCookie(cookieHeader)[DEVICE_COOKIE] : undefined;
   if (!raw) return [];
   return raw
     .split('~')
@@ -52,5 +49,13 @@ export function deviceCookie(key: Buffer, cookieHeader: string | undefined, emai
     .slice(0, MAX_MARKS)
     .map((m) => `${m.id}.${m.mac}`)
     .join('~');
-  return `${DEVICE_COOKIE}=${value}; Max-Age=${MAX_AGE_SECONDS}; Path=/api; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+  return stringifySetCookie({
+    name: DEVICE_COOKIE,
+    value,
+    maxAge: MAX_AGE_SECONDS,
+    path: '/api',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure,
+  });
 }
