@@ -9,7 +9,10 @@ import { theme } from './theme.ts';
 /** Where the chosen theme (system, light or dark) is remembered. */
 export const THEME_MODE_KEY = 'obol.theme';
 
-/** Theme, data cache, notifications and receipts. Goes inside a router (notifications navigate to the download lists). */
+/**
+ * Theme, data cache, notifications and receipts. Goes inside a router (notifications navigate to the download
+ * lists).
+ */
 export function AppProviders({ children, client = appQueryClient }: { children: ReactNode; client?: QueryClient }) {
   return (
     <ThemeProvider theme={theme} modeStorageKey={THEME_MODE_KEY} defaultMode="system" disableTransitionOnChange>

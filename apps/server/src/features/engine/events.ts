@@ -58,7 +58,8 @@ export async function eventsAfter(db: Executor, afterId: number, scope: Scope, l
         sql`${moneyEvents.tx} < pg_snapshot_xmin(pg_current_snapshot())`,
         afterId === 0
           ? undefined
-          : sql`(${moneyEvents.tx}, ${moneyEvents.id}) > (SELECT c.tx, c.id FROM money_events c WHERE c.id = ${afterId})`,
+          : sql`(${moneyEvents.tx}, ${moneyEvents.id}) >
+              (SELECT c.tx, c.id FROM money_events c WHERE c.id = ${afterId})`,
         scopeCondition(scope),
       ),
     )

@@ -103,11 +103,12 @@ export function ManualPayoutForm({
         transaction_type: 'Manual Payout',
       });
       notify('success', r.message[0]);
+      const reference = selection.account!.account_reference;
       showReceipt({
         title: 'Payout created',
         amount: r.payout.amount,
         fee: r.payout.fee,
-        from: `${selection.holder?.name ?? selection.account!.account_reference}, account ${selection.account!.account_reference}`,
+        from: `${selection.holder?.name ?? reference}, account ${reference}`,
         to: `${v.beneficiary_name}, Obol id ${v.obol_id}`,
         reference: r.batch_id,
         status: r.payout.status,

@@ -41,6 +41,7 @@ function BatchReview({ batch, leaving, onLeave }: { batch: CurrentBatch; leaving
       action: review.clear,
     });
   const data = rows.data;
+  const missing = data?.missingTransaction === 1 ? 'one' : data?.missingTransaction;
   const pages = Math.max(1, Math.ceil((data?.transaction.total ?? 0) / PER_PAGE));
   if (data && !rows.isPlaceholderData && page > pages) setPage(pages);
   const subtotal = (totals.data?.amount ?? 0) + (totals.data?.fee ?? 0);
@@ -84,7 +85,7 @@ function BatchReview({ batch, leaving, onLeave }: { batch: CurrentBatch; leaving
             ))}
           </Box>
           {data.missingTransaction > 0
-            ? `Fix or delete the ${data.missingTransaction === 1 ? 'one' : data.missingTransaction} missing a required field before executing.`
+            ? `Fix or delete the ${missing} missing a required field before executing.`
             : 'Fix or delete them, or execute the others without them.'}
         </Alert>
       ) : null}
