@@ -86,8 +86,9 @@ export function SignInPage({ merchant = false }: { merchant?: boolean }) {
         rememberFactor(values.email, 'authenticator');
         form.setValue('auth_type', 'authenticator');
       }
+      // said once: beside the factors when the user must choose again, else as a toast
       if (values.auth_type === 'passkey' || emailRefused) setFailure(message);
-      notify('error', message);
+      else notify('error', message);
     } finally {
       setBusy(false);
     }
