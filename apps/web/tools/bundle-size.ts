@@ -14,11 +14,16 @@ export const SIGN_IN_BUDGET = 200_000;
 
 export const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
 
-/** the sign-in route's module: its chunk is loaded with the entry when the route is lazy */
+/**
+ * the sign-in route's module: its chunk is loaded with the entry when the route is lazy. Keyed by its path, or,
+ * when another page imports from it too (a shared chunk, keyed `_SignInPage-hash.js`), by its chunk's name.
+ */
 const SIGN_IN_MODULE = /features\/auth\/SignInPage\.tsx$/;
+const SIGN_IN_CHUNK = 'SignInPage';
 
 interface ManifestChunk {
   file: string;
+  name?: string;
   src?: string;
   isEntry?: boolean;
   isDynamicEntry?: boolean;
@@ -71,7 +76,9 @@ export function measure(dist = DIST): BundleReport {
   if (!existsSync(manifestPath)) throw new Error(`${manifestPath} is missing: build the web app first`);
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
   const entries = Object.keys(manifest).filter((k) => manifest[k].isEntry);
-  const signInRoute = Object.keys(manifest).filter((k) => manifest[k].isDynamicEntry && SIGN_IN_MODULE.test(k));
+  const signInRoute = Object.keys(manifest).filter(
+    (k) => manifest[k].isDynamicEntry && (SIGN_IN_MODULE.test(k) || manifest[k].name === SIGN_IN_CHUNK),
+  );
   const all = readdirSync(path.join(dist, 'assets'))
     .filter((f) => f.endsWith('.js'))
     .map((f) => `assets/${f}`);

@@ -16,7 +16,7 @@ import { TopBar } from './shell/TopBar.tsx';
 import { UserMenu } from './shell/UserMenu.tsx';
 import { useSlashSearch } from './shell/useSlashSearch.ts';
 import { useStoredFlag } from './shell/useStoredFlag.ts';
-import { ReceiptOutlet } from '../ui/receipts.tsx';
+import { ReceiptOutlet } from '../ui/ReceiptOutlet.tsx';
 
 /** Where the sidebar's collapsed state (icons only) is remembered. */
 export const RAIL_KEY = 'obol.sidebar.rail';
