@@ -12,6 +12,7 @@ import { brandsRoutes } from './features/brands/routes.ts';
 import { merchantsRoutes } from './features/merchants/routes.ts';
 import { feesRoutes } from './features/fees/routes.ts';
 import { apiKeysRoutes } from './features/api-keys/routes.ts';
+import { webhooksRoutes } from './features/webhooks/routes.ts';
 import { rolesRoutes } from './features/roles/routes.ts';
 import { ledgerRoutes } from './features/ledger/routes.ts';
 import { providerRoutes } from './features/provider/routes.ts';
@@ -194,6 +195,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   brandsRoutes(app, deps);
   feesRoutes(app, deps);
   apiKeysRoutes(app, deps);
+  webhooksRoutes(app, deps);
   rolesRoutes(app, deps);
   ledgerRoutes(app, deps);
   providerRoutes(app, deps);

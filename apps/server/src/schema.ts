@@ -16,3 +16,4 @@ export * from './features/payins/tables.ts';
 export * from './features/reports/tables.ts';
 export * from './features/accounting/tables.ts';
 export * from './features/engine/tables.ts';
+export * from './features/webhooks/tables.ts';

@@ -14,6 +14,8 @@ import { stageBatch } from './features/batches/stage.ts';
 import { closeStagingReaders, warmStagingReader } from './features/batches/stage-reader.ts';
 import { executeBatch, submitBatch } from './features/batches/execute.ts';
 import { runExport } from './features/downloads/service.ts';
+import { deliver } from './features/webhooks/deliver.ts';
+import { dispatchWebhooks, DISPATCH_EVERY_MS } from './features/webhooks/dispatch.ts';
 import { pruneThrottles } from './platform/housekeeping.ts';
 import { runDueSchedules } from './features/reports/schedules.ts';
 import { accountingMovement } from './features/accounting/settlement.ts';
@@ -44,6 +46,7 @@ function handlers(deps: Deps): { [N in JobName]: Handler<N> } {
     'batch.execute': { run: (d) => executeBatch(deps, d.batchId) },
     'batch.submit': { run: (d) => submitBatch(deps, d.batchId) },
     'export.run': { run: (d) => runExport(deps, d.fileId) },
+    'webhook.deliver': { run: (d) => deliver(deps, d.deliveryId), batchSize: 10 },
     'provider.reconcile': {
       run: async () => {
         await reconcile(deps);
@@ -110,6 +113,17 @@ export async function startWorkers(deps: Deps): Promise<() => Promise<void>> {
   };
   const sweeper = setInterval(recover, RECOVER_EVERY_MS);
   sweeper.unref();
+  // merchants' webhooks: new outbox events become deliveries (each a job) within about a second
+  let dispatching = false;
+  const dispatch = () => {
+    if (dispatching) return;
+    dispatching = true;
+    dispatchWebhooks(deps)
+      .catch((err: unknown) => deps.log.warn({ err }, 'webhook dispatch failed; it runs again shortly'))
+      .finally(() => (dispatching = false));
+  };
+  const dispatcher = setInterval(dispatch, DISPATCH_EVERY_MS);
+  dispatcher.unref();
   recover();
   // the staging reader's thread, started now so that the first upload does not wait for it (stage-reader.ts)
   warmStagingReader();
@@ -124,6 +138,7 @@ export async function startWorkers(deps: Deps): Promise<() => Promise<void>> {
   await deps.jobs.send('accounting.rules', {}, { singletonKey: 'accounting.rules:start' });
   return async () => {
     clearInterval(sweeper);
+    clearInterval(dispatcher);
     await closeStagingReaders();
   };
 }

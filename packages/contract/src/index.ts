@@ -10,6 +10,7 @@ export * from './brands.ts';
 export * from './fees.ts';
 export * from './profile.ts';
 export * from './apiKeys.ts';
+export * from './webhooks.ts';
 export * from './activity.ts';
 export * from './rolesAdmin.ts';
 export * from './navigation.ts';

@@ -20,6 +20,7 @@ import { rolesOps } from './rolesAdmin.ts';
 import { transactionOps } from './transactions.ts';
 import { transferOps } from './transfers.ts';
 import { usersOps } from './users.ts';
+import { webhookOps } from './webhooks.ts';
 
 /** The platform's own calls. */
 export const systemOps = {
@@ -71,6 +72,7 @@ export const OPERATION_GROUPS = {
   fees: feeOps,
   profile: profileOps,
   apiKeys: apiKeyOps,
+  webhooks: webhookOps,
   roles: rolesOps,
   ledger: ledgerOps,
   provider: providerOps,

@@ -55,6 +55,7 @@ const envSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
   WORKERS: z.enum(['0', '1', 'true', 'false']).optional(),
   PAYOUT_RECOVERY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
+  WEBHOOKS_ALLOW_PRIVATE: z.enum(['0', '1', 'true', 'false']).optional(),
   SECRETS_KEY: z
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'SECRETS_KEY must be 64 hexadecimal characters (32 bytes)')
@@ -117,6 +118,11 @@ export interface Config {
   workers: boolean;
   /** a payout in flight this long is looked up at the provider and settled from its answer */
   payoutRecoverySeconds: number;
+  /**
+   * merchants' webhooks may reach this machine and private networks (WEBHOOKS_ALLOW_PRIVATE, default yes): outside
+   * production only, for a receiver on a developer's machine
+   */
+  webhooksAllowPrivate: boolean;
   secretsKey: Buffer;
   demoPassword: string;
   /** seed demo data when the database has none */
@@ -201,6 +207,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     providerWebhookSecret: e.PROVIDER_WEBHOOK_SECRET ?? 'dev-webhook-secret',
     workers: e.WORKERS === undefined ? true : e.WORKERS === '1' || e.WORKERS === 'true',
     payoutRecoverySeconds: e.PAYOUT_RECOVERY_SECONDS,
+    // never in production, whatever the environment says
+    webhooksAllowPrivate:
+      !production && (e.WEBHOOKS_ALLOW_PRIVATE === undefined || ['1', 'true'].includes(e.WEBHOOKS_ALLOW_PRIVATE)),
     secretsKey,
     demoPassword: e.DEMO_PASSWORD,
     seedDemo,

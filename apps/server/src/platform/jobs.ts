@@ -25,6 +25,7 @@ export const JOBS = {
   'batch.execute': z.object({ batchId: z.string().min(1) }),
   'batch.submit': z.object({ batchId: z.string().min(1) }),
   'export.run': z.object({ fileId: rowId }),
+  'webhook.deliver': z.object({ deliveryId: rowId }),
   'provider.reconcile': nothing,
   'reports.monthly': nothing,
   'accounting.rules': nothing,

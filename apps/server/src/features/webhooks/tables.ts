@@ -1,0 +1,96 @@
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { users } from '../users/tables.ts';
+
+/**
+ * A merchant's or brand's receiver of events about its money (issue 49). Its signing secret is encrypted at rest
+ * with SECRETS_KEY, as API keys are; after a rotation the previous one signs too until `previous_secret_expires_at`.
+ * Removing an endpoint sets `deleted_at` (its delivery log stays readable to nobody but the database).
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** the merchant or brand user who owns it */
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** whose events it hears: a merchant's (all of its brands') or one brand's */
+    merchantId: integer('merchant_id').notNull(),
+    brandId: integer('brand_id'),
+    url: text('url').notNull(),
+    events: text('events').array().notNull(),
+    secretEnc: text('secret_enc').notNull(),
+    previousSecretEnc: text('previous_secret_enc'),
+    previousSecretExpiresAt: timestamp('previous_secret_expires_at', { withTimezone: true }),
+    /** the first failure since the last success; three days of it disable the endpoint */
+    failingSince: timestamp('failing_since', { withTimezone: true }),
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('webhook_endpoints_user_url_key')
+      .on(t.userId, t.url)
+      .where(sql`${t.deletedAt} IS NULL`),
+    index('webhook_endpoints_merchant_idx')
+      .on(t.merchantId)
+      .where(sql`${t.deletedAt} IS NULL AND ${t.disabledAt} IS NULL`),
+  ],
+);
+
+/**
+ * One event for one endpoint: created once per (endpoint, outbox event) by the dispatcher, in the transaction that
+ * moves its cursor, and tried until it succeeds or three days have passed.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    endpointId: bigint('endpoint_id', { mode: 'number' })
+      .notNull()
+      .references(() => webhookEndpoints.id),
+    /** the money_events row it tells of: the event id receivers see is `evt_<this>` */
+    eventId: bigint('event_id', { mode: 'number' }).notNull(),
+    event: text('event').notNull(),
+    /** its object, `<kind>:<id>`: deliveries of one object go out in event order */
+    objectKey: text('object_key').notNull(),
+    /** the JSON body, fixed at creation so every retry sends the same bytes' content */
+    payload: text('payload').notNull(),
+    status: text('status').notNull().default('Pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** a worker holds it until then: two workers never try one delivery at once */
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_endpoint_event_key').on(t.endpointId, t.eventId),
+    index('webhook_deliveries_object_idx').on(t.endpointId, t.objectKey, t.eventId),
+    check('webhook_deliveries_status_known', sql`${t.status} IN ('Pending', 'Succeeded', 'Failed')`),
+  ],
+);
+
+/** Each try of a delivery, with the receiver's answer: the delivery log. */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deliveryId: bigint('delivery_id', { mode: 'number' })
+      .notNull()
+      .references(() => webhookDeliveries.id),
+    attempt: integer('attempt').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    responseStatus: integer('response_status'),
+    /** the first 500 characters of the answer, or why there was none */
+    response: text('response').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+  },
+  (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId, t.id)],
+);
+
+/** Where the dispatcher is in the outbox: one row, locked by the one process dispatching at a time. */
+export const webhookCursor = pgTable('webhook_cursor', {
+  id: integer('id').primaryKey(),
+  lastEventId: bigint('last_event_id', { mode: 'number' }).notNull(),
+});
