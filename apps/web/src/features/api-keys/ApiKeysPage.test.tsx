@@ -21,6 +21,7 @@ function server(rows: ApiKeyHolderRow[], extra: Record<string, Handler> = {}) {
   return mockApi({
     '/api/api-and-keys': () => ({ body: { data: rows, total: rows.length } }),
     '/api/api-key-brands': () => ({ body: { data: [row(9, { name: 'Outlet Nine', total_brands: 0 })] } }),
+    '/api/webhook-endpoints': () => ({ body: { data: [] } }),
     ...extra,
   });
 }

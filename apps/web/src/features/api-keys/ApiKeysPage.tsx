@@ -24,6 +24,7 @@ import { BrandKeysDialog } from './BrandKeysDialog.tsx';
 import { DecryptedKeys } from './DecryptedKeys.tsx';
 import { KeyLine } from './KeyLine.tsx';
 import { ShareDialog } from './ShareDialog.tsx';
+import { WebhooksPanel } from './WebhooksPanel.tsx';
 import { OneLine } from '../../ui/OneLine.tsx';
 
 const PER_PAGE = 10;
@@ -137,6 +138,7 @@ export function ApiKeysPage() {
         />
         <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
       </Paper>
+      {holder ? <WebhooksPanel /> : null}
       {me ? (
         <PasswordDialog
           open={asking !== null}
