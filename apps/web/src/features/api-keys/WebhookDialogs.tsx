@@ -56,8 +56,8 @@ export function SecretOnce({
         </Button>
       }
     >
-      <Typography variant="body2" sx={{ fontWeight: 600 }}>
-        {rotated ? 'New signing secret' : 'Signing secret'} of <OneLine text={url} />
+      <Typography variant="body2" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+        {rotated ? 'New signing secret' : 'Signing secret'} of {url}
       </Typography>
       <Typography variant="body2">
         Copy it now: it is not shown again.{' '}

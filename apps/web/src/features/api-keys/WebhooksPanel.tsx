@@ -1,4 +1,4 @@
-import { type WebhookEndpointRow } from '@obol/contract';
+import { WEBHOOK_EVENTS, type WebhookEndpointRow } from '@obol/contract';
 import AddIcon from '@mui/icons-material/Add';
 import { Alert, Box, Button, Paper, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
@@ -29,7 +29,12 @@ export function WebhooksPanel() {
 
   const columns: Column<WebhookEndpointRow>[] = [
     { id: 'url', label: 'URL', pinned: true, card: 'title', cell: (e) => <OneLine text={e.url} /> },
-    { id: 'events', label: 'Events', cell: (e) => e.events.join(', ') },
+    {
+      id: 'events',
+      label: 'Events',
+      // all nine read as one phrase; a choice on one line, whole on hover
+      cell: (e) => (e.events.length === WEBHOOK_EVENTS.length ? 'All events' : <OneLine text={e.events.join(', ')} />),
+    },
     {
       id: 'status',
       label: 'Status',
@@ -53,7 +58,7 @@ export function WebhooksPanel() {
         <Button size="small" onClick={() => setLogOf(e)} aria-label={`Deliveries to ${e.url}`}>
           Deliveries
         </Button>
-        <Button size="small" onClick={() => setRotating(e)} aria-label={`Rotate the secret of ${e.url}`}>
+        <Button size="small" onClick={() => setRotating(e)} aria-label={`Rotate secret of ${e.url}`}>
           Rotate secret
         </Button>
         <Button size="small" color="error" onClick={() => setRemoving(e)} aria-label={`Remove ${e.url}`}>
