@@ -13,6 +13,7 @@ import { merchantsRoutes } from './features/merchants/routes.ts';
 import { feesRoutes } from './features/fees/routes.ts';
 import { apiKeysRoutes } from './features/api-keys/routes.ts';
 import { webhooksRoutes } from './features/webhooks/routes.ts';
+import { liveRoutes } from './features/live/routes.ts';
 import { rolesRoutes } from './features/roles/routes.ts';
 import { ledgerRoutes } from './features/ledger/routes.ts';
 import { providerRoutes } from './features/provider/routes.ts';
@@ -196,6 +197,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   feesRoutes(app, deps);
   apiKeysRoutes(app, deps);
   webhooksRoutes(app, deps);
+  liveRoutes(app, deps);
   rolesRoutes(app, deps);
   ledgerRoutes(app, deps);
   providerRoutes(app, deps);

@@ -21,6 +21,7 @@ import { transactionOps } from './transactions.ts';
 import { transferOps } from './transfers.ts';
 import { usersOps } from './users.ts';
 import { webhookOps } from './webhooks.ts';
+import { liveOps } from './live.ts';
 
 /** The platform's own calls. */
 export const systemOps = {
@@ -73,6 +74,7 @@ export const OPERATION_GROUPS = {
   profile: profileOps,
   apiKeys: apiKeyOps,
   webhooks: webhookOps,
+  live: liveOps,
   roles: rolesOps,
   ledger: ledgerOps,
   provider: providerOps,

@@ -122,3 +122,41 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
 
 /** Escapes LIKE's wildcards (and its escape character) so a search matches what was typed, literally. */
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Calls `onNotify` at the commit of every transaction that NOTIFYs `channel`, in any process: a dedicated
+ * connection LISTENing on a PostgreSQL server (opened again after it drops), PGlite's own listener when embedded.
+ * Answers the function that stops listening.
+ */
+export async function listen(database: Database, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+  if (database.pglite) return database.pglite.listen(channel, onNotify);
+  let client: pg.Client | undefined;
+  let stopped = false;
+  const retry = () => {
+    if (!stopped) setTimeout(() => void connect(), 1000).unref();
+  };
+  const connect = async (): Promise<void> => {
+    if (stopped) return;
+    const c = new pg.Client({ connectionString: database.url });
+    c.on('notification', onNotify);
+    c.on('error', () => {
+      c.end().catch(() => undefined);
+      retry();
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch {
+      c.end().catch(() => undefined);
+      return retry();
+    }
+    client = c;
+    // what committed while the connection was down is read now
+    onNotify();
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    await client?.end().catch(() => undefined);
+  };
+}

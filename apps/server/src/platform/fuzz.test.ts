@@ -285,6 +285,8 @@ const queryForms = (v: unknown) => {
 const LAST = ['/api/delete-transaction', '/api/delete-transactions', '/api/clear-batch', '/api/logout'];
 const UPLOAD = '/api/upload-transactions';
 const WEBHOOK = '/api/provider/webhook';
+/** a stream that stays open: its query string is never read (features/live/live.test.ts opens it) */
+const EVENTS = '/api/events';
 
 function apiRoutes(method: string) {
   return t.routes
@@ -491,7 +493,7 @@ describe('fuzzing every route with hostile input', () => {
 
   it('answers every GET query string and route parameter with a 2xx or a 4xx, never a 5xx', async () => {
     failures.length = 0;
-    const routes = apiRoutes('GET');
+    const routes = apiRoutes('GET').filter((r) => r.url !== EVENTS);
     expect(routes.length).toBeGreaterThan(1);
     for (const r of routes) {
       const names = [...Object.keys(inputShape(r.input)), 'q'];

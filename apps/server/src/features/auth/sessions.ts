@@ -116,3 +116,19 @@ export async function endSessions(tx: Executor, userId: number, except?: number)
       ),
     );
 }
+
+/** Whether a session still holds (not signed out, not idle or past its end): a long-lived stream asks now and then. */
+export async function sessionHolds(db: Executor, sessionId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.id, sessionId),
+        isNull(sessions.revokedAt),
+        sql`${sessions.idleExpiresAt} > now()`,
+        sql`${sessions.expiresAt} > now()`,
+      ),
+    );
+  return !!row;
+}

@@ -1,9 +1,9 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { moneyEvents } from './tables.ts';
 
-export type MoneyEventKind = 'payout' | 'batch' | 'transfer' | 'refund' | 'reward' | '2d' | 'payin';
+export type MoneyEventKind = 'payout' | 'batch' | 'transfer' | 'refund' | 'reward' | '2d' | 'payin' | 'download';
 
 export interface MoneyEvent {
   id: number;
@@ -16,6 +16,15 @@ export interface MoneyEvent {
   to: string;
   amount: number;
   at: Date;
+}
+
+/**
+ * Who reads: a scope sees the movements of its tenants; a download (an export's file) is its owner's alone, so it is
+ * read only with `ownerId`, whatever the scope.
+ */
+export interface Reader {
+  scope: Scope;
+  ownerId?: number;
 }
 
 const scopeCondition = (scope: Scope): SQL | undefined => {
@@ -32,14 +41,37 @@ const scopeCondition = (scope: Scope): SQL | undefined => {
 };
 
 /**
+ * The oldest transaction of this database still in progress (else the next to start): every event of a smaller
+ * transaction id has committed or never will. Transactions of other databases on the same server are left out
+ * (pg_snapshot_xmin alone counts them: a long one elsewhere would hold this database's events back).
+ */
+const HORIZON = sql`coalesce(
+  (SELECT min(x) FROM pg_snapshot_xip(pg_current_snapshot()) x
+   WHERE x::xid IN (SELECT backend_xid FROM pg_stat_activity
+                    WHERE datname = current_database() AND backend_xid IS NOT NULL)),
+  pg_snapshot_xmax(pg_current_snapshot()))`;
+
+/**
  * The outbox's reader (for live screens and merchants' webhooks): up to `limit` events the scope may see after the
  * event `afterId` (0: from the first), oldest first; pass the last one's id to read on. Events come in the order
  * of their transactions (`tx`, then id), and only those of transactions that have ended, so a reader never passes
  * an event whose transaction commits later: ids are taken before commit and a later commit may hold a smaller id.
- * The price: while a transaction that started writing earlier is still open, later events wait for it. An
+ * The price: while a transaction of this database that started writing earlier is still open, later events wait
+ * for it. An
  * `afterId` that does not exist reads nothing.
  */
-export async function eventsAfter(db: Executor, afterId: number, scope: Scope, limit = 500): Promise<MoneyEvent[]> {
+export async function eventsAfter(
+  db: Executor,
+  afterId: number,
+  who: Scope | Reader,
+  limit = 500,
+): Promise<MoneyEvent[]> {
+  const reader: Reader = 'scope' in who ? who : { scope: who };
+  const movements = and(sql`${moneyEvents.kind} <> 'download'`, scopeCondition(reader.scope));
+  const visible =
+    reader.ownerId === undefined
+      ? movements
+      : or(movements, and(eq(moneyEvents.kind, 'download'), eq(moneyEvents.holderId, reader.ownerId)));
   const rows = await db
     .select({
       id: moneyEvents.id,
@@ -55,15 +87,26 @@ export async function eventsAfter(db: Executor, afterId: number, scope: Scope, l
     .from(moneyEvents)
     .where(
       and(
-        sql`${moneyEvents.tx} < pg_snapshot_xmin(pg_current_snapshot())`,
+        sql`${moneyEvents.tx} < ${HORIZON}`,
         afterId === 0
           ? undefined
           : sql`(${moneyEvents.tx}, ${moneyEvents.id}) >
               (SELECT c.tx, c.id FROM money_events c WHERE c.id = ${afterId})`,
-        scopeCondition(scope),
+        visible,
       ),
     )
     .orderBy(asc(moneyEvents.tx), asc(moneyEvents.id))
     .limit(limit);
   return rows.map((r) => ({ ...r, kind: r.kind as MoneyEventKind, amount: Number(r.amount) }));
+}
+
+/** The newest event a reader can see now (0: none): where a stream that asks for nothing older starts. */
+export async function lastEventId(db: Executor): Promise<number> {
+  const [row] = await db
+    .select({ id: moneyEvents.id })
+    .from(moneyEvents)
+    .where(sql`${moneyEvents.tx} < ${HORIZON}`)
+    .orderBy(sql`${moneyEvents.tx} DESC`, sql`${moneyEvents.id} DESC`)
+    .limit(1);
+  return row?.id ?? 0;
 }

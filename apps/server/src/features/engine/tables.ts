@@ -15,13 +15,13 @@ export const moneyEvents = pgTable(
   'money_events',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    /** payout, batch, transfer, refund, reward, 2d, payin */
+    /** payout, batch, transfer, refund, reward, 2d, payin; and download (an export's file: not money, but news) */
     kind: text('kind').notNull(),
     /** the movement's id (a batch's batch_id, a number's decimal text otherwise) */
     objectId: text('object_id').notNull(),
     /** the tenant; null for the platform's own (a Fee Account transfer, a 2D transfer) */
     merchantId: integer('merchant_id'),
-    /** the merchant or brand whose account moves (a payout's behalf-of); null as merchant_id */
+    /** the merchant or brand whose account moves (a payout's behalf-of); null as merchant_id; a file's owner */
     holderId: integer('holder_id'),
     /** null when the movement is created */
     fromStatus: text('from_status'),
@@ -40,7 +40,7 @@ export const moneyEvents = pgTable(
     index('money_events_object_idx').on(t.kind, t.objectId, t.id),
     check(
       'money_events_kind_known',
-      sql`${t.kind} IN ('payout', 'batch', 'transfer', 'refund', 'reward', '2d', 'payin')`,
+      sql`${t.kind} IN ('payout', 'batch', 'transfer', 'refund', 'reward', '2d', 'payin', 'download')`,
     ),
   ],
 );
