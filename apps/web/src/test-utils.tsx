@@ -41,7 +41,13 @@ export function signInAs(
   sessionStore.signIn(verifyResponse(permissions, opts));
 }
 
-type Reply = { status?: number; body?: unknown; headers?: Record<string, string>; text?: string };
+type Reply = {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** the answer's text, or a stream of it (an event stream) */
+  text?: string | ReadableStream<Uint8Array>;
+};
 export type Handler = (body: unknown, init: RequestInit) => Reply | Promise<Reply>;
 
 /**

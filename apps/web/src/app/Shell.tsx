@@ -3,6 +3,7 @@ import KeyboardDoubleArrowRight from '@mui/icons-material/KeyboardDoubleArrowRig
 import { Box, Drawer, IconButton, Tooltip } from '@mui/material';
 import { Suspense, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { LiveEventsProvider } from '../lib/live.tsx';
 import { useSession } from '../lib/session.ts';
 import { RouteFallback } from '../ui/RouteFallback.tsx';
 import { MAIN_ID } from '../ui/SkipLink.tsx';
@@ -44,81 +45,83 @@ export function Shell() {
   const width = rail ? RAIL : WIDE;
 
   return (
-    <Box sx={{ display: 'flex', minHeight: '100vh', bgcolor: 'background.default' }}>
-      <Box
-        component="aside"
-        sx={{
-          display: { xs: 'none', md: 'flex' },
-          flexDirection: 'column',
-          width,
-          flexShrink: 0,
-          position: 'sticky',
-          top: 0,
-          height: '100vh',
-          borderRight: 1,
-          borderColor: 'divider',
-          bgcolor: 'nav.bg',
-          transition: (t) => t.transitions.create('width', { duration: t.transitions.duration.shorter }),
-        }}
-      >
-        <Box sx={{ height: 56, display: 'flex', alignItems: 'center', px: rail ? 2 : 2.5, flexShrink: 0 }}>
-          <Brand rail={rail} home={home} />
-        </Box>
-        <Box component="nav" aria-label="Main menu" sx={{ flex: 1, overflowY: 'auto', overflowX: 'hidden' }}>
-          <NavList menus={menus} rail={rail} />
-        </Box>
+    <LiveEventsProvider>
+      <Box sx={{ display: 'flex', minHeight: '100vh', bgcolor: 'background.default' }}>
         <Box
+          component="aside"
           sx={{
-            p: 1,
-            borderTop: 1,
+            display: { xs: 'none', md: 'flex' },
+            flexDirection: 'column',
+            width,
+            flexShrink: 0,
+            position: 'sticky',
+            top: 0,
+            height: '100vh',
+            borderRight: 1,
             borderColor: 'divider',
-            display: 'flex',
-            justifyContent: rail ? 'center' : 'flex-end',
+            bgcolor: 'nav.bg',
+            transition: (t) => t.transitions.create('width', { duration: t.transitions.duration.shorter }),
           }}
         >
-          <Tooltip title={rail ? 'Expand sidebar' : 'Collapse sidebar'} placement="right">
-            <IconButton
-              size="small"
-              aria-label={rail ? 'Expand sidebar' : 'Collapse sidebar'}
-              aria-pressed={rail}
-              onClick={() => setRail(!rail)}
-            >
-              {rail ? <KeyboardDoubleArrowRight fontSize="small" /> : <KeyboardDoubleArrowLeft fontSize="small" />}
-            </IconButton>
-          </Tooltip>
+          <Box sx={{ height: 56, display: 'flex', alignItems: 'center', px: rail ? 2 : 2.5, flexShrink: 0 }}>
+            <Brand rail={rail} home={home} />
+          </Box>
+          <Box component="nav" aria-label="Main menu" sx={{ flex: 1, overflowY: 'auto', overflowX: 'hidden' }}>
+            <NavList menus={menus} rail={rail} />
+          </Box>
+          <Box
+            sx={{
+              p: 1,
+              borderTop: 1,
+              borderColor: 'divider',
+              display: 'flex',
+              justifyContent: rail ? 'center' : 'flex-end',
+            }}
+          >
+            <Tooltip title={rail ? 'Expand sidebar' : 'Collapse sidebar'} placement="right">
+              <IconButton
+                size="small"
+                aria-label={rail ? 'Expand sidebar' : 'Collapse sidebar'}
+                aria-pressed={rail}
+                onClick={() => setRail(!rail)}
+              >
+                {rail ? <KeyboardDoubleArrowRight fontSize="small" /> : <KeyboardDoubleArrowLeft fontSize="small" />}
+              </IconButton>
+            </Tooltip>
+          </Box>
         </Box>
-      </Box>
-      <Drawer
-        open={drawer}
-        onClose={() => setDrawer(false)}
-        sx={{ display: { md: 'none' } }}
-        slotProps={{ paper: { sx: { width: 280, bgcolor: 'nav.bg' } } }}
-      >
-        <Box sx={{ height: 56, display: 'flex', alignItems: 'center', px: 2.5 }}>
-          <Brand home={home} />
-        </Box>
-        <Box component="nav" aria-label="Main menu">
-          <NavList menus={menus} onNavigate={() => setDrawer(false)} />
-        </Box>
-      </Drawer>
-      <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
-        <TopBar onOpenMenu={() => setDrawer(true)}>
-          <ThemeSwitch />
-          <UserMenu name={session.user.name} role={session.user.role} onLogout={logout} />
-        </TopBar>
-        <Box
-          component="main"
-          id={MAIN_ID}
-          tabIndex={-1}
-          sx={{ flex: 1, width: '100%', maxWidth: 1440, mx: 'auto', px: { xs: 2, md: 4 }, py: { xs: 2, md: 3 } }}
+        <Drawer
+          open={drawer}
+          onClose={() => setDrawer(false)}
+          sx={{ display: { md: 'none' } }}
+          slotProps={{ paper: { sx: { width: 280, bgcolor: 'nav.bg' } } }}
         >
-          <ReceiptOutlet />
-          <Suspense fallback={<RouteFallback />}>
-            <Outlet />
-          </Suspense>
+          <Box sx={{ height: 56, display: 'flex', alignItems: 'center', px: 2.5 }}>
+            <Brand home={home} />
+          </Box>
+          <Box component="nav" aria-label="Main menu">
+            <NavList menus={menus} onNavigate={() => setDrawer(false)} />
+          </Box>
+        </Drawer>
+        <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
+          <TopBar onOpenMenu={() => setDrawer(true)}>
+            <ThemeSwitch />
+            <UserMenu name={session.user.name} role={session.user.role} onLogout={logout} />
+          </TopBar>
+          <Box
+            component="main"
+            id={MAIN_ID}
+            tabIndex={-1}
+            sx={{ flex: 1, width: '100%', maxWidth: 1440, mx: 'auto', px: { xs: 2, md: 4 }, py: { xs: 2, md: 3 } }}
+          >
+            <ReceiptOutlet />
+            <Suspense fallback={<RouteFallback />}>
+              <Outlet />
+            </Suspense>
+          </Box>
         </Box>
+        <IdleWarning onLogout={logout} />
       </Box>
-      <IdleWarning onLogout={logout} />
-    </Box>
+    </LiveEventsProvider>
   );
 }

@@ -55,6 +55,14 @@ const stickyRight: SxProps<Theme> = {
   boxShadow: (t) => `inset 1px 0 0 ${t.palette.divider}`,
 };
 
+/** A changed row: its background fades from the accent's tint (no motion for those who ask for none). */
+const FRESH_ROW = {
+  '@keyframes obol-fresh': { from: { backgroundColor: 'var(--obol-fresh)' }, to: { backgroundColor: 'transparent' } },
+  '--obol-fresh': (t: Theme) => t.vars?.palette.action.selected ?? t.palette.action.selected,
+  animation: 'obol-fresh 3s ease-out',
+  '@media (prefers-reduced-motion: reduce)': { animation: 'none', backgroundColor: 'action.hover' },
+} as const;
+
 export interface ListTableProps<T> {
   /** the table's id for its stored preferences (columns, order, density) */
   id: string;
@@ -75,6 +83,8 @@ export interface ListTableProps<T> {
   /** a cell's content in place of the column's own (a row being edited) */
   cellOverride?: (row: T, column: Column<T>) => ReactNode | undefined;
   rowSelected?: (row: T) => boolean;
+  /** a row that changed a moment ago (a live event): marked briefly, without moving anything */
+  rowFresh?: (row: T) => boolean;
   /** a TableFooter under the rows */
   footer?: ReactNode;
 }
@@ -162,7 +172,13 @@ export function ListTable<T>(props: ListTableProps<T>) {
             <TableBody>
               <BodyState loading={loading} empty={empty} colSpan={span} text={emptyText} />
               {rows.map((r) => (
-                <TableRow key={rowKey(r)} hover selected={props.rowSelected?.(r)}>
+                <TableRow
+                  key={rowKey(r)}
+                  hover
+                  selected={props.rowSelected?.(r)}
+                  data-fresh={props.rowFresh?.(r) || undefined}
+                  sx={props.rowFresh?.(r) ? FRESH_ROW : undefined}
+                >
                   {lead ? <TableCell padding="checkbox">{lead.cell(r)}</TableCell> : null}
                   {shown.map((c) => (
                     <TableCell key={c.id} sx={[c.nowrap ? { whiteSpace: 'nowrap' } : {}, ...toArray(c.cellSx)]}>

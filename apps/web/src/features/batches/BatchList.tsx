@@ -21,6 +21,7 @@ import { batchesQuery } from './api/batches.ts';
 import { batchHistory } from './api/batchHistory.ts';
 import { recentBatchesQuery } from './api/recentBatches.ts';
 import { OneLine } from '../../ui/OneLine.tsx';
+import { useFallbackPoll, useFresh } from '../../lib/live.tsx';
 
 /** What the list shows of a batch. */
 export type BatchRow = Pick<
@@ -108,6 +109,9 @@ const COLUMNS: Column<BatchRow>[] = [
  * and offer Export Batch, which opens the batch's transaction history. Status, search and page are in the URL.
  */
 export function BatchList({ mode }: { mode: 'all' | 'recent' }) {
+  // the spec's refresh, only while the live stream is down
+  const poll = useFallbackPoll(AUTO_REFRESH_MS);
+  const fresh = useFresh('batch');
   const { notify } = useNotify();
   const navigate = useNavigate();
   const url = useUrlParams();
@@ -123,7 +127,7 @@ export function BatchList({ mode }: { mode: 'all' | 'recent' }) {
       ? recentBatchesQuery({ per_page: BATCH_PER_PAGE, page: paging.page, search })
       : batchesQuery({ per_page: BATCH_PER_PAGE, page: paging.page, search, status })),
     placeholderData: keepPreviousData,
-    refetchInterval: AUTO_REFRESH_MS,
+    refetchInterval: poll,
   });
   const total = q.data?.total;
   useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
@@ -184,6 +188,7 @@ export function BatchList({ mode }: { mode: 'all' | 'recent' }) {
         columns={COLUMNS}
         rows={rows}
         rowKey={(b) => b.batch_id}
+        rowFresh={(b) => fresh(b.batch_id)}
         action={{
           label: 'Action',
           cell: (b) => (

@@ -17,6 +17,7 @@ import { StatusChip } from '../../ui/StatusChip.tsx';
 import { downloadFile } from './api/downloadFile.ts';
 import { downloadFilesQuery } from './api/downloadFiles.ts';
 import { OneLine } from '../../ui/OneLine.tsx';
+import { useFresh, useLiveConnected } from '../../lib/live.tsx';
 
 /** While a file is still being generated the list asks again this often. */
 export const DOWNLOADS_POLL_MS = 5000;
@@ -42,6 +43,8 @@ const COLUMNS: Column<DownloadFile>[] = [
  * (accounting). Search by file name or date; 20 a page; a file downloads once it is Completed.
  */
 export function DownloadsPage({ type, accounting, title }: { type: 0 | 1; accounting: boolean; title: string }) {
+  const fresh = useFresh('download');
+  const live = useLiveConnected();
   const { notify } = useNotify();
   const url = useUrlParams();
   const paging = usePaging(DOWNLOADS_PER_PAGE, [DOWNLOADS_PER_PAGE], url);
@@ -51,9 +54,9 @@ export function DownloadsPage({ type, accounting, title }: { type: 0 | 1; accoun
   const q = useQuery({
     ...downloadFilesQuery(body),
     placeholderData: keepPreviousData,
-    // files still being generated turn Completed by themselves
+    // files still being generated turn Completed by themselves: the live stream says when, else the list asks
     refetchInterval: (query) =>
-      query.state.data?.data.some((f) => f.status === 'Initiated') ? DOWNLOADS_POLL_MS : false,
+      !live && query.state.data?.data.some((f) => f.status === 'Initiated') ? DOWNLOADS_POLL_MS : false,
   });
   const total = q.data?.total;
   useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
@@ -81,6 +84,7 @@ export function DownloadsPage({ type, accounting, title }: { type: 0 | 1; accoun
           columns={COLUMNS}
           rows={rows}
           rowKey={(f) => f.id}
+          rowFresh={(f) => fresh(f.id)}
           action={{
             label: 'Action',
             cell: (f) => (

@@ -24,6 +24,7 @@ import { StatusWithReason } from '../../ui/StatusChip.tsx';
 import { payinsQuery, useExportPayins } from './api/payins.ts';
 import { useRefundFlow } from './RefundAction.tsx';
 import { OneLine } from '../../ui/OneLine.tsx';
+import { useFallbackPoll, useFresh } from '../../lib/live.tsx';
 
 /** Declined and Expired carry their reason (section 4). */
 const payinReason = (p: PayinRow) =>
@@ -111,6 +112,9 @@ const SORTS = ['newest', 'oldest'] as const;
  * action with 'User can view cardeye transactions'; reloads every 5 minutes.
  */
 export function PayinTransactionsPage({ channel = 'Payin' }: { channel?: PayinChannel }) {
+  // the spec's refresh, only while the live stream is down
+  const poll = useFallbackPoll(AUTO_REFRESH_MS);
+  const fresh = useFresh('payin');
   const page = PAGES[channel];
   const session = useSession();
   const canSearch = hasPermission(session, 'User can search');
@@ -131,7 +135,7 @@ export function PayinTransactionsPage({ channel = 'Payin' }: { channel?: PayinCh
   const q = useQuery({
     ...payinsQuery({ ...selection, page: paging.page, per_page: paging.perPage }),
     placeholderData: keepPreviousData,
-    refetchInterval: AUTO_REFRESH_MS,
+    refetchInterval: poll,
   });
   const total = q.data?.total;
   useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
@@ -203,6 +207,7 @@ export function PayinTransactionsPage({ channel = 'Payin' }: { channel?: PayinCh
           columns={page.columns}
           rows={q.data?.data ?? []}
           rowKey={(p) => p.id}
+          rowFresh={(p) => fresh(p.id)}
           loading={q.isLoading}
           sx={{ maxHeight: '65vh' }}
           action={canRefund ? { label: 'Refund', cell: refund.button } : undefined}

@@ -21,6 +21,7 @@ import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Pager } from '../../ui/Pager.tsx';
 import { StatusWithReason } from '../../ui/StatusChip.tsx';
 import { refundsQuery, useExportRefunds } from './api/payins.ts';
+import { useFallbackPoll, useFresh } from '../../lib/live.tsx';
 
 const COLUMNS: Column<RefundRow>[] = [
   {
@@ -65,6 +66,9 @@ const SORTS = ['newest', 'oldest'] as const;
 
 /** Refund Transactions: the refunds of the caller's scope, 20 a page by date, status and type, filters, export. */
 export function RefundTransactionsPage() {
+  // the spec's refresh, only while the live stream is down
+  const poll = useFallbackPoll(AUTO_REFRESH_MS);
+  const fresh = useFresh('refund');
   const session = useSession();
   const canSearch = hasPermission(session, 'User can search');
   const canExport = hasPermission(session, 'User can export transactions');
@@ -84,7 +88,7 @@ export function RefundTransactionsPage() {
   const q = useQuery({
     ...refundsQuery({ ...selection, page: paging.page, per_page: paging.perPage }),
     placeholderData: keepPreviousData,
-    refetchInterval: AUTO_REFRESH_MS,
+    refetchInterval: poll,
   });
   const total = q.data?.total;
   useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
@@ -163,6 +167,7 @@ export function RefundTransactionsPage() {
           columns={COLUMNS}
           rows={q.data?.data ?? []}
           rowKey={(r) => r.id}
+          rowFresh={(r) => fresh(r.id)}
           loading={q.isLoading}
           sx={{ maxHeight: '65vh' }}
         />

@@ -15,6 +15,7 @@ import { BrandSelect } from './BrandSelect.tsx';
 import { COMPLETED_COLUMNS } from './columns.tsx';
 import { useTransactionDetails } from './DetailsDialog.tsx';
 import { ExportButton } from '../../ui/ExportButton.tsx';
+import { useFallbackPoll, useFresh } from '../../lib/live.tsx';
 
 export { BATCH_FEE_TIP } from './columns.tsx';
 
@@ -22,6 +23,9 @@ const EMPTY = { brand: '', start_date: '', end_date: '', batch_id: '' };
 
 /** Completed payouts (of batches and manual payouts) with their fees and the fee totals of the whole selection. */
 export function CompletedTransactions() {
+  // the spec's refresh, only while the live stream is down
+  const poll = useFallbackPoll(AUTO_REFRESH_MS);
+  const fresh = useFresh('payout');
   const session = useSession();
   const canSearch = hasPermission(session, 'User can search');
   const canExport = hasPermission(session, 'User can export transactions');
@@ -38,7 +42,7 @@ export function CompletedTransactions() {
   const q = useQuery({
     ...completedTransactionsQuery(body),
     placeholderData: keepPreviousData,
-    refetchInterval: AUTO_REFRESH_MS,
+    refetchInterval: poll,
   });
   const settled = !!q.data && !q.isPlaceholderData;
   const total = q.data?.transactions.total;
@@ -84,6 +88,7 @@ export function CompletedTransactions() {
           columns={COMPLETED_COLUMNS}
           rows={rows}
           rowKey={(t) => t.id}
+          rowFresh={(t) => fresh(t.id)}
           action={details.action}
           sx={{ maxHeight: '70vh' }}
           loading={q.isLoading}

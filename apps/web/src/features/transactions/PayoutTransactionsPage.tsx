@@ -26,6 +26,7 @@ import { PAYOUT_COLUMNS } from './columns.tsx';
 import { useTransactionDetails } from './DetailsDialog.tsx';
 import { ExportButton } from '../../ui/ExportButton.tsx';
 import { VolumeChart } from './VolumeChart.tsx';
+import { useFallbackPoll, useFresh } from '../../lib/live.tsx';
 
 const EMPTY = {
   beneficiary_name: '',
@@ -51,6 +52,9 @@ const SORTS = ['newest', 'oldest'] as const;
 
 /** Payout transactions: sort, status, filters, export, details; reloads itself every 5 minutes. */
 export function PayoutTransactionsPage() {
+  // the spec's refresh, only while the live stream is down
+  const poll = useFallbackPoll(AUTO_REFRESH_MS);
+  const fresh = useFresh('payout');
   const session = useSession();
   const canSearch = hasPermission(session, 'User can search');
   const canExport = hasPermission(session, 'User can export transactions');
@@ -74,7 +78,7 @@ export function PayoutTransactionsPage() {
   const q = useQuery({
     ...payoutTransactionsQuery(body),
     placeholderData: keepPreviousData,
-    refetchInterval: AUTO_REFRESH_MS,
+    refetchInterval: poll,
   });
   const settled = !!q.data && !q.isPlaceholderData;
   const total = q.data?.transactions.total;
@@ -163,6 +167,7 @@ export function PayoutTransactionsPage() {
           columns={PAYOUT_COLUMNS}
           rows={rows}
           rowKey={(t) => t.id}
+          rowFresh={(t) => fresh(t.id)}
           action={details.action}
           sx={{ maxHeight: '65vh' }}
           loading={q.isLoading}

@@ -21,6 +21,7 @@ import { useLayoutEffect, useRef, useState } from 'react';
 import { euro } from '../../lib/format.ts';
 import { payoutVolumeQuery, type PayoutVolumeInput } from './api/payoutVolume.ts';
 import { dayLabel, useGroupColours, VolumeBars, type VolumeMetric } from './VolumeBars.tsx';
+import { useFallbackPoll } from '../../lib/live.tsx';
 
 /** Hidden from sight, read by screen readers. */
 const visuallyHidden = {
@@ -70,6 +71,8 @@ function useWidth<T extends HTMLElement>(fallback: number) {
  * filters as the list (the server applies the caller's scope). On a phone it is a slim strip with the totals.
  */
 export function VolumeChart({ filters }: { filters: PayoutVolumeInput }) {
+  // the spec's refresh, only while the live stream is down
+  const poll = useFallbackPoll(AUTO_REFRESH_MS);
   const theme = useTheme();
   const compact = useMediaQuery(theme.breakpoints.down('sm'));
   const colours = useGroupColours();
@@ -78,7 +81,7 @@ export function VolumeChart({ filters }: { filters: PayoutVolumeInput }) {
   const q = useQuery({
     ...payoutVolumeQuery(filters),
     placeholderData: keepPreviousData,
-    refetchInterval: AUTO_REFRESH_MS,
+    refetchInterval: poll,
   });
   const v = q.data;
   const all = v ? sum(VOLUME_GROUPS.map((g) => v.totals[g])) : null;

@@ -16,6 +16,7 @@ import { Pager } from '../../ui/Pager.tsx';
 import { StatusWithReason } from '../../ui/StatusChip.tsx';
 import { transfersQuery, useExportTransfers } from './api/transfers.ts';
 import { OneLine } from '../../ui/OneLine.tsx';
+import { useFresh } from '../../lib/live.tsx';
 
 const COLUMNS: Column<TransferRow>[] = [
   { id: 'beneficiary', label: 'Beneficiary Name', pinned: true, card: 'title', cell: (t) => t.beneficiary_name },
@@ -51,6 +52,7 @@ const SORTS = ['newest', 'oldest'] as const;
 
 /** Transfer Transactions: the transfers of the caller's scope, 20 a page, by date, status filter, export. */
 export function TransferTransactionsPage() {
+  const fresh = useFresh('transfer');
   const session = useSession();
   // the export is the screen's own (the server asks for the screen's permission, as the spec names no other)
   const canExport = hasPermission(session, 'User can view transfer amount screen');
@@ -108,6 +110,7 @@ export function TransferTransactionsPage() {
           columns={COLUMNS}
           rows={q.data?.data ?? []}
           rowKey={(t) => t.id}
+          rowFresh={(t) => fresh(t.id)}
           loading={q.isLoading}
           sx={{ maxHeight: '65vh' }}
           action={{
