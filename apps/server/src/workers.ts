@@ -1,13 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { Deps } from './platform/deps.ts';
 import { QUEUES, type JobData, type JobName } from './platform/jobs.ts';
-import { submitPayout } from './features/payouts/service.ts';
-import { recoverMovements, submitMovement } from './features/engine/movement.ts';
+import { payoutMovement } from './features/payouts/movement.ts';
+import { recoverMovements, RECOVER_EVERY_MS, submitMovement } from './features/engine/movement.ts';
 import { transferMovement } from './features/transfers/movement.ts';
 import { recoverPayins } from './features/payins/settle.ts';
 import { refundMovement } from './features/payins/refunds.ts';
 import { rewardMovement } from './features/payins/rewards.ts';
-import { recoverInFlight, RECOVER_EVERY_MS } from './features/payouts/recovery.ts';
 import { MOVEMENTS } from './features/provider/movements.ts';
 import { reconcile } from './features/provider/service.ts';
 import { stageBatch } from './features/batches/stage.ts';
@@ -34,7 +33,7 @@ interface Handler<N extends JobName> {
  */
 function handlers(deps: Deps): { [N in JobName]: Handler<N> } {
   return {
-    'payout.submit': { run: (d) => submitPayout(deps, deps.provider, d.payoutId), batchSize: 50 },
+    'payout.submit': { run: (d) => submitMovement(deps, payoutMovement, d.payoutId), batchSize: 50 },
     'refund.submit': { run: (d) => submitMovement(deps, refundMovement, d.refundId), batchSize: 10 },
     'reward.submit': { run: (d) => submitMovement(deps, rewardMovement, d.rewardId), batchSize: 10 },
     'transfer.submit': { run: (d) => submitMovement(deps, transferMovement, d.transferId), batchSize: 10 },
@@ -94,14 +93,13 @@ function handlers(deps: Deps): { [N in JobName]: Handler<N> } {
 
 /** Starts this process's job workers and schedules. Every server process may run them; pg-boss shares the work. */
 export async function startWorkers(deps: Deps): Promise<() => Promise<void>> {
-  // payouts, transfers and pay-ins a dead process, a lost answer or a lost webhook left in flight: at start, then
-  // every 15 s
+  // payouts, transfers, refunds, rewards, 2D transfers and pay-ins a dead process, a lost answer or a lost webhook
+  // left in flight: at start, then every 15 s
   let recovering = false;
   const recover = () => {
     if (recovering) return;
     recovering = true;
-    recoverInFlight(deps)
-      .then(() => recoverPayins(deps))
+    recoverPayins(deps)
       // the one recover path, over every kind the engine moves
       .then(async () => {
         for (const m of MOVEMENTS) await recoverMovements(deps, m);

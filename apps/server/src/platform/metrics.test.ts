@@ -1,6 +1,7 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settlePayout } from '../features/payouts/settle.ts';
+import { settleMovement } from '../features/engine/movement.ts';
+import { payoutMovement } from '../features/payouts/movement.ts';
 import { payouts } from '../features/payouts/tables.ts';
 import { userIdByEmail } from '../seed.ts';
 import { startTestApp, type TestApp } from '../test/harness.ts';
@@ -83,7 +84,7 @@ describe('GET /api/metrics', () => {
       .where(eq(payouts.id, old));
     for (const id of [done1, done2]) {
       const [p] = await t.deps.db.select().from(payouts).where(eq(payouts.id, id));
-      await settlePayout(t.deps, { idempotencyKey: p.idempotencyKey, status: 'Completed' });
+      await settleMovement(t.deps, payoutMovement, { idempotencyKey: p.idempotencyKey, status: 'Completed' });
     }
     // one payout's job failed for good (its retries spent), as the queue records it
     await t.deps.db.execute(sql`UPDATE pgboss.job SET state = 'failed'

@@ -7,7 +7,9 @@ import type { AuthContext } from '../../platform/http.ts';
 import { consumeApprovalCode, issueApprovalCode } from '../auth/approval.ts';
 import { accountById, platformAccountId } from '../ledger/accounts.ts';
 import { InsufficientFunds, postEntry } from '../ledger/service.ts';
-import { submitPayouts, type PayoutRow } from '../payouts/service.ts';
+import type { PayoutRow } from '../payouts/service.ts';
+import { payoutMovement } from '../payouts/movement.ts';
+import { submitMovements } from '../engine/movement.ts';
 import { returnBatchPayout } from '../payouts/settle.ts';
 import { PROVIDER_BATCH_MAX } from '../../platform/provider.ts';
 import { payouts } from '../payouts/tables.ts';
@@ -221,6 +223,6 @@ export async function submitBatch(deps: Deps, batchId: string): Promise<void> {
     const calls: number[][] = [];
     for (let i = 0; i < unsent.length; i += PROVIDER_BATCH_MAX)
       calls.push(unsent.slice(i, i + PROVIDER_BATCH_MAX).map((p) => p.id));
-    await Promise.all(calls.map((ids) => submitPayouts(deps, ids)));
+    await Promise.all(calls.map((ids) => submitMovements(deps, payoutMovement, ids)));
   }
 }

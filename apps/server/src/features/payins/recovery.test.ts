@@ -59,7 +59,7 @@ describe('refunds and rewards left Pending by a dead process and lost webhooks',
     expect((await t.post('/api/payin-refund', { reference: p.providerId, code }, merchant)).status).toBe(200);
     expect(await balance()).toBe(before - 2_100);
     // never sent: the first recovery sends it (under its key), the provider settles, the next recovery settles here
-    expect(await recoverMovements(t.deps, refundMovement, 0)).toBe(0);
+    expect((await recoverMovements(t.deps, refundMovement, 0)).settled).toBe(0);
     const [sent] = await t.deps.db.select().from(refunds).where(eq(refunds.payinId, p.id));
     expect(sent.providerId).toBeTruthy();
     await providerSettles(1);
@@ -68,7 +68,7 @@ describe('refunds and rewards left Pending by a dead process and lost webhooks',
       recoverMovements(t.deps, refundMovement, 0),
       recoverMovements(t.deps, refundMovement, 0),
     ]);
-    expect(a + b).toBe(1);
+    expect(a.settled + b.settled).toBe(1);
     const [done] = await t.deps.db.select().from(refunds).where(eq(refunds.payinId, p.id));
     expect(done.status).toBe('Completed');
     const [after] = await t.deps.db.select().from(payins).where(eq(payins.id, p.id));
@@ -83,7 +83,7 @@ describe('refunds and rewards left Pending by a dead process and lost webhooks',
       [null, 'Pending'],
       ['Pending', 'Completed'],
     ]);
-    expect(await recoverMovements(t.deps, refundMovement, 0)).toBe(0);
+    expect((await recoverMovements(t.deps, refundMovement, 0)).settled).toBe(0);
   });
 
   it('a reward is paid, then settled from the provider’s answer, once; a refused one comes back once', async () => {
@@ -95,14 +95,14 @@ describe('refunds and rewards left Pending by a dead process and lost webhooks',
     for (const p of [ok, refused])
       expect((await t.post('/api/payin-rewards', { id: (await rewardOf(p.id)).id }, merchant)).status).toBe(200);
     expect(await balance()).toBe(before - 300 - 66_600);
-    expect(await recoverMovements(t.deps, rewardMovement, 0)).toBe(0);
+    expect((await recoverMovements(t.deps, rewardMovement, 0)).settled).toBe(0);
     expect((await rewardOf(ok.id)).providerId).toBeTruthy();
     await providerSettles(2);
     const [a, b] = await Promise.all([
       recoverMovements(t.deps, rewardMovement, 0),
       recoverMovements(t.deps, rewardMovement, 0),
     ]);
-    expect(a + b).toBe(2);
+    expect(a.settled + b.settled).toBe(2);
     const [rOk, rRefused] = [await rewardOf(ok.id), await rewardOf(refused.id)];
     expect(rOk).toMatchObject({ status: 'Rewarded', payoutStatus: 'Completed' });
     expect(rRefused).toMatchObject({ status: 'NotRewarded', payoutStatus: 'Declined', reason: 'Declined by provider' });
@@ -117,7 +117,7 @@ describe('refunds and rewards left Pending by a dead process and lost webhooks',
       [null, 'Pending'],
       ['Pending', 'Declined'],
     ]);
-    expect(await recoverMovements(t.deps, rewardMovement, 0)).toBe(0);
+    expect((await recoverMovements(t.deps, rewardMovement, 0)).settled).toBe(0);
     const tb = (await t.post('/api/trial-balance', {}, admin)).body;
     expect(tb.balanced && tb.balances_match_postings && tb.no_overdrawn_accounts).toBe(true);
   });

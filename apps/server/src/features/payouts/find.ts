@@ -3,25 +3,6 @@ import { anyOf, type Executor } from '../../platform/db.ts';
 import type { PayoutRow } from './service.ts';
 import { payouts } from './tables.ts';
 
-/** The status of the payout with this idempotency key (ours and the provider's); undefined when none. */
-export async function payoutStatusByKey(db: Executor, idempotencyKey: string): Promise<string | undefined> {
-  const [p] = await db
-    .select({ status: payouts.status })
-    .from(payouts)
-    .where(eq(payouts.idempotencyKey, idempotencyKey));
-  return p?.status;
-}
-
-/** The keys among these of payouts still Processing here (in flight: the provider's word settles them). */
-export async function processingKeys(db: Executor, idempotencyKeys: string[]): Promise<Set<string>> {
-  if (!idempotencyKeys.length) return new Set();
-  const rows = await db
-    .select({ key: payouts.idempotencyKey })
-    .from(payouts)
-    .where(and(anyOf(payouts.idempotencyKey, idempotencyKeys, 'text'), eq(payouts.status, 'Processing')));
-  return new Set(rows.map((r) => r.key));
-}
-
 /** The payouts with these idempotency keys (the others are not ours). */
 export async function payoutsByKeys(db: Executor, idempotencyKeys: string[]): Promise<PayoutRow[]> {
   if (!idempotencyKeys.length) return [];

@@ -9,8 +9,8 @@ import { holderAccounts } from '../ledger/accounts.ts';
 import { trialBalance } from '../ledger/service.ts';
 import { journalEntries } from '../ledger/tables.ts';
 import { reconcile } from '../provider/service.ts';
-import { recoverInFlight } from './recovery.ts';
-import { submitPayout } from './service.ts';
+import { recoverMovements, submitMovement } from '../engine/movement.ts';
+import { payoutMovement } from './movement.ts';
 import { payouts } from './tables.ts';
 
 // Webhooks never arrive here: the simulator posts them to a port nobody listens on. Every payout must still
@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 const make = (n: number) => makePayouts(t.deps, merchantId, n, 'REC');
-const rowsOf = (ids: number[]) => t.deps.db.select().from(payouts).where(inArray(payouts.id, ids));
+const rowsOf = (ids: number[]) => t.deps.db.select().from(payouts).where(inArray(payouts.id, ids)).orderBy(payouts.id);
 const settledAtProvider = async (n: number) => {
   for (let i = 0; i < 100 && provider.settleNow() < n; i++) await new Promise((r) => setTimeout(r, 20));
 };
@@ -39,19 +39,19 @@ describe('payouts in flight, with every webhook lost', () => {
     const balanceBefore = (await holderAccounts(t.deps.db, merchantId)).payout!.balance;
     const ids = await make(9);
     // the provider receives eight of them; the last one was never sent (its process died first)
-    for (const id of ids.slice(0, 8)) await submitPayout(t.deps, t.deps.provider, id);
+    for (const id of ids.slice(0, 8)) await submitMovement(t.deps, payoutMovement, id);
     await settledAtProvider(0);
     await new Promise((r) => setTimeout(r, 100));
-    const first = await recoverInFlight(t.deps, { olderThanMs: 0 });
+    const first = await recoverMovements(t.deps, payoutMovement, 0);
     expect(first).toMatchObject({ asked: 9, settled: 8, resent: 1 });
     await new Promise((r) => setTimeout(r, 100));
-    const second = await recoverInFlight(t.deps, { olderThanMs: 0 });
+    const second = await recoverMovements(t.deps, payoutMovement, 0);
     expect(second).toMatchObject({ asked: 1, settled: 1 });
     const rows = await rowsOf(ids);
     expect(rows.map((r) => r.status)).toEqual(ids.map((_, i) => (i % 3 === 2 ? 'Failed' : 'Completed')));
     expect(rows.every((r) => r.providerId)).toBe(true);
     // nothing moves twice: a third run finds nothing, and each payout has its two entries
-    expect(await recoverInFlight(t.deps, { olderThanMs: 0 })).toMatchObject({ asked: 0 });
+    expect(await recoverMovements(t.deps, payoutMovement, 0)).toMatchObject({ asked: 0 });
     for (const r of rows) {
       const kinds = (
         await t.deps.db
@@ -82,9 +82,9 @@ describe('payouts in flight, with every webhook lost', () => {
     });
     try {
       const [id] = await make(1);
-      await submitPayout(t.deps, t.deps.provider, id);
+      await submitMovement(t.deps, payoutMovement, id);
       await t.deps.db.update(payouts).set({ providerId: null }).where(eq(payouts.id, id));
-      const r = await recoverInFlight(t.deps, { olderThanMs: 0 });
+      const r = await recoverMovements(t.deps, payoutMovement, 0);
       expect(r).toMatchObject({ asked: 1, settled: 0, accepted: 1 });
       const [p] = await rowsOf([id]);
       expect(p.status).toBe('Processing');
@@ -100,7 +100,7 @@ describe('payouts in flight, with every webhook lost', () => {
 
   it('are settled by reconciliation when its statement proves them, and reported otherwise', async () => {
     const ids = await make(4);
-    for (const id of ids) await submitPayout(t.deps, t.deps.provider, id);
+    for (const id of ids) await submitMovement(t.deps, payoutMovement, id);
     await settledAtProvider(0);
     await new Promise((r) => setTimeout(r, 100));
     const report = await reconcile(t.deps);

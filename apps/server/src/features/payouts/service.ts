@@ -1,13 +1,9 @@
 import { feeCents, MAX_AMOUNT_CENTS } from '@obol/contract';
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Deps } from '../../platform/deps.ts';
-import { anyOf, type Tx } from '../../platform/db.ts';
+import type { Tx } from '../../platform/db.ts';
 import { unprocessable } from '../../platform/errors.ts';
-import { ProviderRejected, type ProviderClient } from '../../platform/provider.ts';
 import type { Jobs } from '../../platform/jobs.ts';
 import { platformAccountId, type AccountRow } from '../ledger/accounts.ts';
 import { postEntry } from '../ledger/service.ts';
-import { settlePayout, settlePayouts } from './settle.ts';
 import { payouts } from './tables.ts';
 
 export type PayoutRow = typeof payouts.$inferSelect;
@@ -84,73 +80,4 @@ export async function reservePayout(tx: Tx, row: PayoutRow) {
     createdBy: row.createdBy,
     postings: lines,
   });
-}
-
-/** Sends a Processing payout to the provider with its own idempotency key. Safe to run again. */
-export async function submitPayout(deps: Deps, provider: ProviderClient, payoutId: number): Promise<void> {
-  const [p] = await deps.db.select().from(payouts).where(eq(payouts.id, payoutId));
-  if (!p || p.status !== 'Processing' || p.providerId) return;
-  try {
-    const r = await provider.createPayout(providerBody(p));
-    await deps.db
-      .update(payouts)
-      .set({ providerId: r.id, submittedAt: new Date(), updatedAt: new Date() })
-      .where(and(eq(payouts.id, p.id), isNull(payouts.providerId)));
-  } catch (err) {
-    if (err instanceof ProviderRejected) {
-      await settlePayout(deps, { idempotencyKey: p.idempotencyKey, status: 'Failed', message: err.messages[0] });
-      return;
-    }
-    throw err; // unavailable: the job is retried with the same key
-  }
-}
-
-const providerBody = (p: PayoutRow) => ({
-  idempotency_key: p.idempotencyKey,
-  reference: p.reference,
-  obol_id: p.obolId,
-  amount: p.amount,
-  currency: 'EUR' as const,
-  beneficiary_name: p.beneficiaryName,
-  brand: p.brand,
-});
-
-/**
- * Sends these payouts (those still Processing and unsent) to the provider in batch calls, each under its own
- * idempotency key: the accepted ones get their provider id in one UPDATE, the rejected ones are settled Failed
- * with the provider's message in one transaction, as submitPayout does one at a time. Safe to run again: a
- * payout sent before is answered as the provider first took it.
- */
-export async function submitPayouts(deps: Deps, ids: number[]): Promise<void> {
-  if (!ids.length) return;
-  const rows = await deps.db
-    .select()
-    .from(payouts)
-    .where(and(anyOf(payouts.id, ids, 'bigint'), eq(payouts.status, 'Processing'), isNull(payouts.providerId)))
-    .orderBy(payouts.id);
-  if (!rows.length) return;
-  // unavailable: thrown, and the job is retried with the same keys
-  const results = await deps.provider.createPayouts(rows.map(providerBody));
-  const accepted = results.filter((r) => r.outcome === 'accepted');
-  if (accepted.length)
-    await deps.db.execute(sql`
-      WITH v AS (
-        SELECT * FROM unnest(${sql.param(accepted.map((r) => r.idempotency_key))}::text[],
-          ${sql.param(accepted.map((r) => r.id))}::text[]) AS v(key, provider_id)
-      ), locked AS (
-        -- in id order, as settlePayouts locks them: the two never wait on each other in a cycle
-        SELECT p.id FROM payouts p JOIN v ON v.key = p.idempotency_key
-        WHERE p.provider_id IS NULL ORDER BY p.id FOR UPDATE OF p
-      )
-      UPDATE payouts p SET provider_id = v.provider_id, submitted_at = now(), updated_at = now()
-      FROM v
-      WHERE p.idempotency_key = v.key AND p.provider_id IS NULL AND p.id IN (SELECT id FROM locked)`);
-  const rejected = results.flatMap((r) => (r.outcome === 'rejected' ? [r] : []));
-  if (rejected.length)
-    await deps.db.transaction((tx) =>
-      settlePayouts(
-        tx,
-        rejected.map((r) => ({ idempotencyKey: r.idempotency_key, status: 'Failed' as const, message: r.messages[0] })),
-      ),
-    );
 }

@@ -1,78 +1,20 @@
-import { sql } from 'drizzle-orm';
-import type { Deps } from '../../platform/deps.ts';
-import { anyOf, rowsOf, type Tx } from '../../platform/db.ts';
+import type { Tx } from '../../platform/db.ts';
 import { platformAccountId } from '../ledger/accounts.ts';
 import { entryIdByKey, postEntry, reverseEntry, type EntryCommand } from '../ledger/service.ts';
 import { postEntries, writeEntries } from '../ledger/batch.ts';
 import { returnsFromBatch } from '../batches/returns.ts';
 import type { PayoutRow } from './service.ts';
-import { payouts } from './tables.ts';
-
-/** What the provider said became of a payout, by its idempotency key. */
-export interface PayoutSettlement {
-  idempotencyKey: string;
-  providerId?: string;
-  status: 'Completed' | 'Failed';
-  message?: string;
-}
 
 /**
- * Settles a payout exactly once: only a Processing payout moves, to Completed (payouts in flight -> provider)
- * or Failed (the reserve is reversed: amount and fee return to the payout account). Duplicate or late
- * events find it settled and change nothing.
+ * The ledger of payouts the engine settled together (payoutMovement's postSettled), in its transaction. Each
+ * Completed payout gets its own entry (`payout:<id>:complete`: payouts in flight -> provider), written together so
+ * the two platform accounts move once per call (ledger postEntries); a Failed payout of a batch returns its amount
+ * and its share of the batch fee (`payout:<id>:refund`), a failed manual payout the exact opposite of its reserve.
  */
-export async function settlePayout(
-  deps: Pick<Deps, 'db'>,
-  ev: PayoutSettlement,
-  tx?: Tx,
-): Promise<'applied' | 'ignored'> {
-  const run = async (t: Tx) => ((await settlePayouts(t, [ev])).has(ev.idempotencyKey) ? 'applied' : 'ignored');
-  return tx ? run(tx) : deps.db.transaction(run);
-}
-
-/**
- * Settles many payouts in the caller's transaction, each exactly once, and answers the keys it applied. One
- * conditional UPDATE moves the Processing ones among them (rows locked in id order, so two settlers of
- * overlapping sets never deadlock; a payout another transaction settled first is no longer Processing and is
- * left alone). Each Completed payout gets its own entry (`payout:<id>:complete`: payouts in flight -> provider),
- * posted together so the two platform accounts move once per call (ledger postEntries); each Failed one
- * returns its money as settlePayout always did. A key twice counts once (the first).
- */
-export async function settlePayouts(tx: Tx, evs: PayoutSettlement[]): Promise<Set<string>> {
-  const byKey = new Map<string, PayoutSettlement>();
-  for (const e of evs) if (!byKey.has(e.idempotencyKey)) byKey.set(e.idempotencyKey, e);
-  const list = [...byKey.values()];
-  if (!list.length) return new Set();
-  const col = <T>(f: (e: PayoutSettlement) => T) => sql.param(list.map(f));
-  const moved = rowsOf<{ id: number | string; key: string; status: string; amount: number | string }>(
-    await tx.execute(sql`
-      WITH v AS (
-        SELECT * FROM unnest(${col((e) => e.idempotencyKey)}::text[], ${col((e) => e.status)}::text[],
-          ${col((e) => e.message ?? null)}::text[], ${col((e) => e.providerId ?? null)}::text[])
-          AS v(key, status, message, provider_id)
-      ), locked AS (
-        SELECT p.id FROM payouts p JOIN v ON v.key = p.idempotency_key
-        WHERE p.status = 'Processing' ORDER BY p.id FOR UPDATE OF p
-      )
-      UPDATE payouts p SET
-        status = v.status,
-        failure_message = CASE WHEN v.status = 'Failed' THEN coalesce(v.message, 'Brand does not match') END,
-        settled_at = now(), updated_at = now(),
-        provider_id = coalesce(p.provider_id, v.provider_id)
-      FROM v
-      WHERE p.idempotency_key = v.key AND p.status = 'Processing' AND p.id IN (SELECT id FROM locked)
-      RETURNING p.id, p.idempotency_key AS key, p.status, p.amount`),
-  );
-  if (!moved.length) return new Set();
-  const completed = moved.filter((r) => r.status === 'Completed');
-  const failedIds = moved.filter((r) => r.status === 'Failed').map((r) => Number(r.id));
-  const failed = failedIds.length
-    ? await tx
-        .select()
-        .from(payouts)
-        .where(anyOf(payouts.id, failedIds, 'bigint'))
-        .orderBy(payouts.id)
-    : [];
+export async function payoutSettlementEntries(tx: Tx, settled: { row: PayoutRow; state: 'completed' | 'failed' }[]) {
+  if (!settled.length) return;
+  const completed = settled.filter((s) => s.state === 'completed').map((s) => s.row);
+  const failed = settled.filter((s) => s.state === 'failed').map((s) => s.row);
   const clearing = await platformAccountId(tx, 'payout_clearing');
   const provider = await platformAccountId(tx, 'provider');
   // Several entries in one transaction: every account they move, the manual payouts' reversals below included,
@@ -94,10 +36,10 @@ export async function settlePayouts(tx: Tx, evs: PayoutSettlement[]): Promise<Se
       idempotencyKey: `payout:${r.id}:complete`,
       kind: 'payout.complete',
       businessType: 'payout',
-      businessId: Number(r.id),
+      businessId: r.id,
       postings: [
-        { accountId: clearing, amount: -Number(r.amount) },
-        { accountId: provider, amount: Number(r.amount) },
+        { accountId: clearing, amount: -r.amount },
+        { accountId: provider, amount: r.amount },
       ],
     })),
   );
@@ -113,7 +55,6 @@ export async function settlePayouts(tx: Tx, evs: PayoutSettlement[]): Promise<Se
     if (reserve === undefined) throw new Error(`payout ${row.id} has no reserve entry`);
     await reverseEntry(tx, reserve, { kind: 'payout.reversal', memo: row.failureMessage ?? undefined });
   }
-  return new Set(moved.map((r) => r.key));
 }
 
 /**

@@ -3,13 +3,15 @@ import { accountingMovement } from '../accounting/settlement.ts';
 import { refundMovement } from '../payins/refunds.ts';
 import { rewardMovement } from '../payins/rewards.ts';
 import { transferMovement } from '../transfers/movement.ts';
+import { payoutMovement } from '../payouts/movement.ts';
 
 /**
  * Every movement kind the money engine moves (engine/movement.ts): the webhook finds an event's kind among them,
- * and the recovery sweep (workers.ts) runs the one recover path over each. Payouts and batches are not among them
- * yet (their bulk paths: payouts/, batches/).
+ * and the recovery sweep (workers.ts) runs the one recover path over each. The pay-in's settlement is not among
+ * them yet (payins/settle.ts: money in, its own recovery).
  */
 export const MOVEMENTS: readonly Movement<MovementRow>[] = [
+  payoutMovement,
   transferMovement,
   refundMovement,
   rewardMovement,

@@ -3,9 +3,16 @@ import { desc, eq, sql } from 'drizzle-orm';
 import { anyOf, rowsOf, type Tx } from '../../platform/db.ts';
 import type { ProviderItem, ProviderPayin } from '../../platform/provider.ts';
 import type { Deps } from '../../platform/deps.ts';
-import { settlePayout, settlePayouts, type PayoutSettlement } from '../payouts/settle.ts';
-import { completedPayouts, payoutsByKeys, payoutStatusByKey, processingKeys } from '../payouts/find.ts';
-import { inFlightByKey, movementOfEvent, settleMovement } from '../engine/movement.ts';
+import { completedPayouts, payoutsByKeys } from '../payouts/find.ts';
+import { payoutMovement } from '../payouts/movement.ts';
+import {
+  inFlightByKey,
+  inFlightKeys,
+  movementOfEvent,
+  settleMovement,
+  settleMovements,
+  type MovementSettlement,
+} from '../engine/movement.ts';
 import { payinStatusByProviderId, settlePayin } from '../payins/settle.ts';
 import { REWARD_KEY_PREFIX } from '../payins/rewards.ts';
 import { MOVEMENTS } from './movements.ts';
@@ -30,15 +37,12 @@ export async function applyProviderEvent(
   if (known) return 'duplicate';
   let verified: ProviderItem | null = null;
   const key = ev.data.idempotency_key;
-  // a movement the engine moves (a transfer, a 2D transfer, a refund, a reward's payment), known by the event's type
-  // and key; any other payout event is a payout's
+  // the movement the event speaks of (a payout, a transfer, a 2D transfer, a refund, a reward's payment), known by
+  // the event's type and key
   const movement = key ? movementOfEvent(MOVEMENTS, ev.type, key) : undefined;
-  const isPayout = !movement && (ev.type === 'payout.completed' || ev.type === 'payout.failed');
   if (movement && key) {
     // only one still in flight needs the provider's word (ProviderUnavailable: the provider retries)
     if (await inFlightByKey(deps.db, movement, key)) verified = await movement.lookup(deps.provider, key);
-  } else if (isPayout && key) {
-    if ((await payoutStatusByKey(deps.db, key)) === 'Processing') verified = await deps.provider.payoutByKey(key);
   }
   // a pay-in event: the link as the provider has it now, for a pay-in still Pending here
   let payin: ProviderPayin | null = null;
@@ -63,7 +67,7 @@ export async function applyProviderEvent(
         status: verified.status,
         message: verified.message,
       };
-      outcome = movement ? await settleMovement(deps, movement, settled, tx) : await settlePayout(deps, settled, tx);
+      if (movement) outcome = await settleMovement(deps, movement, settled, tx);
     }
     if (payin) outcome = await settlePayin(tx, payin);
     await tx.update(providerEvents).set({ outcome }).where(eq(providerEvents.id, seen.id));
@@ -84,7 +88,7 @@ const isPlainPayoutEvent = (ev: ProviderEvent) =>
  * Applies a batch of webhook events (as the provider delivers them under load), each exactly once, and answers
  * each one's outcome in order. The payout events are applied together: the provider is asked once for every
  * payout still in flight among them (a look-up by keys), and one transaction records every event id, settles
- * the payouts the provider's answer proves settled (settlePayouts: each once, the platform accounts moved once)
+ * the payouts the provider's answer proves settled (settleMovements: each once, the platform accounts moved once)
  * and writes the activity record. Every other event is applied on its own, as applyProviderEvent does. The
  * guarantees are the single event's: a duplicate (here, in the same batch, or racing) changes nothing, a forged
  * or stale event moves nothing, an older state cannot undo a newer one.
@@ -127,7 +131,7 @@ export async function applyProviderEvents(
   if (!fresh.length) return outcomes;
   // only payouts still in flight need the provider's word (ProviderUnavailable: a 503, the provider retries)
   const keys = [...new Set(fresh.map((i) => events[i].data.idempotency_key!))];
-  const inFlight = await processingKeys(deps.db, keys);
+  const inFlight = await inFlightKeys(deps.db, payoutMovement, keys);
   const verified = new Map(
     (inFlight.size ? await deps.provider.lookupPayouts([...inFlight]) : []).map((v) => [v.idempotency_key, v]),
   );
@@ -145,7 +149,7 @@ export async function applyProviderEvents(
           RETURNING event_id`),
       ).map((r) => r.event_id),
     );
-    const settlements: PayoutSettlement[] = [];
+    const settlements: MovementSettlement[] = [];
     for (const i of fresh) {
       if (!claimed.has(events[i].event_id)) {
         outcomes[i] = 'duplicate'; // another delivery of it committed first
@@ -156,7 +160,7 @@ export async function applyProviderEvents(
       if (v && v.idempotency_key === key && (v.status === 'Completed' || v.status === 'Failed'))
         settlements.push({ idempotencyKey: key, providerId: v.id, status: v.status, message: v.message });
     }
-    const applied = await settlePayouts(tx, settlements);
+    const applied = await settleMovements(tx, payoutMovement, settlements);
     // an event applies the settlement of its payout once: a second event of the same payout is ignored
     const used = new Set<string>();
     const mine = fresh.filter((i) => claimed.has(events[i].event_id));
@@ -216,7 +220,7 @@ export async function reconcile(deps: Deps): Promise<ReconcileResponse> {
       (item.status === 'Completed' || item.status === 'Failed')
     ) {
       // proven by the provider's statement: settle it now (once; a webhook racing this changes nothing)
-      const done = await settlePayout(deps, {
+      const done = await settleMovement(deps, payoutMovement, {
         idempotencyKey: p.idempotencyKey,
         providerId: item.id,
         status: item.status,

@@ -9,7 +9,8 @@ import { userIdByEmail } from '../../seed.ts';
 import { holderAccounts } from '../ledger/accounts.ts';
 import { trialBalance } from '../ledger/service.ts';
 import { journalEntries } from '../ledger/tables.ts';
-import { submitPayouts } from '../payouts/service.ts';
+import { submitMovements } from '../engine/movement.ts';
+import { payoutMovement } from '../payouts/movement.ts';
 import { payouts } from '../payouts/tables.ts';
 import { providerEvents } from './tables.ts';
 
@@ -84,8 +85,8 @@ describe('payouts sent to the provider in batches', () => {
     const single = vi.spyOn(t.deps.provider, 'createPayout');
     const batch = vi.spyOn(t.deps.provider, 'createPayouts');
     try {
-      await submitPayouts(t.deps, ids);
-      await submitPayouts(t.deps, ids); // a rerun: nothing unsent is left
+      await submitMovements(t.deps, payoutMovement, ids);
+      await submitMovements(t.deps, payoutMovement, ids); // a rerun: nothing unsent is left
       expect(single).not.toHaveBeenCalled();
       expect(batch).toHaveBeenCalledTimes(1);
       expect(batch.mock.calls[0][0]).toHaveLength(30);
@@ -116,7 +117,7 @@ describe('payouts sent to the provider in batches', () => {
     // the process dies after the provider's answer, before the provider ids are written (the UPDATE fails)
     const died = vi.spyOn(t.deps.db, 'execute').mockRejectedValueOnce(new Error('the process died'));
     try {
-      await expect(submitPayouts(t.deps, ids)).rejects.toThrow('the process died');
+      await expect(submitMovements(t.deps, payoutMovement, ids)).rejects.toThrow('the process died');
     } finally {
       died.mockRestore();
     }
@@ -127,7 +128,7 @@ describe('payouts sent to the provider in batches', () => {
     const taken = new Map(atProvider().map((i) => [i.idempotency_key, i.id]));
     expect(taken.size).toBe(ids.length);
     // the job runs again: the same keys, answered with the payouts the provider already holds
-    await submitPayouts(t.deps, ids);
+    await submitMovements(t.deps, payoutMovement, ids);
     const rows = await rowsOf(ids);
     for (const r of rows) expect(r.providerId).toBe(taken.get(r.idempotencyKey));
     expect(atProvider()).toHaveLength(ids.length);
@@ -142,7 +143,7 @@ describe('payouts sent to the provider in batches', () => {
   it('two submissions of the same payouts at the same moment send each once and write one provider id', async () => {
     const ids = await make(25);
     const before = Object.keys(provider.store.data.items).length;
-    await Promise.all([submitPayouts(t.deps, ids), submitPayouts(t.deps, ids)]);
+    await Promise.all([submitMovements(t.deps, payoutMovement, ids), submitMovements(t.deps, payoutMovement, ids)]);
     const rows = await rowsOf(ids);
     const keys = new Set(rows.map((r) => r.idempotencyKey));
     const theirs = Object.values(provider.store.data.items).filter((i) => keys.has(i.idempotency_key));
@@ -160,7 +161,7 @@ describe('payouts sent to the provider in batches', () => {
 
   it('a batched webhook settles each payout once, as the provider has it, and a replay of it moves nothing', async () => {
     const ids = await make(24);
-    await submitPayouts(t.deps, ids);
+    await submitMovements(t.deps, payoutMovement, ids);
     provider.settleNow();
     const rows = await rowsOf(ids);
     const events = rows.map((r) => eventOf(r.idempotencyKey));
@@ -209,7 +210,7 @@ describe('payouts sent to the provider in batches', () => {
 
   it('two batches naming the same payouts at once settle each payout once', async () => {
     const ids = await make(40);
-    await submitPayouts(t.deps, ids);
+    await submitMovements(t.deps, payoutMovement, ids);
     provider.settleNow();
     const rows = await rowsOf(ids);
     // two deliveries with different event ids, in opposite orders (row locks are taken in id order: no deadlock)
@@ -228,7 +229,7 @@ describe('payouts sent to the provider in batches', () => {
 
   it('refuses a malformed or oversized batch, and one signed wrong, changing nothing', async () => {
     const ids = await make(2);
-    await submitPayouts(t.deps, ids);
+    await submitMovements(t.deps, payoutMovement, ids);
     provider.settleNow();
     const rows = await rowsOf(ids);
     const events = rows.map((r) => eventOf(r.idempotencyKey));

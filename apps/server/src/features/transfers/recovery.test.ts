@@ -44,7 +44,7 @@ describe('transfers left Pending by a dead process and lost webhooks', () => {
     const closed = await transfer('DE94370400440532010000', 800, account);
     expect(await balance(account)).toBe(before - 2_000);
     // never sent: the first recovery sends them (same keys), the provider settles, the next recovery settles here
-    expect(await recoverMovements(t.deps, transferMovement, 0)).toBe(0);
+    expect((await recoverMovements(t.deps, transferMovement, 0)).settled).toBe(0);
     expect((await rows([ok, closed])).every((r) => r.providerId)).toBe(true);
     for (let i = 0; i < 100 && provider.settleNow() < 2; i++) await new Promise((r) => setTimeout(r, 20));
     // two recoveries at once (as two processes would run them): each transfer settles once
@@ -52,14 +52,14 @@ describe('transfers left Pending by a dead process and lost webhooks', () => {
       recoverMovements(t.deps, transferMovement, 0),
       recoverMovements(t.deps, transferMovement, 0),
     ]);
-    expect(a + b).toBe(2);
+    expect(a.settled + b.settled).toBe(2);
     const [rOk, rClosed] = await rows([ok, closed]).then((rs) =>
       [ok, closed].map((id) => rs.find((r) => r.id === id)!),
     );
     expect(rOk.status).toBe('Completed');
     expect(rClosed).toMatchObject({ status: 'Declined', detail: 'Account closed' });
     expect(await balance(account)).toBe(before - 1_200);
-    expect(await recoverMovements(t.deps, transferMovement, 0)).toBe(0);
+    expect((await recoverMovements(t.deps, transferMovement, 0)).settled).toBe(0);
     // the outbox holds each change once, though two recoveries raced for it
     expect(await outboxPath(t.deps.db, 'transfer', ok)).toEqual([
       [null, 'Pending'],
