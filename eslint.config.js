@@ -27,6 +27,12 @@ const TABLE_OWNER = new Map(
 );
 const SQL_TABLE = /\b(?:FROM|JOIN|INTO|UPDATE)\s+(\w+)/gi;
 
+/**
+ * The read side: the payout lists, reports and exports read across every feature's tables in one query per page
+ * or chunk (bench/); they read, they never write, so they may name any table.
+ */
+const READ_MODELS = new Set(['transactions', 'reports', 'downloads']);
+
 /** The feature a path lies in and the path inside it; null outside the features. */
 function featureOf(file) {
   const rel = path.relative(FEATURES, file);
@@ -42,7 +48,7 @@ function featureOf(file) {
  */
 function foreignTables(context, hit) {
   const here = featureOf(context.filename);
-  if (!here || here.inside === 'tables.ts') return null;
+  if (!here || here.inside === 'tables.ts' || READ_MODELS.has(here.feature)) return null;
   const data = (owner, extra) => ({ feature: here.feature, owner, ...extra });
   const checkSource = (node) => {
     const spec = node.source?.value;
@@ -72,6 +78,52 @@ function foreignTables(context, hit) {
   };
 }
 
+// ---------- layers that go one way on the server ----------
+// The platform imports no feature; the ledger imports none; the engine imports only the ledger; and no two features
+// import each other (docs/architecture.md, "Layers"). A tables.ts may import another's tables.ts (foreign keys: the
+// schema is one layer), and tests may import anything.
+const PLATFORM = path.join(ROOT, 'apps/server/src/platform');
+/** what the bottom layers may import among the features */
+const BELOW = { ledger: [], engine: ['ledger'] };
+const IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'/gm;
+const isSource = (f) => f.endsWith('.ts') && !f.endsWith('.test.ts');
+
+/** feature -> the features its source files import (tables.ts to tables.ts left out) */
+const FEATURE_IMPORTS = new Map(
+  readdirSync(FEATURES).map((feature) => {
+    const dir = path.join(FEATURES, feature);
+    const files = readdirSync(dir, { recursive: true }).filter((f) => isSource(String(f)));
+    const used = new Set();
+    for (const f of files) {
+      const file = path.join(dir, String(f));
+      for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+        const there = featureOf(path.resolve(path.dirname(file), m[1]));
+        if (!there || there.feature === feature) continue;
+        if (String(f) === 'tables.ts' && there.inside.startsWith('tables')) continue;
+        used.add(there.feature);
+      }
+    }
+    return [feature, used];
+  }),
+);
+
+/**
+ * Debt, to be paid (issue 47): the pairs of features that still import each other. A pair goes when one side stops
+ * importing the other ('stale-feature-cycle' says when); a new pair is an error.
+ */
+const KNOWN_CYCLES = [
+  ['api-keys', 'users'],
+  ['auth', 'batches'],
+  ['auth', 'passkeys'],
+  ['auth', 'users'],
+  ['batches', 'payments'],
+  ['batches', 'payouts'],
+  ['ledger', 'payments'],
+  ['ledger', 'users'],
+  ['roles', 'users'],
+];
+const knownCycle = (a, b) => KNOWN_CYCLES.some(([x, y]) => (x === a && y === b) || (x === b && y === a));
+
 // ---------- one-way feature seams on the web ----------
 // A web feature (apps/web/src/features/<a>/) never imports another feature: what two features share lives in
 // ui/ (components) or lib/ (logic), and a screen made of two features is composed in app/.
@@ -86,6 +138,61 @@ const exceptionsOption = [{ type: 'object', properties: { allow: { type: 'object
 
 const seams = {
   rules: {
+    layers: {
+      meta: {
+        type: 'problem',
+        messages: {
+          platform: "The platform imports feature '{{other}}': the platform is below every feature.",
+          below: "'{{feature}}' is a bottom layer and imports feature '{{other}}' (it may import: {{may}}).",
+          cycle:
+            "Features '{{feature}}' and '{{other}}' import each other: move what both need to the one that owns it, or lower.",
+        },
+      },
+      create(context) {
+        const file = context.filename;
+        const inPlatform = !path.relative(PLATFORM, file).startsWith('..');
+        const here = featureOf(file);
+        if (!inPlatform && !here) return {};
+        const check = (node) => {
+          const spec = node.source?.value;
+          if (typeof spec !== 'string' || !spec.startsWith('.')) return;
+          const there = featureOf(path.resolve(path.dirname(file), spec));
+          if (!there || there.feature === here?.feature) return;
+          const report = (messageId, data) => context.report({ node: node.source, messageId, data });
+          if (inPlatform) return report('platform', { other: there.feature });
+          if (here.inside === 'tables.ts' && there.inside.startsWith('tables')) return;
+          const below = BELOW[here.feature];
+          if (below && !below.includes(there.feature) && !knownCycle(here.feature, there.feature))
+            return report('below', { feature: here.feature, other: there.feature, may: below.join(', ') || 'none' });
+          if (FEATURE_IMPORTS.get(there.feature)?.has(here.feature) && !knownCycle(here.feature, there.feature))
+            report('cycle', { feature: here.feature, other: there.feature });
+        };
+        return {
+          ImportDeclaration: check,
+          ExportNamedDeclaration: check,
+          ExportAllDeclaration: check,
+          ImportExpression: check,
+        };
+      },
+    },
+    'stale-feature-cycle': {
+      meta: {
+        type: 'suggestion',
+        messages: {
+          stale: "Features '{{a}}' and '{{b}}' no longer import each other: remove the pair from KNOWN_CYCLES.",
+        },
+      },
+      create(context) {
+        if (path.relative(ROOT, context.filename) !== 'eslint.config.js') return {};
+        return {
+          'Program:exit'(node) {
+            for (const [a, b] of KNOWN_CYCLES)
+              if (!(FEATURE_IMPORTS.get(a)?.has(b) && FEATURE_IMPORTS.get(b)?.has(a)))
+                context.report({ node, loc: { line: 1, column: 0 }, messageId: 'stale', data: { a, b } });
+          },
+        };
+      },
+    },
     'no-foreign-feature': {
       meta: {
         type: 'problem',
@@ -179,19 +286,6 @@ const TABLE_EXCEPTIONS = {
   'apps/server/src/features/payments/holders.ts': ['ledger', 'roles', 'users'],
   // a merchant's brands (users, roles), duplicate ids among payouts (payouts), the manual payout's batch row (batches)
   'apps/server/src/features/payments/service.ts': ['batches', 'payouts', 'roles', 'users'],
-  // transactions is the read model of the payout lists, totals and exports: raw SQL over payouts joined with
-  // their batches, users and accounts, one query per page at a million payouts (bench/). It reads; it never writes
-  'apps/server/src/features/transactions/query.ts': ['batches', 'ledger', 'payouts', 'users'],
-  // reports are a read model like the lists: one query per chunk over the ledger's postings and accounts, the
-  // payouts and batches, and the names of their merchants and brands. They read; they never write
-  'apps/server/src/features/reports/reports.ts': ['batches', 'ledger', 'payouts', 'users'],
-  // the fee chart: the fees of completed payouts and their batches, per merchant or holder name (users)
-  'apps/server/src/features/reports/chart.ts': ['batches', 'payouts', 'users'],
-  // an invoice's fee lines (payouts by batch) and the merchant's registered details (users, holder_details)
-  'apps/server/src/features/reports/invoices.ts': ['batches', 'payouts', 'users'],
-  'apps/server/src/features/transactions/history.ts': ['batches', 'payouts', 'users'],
-  // its totals, details, brand list and batch history query payouts, batches, staged rows, users and roles
-  'apps/server/src/features/transactions/service.ts': ['batches', 'payouts', 'roles', 'users'],
 };
 
 export default tseslint.config(
@@ -225,6 +319,17 @@ export default tseslint.config(
       'seams/no-foreign-tables': ['error', { allow: TABLE_EXCEPTIONS }],
       'seams/stale-table-exception': ['warn', { allow: TABLE_EXCEPTIONS }],
     },
+  },
+  {
+    files: ['apps/server/src/features/**/*.ts', 'apps/server/src/platform/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { seams },
+    rules: { 'seams/layers': 'error' },
+  },
+  {
+    files: ['eslint.config.js'],
+    plugins: { seams },
+    rules: { 'seams/stale-feature-cycle': 'warn' },
   },
   {
     // a prompt to ask whether a long file does two things, never a limit to write down to (docs/code-style.md)
