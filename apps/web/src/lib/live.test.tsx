@@ -5,7 +5,7 @@ import { callsTo, mockApi, renderApp, signInAs } from '../test-utils.tsx';
 
 vi.setConfig({ testTimeout: 20_000 });
 
-const row = (status: string): PayoutRow => ({
+const row = (status: PayoutRow['status']): PayoutRow => ({
   id: 7,
   beneficiary_name: 'Ana Novak',
   brand: 'Acme Brand',
@@ -39,7 +39,7 @@ function eventStream() {
 
 describe('the live stream', () => {
   it('turns a payout row Completed in place when its event arrives, and marks it for a moment', async () => {
-    let status = 'Processing';
+    let status: PayoutRow['status'] = 'Processing';
     const events = eventStream();
     const fetch = mockApi({
       '/api/events': () => ({ text: events.stream, headers: { 'content-type': 'text/event-stream' } }),
