@@ -4,7 +4,8 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { userIdByEmail } from '../../seed.ts';
-import { holderReference } from '../ledger/accounts.ts';
+import { holderReference, platformAccountId } from '../ledger/accounts.ts';
+import { postEntry } from '../ledger/service.ts';
 import { activityLog, payouts, users } from '../../schema.ts';
 import { permissions, rolePermissions, roles } from '../roles/tables.ts';
 
@@ -160,7 +161,9 @@ describe('fee income', () => {
     const [{ sum }] = (
       await t.deps.db.execute<{ sum: string }>(
         `SELECT coalesce(sum(p.amount), 0)::text AS sum FROM postings p JOIN accounts a ON a.id = p.account_id
-         WHERE a.kind = 'fee' AND p.created_at >= (now() AT TIME ZONE 'UTC')::date - 29`,
+         JOIN journal_entries e ON e.id = p.entry_id
+         WHERE a.kind = 'fee' AND p.created_at >= (now() AT TIME ZONE 'UTC')::date - 29
+           AND e.kind NOT LIKE 'transfer.%' AND e.kind NOT LIKE 'accounting.%'`,
       )
     ).rows;
     expect(r.body.total).toBe(Number(sum));
@@ -180,6 +183,28 @@ describe('fee income', () => {
     expect((await post('/api/fee-income', { start_date: '2026-02-30' })).status).toBe(400);
     expect((await post('/api/fee-income', { start_date: '2020-01-01', end_date: '2026-01-01' })).status).toBe(400);
     expect((await post('/api/fee-income', {}, 'merchant')).status).toBe(403);
+  });
+
+  it('is income: money transferred out of the Fee Account leaves it unchanged, a fee raises it', async () => {
+    const fee = await platformAccountId(t.deps.db, 'fee');
+    const clearing = await platformAccountId(t.deps.db, 'transfer_clearing');
+    const move = (kind: string, from: number, to: number) =>
+      t.deps.db.transaction((tx) =>
+        postEntry(tx, {
+          idempotencyKey: randomUUID(),
+          kind,
+          postings: [
+            { accountId: from, amount: -7 },
+            { accountId: to, amount: 7 },
+          ],
+        }),
+      );
+    const before = (await post('/api/fee-income', {})).body.total;
+    await move('transfer.reserve', fee, clearing);
+    await move('accounting.reserve', fee, clearing);
+    expect((await post('/api/fee-income', {})).body.total).toBe(before);
+    await move('payout.reserve', clearing, fee);
+    expect((await post('/api/fee-income', {})).body.total).toBe(before + 7);
   });
 });
 

@@ -8,9 +8,13 @@ import { platformAccountId } from './accounts.ts';
 /** The longest range the income card sums in one answer. */
 export const FEE_INCOME_MAX_DAYS = 366 * 2;
 
+/** Entry kinds that move money the Admin sends (transfers, 2D payments): a movement of the Fee Account, not income. */
+export const NOT_INCOME_KINDS = ['transfer.%', 'accounting.%'];
+
 /**
- * The Fee Account's net income (its postings: fees charged less fees returned) per UTC day or month over an
- * inclusive range of UTC days, oldest first, summed in the database from the ledger. No dates: the last 30 days.
+ * The Fee Account's income (its postings from fees charged less fees returned; money moved out of it or into it by a
+ * transfer or a 2D payment is left out) per UTC day or month over an inclusive range of UTC days, oldest first,
+ * summed in the database from the ledger. No dates: the last 30 days.
  */
 export async function feeIncome(
   db: Executor,
@@ -26,10 +30,12 @@ export async function feeIncome(
   const unit = q.group === 'month' ? sql.raw(`'month'`) : sql.raw(`'day'`);
   const rows = rowsOf<{ period: string; amount: string | number }>(
     await db.execute(sql`
-      SELECT to_char(date_trunc(${unit}, created_at AT TIME ZONE 'UTC'), ${q.group === 'month' ? 'YYYY-MM' : 'YYYY-MM-DD'}) AS period,
-             sum(amount)::bigint AS amount
-      FROM postings
-      WHERE account_id = ${fee} AND created_at >= ${from.toISOString()}::timestamptz AND created_at < ${to.toISOString()}::timestamptz
+      SELECT to_char(date_trunc(${unit}, p.created_at AT TIME ZONE 'UTC'), ${q.group === 'month' ? 'YYYY-MM' : 'YYYY-MM-DD'}) AS period,
+             sum(p.amount)::bigint AS amount
+      FROM postings p JOIN journal_entries e ON e.id = p.entry_id
+      WHERE p.account_id = ${fee} AND p.created_at >= ${from.toISOString()}::timestamptz
+        AND p.created_at < ${to.toISOString()}::timestamptz
+        AND NOT e.kind LIKE ANY (${sql.param(NOT_INCOME_KINDS)}::text[])
       GROUP BY 1 ORDER BY 1`),
   );
   const data = rows.map((r) => ({ period: r.period, amount: Number(r.amount) }));

@@ -55,7 +55,7 @@ describe('the Fee Module', () => {
     expect(await screen.findByText('€15.50')).toBeTruthy();
     expect(screen.getByText('2026-11-20')).toBeTruthy();
     // every posting to the Fee Account, money moved out too: named for what it is, not 'income'
-    expect(screen.getByRole('heading', { name: 'Fee Account net change', level: 2 })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Fee income (net of fees returned)', level: 2 })).toBeTruthy();
     expect(screen.getByRole('columnheader', { name: 'Net change' })).toBeTruthy();
 
     await userEvent.click(screen.getAllByRole('button', { name: 'Edit the fee of Acme Payouts' })[0]);

@@ -62,8 +62,8 @@ const COLUMNS: Column<FeeRow>[] = [
 ];
 
 /**
- * The Fee Account's net change per UTC day or month between two dates (the last 30 days until chosen): every posting
- * to it, so fees taken less fees returned and less what the Admin moved out. It is not income alone, and says so.
+ * The Fee Account's income per UTC day or month between two dates (the last 30 days until chosen): fees taken less
+ * fees returned, as the server sums them; money the Admin moves out of the account is not income and is left out.
  */
 function IncomeCard() {
   const [group, setGroup] = useState<'day' | 'month'>('day');
@@ -78,10 +78,10 @@ function IncomeCard() {
     <Paper sx={{ p: { xs: 2, sm: 3 }, mb: 2 }} component="section" aria-labelledby="fee-income-title">
       <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'baseline', flexWrap: 'wrap', mb: 2 }}>
         <Typography id="fee-income-title" component="h2" variant="h6">
-          Fee Account net change
+          Fee income (net of fees returned)
         </Typography>
         <Typography variant="body2" color="text.secondary">
-          Fees taken, less fees returned and money paid out of the Fee Account, UTC
+          Fees taken, less fees returned; transfers out of the Fee Account are not counted, UTC
         </Typography>
         <Typography component="p" variant="h5" sx={{ ml: 'auto', fontWeight: 600, fontVariantNumeric: 'tabular-nums' }}>
           {q.data ? euro(q.data.total) : '-'}
@@ -114,7 +114,7 @@ function IncomeCard() {
         </Typography>
       ) : (
         <Box sx={{ maxHeight: 280, overflow: 'auto' }}>
-          <Table size="small" aria-label="Fee Account net change by period">
+          <Table size="small" aria-label="Fee income by period">
             <TableHead>
               <TableRow>
                 <TableCell>{group === 'day' ? 'Day' : 'Month'}</TableCell>
@@ -140,7 +140,7 @@ function IncomeCard() {
 
 /**
  * The Fee Module (DECISIONS.md): every merchant's and brand's fee, changed with a reason and with its history,
- * and the Fee Account's net change per day or month.
+ * and the fee income per day or month.
  */
 export function FeeModulePage() {
   const url = useUrlParams();
