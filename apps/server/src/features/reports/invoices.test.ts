@@ -64,6 +64,9 @@ describe('invoices', () => {
     expect(r.body.invoice.number).toMatch(new RegExp(`^OBL-${thisMonth.slice(0, 4)}-\\d{6}$`));
     expect(r.body.file).toMatchObject({ is_report: 1, format: 'pdf' });
     expect(r.body.file.file_name).toContain(r.body.invoice.number);
+    // the file lists the whole month, as the PDF does (not the month's first day twice)
+    const last = new Date(Date.UTC(+thisMonth.slice(0, 4), +thisMonth.slice(5, 7), 0)).toISOString().slice(0, 10);
+    expect(r.body.file).toMatchObject({ start_date: `${thisMonth}-01`, end_date: last });
     const pdf = await pdfOf(r.body.file.id, admin);
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     // it opens: rendered to an image

@@ -60,6 +60,12 @@ const monthBounds = (month: string) => {
   return { from, to, last: new Date(to.getTime() - 86_400_000).toISOString().slice(0, 10) };
 };
 
+/** The days an invoice of `month` ('YYYY-MM' or its first day) covers: its file lists this period, as the PDF does. */
+export const invoicePeriod = (month: string) => {
+  const m = month.slice(0, 7);
+  return { start_date: `${m}-01`, end_date: monthBounds(m).last };
+};
+
 /**
  * The fee lines of a merchant's month (UTC): one per batch with payouts completed in the month (a manual payout is
  * a batch of one), the fee counted as the completed list and the fee report count it: an uploaded batch's fee

@@ -5,7 +5,7 @@ import { route } from '../../platform/http.ts';
 import { throttle } from '../../platform/limits.ts';
 import { startExport } from '../downloads/service.ts';
 import { searchHolders } from '../payments/holders.ts';
-import { INVOICE_EXPORT, issueInvoice } from './invoices.ts';
+import { INVOICE_EXPORT, invoicePeriod, issueInvoice } from './invoices.ts';
 import { feeChart } from './chart.ts';
 import { pullReport } from './service.ts';
 import { listSchedules, scheduleReport, unscheduleReport } from './schedules.ts';
@@ -36,8 +36,7 @@ export function reportsRoutes(app: FastifyInstance, deps: Deps) {
       format: 'pdf',
       invoice_id: inv.id,
       file_name: `invoice-${inv.number}`,
-      start_date: inv.month,
-      end_date: inv.month,
+      ...invoicePeriod(inv.month),
     });
     req.audit.targetType = 'invoice';
     req.audit.targetId = inv.number;
