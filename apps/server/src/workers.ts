@@ -14,6 +14,7 @@ import { closeStagingReaders, warmStagingReader } from './features/batches/stage
 import { executeBatch, submitBatch } from './features/batches/execute.ts';
 import { runExport } from './features/downloads/service.ts';
 import { deliver } from './features/webhooks/deliver.ts';
+import { tidyWebhooks } from './features/webhooks/tidy.ts';
 import { dispatchWebhooks, DISPATCH_EVERY_MS } from './features/webhooks/dispatch.ts';
 import { pruneThrottles } from './platform/housekeeping.ts';
 import { runDueSchedules } from './features/reports/schedules.ts';
@@ -71,11 +72,14 @@ function handlers(deps: Deps): { [N in JobName]: Handler<N> } {
       batchSize: 20,
       cron: '* * * * *',
     },
-    // rate-limit windows, quiet sign-in throttles and old passkey challenges that no longer decide anything
+    // rate-limit windows, quiet sign-in throttles and old passkey challenges that no longer decide anything; old
+    // webhook delivery logs, and deliveries whose job was lost
     'maintenance.prune': {
       run: async () => {
         const pruned = await pruneThrottles(deps);
         deps.log.info({ pruned }, 'throttle rows pruned');
+        const webhooks = await tidyWebhooks(deps);
+        if (webhooks.pruned || webhooks.requeued) deps.log.info(webhooks, 'webhook deliveries tidied');
       },
       batchSize: 20,
       cron: '23 * * * *',

@@ -10,7 +10,8 @@ import { makePayouts } from '../../test/payouts.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { isRefusedAddress } from './address.ts';
 import { deliver, retryDelayMs } from './deliver.ts';
-import { webhookDeliveries } from './tables.ts';
+import { webhookAttempts, webhookDeliveries } from './tables.ts';
+import { tidyWebhooks } from './tidy.ts';
 
 interface Heard {
   path: string;
@@ -231,6 +232,34 @@ describe('merchants hear about their money by signed webhooks', () => {
     expect((await t.post('/api/webhook-endpoints', {}, brand)).body.data).toHaveLength(10);
     // the merchant does not see its brand's endpoints as its own
     expect((await t.post('/api/webhook-endpoints', {}, merchantToken)).body.data).toHaveLength(1);
+  });
+});
+
+describe('the hourly housekeeping of webhooks', () => {
+  it('drops delivery logs ended a month ago and gives a lost pending delivery its job again', async () => {
+    const [a, b] = await t.deps.db.select().from(webhookDeliveries).orderBy(webhookDeliveries.id).limit(2);
+    await t.deps.db
+      .update(webhookDeliveries)
+      .set({ status: 'Succeeded', nextAttemptAt: sql`now() - interval '31 days'` })
+      .where(eq(webhookDeliveries.id, a.id));
+    await t.deps.db
+      .update(webhookDeliveries)
+      .set({ status: 'Pending', nextAttemptAt: sql`now() - interval '11 minutes'`, claimedUntil: null })
+      .where(eq(webhookDeliveries.id, b.id));
+    const jobsOf = async (id: number) =>
+      Number(
+        rowsOf<{ n: number | string }>(
+          await t.deps.db.execute(sql`SELECT count(*) AS n FROM pgboss.job WHERE name = 'webhook.deliver'
+            AND (data->>'deliveryId')::bigint = ${id}`),
+        )[0].n,
+      );
+    const before = await jobsOf(b.id);
+    const r = await tidyWebhooks(t.deps);
+    expect(r).toMatchObject({ pruned: 1 });
+    expect(r.requeued).toBeGreaterThanOrEqual(1);
+    expect(await t.deps.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, a.id))).toEqual([]);
+    expect(await t.deps.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, a.id))).toEqual([]);
+    expect(await jobsOf(b.id)).toBe(before + 1);
   });
 });
 
