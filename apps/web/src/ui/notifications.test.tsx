@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { pathname, renderWithProviders } from '../test-utils.tsx';
-import { downloadsPath, severityOf, snackbarHeight, useNotify } from './notifications.tsx';
+import { downloadsPath, HEADER_HEIGHT, severityOf, snackbarHeight, useNotify } from './notifications.tsx';
 
 describe('notifications', () => {
   it('map types to severities, unknown types to warning', () => {
@@ -41,6 +41,8 @@ describe('the notification components', () => {
     expect(alert.textContent).toContain('Saved');
     expect(alert.className).toContain('Success');
     expect(getComputedStyle(alert).minHeight).toBe('68px');
+    // below the header, not over its buttons
+    expect(getComputedStyle(alert.closest('.MuiSnackbar-root')!).top).toBe(`${HEADER_HEIGHT + 8}px`);
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull(), { timeout: 4000 });
   });
 

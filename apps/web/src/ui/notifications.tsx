@@ -4,6 +4,9 @@ import { createContext, useCallback, useContext, useMemo, useState, type ReactNo
 import { useNavigate } from 'react-router';
 
 export const SNACKBAR_MS = 2500;
+/** The shell's header height; toasts open just below it, so they never cover its buttons. */
+export const HEADER_HEIGHT = 56;
+export const TOAST_TOP = HEADER_HEIGHT + 8;
 
 /** error, success and info as they are; any other type shows as a warning */
 export function severityOf(type: string): AlertColor {
@@ -54,6 +57,8 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
         autoHideDuration={SNACKBAR_MS}
         onClose={(_, reason) => reason !== 'clickaway' && setToast(null)}
         anchorOrigin={{ vertical: 'top', horizontal: 'right' }}
+        // '&&' outranks the Snackbar's own top at every width (it sets one per breakpoint)
+        sx={{ '&&': { top: TOAST_TOP } }}
       >
         {toast ? (
           <Alert

@@ -4,6 +4,7 @@ import { Box, Breadcrumbs, IconButton, Link, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { breadcrumbs } from '../paths.ts';
+import { HEADER_HEIGHT } from '../../ui/notifications.tsx';
 
 /** Where the user is: menu group > parent page > page; on a phone only the page. */
 function Trail() {
@@ -60,7 +61,7 @@ export function TopBar({ onOpenMenu, children }: { onOpenMenu: () => void; child
         position: 'sticky',
         top: 0,
         zIndex: 'appBar',
-        height: 56,
+        height: HEADER_HEIGHT,
         display: 'flex',
         alignItems: 'center',
         gap: 1,
