@@ -8,7 +8,7 @@ import {
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { BatchRow } from '../../features/batches/BatchList.tsx';
+import { EXPORT_BATCH_HINT, type BatchRow } from '../../features/batches/BatchList.tsx';
 import { sessionStore } from '../../lib/session.ts';
 import { prefsKey } from '../../lib/tablePrefs.ts';
 import { callsTo, mockApi, pathname, renderApp, signInAs, type Handler } from '../../test-utils.tsx';
@@ -198,6 +198,9 @@ describe('batch transactions: the batch list', () => {
     signInAs(ALL_PERMISSIONS);
     renderApp('/batch-transactions');
     const row = (await screen.findByText('B-1')).closest('tr')!;
+    // the spec's name, and on hover what it does
+    await userEvent.hover(within(row).getByRole('button', { name: 'Export Batch' }));
+    expect((await screen.findByRole('tooltip')).textContent).toBe(EXPORT_BATCH_HINT);
     await userEvent.click(within(row).getByRole('button', { name: 'Export Batch' }));
     await waitFor(() => expect(pathname()).toBe('/transactions-history'));
     expect(callsTo(fetch, '/api/batch-history')[0]).toEqual({ batch_id: 'B-1', page: 1, per_page: 1 });

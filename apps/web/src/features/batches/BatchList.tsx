@@ -1,5 +1,5 @@
 import { AUTO_REFRESH_MS, type BatchListRow } from '@obol/contract';
-import { Button, CircularProgress, Paper, Stack, Typography } from '@mui/material';
+import { Button, CircularProgress, Paper, Stack, Tooltip, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -103,6 +103,9 @@ const COLUMNS: Column<BatchRow>[] = [
   },
 ];
 
+/** What Export Batch does (the spec's name): it opens the batch's history, where its rows are exported. */
+export const EXPORT_BATCH_HINT = "Opens this batch's transaction history, where you export it";
+
 /**
  * The batch list. `all`: every batch in scope with a status filter (POST /api/batches); `recent`: the last 24 hours,
  * no status (POST /api/recent-batches). Both search batch id or file name (debounced 1 s), reload every 5 minutes
@@ -193,16 +196,21 @@ export function BatchList({ mode }: { mode: 'all' | 'recent' }) {
           label: 'Action',
           cell: (b) => (
             <Stack direction="row" spacing={1}>
-              <Button
-                size="small"
-                variant="outlined"
-                disabled={exporting !== null}
-                onClick={() => exportBatch(b)}
-                startIcon={exporting === b.batch_id ? <CircularProgress size={14} color="inherit" /> : undefined}
-                sx={{ whiteSpace: 'nowrap' }}
-              >
-                Export Batch
-              </Button>
+              {/* the spec's name; what it does is said on hover and to screen readers */}
+              <Tooltip title={EXPORT_BATCH_HINT} describeChild>
+                <span>
+                  <Button
+                    size="small"
+                    variant="outlined"
+                    disabled={exporting !== null}
+                    onClick={() => exportBatch(b)}
+                    startIcon={exporting === b.batch_id ? <CircularProgress size={14} color="inherit" /> : undefined}
+                    sx={{ whiteSpace: 'nowrap' }}
+                  >
+                    Export Batch
+                  </Button>
+                </span>
+              </Tooltip>
               {pending(b) ? (
                 <>
                   <Button
