@@ -4,6 +4,7 @@ import { MSG, systemOps } from '@obol/contract';
 import Fastify, { type FastifyInstance, type FastifyReply, type RouteOptions } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { authRoutes } from './features/auth/routes.ts';
+import { currentBatchOf } from './features/batches/current.ts';
 import { passkeyRoutes } from './features/passkeys/routes.ts';
 import { authenticateKey, tokenKey } from './features/auth/sessions.ts';
 import { KnownSessions } from './platform/speculation.ts';
@@ -189,7 +190,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   });
   apiDocsRoutes(app, config, API_VERSION);
 
-  authRoutes(app, deps);
+  authRoutes(app, deps, currentBatchOf);
   passkeyRoutes(app, deps);
   usersRoutes(app, deps);
   merchantsRoutes(app, deps);

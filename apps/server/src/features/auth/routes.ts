@@ -8,10 +8,11 @@ import { changePassword, checkLink, confirmPassword, forgotPassword, setPassword
 import { deviceCookie } from './devices.ts';
 import { newBackupCodes } from './second-factor.ts';
 import { logout, sessionTiming } from './sessions.ts';
-import { login, verifyCode } from './sign-in.ts';
+import { login, verifyCode, type CurrentBatchOf } from './sign-in.ts';
 import { startTotpSetup, switchTwoFa, type TwoFaAudit } from './two-fa.ts';
 
-export function authRoutes(app: FastifyInstance, deps: Deps) {
+/** `currentBatch` comes from batches (a feature above auth), handed in by the app. */
+export function authRoutes(app: FastifyInstance, deps: Deps, currentBatch: CurrentBatchOf) {
   route(app, authOps.login, ({ input, req }) =>
     login(deps, input, { ip: req.ip, rp: relyingParty(deps.config, req), cookie: req.headers.cookie }, (a) => {
       req.audit.actor = a;
@@ -24,7 +25,7 @@ export function authRoutes(app: FastifyInstance, deps: Deps) {
     const answer = await verifyCode(
       deps,
       input,
-      { ip: req.ip, userAgent: req.headers['user-agent'], rp: relyingParty(deps.config, req), cookie },
+      { ip: req.ip, userAgent: req.headers['user-agent'], rp: relyingParty(deps.config, req), cookie, currentBatch },
       (a) => {
         req.audit.actor = a;
       },

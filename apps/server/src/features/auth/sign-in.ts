@@ -1,17 +1,18 @@
 import {
   MSG,
   type AuthType,
+  type CurrentBatch,
   type LoginResponse,
   type PasskeyAssertion,
   type SessionUser,
   type VerifyCodeResponse,
 } from '@obol/contract';
 import { verifyPassword } from '../../platform/crypto.ts';
+import type { Executor } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError, tooManyRequests } from '../../platform/errors.ts';
 import type { AuthUser } from '../../platform/http.ts';
 import { scopeFor } from '../../platform/scope.ts';
-import { currentBatchOf } from '../batches/current.ts';
 import { accountInfoFor } from '../ledger/info.ts';
 import { checkPasskeyAssertion, startPasskeySignIn } from '../passkeys/credentials.ts';
 import type { RelyingParty } from '../passkeys/rp.ts';
@@ -35,6 +36,9 @@ export interface LoginInput {
   password: string;
   auth_type: AuthType;
 }
+
+/** The batch a user was working on; batches provides it, so auth does not import batches. */
+export type CurrentBatchOf = (db: Executor, userId: number) => Promise<CurrentBatch | null>;
 
 const INACTIVE = 'Your account is inactive. Please contact your administrator.';
 
@@ -85,7 +89,7 @@ export async function login(
 export async function verifyCode(
   deps: Deps,
   input: { challenge_token: string; code?: string; assertion?: PasskeyAssertion },
-  meta: { ip: string; userAgent?: string; rp: RelyingParty; cookie?: string },
+  meta: { ip: string; userAgent?: string; rp: RelyingParty; cookie?: string; currentBatch: CurrentBatchOf },
   audit: (a: { id: number | null; name?: string; email?: string }) => void,
 ): Promise<VerifyCodeResponse> {
   const challenge = await loginChallenge(deps.db, input.challenge_token);
@@ -123,7 +127,7 @@ export async function verifyCode(
     user: await sessionUser(deps, authUser),
     permission: await permissionsOfRole(deps.db, user.roleId),
     account: await accountInfoFor(deps.db, scopeFor(authUser)),
-    batch: await currentBatchOf(deps.db, user.id),
+    batch: await meta.currentBatch(deps.db, user.id),
     session: timing,
     message: [MSG.loggedIn],
   };
