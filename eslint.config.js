@@ -113,7 +113,6 @@ const FEATURE_IMPORTS = new Map(
  */
 const KNOWN_CYCLES = [
   ['api-keys', 'users'],
-  ['auth', 'batches'],
   ['auth', 'passkeys'],
   ['auth', 'users'],
   ['batches', 'payments'],
