@@ -8,9 +8,12 @@ import { DEMO_PASSWORD } from './browser.ts';
 /** Called on every screen the tour reaches, once it has drawn. */
 export type OnScreen = (label: string) => Promise<void>;
 
-/** Waits for the page's requests to settle and MUI's transitions to end. */
+/**
+ * Waits for the page's requests to settle and MUI's transitions to end. The live event stream stays open on every
+ * signed-in page, so the network is never idle there: the wait is bounded.
+ */
 export async function settle(page: Page) {
-  await page.waitForLoadState('networkidle').catch(() => undefined);
+  await page.waitForLoadState('networkidle', { timeout: 1500 }).catch(() => undefined);
   await page.waitForTimeout(400);
 }
 
