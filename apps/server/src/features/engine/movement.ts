@@ -182,10 +182,10 @@ export async function settleMovement<R extends MovementRow>(
 /**
  * Settles many in the caller's transaction, each exactly once, and answers the keys it applied. Those still in
  * flight are locked in id order (two settlers of overlapping sets never deadlock; one another settled first is
- * left alone), and move by conditional UPDATEs (one per outcome and reason, the provider's id taken from the word
- * when the row lacks one); then the ledger: a completion entry each (clearing -> provider, `<kind>:<id>:complete`) or the
- * reversal of its reserve, or the kind's own `postSettled`, and what else moves with it (`alsoOnSettle`). A key
- * twice counts once (the first).
+ * left alone), and move by conditional UPDATEs (one per outcome and reason, the provider's id taken from the
+ * word when the row lacks one); then the ledger: a completion entry each (clearing -> provider,
+ * `<kind>:<id>:complete`) or the reversal of its reserve, or the kind's own `postSettled`, and what else moves with
+ * it (`alsoOnSettle`). A key twice counts once (the first).
  */
 export async function settleMovements<R extends MovementRow>(
   tx: Tx,
@@ -201,11 +201,11 @@ export async function settleMovements<R extends MovementRow>(
     .where(and(anyOf(m.columns.idempotencyKey, [...byKey.keys()], 'text'), eq(m.columns.status, m.words.inFlight)))
     .orderBy(m.columns.id)
     .for('update');
-  const todo = locked.map((l) => byKey.get(l.key as string)!);
-  if (!todo.length) return new Set();
+  const pending = locked.map((l) => byKey.get(l.key as string)!);
+  if (!pending.length) return new Set();
   // one UPDATE per outcome and reason (a few: completed, and the provider's reasons of failure)
   const groups = new Map<string, { state: Settled; reason: string; evs: MovementSettlement[] }>();
-  for (const e of todo) {
+  for (const e of pending) {
     const state: Settled = e.status === 'Completed' ? 'completed' : 'failed';
     const reason = state === 'failed' ? (e.message ?? m.defaultReason) : '';
     const g = groups.get(`${state}\n${reason}`) ?? { state, reason, evs: [] };

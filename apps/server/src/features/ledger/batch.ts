@@ -66,7 +66,8 @@ type Written = { results: { entryId: number; replayed: boolean }[]; moving: Entr
  * postEntries' first half: the entries and their postings written (replays and conflicts found as it says), no
  * balance moved and no account locked. Answers the results and the postings of the new entries, which the same
  * transaction must then move: `postEntries(tx, more, { alsoMove: moving })`. For a caller that has a contended row
- * to lock between the two (a batch's row, payoutSettlementEntries), so that it is held for as little as the second half.
+ * to lock between the two (a batch's row, payoutSettlementEntries), so that it is held for as little as the second
+ * half.
  */
 export async function writeEntries(tx: Tx, cmds: EntryCommand[]): Promise<Written> {
   if (!cmds.length) return { results: [], moving: [] };
