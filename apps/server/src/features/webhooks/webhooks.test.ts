@@ -12,6 +12,7 @@ import { isRefusedAddress } from './address.ts';
 import { deliver, retryDelayMs } from './deliver.ts';
 import { webhookAttempts, webhookDeliveries } from './tables.ts';
 import { tidyWebhooks } from './tidy.ts';
+import { dispatchWebhooks } from './dispatch.ts';
 
 interface Heard {
   path: string;
@@ -194,6 +195,33 @@ describe('merchants hear about their money by signed webhooks', () => {
     expect((await t.post('/api/webhook-endpoints', {}, merchant2Token)).body.data).toEqual([
       expect.objectContaining({ url: `${base}/merchant2` }),
     ]);
+  });
+
+  it('creates each delivery and its job once when dispatchers of several processes run at the same moment', async () => {
+    const made = await t.post(
+      '/api/create-webhook-endpoint',
+      { url: `${base}/once`, events: ['payout.completed', 'payout.failed'] },
+      merchant2Token,
+    );
+    const merchant2 = (await userIdByEmail(t.deps.db, 'merchant2@obol.example'))!;
+    // each completes once: one payout.completed event each
+    await makePayouts(t.deps, merchant2, 2, 'once');
+    // besides the test app's own dispatcher, three more at once
+    for (let i = 0; i < 20; i++) await Promise.all([1, 2, 3].map(() => dispatchWebhooks(t.deps)));
+    await vi.waitFor(() => expect(hook.heard.filter((h) => h.path === '/once')).toHaveLength(2), { timeout: 20_000 });
+    const rows = await t.deps.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.endpointId, made.body.endpoint.id));
+    expect(rows).toHaveLength(2);
+    for (const d of rows) {
+      const [{ n }] = rowsOf<{ n: number | string }>(
+        await t.deps.db.execute(sql`SELECT count(*) AS n FROM pgboss.job WHERE name = 'webhook.deliver'
+          AND (data->>'deliveryId')::bigint = ${d.id}`),
+      );
+      expect(Number(n)).toBe(1);
+    }
+    expect(new Set(hook.heard.filter((h) => h.path === '/once').map((h) => h.eventId)).size).toBe(2);
   });
 
   it('takes only its callers and valid input', async () => {
