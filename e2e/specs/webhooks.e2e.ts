@@ -33,22 +33,26 @@ describe('merchant webhooks', () => {
   it('a merchant adds an endpoint, a buyer pays, and its system hears a signed payin.completed', async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, 'merchant@obol.example');
+    // the demo shop's own receiving address, shown on its page
+    await page.goto('/merchant-site');
+    const shopAddress = await page.getByRole('textbox', { name: 'Webhook address' }).inputValue();
     await page.goto('/api-keys');
     const panel = page.getByRole('region', { name: 'Webhooks' });
-    await panel.getByRole('button', { name: 'Add endpoint' }).click();
-    const add = page.getByRole('dialog', { name: 'Add webhook endpoint' });
-    await add.getByRole('textbox', { name: 'Endpoint URL' }).fill(`${base}/obol`);
-    for (const box of await add.getByRole('checkbox').all()) await box.uncheck();
-    await add.getByRole('checkbox', { name: 'Pay-in completed' }).check();
-    await add.getByRole('button', { name: 'Add endpoint' }).click();
-    await add.waitFor({ state: 'hidden' });
-    const secret = (await panel.getByText(/^whsec_/).textContent())!.trim();
-    await panel.getByRole('button', { name: 'Done' }).click();
-    await panel
-      .getByRole('row')
-      .filter({ hasText: `${base}/obol` })
-      .getByText('payin.completed')
-      .waitFor();
+    const addEndpoint = async (url: string) => {
+      await panel.getByRole('button', { name: 'Add endpoint' }).click();
+      const add = page.getByRole('dialog', { name: 'Add webhook endpoint' });
+      await add.getByRole('textbox', { name: 'Endpoint URL' }).fill(url);
+      for (const box of await add.getByRole('checkbox').all()) await box.uncheck();
+      await add.getByRole('checkbox', { name: 'Pay-in completed' }).check();
+      await add.getByRole('button', { name: 'Add endpoint' }).click();
+      await add.waitFor({ state: 'hidden' });
+      const shown = (await panel.getByText(/^whsec_/).textContent())!.trim();
+      await panel.getByRole('button', { name: 'Done' }).click();
+      await panel.getByRole('row').filter({ hasText: url }).getByText('payin.completed').waitFor();
+      return shown;
+    };
+    const secret = await addEndpoint(`${base}/obol`);
+    const shopSecret = await addEndpoint(shopAddress);
 
     // the merchant's keys, for its shop
     const row = page.getByRole('row').filter({ hasText: 'merchant@obol.example' });
@@ -69,6 +73,7 @@ describe('merchant webhooks', () => {
     await page.getByLabel('Last name').fill('Novak');
     await page.getByLabel('Date of birth').fill('1990-04-12');
     await page.getByLabel('Merchant API key').fill(apiKey);
+    await page.getByLabel('Signing secret').fill(shopSecret);
     await page.getByRole('button', { name: 'Pay €12.00' }).click();
     await page.getByRole('heading', { name: 'Pay €12.00' }).waitFor();
     await page.getByLabel('First name').fill('Ana');
@@ -84,6 +89,11 @@ describe('merchant webhooks', () => {
     const t = /t=(\d+)/.exec(h.signature)![1];
     expect(h.signature).toContain(`v1=${createHmac('sha256', secret).update(`${t}.${h.body}`).digest('hex')}`);
 
+    // the shop's page shows it too, its signature checked with the secret the shop was given
+    const received = page.getByRole('list', { name: 'Received events' }).getByRole('listitem').first();
+    await received.getByText('payin.completed').waitFor({ timeout: 30_000 });
+    await received.getByText('Signature verified').waitFor();
+
     // and the delivery log says so
     await page.goto('/api-keys');
     await panel.getByRole('button', { name: `Deliveries to ${base}/obol` }).click();
@@ -91,15 +101,14 @@ describe('merchant webhooks', () => {
     await log.getByText('Succeeded').first().waitFor();
     expect(await log.getByText('payin.completed').first().isVisible()).toBe(true);
     await log.getByRole('button', { name: 'Close' }).click();
-    await panel.getByRole('button', { name: `Remove ${base}/obol` }).click();
-    await page
-      .getByRole('alertdialog', { name: 'Remove this endpoint?' })
-      .getByRole('button', { name: 'Remove endpoint' })
-      .click();
-    await panel
-      .getByRole('row')
-      .filter({ hasText: `${base}/obol` })
-      .waitFor({ state: 'detached' });
+    for (const url of [`${base}/obol`, shopAddress]) {
+      await panel.getByRole('button', { name: `Remove ${url}` }).click();
+      await page
+        .getByRole('alertdialog', { name: 'Remove this endpoint?' })
+        .getByRole('button', { name: 'Remove endpoint' })
+        .click();
+      await panel.getByRole('row').filter({ hasText: url }).waitFor({ state: 'detached' });
+    }
     await context.close();
   });
 });

@@ -14,6 +14,7 @@ import { merchantsRoutes } from './features/merchants/routes.ts';
 import { feesRoutes } from './features/fees/routes.ts';
 import { apiKeysRoutes } from './features/api-keys/routes.ts';
 import { webhooksRoutes } from './features/webhooks/routes.ts';
+import { demoShopRoutes } from './features/webhooks/demo-shop.ts';
 import { liveRoutes } from './features/live/routes.ts';
 import { rolesRoutes } from './features/roles/routes.ts';
 import { ledgerRoutes } from './features/ledger/routes.ts';
@@ -198,6 +199,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   feesRoutes(app, deps);
   apiKeysRoutes(app, deps);
   webhooksRoutes(app, deps);
+  demoShopRoutes(app, deps);
   liveRoutes(app, deps);
   rolesRoutes(app, deps);
   ledgerRoutes(app, deps);

@@ -73,13 +73,13 @@ function handlers(deps: Deps): { [N in JobName]: Handler<N> } {
       cron: '* * * * *',
     },
     // rate-limit windows, quiet sign-in throttles and old passkey challenges that no longer decide anything; old
-    // webhook delivery logs, and deliveries whose job was lost
+    // webhook delivery logs, deliveries whose job was lost, and the demo shop's day-old events
     'maintenance.prune': {
       run: async () => {
         const pruned = await pruneThrottles(deps);
         deps.log.info({ pruned }, 'throttle rows pruned');
         const webhooks = await tidyWebhooks(deps);
-        if (webhooks.pruned || webhooks.requeued) deps.log.info(webhooks, 'webhook deliveries tidied');
+        if (webhooks.pruned || webhooks.requeued || webhooks.demoShop) deps.log.info(webhooks, 'webhook deliveries tidied');
       },
       batchSize: 20,
       cron: '23 * * * *',

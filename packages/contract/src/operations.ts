@@ -20,7 +20,7 @@ import { rolesOps } from './rolesAdmin.ts';
 import { transactionOps } from './transactions.ts';
 import { transferOps } from './transfers.ts';
 import { usersOps } from './users.ts';
-import { webhookOps } from './webhooks.ts';
+import { demoShopOps, webhookOps } from './webhooks.ts';
 import { liveOps } from './live.ts';
 
 /** The platform's own calls. */
@@ -74,6 +74,7 @@ export const OPERATION_GROUPS = {
   profile: profileOps,
   apiKeys: apiKeyOps,
   webhooks: webhookOps,
+  demoShop: demoShopOps,
   live: liveOps,
   roles: rolesOps,
   ledger: ledgerOps,

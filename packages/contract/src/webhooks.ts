@@ -189,3 +189,47 @@ export const webhookOps = {
     output: z.object({ message: messages }),
   }),
 } as const;
+
+// ---- the demo storefront's receiver ----
+
+/** A demo shop's inbox: 32 hexadecimal characters the shop's page makes up, its receiving address's secret part. */
+export const demoShopInbox = z.object({
+  inbox: z.string().regex(/^[0-9a-f]{32}$/, 'inbox must be 32 lowercase hexadecimal characters'),
+});
+
+/** One event the demo shop received, as it came: the shop checks its signature with the secret it was given. */
+export const demoShopEventRow = z.object({
+  event_id: z.string(),
+  event: z.enum(WEBHOOK_EVENTS),
+  body: z.string(),
+  signature: z.string(),
+  /** how many times it arrived (a resend is a second time, with the same event id) */
+  times: z.number().int(),
+  received_at: timestamp,
+});
+export type DemoShopEventRow = z.output<typeof demoShopEventRow>;
+
+export const demoShopOps = {
+  demoShopWebhook: operation({
+    id: 'demoShopWebhook',
+    method: 'POST',
+    path: '/api/demo-shop/:inbox/webhook',
+    tag: 'Demo shop',
+    summary:
+      "The demo storefront's webhook receiver (/merchant-site): keeps, for a day, an event Obol delivered to this " +
+      'address, as it came (raw body and Obol-Signature). It takes only the bodies Obol sent here; anything else is a 404.',
+    access: 'public',
+    params: demoShopInbox,
+    output: z.object({ message: messages }),
+  }),
+  demoShopEvents: operation({
+    id: 'demoShopEvents',
+    method: 'GET',
+    path: '/api/demo-shop/:inbox/events',
+    tag: 'Demo shop',
+    summary: 'The events the demo storefront received at this inbox in the last day, newest first (at most 50)',
+    access: 'public',
+    params: demoShopInbox,
+    output: z.object({ data: z.array(demoShopEventRow) }),
+  }),
+} as const;

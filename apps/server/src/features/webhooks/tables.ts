@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { users } from '../users/tables.ts';
 
 /**
@@ -94,3 +105,23 @@ export const webhookCursor = pgTable('webhook_cursor', {
   id: integer('id').primaryKey(),
   lastEventId: bigint('last_event_id', { mode: 'number' }).notNull(),
 });
+
+/**
+ * The demo storefront's receiver (/merchant-site): what Obol delivered to `/api/demo-shop/<inbox>/webhook`, so the
+ * shop's page can show the events it heard. It keeps only bodies Obol itself sent to that address (a public URL stores
+ * nothing else), a day long; `times` counts a resend.
+ */
+export const demoShopEvents = pgTable(
+  'demo_shop_events',
+  {
+    inbox: text('inbox').notNull(),
+    eventId: text('event_id').notNull(),
+    event: text('event').notNull(),
+    /** the raw body and signature header as received: the shop checks the signature itself */
+    body: text('body').notNull(),
+    signature: text('signature').notNull(),
+    times: integer('times').notNull().default(1),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.inbox, t.eventId] }), index('demo_shop_events_received_idx').on(t.receivedAt)],
+);

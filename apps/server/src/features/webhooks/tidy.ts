@@ -1,5 +1,6 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
+import { tidyDemoShop } from './demo-shop.ts';
 import { webhookAttempts, webhookDeliveries } from './tables.ts';
 
 /** A delivery log is kept this long after its delivery ended. */
@@ -10,9 +11,9 @@ const LOST_AFTER_MINUTES = 10;
 /**
  * The hourly housekeeping of webhooks (maintenance.prune): deliveries that ended (succeeded or gave up) more than
  * 30 days ago go with their attempts; a pending delivery whose try is 10 minutes overdue gets its job again (a
- * worker's claim keeps it from being sent twice). Answers what it did.
+ * worker's claim keeps it from being sent twice); the demo shop's events a day old go. Answers what it did.
  */
-export async function tidyWebhooks(deps: Deps): Promise<{ pruned: number; requeued: number }> {
+export async function tidyWebhooks(deps: Deps): Promise<{ pruned: number; requeued: number; demoShop: number }> {
   const old = await deps.db
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
@@ -41,5 +42,5 @@ export async function tidyWebhooks(deps: Deps): Promise<{ pruned: number; requeu
     )
     .limit(1000);
   for (const d of lost) await deps.jobs.send('webhook.deliver', { deliveryId: d.id });
-  return { pruned: old.length, requeued: lost.length };
+  return { pruned: old.length, requeued: lost.length, demoShop: await tidyDemoShop(deps) };
 }

@@ -352,3 +352,55 @@ describe('the addresses a webhook may reach', () => {
     }
   });
 });
+
+describe("the demo storefront's receiver", () => {
+  it("keeps what Obol delivered to the shop's address, as it came, and nothing else", async () => {
+    const inbox = 'ab'.repeat(16);
+    const path = `/api/demo-shop/${inbox}/webhook`;
+    // the shop's address is served by Obol; here the test's receiver stands at it and hands on what it heard
+    const made = await t.post(
+      '/api/create-webhook-endpoint',
+      { url: `${base}${path}`, events: ['payout.completed', 'payout.failed'] },
+      merchant2Token,
+    );
+    expect(made.status).toBe(201);
+    const merchant2 = (await userIdByEmail(t.deps.db, 'merchant2@obol.example'))!;
+    await makePayouts(t.deps, merchant2, 1, 'shop');
+    await vi.waitFor(() => expect(hook.heard.some((h) => h.path === path)).toBe(true), { timeout: 20_000 });
+    const h = hook.heard.find((x) => x.path === path)!;
+    const post = (headers: Record<string, string>, body: string, to = path) =>
+      t.app.inject({ method: 'POST', url: to, headers: { 'content-type': 'application/json', ...headers }, body });
+    const genuine = { 'obol-event-id': h.eventId, 'obol-signature': h.signature };
+
+    expect((await post(genuine, h.body)).statusCode).toBe(200);
+    // a resend of the same event counts a second time, not a second row
+    expect((await post(genuine, h.body)).statusCode).toBe(200);
+    // not what Obol sent here: an edited body, another event's id, another inbox, no headers
+    expect((await post(genuine, h.body.replace('"amount":', '"amount":1'))).statusCode).toBe(404);
+    expect((await post({ ...genuine, 'obol-event-id': 'evt_999999999' }, h.body)).statusCode).toBe(404);
+    expect((await post(genuine, h.body, `/api/demo-shop/${'cd'.repeat(16)}/webhook`)).statusCode).toBe(404);
+    expect((await post({}, h.body)).statusCode).toBe(400);
+    expect((await post(genuine, h.body, '/api/demo-shop/not-an-inbox/webhook')).statusCode).toBe(404);
+
+    const read = await t.app.inject({ method: 'GET', url: `/api/demo-shop/${inbox}/events` });
+    expect(read.statusCode).toBe(200);
+    const [kept, ...rest] = read.json().data;
+    expect(rest).toEqual([]);
+    expect(kept).toMatchObject({
+      event_id: h.eventId,
+      event: h.json.type,
+      body: h.body,
+      signature: h.signature,
+      times: 2,
+    });
+    // the shop checks the signature with the secret it was shown
+    expect(verifies(kept.signature, kept.body, made.body.secret)).toBe(true);
+    const other = await t.app.inject({ method: 'GET', url: `/api/demo-shop/${'cd'.repeat(16)}/events` });
+    expect(other.json().data).toEqual([]);
+
+    // a day on, the hourly housekeeping drops it
+    await t.deps.db.execute(sql`UPDATE demo_shop_events SET received_at = now() - interval '25 hours'`);
+    expect((await tidyWebhooks(t.deps)).demoShop).toBe(1);
+    expect((await t.app.inject({ method: 'GET', url: `/api/demo-shop/${inbox}/events` })).json().data).toEqual([]);
+  });
+});

@@ -1,13 +1,16 @@
+import { createHmac } from 'node:crypto';
 import { PAYIN_MSG } from '@obol/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { callsTo, mockApi, renderApp } from '../../test-utils.tsx';
+import { INBOX_STORE } from './shopEvents.ts';
 
 afterEach(() => {
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
   sessionStorage.clear();
+  localStorage.clear();
 });
 
 const link = {
@@ -112,5 +115,50 @@ describe('the demo storefront (/merchant-site)', () => {
     mockApi({});
     renderApp('/merchant-site?order=shop-1&status=Declined');
     expect((await screen.findByTestId('order-result')).textContent).toContain('Order shop-1: not paid (Declined)');
+  }, 60_000);
+
+  it('shows the events its webhook address received, each signature checked with the pasted secret', async () => {
+    const inbox = 'ab'.repeat(16);
+    localStorage.setItem(INBOX_STORE, inbox);
+    const body = JSON.stringify({
+      id: 'evt_41',
+      type: 'payin.completed',
+      created: 1_795_000_000,
+      data: { object: { kind: 'payin', id: 'pl_000007', status: 'Completed', amount: 1200, currency: 'EUR' } },
+    });
+    const t = 1_795_000_001;
+    const v1 = createHmac('sha256', 'whsec_right').update(`${t}.${body}`).digest('hex');
+    mockApi({
+      [`/api/demo-shop/${inbox}/events`]: () => ({
+        body: {
+          data: [
+            {
+              event_id: 'evt_41',
+              event: 'payin.completed',
+              body,
+              signature: `t=${t},v1=${v1}`,
+              times: 2,
+              received_at: '2026-11-29T04:00:00.000Z',
+            },
+          ],
+        },
+      }),
+    });
+    renderApp('/merchant-site');
+    await screen.findByRole('region', { name: 'Events this shop received' });
+    expect((screen.getByLabelText('Webhook address') as HTMLInputElement).value).toBe(
+      `${window.location.origin}/api/demo-shop/${inbox}/webhook`,
+    );
+    const list = await screen.findByRole('list', { name: 'Received events' });
+    await waitFor(() => expect(list.textContent).toContain('payin.completed'));
+    expect(list.textContent).toContain('payin pl_000007 · Completed · €12.00');
+    expect(list.textContent).toContain('received 2 times');
+    expect(list.textContent).toContain('Paste the signing secret to check it');
+
+    await userEvent.type(screen.getByLabelText('Signing secret'), 'whsec_wrong');
+    await waitFor(() => expect(list.textContent).toContain('Signature does not match this secret'));
+    await userEvent.clear(screen.getByLabelText('Signing secret'));
+    await userEvent.type(screen.getByLabelText('Signing secret'), 'whsec_right');
+    await waitFor(() => expect(list.textContent).toContain('Signature verified'));
   }, 60_000);
 });

@@ -17,13 +17,15 @@ import {
   type ProductId,
 } from './checkout.ts';
 import { ProductPicker } from './ProductPicker.tsx';
+import { ShopEvents } from './ShopEvents.tsx';
 
 /**
  * /merchant-site: a small demo storefront that takes payments the way a merchant's own site would, through Obol's
  * merchant API. The shop's API key (the pair from API Keys, `public:private`) buys a token at /api/token; the
  * checkout asks /api/create-payin-link with an Idempotency-Key (a second click or a retry makes no second link) and
  * sends the buyer to the provider's hosted page, which brings them back here with the outcome. (A real shop keeps
- * its key on its server; this demo keeps it in the browser tab's session storage.)
+ * its key on its server; this demo keeps it in the browser tab's session storage.) Below the checkout, the events its
+ * webhook receiver heard, each signature checked.
  */
 export function MerchantSitePage() {
   const [params] = useSearchParams();
@@ -173,6 +175,7 @@ export function MerchantSitePage() {
             </Typography>
           </Stack>
         </Paper>
+        <ShopEvents />
       </Container>
     </Box>
   );
