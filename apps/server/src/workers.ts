@@ -79,7 +79,8 @@ function handlers(deps: Deps): { [N in JobName]: Handler<N> } {
         const pruned = await pruneThrottles(deps);
         deps.log.info({ pruned }, 'throttle rows pruned');
         const webhooks = await tidyWebhooks(deps);
-        if (webhooks.pruned || webhooks.requeued || webhooks.demoShop) deps.log.info(webhooks, 'webhook deliveries tidied');
+        if (webhooks.pruned || webhooks.requeued || webhooks.demoShop)
+          deps.log.info(webhooks, 'webhook deliveries tidied');
       },
       batchSize: 20,
       cron: '23 * * * *',
