@@ -1,4 +1,4 @@
-import { DEFAULT_ROLE_PERMISSIONS } from '@obol/contract';
+import { DEFAULT_ROLE_PERMISSIONS, permissionLabel, type Permission } from '@obol/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch, newPage, signIn } from '../lib/browser.ts';
@@ -29,17 +29,21 @@ async function restore(page: Page, role: 'Finance') {
   expect(status).toBe(200);
 }
 
-/** Edit a role in the editor: toggles the named checkboxes, then Update and its confirmation. */
-async function editRole(page: Page, role: string, toggle: string[]) {
+/**
+ * Edit a role in the editor: toggles the checkboxes of the permissions (shown by their plain labels), then
+ * Update and its confirmation, which names the change in those labels.
+ */
+async function editRole(page: Page, role: string, toggle: Permission[]) {
   await page.goto('/roles-permissions');
   await page.getByRole('button', { name: `Edit ${role}` }).click();
   const editor = page.getByRole('dialog', { name: `Edit ${role} permissions` });
   const update = editor.getByRole('button', { name: 'Update' });
-  await editor.getByLabel(toggle[0], { exact: true }).waitFor();
+  await editor.getByLabel(permissionLabel(toggle[0]), { exact: true }).waitFor();
   await expect(update.isDisabled()).resolves.toBe(true);
-  for (const name of toggle) await editor.getByLabel(name, { exact: true }).click();
+  for (const p of toggle) await editor.getByLabel(permissionLabel(p), { exact: true }).click();
   await update.click();
   const confirm = page.getByRole('alertdialog', { name: `Update the ${role} role?` });
+  await expect(confirm.textContent()).resolves.toContain(permissionLabel(toggle[0]));
   await confirm.getByRole('button', { name: 'Update' }).click();
   await page.getByRole('alert').filter({ hasText: 'Role Updated Successfully' }).waitFor();
   await editor.waitFor({ state: 'hidden' });
@@ -106,7 +110,7 @@ describe('roles and permissions', () => {
       expect(await sideways(), 'cards').toBeLessThanOrEqual(0);
       await page.getByRole('button', { name: 'Edit Finance' }).click();
       const editor = page.getByRole('dialog', { name: 'Edit Finance permissions' });
-      await editor.getByLabel('User can view transactions', { exact: true }).waitFor();
+      await editor.getByLabel(permissionLabel('User can view transactions'), { exact: true }).waitFor();
       expect(await sideways(), 'editor').toBeLessThanOrEqual(0);
       await editor.getByRole('button', { name: 'Cancel' }).click();
       await page.goto('/roles-permissions/Finance');

@@ -8,16 +8,27 @@ interface Props {
   /** the label of the confirm button, e.g. "Clear batch" */
   confirmLabel: string;
   cancelLabel?: string;
+  /** 'danger' (the default) for what destroys or cannot be taken back; 'neutral' for an ordinary change */
+  tone?: 'danger' | 'neutral';
   onCancel: () => void;
   /** what the confirmation allows; the dialog waits for it and stays open while it runs */
   onConfirm: () => void | Promise<void>;
 }
 
 /**
- * Asks before a destructive action. Esc, a click outside and Cancel do nothing but close it; the confirm button
- * is in the error colour. Focus starts on Cancel, so Enter alone never destroys anything.
+ * Asks before an action. Esc, a click outside and Cancel do nothing but close it; the confirm button is in the
+ * error colour unless the tone is neutral. Focus starts on Cancel, so Enter alone never destroys anything.
  */
-export function ConfirmDialog({ open, title, text, confirmLabel, cancelLabel = 'Cancel', onCancel, onConfirm }: Props) {
+export function ConfirmDialog({
+  open,
+  title,
+  text,
+  confirmLabel,
+  cancelLabel = 'Cancel',
+  tone = 'danger',
+  onCancel,
+  onConfirm,
+}: Props) {
   const id = useId();
   const [busy, setBusy] = useState(false);
   const confirm = async () => {
@@ -49,12 +60,14 @@ export function ConfirmDialog({ open, title, text, confirmLabel, cancelLabel = '
           {cancelLabel}
         </Button>
         <Button
-          color="error"
+          color={tone === 'danger' ? 'error' : 'primary'}
           variant="contained"
           onClick={confirm}
           disabled={busy}
           // white on the dark theme's light red is under 4.5:1: the darker red keeps the label readable
-          sx={(t) => (t.palette.mode === 'dark' ? { bgcolor: 'error.dark', color: 'common.white' } : {})}
+          sx={(t) =>
+            tone === 'danger' && t.palette.mode === 'dark' ? { bgcolor: 'error.dark', color: 'common.white' } : {}
+          }
         >
           {confirmLabel}
         </Button>

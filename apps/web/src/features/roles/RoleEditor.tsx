@@ -1,6 +1,8 @@
 import {
+  ALL_PERMISSIONS,
   MSG,
   PERMISSION_GROUPS,
+  permissionLabel,
   ROLE_EDITOR_PERMISSION,
   roleMayHold,
   togglePermission,
@@ -30,6 +32,29 @@ import { useNotify } from '../../ui/notifications.tsx';
 import { roleScreensQuery } from './api/roleAgainstUsers.ts';
 import { useUpdatePermission } from './api/updatePermission.ts';
 
+/** What an update adds and removes, in the editor's order and plain labels. */
+function permissionChange(before: readonly Permission[], after: readonly Permission[]) {
+  return {
+    adds: ALL_PERMISSIONS.filter((p) => after.includes(p) && !before.includes(p)).map(permissionLabel),
+    removes: ALL_PERMISSIONS.filter((p) => before.includes(p) && !after.includes(p)).map(permissionLabel),
+  };
+}
+
+/** The confirmation's text: the change, then who it reaches. */
+function ChangeSummary({ role, adds, removes }: { role: RoleName; adds: string[]; removes: string[] }) {
+  return (
+    <>
+      {adds.length ? <Box component="span" sx={{ display: 'block' }}>{`Adds: ${adds.join(', ')}.`}</Box> : null}
+      {removes.length ? (
+        <Box component="span" sx={{ display: 'block' }}>{`Removes: ${removes.join(', ')}.`}</Box>
+      ) : null}
+      <Box component="span" sx={{ display: 'block', mt: 1 }}>
+        Every user with the {role} role has the new set from their next action.
+      </Box>
+    </>
+  );
+}
+
 /** Why a permission cannot be changed for this role, if it cannot. */
 function lockedReason(role: RoleName, p: Permission): string | undefined {
   if (role === 'Admin' && p === ROLE_EDITOR_PERMISSION) return 'The Admin role keeps this permission';
@@ -45,16 +70,18 @@ interface EditorProps {
 }
 
 /**
- * The permission checkboxes of a role, grouped by screen. Unticking a screen's view permission clears the
- * screen's other permissions, which stay disabled while view is off. Update is enabled once something changed
- * and asks for a confirmation.
+ * The permission checkboxes of a role, grouped by screen, in plain labels (the spec's string on hover).
+ * Unticking a screen's view permission clears the screen's other permissions, which stay disabled while view
+ * is off. Update is enabled once something changed and asks for a confirmation that summarises the change.
  */
 export function PermissionEditor({ role, initial, onClose }: EditorProps) {
   const [perms, setPerms] = useState<Permission[]>([...initial]);
   const [confirming, setConfirming] = useState(false);
   const update = useUpdatePermission();
   const { notify } = useNotify();
-  const changed = perms.length !== initial.length || perms.some((p) => !initial.includes(p));
+  const change = permissionChange(initial, perms);
+  const changed = change.adds.length + change.removes.length > 0;
+  const idBase = useId();
 
   const save = async () => {
     try {
@@ -71,6 +98,10 @@ export function PermissionEditor({ role, initial, onClose }: EditorProps) {
   return (
     <>
       <DialogContent dividers>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+          The first permission of each screen opens it: unticking it clears the screen&apos;s other permissions and
+          locks them until it is ticked again. Hover a permission for its name in the specification.
+        </Typography>
         <Box
           sx={{
             display: 'grid',
@@ -93,21 +124,38 @@ export function PermissionEditor({ role, initial, onClose }: EditorProps) {
                 <FormGroup>
                   {(g.permissions as readonly Permission[]).map((p, i) => {
                     const locked = lockedReason(role, p);
+                    const whyId = `${idBase}-${ALL_PERMISSIONS.indexOf(p)}`;
                     return (
-                      <FormControlLabel
-                        key={p}
-                        title={locked}
-                        control={
-                          <Checkbox
-                            size="small"
-                            checked={perms.includes(p)}
-                            disabled={!!locked || (i > 0 && !viewOn)}
-                            onChange={(e) => setPerms(togglePermission(perms, p, e.target.checked))}
-                          />
-                        }
-                        label={<Typography variant="body2">{p}</Typography>}
-                        sx={{ alignItems: 'flex-start', '& .MuiCheckbox-root': { pt: 0.25 }, mr: 0 }}
-                      />
+                      <Box key={p}>
+                        <FormControlLabel
+                          control={
+                            <Checkbox
+                              size="small"
+                              checked={perms.includes(p)}
+                              disabled={!!locked || (i > 0 && !viewOn)}
+                              onChange={(e) => setPerms(togglePermission(perms, p, e.target.checked))}
+                              slotProps={{ input: { 'aria-describedby': locked ? whyId : undefined } }}
+                            />
+                          }
+                          // the spec's own string, for administrators who know the permissions by it
+                          label={
+                            <Typography variant="body2" component="span" title={p}>
+                              {permissionLabel(p)}
+                            </Typography>
+                          }
+                          sx={{ alignItems: 'flex-start', '& .MuiCheckbox-root': { pt: 0.25 }, mr: 0 }}
+                        />
+                        {locked ? (
+                          <Typography
+                            id={whyId}
+                            variant="caption"
+                            color="text.secondary"
+                            sx={{ display: 'block', pl: 4, mt: -0.5 }}
+                          >
+                            {locked}
+                          </Typography>
+                        ) : null}
+                      </Box>
                     );
                   })}
                 </FormGroup>
@@ -125,8 +173,9 @@ export function PermissionEditor({ role, initial, onClose }: EditorProps) {
       <ConfirmDialog
         open={confirming}
         title={`Update the ${role} role?`}
-        text={`Every user with the ${role} role gets these permissions on their next action.`}
+        text={<ChangeSummary role={role} adds={change.adds} removes={change.removes} />}
         confirmLabel="Update"
+        tone="neutral"
         onCancel={() => setConfirming(false)}
         onConfirm={save}
       />

@@ -2,6 +2,7 @@ import {
   ALL_PERMISSIONS,
   DEFAULT_ROLE_PERMISSIONS,
   MSG,
+  permissionLabel,
   ROLES,
   roleScreens,
   type Permission,
@@ -34,8 +35,12 @@ function rolesServer(held: Partial<Record<RoleName, Permission[]>> = {}) {
 
 const card = async (role: string) =>
   (await screen.findByRole('heading', { name: role, level: 2 })).closest('li') as HTMLElement;
-// by label: role queries over a hundred checkboxes are slow in jsdom
-const box = (name: string) => screen.getByLabelText(name, { selector: 'input[type=checkbox]' }) as HTMLInputElement;
+// by label: role queries over a hundred checkboxes are slow in jsdom; the label is the permission's plain one
+const box = (p: Permission) =>
+  screen.getByLabelText(permissionLabel(p), { selector: 'input[type=checkbox]' }) as HTMLInputElement;
+
+const description = (el: HTMLElement) =>
+  document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? null;
 
 async function openEditor(role: string) {
   await userEvent.click(within(await card(role)).getByRole('button', { name: `Edit ${role}` }));
@@ -63,7 +68,7 @@ describe('roles and permissions', () => {
     signInAs(ALL_PERMISSIONS);
     renderApp('/roles-permissions');
     const dialog = await openEditor('Finance');
-    await within(dialog).findByLabelText('User can view transactions');
+    await within(dialog).findByLabelText('View transactions');
     const update = within(dialog).getByRole('button', { name: 'Update' });
     expect(update.hasAttribute('disabled')).toBe(true);
     expect(box('User can search').checked).toBe(true);
@@ -73,7 +78,7 @@ describe('roles and permissions', () => {
 
     await userEvent.click(box('User can view transactions'));
     expect(box('User can view transactions').checked).toBe(false);
-    for (const p of ['User can search', 'User can export transactions']) {
+    for (const p of ['User can search', 'User can export transactions'] as const) {
       expect(box(p).checked, p).toBe(false);
       expect(box(p).disabled, p).toBe(true);
     }
@@ -88,8 +93,16 @@ describe('roles and permissions', () => {
     expect(update.hasAttribute('disabled')).toBe(true);
 
     await userEvent.click(box('User can view transactions'));
+    await userEvent.click(box('User can view users'));
     await userEvent.click(update);
     const confirm = await screen.findByRole('alertdialog', { name: 'Update the Finance role?' });
+    // the change in plain words, confirmed by an ordinary (not a destructive, red) button
+    expect(confirm.textContent).toContain('Adds: View users.');
+    expect(confirm.textContent).toContain('Removes: View transactions, Search and filter lists, Export transactions.');
+    expect(confirm.textContent).not.toContain('User can');
+    const confirmButton = within(confirm).getByRole('button', { name: 'Update' });
+    expect(confirmButton.className).toContain('MuiButton-colorPrimary');
+    expect(confirmButton.className).not.toContain('MuiButton-colorError');
     // cancelling sends nothing
     await userEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
     expect(callsTo(fetch, '/api/update-permission')).toHaveLength(0);
@@ -103,12 +116,33 @@ describe('roles and permissions', () => {
     expect(callsTo(fetch, '/api/update-permission')).toEqual([
       {
         role_name: 'Finance',
-        permission_name: DEFAULT_ROLE_PERMISSIONS.Finance.filter(
-          (p) => !['User can view transactions', 'User can search', 'User can export transactions'].includes(p),
+        // in the editor's order
+        permission_name: ALL_PERMISSIONS.filter(
+          (p) =>
+            p === 'User can view users' ||
+            (DEFAULT_ROLE_PERMISSIONS.Finance.includes(p) &&
+              !['User can view transactions', 'User can search', 'User can export transactions'].includes(p)),
         ),
       },
     ]);
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit Finance permissions' })).toBeNull());
+  });
+
+  it('labels each permission in plain words, the spec string on hover and sent to the server', async () => {
+    rolesServer();
+    signInAs(ALL_PERMISSIONS);
+    renderApp('/roles-permissions');
+    const dialog = await openEditor('Finance');
+    await within(dialog).findByLabelText('Activate or deactivate users');
+    // the spec's typos are not shown as labels, only kept as the hover text
+    expect(within(dialog).queryByText('User can activate or deacativate a user')).toBeNull();
+    expect(within(dialog).getByText('Activate or deactivate users').getAttribute('title')).toBe(
+      'User can activate or deacativate a user',
+    );
+    expect(within(dialog).getByText('View and edit roles').getAttribute('title')).toBe(
+      'User can view role&permissions',
+    );
+    expect(within(dialog).queryAllByText(/^User can/)).toHaveLength(0);
   });
 
   it("keeps the Admin's role editor permission and a Brand's barred ones locked", async () => {
@@ -116,16 +150,19 @@ describe('roles and permissions', () => {
     signInAs(ALL_PERMISSIONS);
     renderApp('/roles-permissions');
     let dialog = await openEditor('Admin');
-    await within(dialog).findByLabelText('User can view role&permissions');
+    await within(dialog).findByLabelText('View and edit roles');
     expect(box('User can view role&permissions').checked).toBe(true);
     expect(box('User can view role&permissions').disabled).toBe(true);
+    // and says why, beside it and as the box's description
+    expect(description(box('User can view role&permissions'))).toBe('The Admin role keeps this permission');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
     dialog = await openEditor('Brand');
-    await within(dialog).findByLabelText('User can view users');
+    await within(dialog).findByLabelText('View users');
     expect(box('User can view users').disabled).toBe(true);
     expect(box('User can view api&keys').disabled).toBe(true);
+    expect(description(box('User can view api&keys'))).toBe('A Brand never holds this permission');
     expect(box('User can view payments').disabled).toBe(false);
   });
 
@@ -143,7 +180,7 @@ describe('roles and permissions', () => {
     signInAs(ALL_PERMISSIONS);
     renderApp('/roles-permissions');
     const dialog = await openEditor('Manager');
-    await within(dialog).findByLabelText('User can view role&permissions');
+    await within(dialog).findByLabelText('View and edit roles');
     await userEvent.click(box('User can view role&permissions'));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Update' }));
     await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Update' }));
@@ -163,7 +200,7 @@ describe('roles and permissions', () => {
     signInAs(ALL_PERMISSIONS);
     renderApp('/roles-permissions');
     let dialog = await openEditor('Finance');
-    await within(dialog).findByLabelText('User can view transactions');
+    await within(dialog).findByLabelText('View transactions');
     expect(box('User can view transactions').checked).toBe(true);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
