@@ -114,3 +114,7 @@ export function renderWithProviders(ui: ReactNode, path = '/') {
 export function renderApp(path: string) {
   return renderWithProviders(<App />, path);
 }
+
+/** The text a control's aria-describedby points at (e.g. why it is disabled), or null without one. */
+export const description = (el: HTMLElement) =>
+  document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? null;

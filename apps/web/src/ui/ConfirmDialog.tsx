@@ -81,6 +81,7 @@ export interface Confirmation {
   title: string;
   text?: ReactNode;
   confirmLabel: string;
+  tone?: 'danger' | 'neutral';
   action: () => void | Promise<void>;
 }
 
@@ -99,6 +100,7 @@ export function useConfirm() {
       title={pending?.title ?? ''}
       text={pending?.text}
       confirmLabel={pending?.confirmLabel ?? 'Confirm'}
+      tone={pending?.tone}
       onCancel={() => setOpen(false)}
       onConfirm={async () => {
         await pending?.action();

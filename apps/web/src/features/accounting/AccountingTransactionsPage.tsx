@@ -10,7 +10,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { euro, localDateTime } from '../../lib/format.ts';
 import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { oneOf, useUrlParams } from '../../lib/urlState.ts';
-import { ActionIcon } from '../../ui/ActionIcon.tsx';
+import { ActionButton } from '../../ui/ActionButton.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { ExportButton } from '../../ui/ExportButton.tsx';
 import { ListTable, type Column } from '../../ui/ListTable.tsx';
@@ -129,13 +129,12 @@ export function AccountingTransactionsPage() {
           action={{
             label: 'Description',
             cell: (r) => (
-              <ActionIcon
-                title="Payment description"
+              <ActionButton
+                text="Description"
                 label={`Payment description of the transfer to ${r.beneficiary_name}`}
+                icon={<DescriptionOutlinedIcon fontSize="small" />}
                 onClick={() => described.show(r)}
-              >
-                <DescriptionOutlinedIcon fontSize="small" />
-              </ActionIcon>
+              />
             ),
           }}
         />

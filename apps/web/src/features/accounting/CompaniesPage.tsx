@@ -14,7 +14,7 @@ import { pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
-import { ActionIcon } from '../../ui/ActionIcon.tsx';
+import { ActionButton } from '../../ui/ActionButton.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { useCopy } from '../../ui/CopyButton.tsx';
 import { Counter } from '../../ui/Counter.tsx';
@@ -93,17 +93,19 @@ export function CompaniesPage() {
               {plain ?? c.api_key}
             </Typography>
             {plain ? (
-              <ActionIcon title="Hide API key" label={`Hide the API key of ${c.name}`} onClick={() => hideKey(c)}>
-                <VisibilityOffIcon fontSize="small" />
-              </ActionIcon>
+              <ActionButton
+                text="Hide"
+                label={`Hide the API key of ${c.name}`}
+                icon={<VisibilityOffIcon fontSize="small" />}
+                onClick={() => hideKey(c)}
+              />
             ) : (
-              <ActionIcon
-                title="Show API key"
+              <ActionButton
+                text="Show"
                 label={`Show the API key of ${c.name}`}
+                icon={<VisibilityIcon fontSize="small" />}
                 onClick={() => revealing.show(c)}
-              >
-                <VisibilityIcon fontSize="small" />
-              </ActionIcon>
+              />
             )}
             <IconButton
               size="small"
@@ -154,13 +156,12 @@ export function CompaniesPage() {
   const action: RowAction<CompanyRow> = {
     label: 'Action',
     cell: (c) => (
-      <ActionIcon
-        title="View Rules"
+      <ActionButton
+        text="View rules"
         label={`View rules of ${c.name}`}
+        icon={<RuleIcon fontSize="small" />}
         onClick={() => navigate(`/accounting-rules?q=${encodeURIComponent(c.name)}`)}
-      >
-        <RuleIcon fontSize="small" />
-      </ActionIcon>
+      />
     ),
   };
 

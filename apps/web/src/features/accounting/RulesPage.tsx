@@ -10,7 +10,7 @@ import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { oneOf, useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
-import { ActionIcon } from '../../ui/ActionIcon.tsx';
+import { ActionButton } from '../../ui/ActionButton.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { Counter } from '../../ui/Counter.tsx';
@@ -130,9 +130,13 @@ export function RulesPage() {
     ? {
         label: 'Delete Rule',
         cell: (r) => (
-          <ActionIcon title="Delete Rule" label={`Delete ${r.rule_name}`} danger onClick={() => deleting.show(r)}>
-            <DeleteIcon fontSize="small" />
-          </ActionIcon>
+          <ActionButton
+            text="Delete"
+            label={`Delete ${r.rule_name}`}
+            icon={<DeleteIcon fontSize="small" />}
+            danger
+            onClick={() => deleting.show(r)}
+          />
         ),
       }
     : undefined;

@@ -2,7 +2,7 @@ import { ALL_PERMISSIONS, DEFAULT_ROLE_PERMISSIONS, MSG, type ApiKeyHolderRow } 
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { callsTo, mockApi, renderApp, signInAs, type Handler } from '../../test-utils.tsx';
+import { callsTo, description, mockApi, renderApp, signInAs, type Handler } from '../../test-utils.tsx';
 
 vi.setConfig({ testTimeout: 30_000 });
 
@@ -35,9 +35,13 @@ describe('the API Keys screen', () => {
     expect((await screen.findAllByText('pk_abcd…wx11')).length).toBeGreaterThan(0);
     await userEvent.click(screen.getAllByRole('button', { name: 'Copy the public key of Merchant 11' })[0]);
     expect(await screen.findByText(MSG.decryptKeysFirst)).toBeTruthy();
-    expect(screen.getAllByRole('button', { name: 'Decrypt keys of Merchant 11' })[0].hasAttribute('disabled')).toBe(
-      true,
-    );
+    const decrypt = screen.getAllByRole('button', { name: 'Decrypt keys of Merchant 11' })[0];
+    expect(decrypt.hasAttribute('disabled')).toBe(true);
+    // each action shows its name, and a disabled one says why
+    expect(decrypt.textContent).toBe('Decrypt keys');
+    expect(description(decrypt)).toBe('Only the merchant decrypts its own keys');
+    expect(screen.getAllByRole('button', { name: 'Share keys of Merchant 11' })[0].textContent).toBe('Share');
+    expect(screen.getAllByRole('button', { name: 'View brand keys of Merchant 11' })[0].textContent).toBe('Brand keys');
     expect(screen.queryByRole('button', { name: 'Rotate keys' })).toBeNull();
     await userEvent.type(screen.getByRole('searchbox', { name: 'Search' }), 'Acme');
     await waitFor(
@@ -84,6 +88,9 @@ describe('the API Keys screen', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await userEvent.click(screen.getByRole('button', { name: 'Copy the private key' }));
     expect(await screen.findByText(MSG.copied)).toBeTruthy();
+    expect(description(screen.getAllByRole('button', { name: 'Decrypt keys of Merchant 1' })[0])).toBe(
+      'The keys are already decrypted',
+    );
 
     await userEvent.click(screen.getAllByRole('button', { name: 'View brand keys of Merchant 1' })[0]);
     const brands = within(await screen.findByRole('dialog', { name: 'Brands of Merchant 1' }));

@@ -11,7 +11,7 @@ import { pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
-import { ActionIcon } from '../../ui/ActionIcon.tsx';
+import { ActionButton } from '../../ui/ActionButton.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { ListTable, type Column, type RowAction } from '../../ui/ListTable.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
@@ -85,20 +85,27 @@ export function ApiKeysPage() {
     label: 'Action',
     cell: (h) => (
       <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'nowrap' }}>
-        <ActionIcon title="View brand keys" label={`View brand keys of ${h.name}`} onClick={() => setBrandsOf(h)}>
-          <BrandsIcon fontSize="small" />
-        </ActionIcon>
-        <ActionIcon title="Share" label={`Share keys of ${h.name}`} onClick={() => setSharing(h)}>
-          <ShareIcon fontSize="small" />
-        </ActionIcon>
-        <ActionIcon
-          title={own(h) ? 'Decrypt keys' : 'Only the merchant decrypts its keys'}
+        <ActionButton
+          text="Brand keys"
+          label={`View brand keys of ${h.name}`}
+          icon={<BrandsIcon fontSize="small" />}
+          onClick={() => setBrandsOf(h)}
+        />
+        <ActionButton
+          text="Share"
+          label={`Share keys of ${h.name}`}
+          icon={<ShareIcon fontSize="small" />}
+          onClick={() => setSharing(h)}
+        />
+        <ActionButton
+          text="Decrypt keys"
           label={`Decrypt keys of ${h.name}`}
-          disabled={!own(h) || !!revealed}
+          icon={<KeyIcon fontSize="small" />}
+          disabledReason={
+            !own(h) ? 'Only the merchant decrypts its own keys' : revealed ? 'The keys are already decrypted' : null
+          }
           onClick={() => setAsking('reveal')}
-        >
-          <KeyIcon fontSize="small" />
-        </ActionIcon>
+        />
       </Stack>
     ),
   };

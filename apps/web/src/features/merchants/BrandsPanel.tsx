@@ -27,10 +27,14 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { localDate } from '../../lib/format.ts';
 import { useDebounced } from '../../lib/useDebounced.ts';
-import { ActionIcon } from '../../ui/ActionIcon.tsx';
+import { ActionButton } from '../../ui/ActionButton.tsx';
 import { merchantBrandsQuery } from './api/merchants.ts';
 import { MerchantDialog } from './MerchantDialog.tsx';
 import { useHolderActions } from './useHolderActions.tsx';
+
+/** Why a brand's invitation or status cannot change (both follow its sign-up). */
+const RESEND_DONE = 'The brand has already signed up';
+const NOT_VERIFIED = 'The brand has not signed up yet';
 
 /** The details of a merchant or brand, read-only. */
 export function HolderDetailsDialog({ holder, onClose }: { holder: HolderRow; onClose: () => void }) {
@@ -146,43 +150,47 @@ export function BrandsPanel({ merchant, onClose }: { merchant: HolderRow | null;
                 </Box>
                 <Chip size="small" label={active ? 'Active' : 'Inactive'} color={active ? 'success' : 'default'} />
               </Stack>
-              <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', mt: 0.5 }}>
-                <Typography variant="caption" color="text.secondary" sx={{ flex: 1 }}>
-                  {b.account_reference} · {verified ? 'Verified' : 'Not verified'}
-                </Typography>
-                <ActionIcon title="Details" label={`Details of ${b.name}`} onClick={() => setDetails(b)}>
-                  <InfoIcon fontSize="small" />
-                </ActionIcon>
+              <Typography variant="caption" color="text.secondary" component="p">
+                {b.account_reference} · {verified ? 'Verified' : 'Not verified'}
+              </Typography>
+              {/* labelled actions wrap onto a second line in the narrow panel */}
+              <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 0.5, mt: 0.5, ml: -1 }}>
+                <ActionButton
+                  text="Details"
+                  label={`Details of ${b.name}`}
+                  icon={<InfoIcon fontSize="small" />}
+                  onClick={() => setDetails(b)}
+                />
                 {actions.canManage ? (
                   <>
-                    <ActionIcon
-                      title="Resend mail"
+                    <ActionButton
+                      text="Resend mail"
                       label={`Resend mail to ${b.name}`}
-                      disabled={b.resend_mail !== 1}
+                      icon={<ResendIcon fontSize="small" />}
+                      disabledReason={b.resend_mail !== 1 ? RESEND_DONE : null}
                       onClick={() => actions.resendMail(b)}
-                    >
-                      <ResendIcon fontSize="small" />
-                    </ActionIcon>
-                    <ActionIcon
-                      title="Activate"
+                    />
+                    <ActionButton
+                      text="Activate"
                       label={`Activate ${b.name}`}
-                      disabled={active || !verified}
+                      icon={<PlayIcon fontSize="small" />}
+                      disabledReason={!verified ? NOT_VERIFIED : active ? 'The brand is already active' : null}
                       onClick={() => actions.setActive(b, true)}
-                    >
-                      <PlayIcon fontSize="small" />
-                    </ActionIcon>
-                    <ActionIcon
-                      title="Deactivate"
+                    />
+                    <ActionButton
+                      text="Deactivate"
                       label={`Deactivate ${b.name}`}
+                      icon={<PauseIcon fontSize="small" />}
                       danger
-                      disabled={!active || !verified}
+                      disabledReason={!verified ? NOT_VERIFIED : !active ? 'The brand is already inactive' : null}
                       onClick={() => actions.setActive(b, false)}
-                    >
-                      <PauseIcon fontSize="small" />
-                    </ActionIcon>
-                    <ActionIcon title="Edit" label={`Edit ${b.name}`} onClick={() => setEditing(b)}>
-                      <EditIcon fontSize="small" />
-                    </ActionIcon>
+                    />
+                    <ActionButton
+                      text="Edit"
+                      label={`Edit ${b.name}`}
+                      icon={<EditIcon fontSize="small" />}
+                      onClick={() => setEditing(b)}
+                    />
                   </>
                 ) : null}
               </Stack>

@@ -9,7 +9,7 @@ import {
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { callsTo, mockApi, renderApp, signInAs, type Handler } from '../../test-utils.tsx';
+import { callsTo, description, mockApi, renderApp, signInAs, type Handler } from '../../test-utils.tsx';
 
 vi.setConfig({ testTimeout: 30_000 });
 
@@ -191,7 +191,17 @@ describe('the Merchants screen', () => {
     await userEvent.click((await screen.findAllByRole('button', { name: 'View brands of Merchant 1' }))[0]);
     const panel = within(await screen.findByRole('dialog', { name: 'Brands of Merchant 1' }));
     expect(await panel.findByText('Outlet Five')).toBeTruthy();
-    expect(panel.getByRole('button', { name: 'Activate Outlet Five' }).hasAttribute('disabled')).toBe(true);
+    // every action says what it does, and a disabled one why
+    expect(panel.getByRole('button', { name: 'Details of Outlet Five' }).textContent).toBe('Details');
+    expect(panel.getByRole('button', { name: 'Edit Outlet Five' }).textContent).toBe('Edit');
+    const activate = panel.getByRole('button', { name: 'Activate Outlet Five' });
+    expect(activate.textContent).toBe('Activate');
+    expect(activate.hasAttribute('disabled')).toBe(true);
+    expect(description(activate)).toBe('The brand is already active');
+    const resend = panel.getByRole('button', { name: 'Resend mail to Outlet Five' });
+    expect(resend.textContent).toBe('Resend mail');
+    expect(description(resend)).toBe('The brand has already signed up');
+    expect(panel.getByRole('button', { name: 'Deactivate Outlet Five' }).getAttribute('aria-describedby')).toBeNull();
     await userEvent.click(panel.getByRole('button', { name: 'Deactivate Outlet Five' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Deactivate' }));
     expect(await screen.findByText(MERCHANT_MSG.statusUpdated)).toBeTruthy();

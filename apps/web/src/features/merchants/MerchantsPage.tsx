@@ -11,7 +11,7 @@ import { pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
-import { ActionIcon } from '../../ui/ActionIcon.tsx';
+import { ActionButton } from '../../ui/ActionButton.tsx';
 import { Counter } from '../../ui/Counter.tsx';
 import { ListTable, type Column, type RowAction } from '../../ui/ListTable.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
@@ -147,26 +147,27 @@ export function MerchantsPage() {
     cell: (m) =>
       actions.canManage ? (
         <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'nowrap' }}>
-          <ActionIcon title="Edit merchant" label={`Edit ${m.name}`} onClick={() => setEditing(m)}>
-            <EditIcon fontSize="small" />
-          </ActionIcon>
-          <ActionIcon
-            title="Add brands"
+          <ActionButton
+            text="Edit"
+            label={`Edit ${m.name}`}
+            icon={<EditIcon fontSize="small" />}
+            onClick={() => setEditing(m)}
+          />
+          <ActionButton
+            text="Add brands"
             label={`Add brands to ${m.name}`}
+            icon={<AddBrandIcon fontSize="small" />}
             onClick={() =>
               m.remember_token_status === 'Verified' ? setAdding(m) : notify('error', MERCHANT_MSG.notVerified)
             }
-          >
-            <AddBrandIcon fontSize="small" />
-          </ActionIcon>
-          <ActionIcon
-            title="Resend mail"
+          />
+          <ActionButton
+            text="Resend mail"
             label={`Resend mail to ${m.name}`}
-            disabled={m.resend_mail !== 1}
+            icon={<ResendIcon fontSize="small" />}
+            disabledReason={m.resend_mail !== 1 ? 'The merchant has already signed up' : null}
             onClick={() => actions.resendMail(m)}
-          >
-            <ResendIcon fontSize="small" />
-          </ActionIcon>
+          />
         </Stack>
       ) : (
         '-'

@@ -36,6 +36,8 @@ export function useHolderActions() {
           ? `Sure you want to deactivate this merchant? Merchant will no longer perform any action! Its brands and team are signed out too.`
           : 'Sure you want to deactivate this brand? It is signed out and can no longer sign in.',
       confirmLabel: activate ? 'Activate' : 'Deactivate',
+      // activating gives access back: not a destructive step
+      tone: activate ? 'neutral' : 'danger',
       action: () =>
         run(
           () =>
@@ -55,6 +57,7 @@ export function useHolderActions() {
       title: 'Resend invitation mail?',
       text: `A new invitation link goes to ${h.email}; the previous one stops working.`,
       confirmLabel: 'Resend mail',
+      tone: 'neutral',
       action: () => run(() => resend.mutateAsync({ id: h.id }), USERS_MSG.invitationResent),
     });
 

@@ -9,7 +9,7 @@ import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { oneOf, useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
-import { ActionIcon } from '../../ui/ActionIcon.tsx';
+import { ActionButton } from '../../ui/ActionButton.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { ExportButton } from '../../ui/ExportButton.tsx';
 import { ListTable, type Column } from '../../ui/ListTable.tsx';
@@ -140,14 +140,13 @@ export function PayinRewardsPage() {
   };
 
   const action = (r: RewardRow) => (
-    <ActionIcon
-      title={blocked(r) ?? 'Update reward'}
+    <ActionButton
+      text="Update reward"
       label={`Update the reward of ${r.pay_in_reference}`}
-      disabled={!!blocked(r)}
+      icon={<RedeemOutlinedIcon fontSize="small" />}
+      disabledReason={blocked(r)}
       onClick={() => setConfirming(r)}
-    >
-      <RedeemOutlinedIcon fontSize="small" />
-    </ActionIcon>
+    />
   );
 
   return (

@@ -2,7 +2,7 @@ import { ALL_PERMISSIONS, REFUND_MSG, type PayinRow } from '@obol/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { callsTo, mockApi, renderApp, signInAs } from '../../test-utils.tsx';
+import { callsTo, description, mockApi, renderApp, signInAs } from '../../test-utils.tsx';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -188,6 +188,14 @@ describe('Payin Transactions', () => {
     expect((screen.getByRole('button', { name: 'Refund the pay-in order-3' }) as HTMLButtonElement).disabled).toBe(
       true,
     );
+    // the disabled ones say why
+    expect(description(screen.getByRole('button', { name: 'Refund the pay-in order-2' }))).toBe(
+      'The pay-in is already refunded',
+    );
+    expect(description(screen.getByRole('button', { name: 'Refund the pay-in order-3' }))).toBe(
+      'The pay-in is not completed',
+    );
+    expect(screen.getByRole('button', { name: 'Refund the pay-in order-10042' }).textContent).toBe('Refund');
 
     await userEvent.click(screen.getByRole('button', { name: 'Refund the pay-in order-10042' }));
     const confirm = await screen.findByRole('alertdialog', { name: 'Refund this pay-in?' });

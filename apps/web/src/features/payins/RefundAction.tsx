@@ -3,7 +3,7 @@ import UndoOutlinedIcon from '@mui/icons-material/UndoOutlined';
 import { useState } from 'react';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { euro } from '../../lib/format.ts';
-import { ActionIcon } from '../../ui/ActionIcon.tsx';
+import { ActionButton } from '../../ui/ActionButton.tsx';
 import { CodeDialog } from '../../ui/CodeDialog.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
@@ -13,6 +13,16 @@ import { requestRefundCode, usePayinRefund } from './api/payins.ts';
 /** Whether a refund may start (section 4): the pay-in is Completed and its refund status is 0 or 3. */
 export const refundable = (p: PayinRow) =>
   p.transaction_status === 'Completed' && (p.refund_status === 0 || p.refund_status === 3);
+
+/** Why a pay-in cannot be refunded now, if it cannot. */
+const notRefundable = (p: PayinRow) =>
+  refundable(p)
+    ? null
+    : p.transaction_status !== 'Completed'
+      ? 'The pay-in is not completed'
+      : p.refund_status === 1
+        ? 'The pay-in is already refunded'
+        : 'A refund of the pay-in is in flight';
 
 /**
  * The refund of one pay-in: confirm, ask for the code (e-mailed, valid 24 hours, or the authenticator), enter it,
@@ -65,14 +75,13 @@ export function useRefundFlow() {
   };
 
   const button = (p: PayinRow) => (
-    <ActionIcon
-      title={refundable(p) ? 'Refund' : 'Not refundable'}
+    <ActionButton
+      text="Refund"
       label={`Refund the pay-in ${p.pay_in_reference}`}
-      disabled={!refundable(p)}
+      icon={<UndoOutlinedIcon fontSize="small" />}
+      disabledReason={notRefundable(p)}
       onClick={() => setConfirming(p)}
-    >
-      <UndoOutlinedIcon fontSize="small" />
-    </ActionIcon>
+    />
   );
 
   const dialogs = (

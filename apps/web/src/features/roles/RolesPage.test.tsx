@@ -11,7 +11,7 @@ import {
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { callsTo, mockApi, pathname, renderApp, signInAs } from '../../test-utils.tsx';
+import { callsTo, description, mockApi, pathname, renderApp, signInAs } from '../../test-utils.tsx';
 
 vi.setConfig({ testTimeout: 20_000 });
 
@@ -38,9 +38,6 @@ const card = async (role: string) =>
 // by label: role queries over a hundred checkboxes are slow in jsdom; the label is the permission's plain one
 const box = (p: Permission) =>
   screen.getByLabelText(permissionLabel(p), { selector: 'input[type=checkbox]' }) as HTMLInputElement;
-
-const description = (el: HTMLElement) =>
-  document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? null;
 
 async function openEditor(role: string) {
   await userEvent.click(within(await card(role)).getByRole('button', { name: `Edit ${role}` }));

@@ -1,11 +1,12 @@
 import { isRole, MSG, USERS_BY_ROLE_PER_PAGE, type RoleName, type RoleUser } from '@obol/contract';
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
-import { IconButton, Paper, Tooltip, Typography } from '@mui/material';
+import { Paper, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
 import { pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
+import { ActionButton } from '../../ui/ActionButton.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { ListTable, type Column, type RowAction } from '../../ui/ListTable.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
@@ -40,32 +41,30 @@ function UsersOfRole({ role }: { role: RoleName }) {
   const action: RowAction<RoleUser> | undefined = canDelete
     ? {
         label: 'Action',
-        cell: (u) =>
-          u.id === session?.user.id ? null : (
-            <Tooltip title="Delete user">
-              <IconButton
-                size="small"
-                aria-label={`Delete ${u.name}`}
-                onClick={() =>
-                  ask({
-                    title: 'Delete user?',
-                    text: `${u.name} (${u.email}) will be deleted and can no longer sign in.`,
-                    confirmLabel: 'Delete',
-                    action: async () => {
-                      try {
-                        await remove.mutateAsync(u.id);
-                        notify('success', MSG.userDeleted);
-                      } catch (err) {
-                        notify('error', errorMessage(err));
-                      }
-                    },
-                  })
-                }
-              >
-                <DeleteOutline fontSize="small" />
-              </IconButton>
-            </Tooltip>
-          ),
+        cell: (u) => (
+          <ActionButton
+            text="Delete"
+            label={`Delete ${u.name}`}
+            icon={<DeleteOutline fontSize="small" />}
+            danger
+            disabledReason={u.id === session?.user.id ? 'You cannot delete your own account' : null}
+            onClick={() =>
+              ask({
+                title: 'Delete user?',
+                text: `${u.name} (${u.email}) will be deleted and can no longer sign in.`,
+                confirmLabel: 'Delete',
+                action: async () => {
+                  try {
+                    await remove.mutateAsync(u.id);
+                    notify('success', MSG.userDeleted);
+                  } catch (err) {
+                    notify('error', errorMessage(err));
+                  }
+                },
+              })
+            }
+          />
+        ),
       }
     : undefined;
 

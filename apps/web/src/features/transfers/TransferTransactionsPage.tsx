@@ -7,7 +7,7 @@ import { euro, localDateTime } from '../../lib/format.ts';
 import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { oneOf, useUrlParams } from '../../lib/urlState.ts';
-import { ActionIcon } from '../../ui/ActionIcon.tsx';
+import { ActionButton } from '../../ui/ActionButton.tsx';
 import { ExportButton } from '../../ui/ExportButton.tsx';
 import { ListTable, type Column } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
@@ -116,13 +116,12 @@ export function TransferTransactionsPage() {
           action={{
             label: 'Purpose',
             cell: (t) => (
-              <ActionIcon
-                title="Purpose of payment"
+              <ActionButton
+                text="Purpose"
                 label={`Purpose of payment of the transfer to ${t.beneficiary_name}`}
+                icon={<DescriptionOutlinedIcon fontSize="small" />}
                 onClick={() => setPurpose(t)}
-              >
-                <DescriptionOutlinedIcon fontSize="small" />
-              </ActionIcon>
+              />
             ),
           }}
         />

@@ -2,7 +2,7 @@ import { ALL_PERMISSIONS, USERS_MSG, type Permission, type UserRow, type UsersLi
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { callsTo, mockApi, renderApp, signInAs, type Handler } from '../../test-utils.tsx';
+import { callsTo, description, mockApi, renderApp, signInAs, type Handler } from '../../test-utils.tsx';
 
 vi.setConfig({ testTimeout: 20_000 });
 
@@ -120,6 +120,15 @@ describe('users administration on the Users screen', () => {
     expect(screen.getByRole('switch', { name: 'Active: Ada Admin' })).toHaveProperty('disabled', true);
     expect(screen.getByRole('switch', { name: 'Active: Other Admin' })).toHaveProperty('disabled', true);
     expect(screen.getByRole('button', { name: 'Delete Other Admin' })).toHaveProperty('disabled', true);
+    // each says why
+    expect(description(screen.getByRole('switch', { name: 'Active: Newbie' }))).toBe('The user has not signed up yet');
+    expect(description(screen.getByRole('switch', { name: 'Active: Other Admin' }))).toBe(
+      'Only an Admin changes an Admin',
+    );
+    expect(description(screen.getByRole('button', { name: 'Delete Other Admin' }))).toBe(
+      'Only an Admin changes an Admin',
+    );
+    expect(description(screen.getByRole('switch', { name: 'Active: User 2' }))).toBeNull();
     await userEvent.click(screen.getByRole('switch', { name: 'Active: User 2' }));
     const confirm = await screen.findByRole('alertdialog', { name: 'Deactivate User 2?' });
     expect(within(confirm).getByText(USERS_MSG.deactivateWarning)).toBeTruthy();
@@ -139,17 +148,29 @@ describe('users administration on the Users screen', () => {
     renderApp('/users');
     await screen.findByText('User 2');
     expect(screen.getByRole('button', { name: 'Resend mail to User 2' })).toHaveProperty('disabled', true);
-    // oneself: nothing to do; another Admin, for an Admin: yes
+    expect(description(screen.getByRole('button', { name: 'Resend mail to User 2' }))).toBe(
+      'The user has already signed up',
+    );
+    // the actions show their names
+    expect(screen.getByRole('button', { name: 'Resend mail to Newbie' }).textContent).toBe('Resend mail');
+    expect(screen.getByRole('button', { name: 'Manage User 2' }).textContent).toBe('Manage');
+    // oneself: nothing to do, and it says so; another Admin, for an Admin: yes
     expect(screen.getByRole('button', { name: 'Delete Ada Admin' })).toHaveProperty('disabled', true);
+    expect(description(screen.getByRole('button', { name: 'Delete Ada Admin' }))).toBe(
+      'You cannot change your own account here',
+    );
     expect(screen.getByRole('button', { name: 'Delete Other Admin' })).toHaveProperty('disabled', false);
     await userEvent.click(screen.getByRole('button', { name: 'Resend mail to Newbie' }));
     const resend = await screen.findByRole('alertdialog', { name: 'Resend invitation mail?' });
+    // an ordinary step: not confirmed in red, unlike Delete below
+    expect(within(resend).getByRole('button', { name: 'Resend mail' }).className).toContain('MuiButton-colorPrimary');
     await userEvent.click(within(resend).getByRole('button', { name: 'Resend mail' }));
     await waitFor(() => expect(callsTo(fetch, '/api/resend-invitation')).toEqual([{ id: 3 }]));
     expect(await screen.findByText(USERS_MSG.invitationResent)).toBeTruthy();
 
     await userEvent.click(await screen.findByRole('button', { name: 'Delete User 2' }));
     const del = await screen.findByRole('alertdialog', { name: 'Delete User 2?' });
+    expect(within(del).getByRole('button', { name: 'Delete' }).className).toContain('MuiButton-colorError');
     await userEvent.click(within(del).getByRole('button', { name: 'Cancel' }));
     expect(callsTo(fetch, '/api/delete-user')).toHaveLength(0);
     await userEvent.click(await screen.findByRole('button', { name: 'Delete User 2' }));

@@ -6,7 +6,7 @@ import { Stack, Switch } from '@mui/material';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/api.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
-import { ActionIcon } from '../../ui/ActionIcon.tsx';
+import { ActionButton, DisabledWhy } from '../../ui/ActionButton.tsx';
 import type { Column, RowAction } from '../../ui/ListTable.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
@@ -16,6 +16,8 @@ import { useResendInvitation } from './api/resendInvitation.ts';
 import { ManageDialog } from './ManageDialog.tsx';
 
 const CHANGEABLE_ROLES = ['Merchant', 'Brand'];
+// the server refuses to switch a user who has not set a password yet
+const NOT_SIGNED_UP = 'The user has not signed up yet';
 
 /**
  * What the caller may do to the users of the list: the activate/deactivate switch (with 'User can activate or
@@ -34,7 +36,13 @@ export function useUserActions() {
   const resend = useResendInvitation();
   const remove = useDeleteUser();
 
-  const untouchable = (u: UserRow) => u.id === me?.id || (u.roles[0]?.name === 'Admin' && me?.role !== 'Admin');
+  /** why nobody here may act on this user, if so: it is the caller, or an Admin and the caller is not */
+  const untouchable = (u: UserRow): string | null =>
+    u.id === me?.id
+      ? 'You cannot change your own account here'
+      : u.roles[0]?.name === 'Admin' && me?.role !== 'Admin'
+        ? 'Only an Admin changes an Admin'
+        : null;
   const run = async (work: () => Promise<unknown>, success: string) => {
     try {
       await work();
@@ -50,6 +58,8 @@ export function useUserActions() {
       title: activate ? `Activate ${u.name}?` : `Deactivate ${u.name}?`,
       text: activate ? 'Sure you want to activate this user?' : USERS_MSG.deactivateWarning,
       confirmLabel: activate ? 'Activate' : 'Deactivate',
+      // activating gives access back: not a destructive step
+      tone: activate ? 'neutral' : 'danger',
       action: () =>
         run(
           () => status.mutateAsync({ id: u.id, status: activate ? 1 : 0, level_type: 'User' }),
@@ -62,14 +72,17 @@ export function useUserActions() {
     id: 'active_switch',
     label: 'Active',
     pinned: true,
-    // an unverified user cannot be switched (the server refuses too)
     cell: (u) => (
-      <Switch
-        checked={u.is_active === '1'}
-        onChange={() => toggle(u)}
-        disabled={u.remember_token_status !== 'Verified' || untouchable(u)}
-        slotProps={{ input: { 'aria-label': `Active: ${u.name}` } }}
-      />
+      <DisabledWhy reason={u.remember_token_status !== 'Verified' ? NOT_SIGNED_UP : untouchable(u)}>
+        {(describedBy) => (
+          <Switch
+            checked={u.is_active === '1'}
+            onChange={() => toggle(u)}
+            disabled={!!describedBy}
+            slotProps={{ input: { 'aria-label': `Active: ${u.name}`, 'aria-describedby': describedBy } }}
+          />
+        )}
+      </DisabledWhy>
     ),
   };
 
@@ -79,34 +92,36 @@ export function useUserActions() {
       const off = untouchable(u);
       return (
         <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'nowrap' }}>
-          <ActionIcon
-            title="Manage"
+          <ActionButton
+            text="Manage"
             label={`Manage ${u.name}`}
-            disabled={off || CHANGEABLE_ROLES.includes(u.roles[0]?.name ?? '')}
+            icon={<ManageIcon fontSize="small" />}
+            disabledReason={
+              off ?? (CHANGEABLE_ROLES.includes(u.roles[0]?.name ?? '') ? 'A merchant or brand keeps its role' : null)
+            }
             onClick={() => setManaged(u)}
-          >
-            <ManageIcon fontSize="small" />
-          </ActionIcon>
-          <ActionIcon
-            title="Resend mail"
+          />
+          <ActionButton
+            text="Resend mail"
             label={`Resend mail to ${u.name}`}
-            disabled={off || u.resend_mail !== 1}
+            icon={<ResendIcon fontSize="small" />}
+            disabledReason={off ?? (u.resend_mail !== 1 ? 'The user has already signed up' : null)}
             onClick={() =>
               ask({
                 title: 'Resend invitation mail?',
                 text: `A new invitation link goes to ${u.email}; the previous one stops working.`,
                 confirmLabel: 'Resend mail',
+                tone: 'neutral',
                 action: () => run(() => resend.mutateAsync({ id: u.id }), USERS_MSG.invitationResent),
               })
             }
-          >
-            <ResendIcon fontSize="small" />
-          </ActionIcon>
-          <ActionIcon
-            title="Delete"
+          />
+          <ActionButton
+            text="Delete"
             label={`Delete ${u.name}`}
+            icon={<DeleteIcon fontSize="small" />}
             danger
-            disabled={off}
+            disabledReason={off}
             onClick={() =>
               ask({
                 title: `Delete ${u.name}?`,
@@ -115,9 +130,7 @@ export function useUserActions() {
                 action: () => run(() => remove.mutateAsync({ id: u.id }), USERS_MSG.userDeleted),
               })
             }
-          >
-            <DeleteIcon fontSize="small" />
-          </ActionIcon>
+          />
         </Stack>
       );
     },

@@ -1,7 +1,7 @@
 import { rowAmountIssue, trimRow, validateRow, type BatchColumn, type RawRow, type StagedRow } from '@obol/contract';
 import SaveIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
-import { IconButton } from '@mui/material';
+import { ActionButton } from '../../../ui/ActionButton.tsx';
 
 /** The columns of a staged row, in the file's order, with their labels. */
 export const COLUMNS: readonly (readonly [BatchColumn, string])[] = [
@@ -53,12 +53,8 @@ export function RowEditorActions({
 }) {
   return (
     <>
-      <IconButton aria-label={`Save row ${rowNumber}`} onClick={onSave}>
-        <SaveIcon />
-      </IconButton>
-      <IconButton aria-label="Cancel edit" onClick={onCancel}>
-        <CloseIcon />
-      </IconButton>
+      <ActionButton text="Save" label={`Save row ${rowNumber}`} icon={<SaveIcon fontSize="small" />} onClick={onSave} />
+      <ActionButton text="Cancel" label="Cancel edit" icon={<CloseIcon fontSize="small" />} onClick={onCancel} />
     </>
   );
 }

@@ -1,7 +1,8 @@
 import type { BatchAmount, BatchColumn, StagedRow } from '@obol/contract';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
-import { Box, Checkbox, Chip, IconButton, TextField, Tooltip } from '@mui/material';
+import { Box, Checkbox, Chip, TextField, Tooltip } from '@mui/material';
+import { ActionButton } from '../../../ui/ActionButton.tsx';
 import { ListTable, type Column } from '../../../ui/ListTable.tsx';
 import { COLUMNS, RowEditorActions, rowErrors, startEditing, type Editing } from './RowEditor.tsx';
 import { TotalsBar } from './TotalsBar.tsx';
@@ -113,12 +114,19 @@ export function StagedTable({ rows, totals, selected, onSelect, editing, onEdit,
             <RowEditorActions rowNumber={r.row_number} onSave={onSave} onCancel={() => onEdit(null)} />
           ) : (
             <>
-              <IconButton aria-label={`Edit row ${r.row_number}`} onClick={() => onEdit(startEditing(r))}>
-                <EditIcon />
-              </IconButton>
-              <IconButton aria-label={`Delete row ${r.row_number}`} onClick={() => onDelete([r.id])}>
-                <DeleteIcon />
-              </IconButton>
+              <ActionButton
+                text="Edit"
+                label={`Edit row ${r.row_number}`}
+                icon={<EditIcon fontSize="small" />}
+                onClick={() => onEdit(startEditing(r))}
+              />
+              <ActionButton
+                text="Delete"
+                label={`Delete row ${r.row_number}`}
+                icon={<DeleteIcon fontSize="small" />}
+                danger
+                onClick={() => onDelete([r.id])}
+              />
             </>
           ),
       }}
