@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { permissionLabel } from '@obol/contract';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { DEMO_PASSWORD } from './browser.ts';
@@ -347,7 +348,7 @@ async function tourRoles(page: Page, on: OnScreen) {
   await on('/roles-permissions');
   await page.getByRole('button', { name: 'Edit Finance' }).click();
   const editor = page.getByRole('dialog', { name: 'Edit Finance permissions' });
-  await editor.getByLabel('User can view transactions').waitFor();
+  await editor.getByLabel(permissionLabel('User can view transactions'), { exact: true }).waitFor();
   await settle(page);
   await on('role editor');
   await editor.getByRole('button', { name: 'Cancel' }).click();

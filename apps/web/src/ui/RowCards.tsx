@@ -3,9 +3,20 @@ import { Box, CircularProgress, Paper, Stack, Table, Typography } from '@mui/mat
 import type { ReactNode } from 'react';
 import type { Column, RowAction } from './columns.ts';
 
+/** a card's actions share its width, wrapping onto more lines when their labels do not fit one */
+const cardActions = {
+  mt: 1.5,
+  display: 'flex',
+  flexWrap: 'wrap',
+  gap: 1,
+  '& > *, & > .MuiStack-root > *': { flex: '1 1 auto' },
+  '& > .MuiStack-root': { flexWrap: 'wrap', gap: 1, '& > *': { m: 0 } },
+  '& .MuiButton-root': { width: '100%' },
+} as const;
+
 /**
  * The rows of a list on a phone: one card each, its title (the name) and status on top, the other chosen
- * columns as label: value lines, the action as a full-width button at the bottom.
+ * columns as label: value lines, the actions as buttons filling the bottom line(s).
  */
 export function RowCards<T>({
   label,
@@ -72,7 +83,7 @@ export function RowCards<T>({
                 </Box>
               ))}
             </Box>
-            {action ? <Box sx={{ mt: 1.5, '& .MuiButton-root': { width: '100%' } }}>{action.cell(r)}</Box> : null}
+            {action ? <Box sx={cardActions}>{action.cell(r)}</Box> : null}
           </Paper>
         ))}
       </Stack>
