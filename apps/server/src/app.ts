@@ -15,6 +15,13 @@ import { feesRoutes } from './features/fees/routes.ts';
 import { apiKeysRoutes } from './features/api-keys/routes.ts';
 import { webhooksRoutes } from './features/webhooks/routes.ts';
 import { demoShopRoutes } from './features/webhooks/demo-shop.ts';
+import { approvalsRoutes } from './features/approvals/routes.ts';
+import { manualPayoutApproval } from './features/payments/service.ts';
+import { findHolderInScope } from './features/payments/holders.ts';
+import { batchApproval } from './features/batches/execute.ts';
+import { transferApproval } from './features/transfers/service.ts';
+import { accountingApproval } from './features/accounting/transfers.ts';
+import { companyName } from './features/accounting/accounts.ts';
 import { liveRoutes } from './features/live/routes.ts';
 import { rolesRoutes } from './features/roles/routes.ts';
 import { ledgerRoutes } from './features/ledger/routes.ts';
@@ -200,6 +207,20 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   apiKeysRoutes(app, deps);
   webhooksRoutes(app, deps);
   demoShopRoutes(app, deps);
+  // the features that own the movements import approvals/, so their release and return are handed in here
+  approvalsRoutes(app, deps, {
+    releases: {
+      payout: manualPayoutApproval(deps),
+      batch: batchApproval(deps),
+      transfer: transferApproval(deps),
+      '2d': accountingApproval(deps),
+    },
+    holderName: async (db, holderType, id) => {
+      if (holderType === 'company') return companyName(db, id);
+      const h = await findHolderInScope(db, { kind: 'all' }, id);
+      return h?.role === 'Merchant' ? h.name : null;
+    },
+  });
   liveRoutes(app, deps);
   rolesRoutes(app, deps);
   ledgerRoutes(app, deps);

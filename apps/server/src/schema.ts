@@ -17,3 +17,4 @@ export * from './features/reports/tables.ts';
 export * from './features/accounting/tables.ts';
 export * from './features/engine/tables.ts';
 export * from './features/webhooks/tables.ts';
+export * from './features/approvals/tables.ts';

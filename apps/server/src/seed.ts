@@ -1,4 +1,11 @@
-import { DEFAULT_ROLE_PERMISSIONS, PERMISSION_GROUPS, ROLES, roleSlug, type RoleName } from '@obol/contract';
+import {
+  DEFAULT_ROLE_PERMISSIONS,
+  PERMISSION_GROUPS,
+  ROLES,
+  roleSlug,
+  type Permission,
+  type RoleName,
+} from '@obol/contract';
 import { count, eq, inArray } from 'drizzle-orm';
 import { hashPassword } from './platform/crypto.ts';
 import type { Db } from './platform/db.ts';
@@ -8,7 +15,7 @@ import { postEntry } from './features/ledger/service.ts';
 
 /**
  * Permissions and roles are reference data: kept in step with the contract on every start (new ones are
- * added, nothing is removed or reset). The role matrix is only written when a role is first created, so
+ * added, and given to the roles whose defaults have them; nothing is removed or reset). The role matrix is only written when a role is first created, so
  * edits made in Roles & Permissions survive restarts.
  */
 export async function syncReferenceData(db: Db): Promise<void> {
@@ -22,10 +29,22 @@ export async function syncReferenceData(db: Db): Promise<void> {
         position: ++position,
       })),
     );
-    await tx.insert(permissions).values(rows).onConflictDoNothing({ target: permissions.name });
+    const added = await tx
+      .insert(permissions)
+      .values(rows)
+      .onConflictDoNothing({ target: permissions.name })
+      .returning({ id: permissions.id, name: permissions.name });
     await ensurePlatformAccounts(tx);
 
-    const existing = await tx.select({ name: roles.name }).from(roles);
+    const existing = await tx.select({ id: roles.id, name: roles.name }).from(roles);
+    // a permission new to this database (added to the contract later) goes to the existing roles whose
+    // defaults have it; what was edited in Roles & Permissions stays as it is
+    const given = existing.flatMap((r) =>
+      added
+        .filter((p) => (DEFAULT_ROLE_PERMISSIONS[r.name as RoleName] ?? []).includes(p.name as Permission))
+        .map((p) => ({ roleId: r.id, permissionId: p.id })),
+    );
+    if (given.length) await tx.insert(rolePermissions).values(given).onConflictDoNothing();
     const missing = ROLES.filter((r) => !existing.some((e) => e.name === r));
     if (!missing.length) return;
     const created = await tx

@@ -59,6 +59,8 @@ export type AccountingTransaction = z.output<typeof accountingTransaction>;
 export const accountingTransferResponse = z.object({
   message: z.array(z.string()),
   transaction: accountingTransaction,
+  /** at or above the company's approval threshold: PENDING_APPROVAL, waiting for a second 2D admin (a 202) */
+  approval_id: z.number().int().optional(),
 });
 
 // ---- 2D transactions ----

@@ -66,7 +66,14 @@ export type BatchAmount = z.output<typeof batchAmountResponse>;
 
 export const updateTransactionResponse = z.object({ message: messages, transaction: stagedRow });
 export const renameBatchResponse = z.object({ message: messages, file_name: z.string() });
-export const confirmBatchResponse = z.object({ message: messages, batch_id: z.string(), amount: count, fee: count });
+export const confirmBatchResponse = z.object({
+  message: messages,
+  batch_id: z.string(),
+  amount: count,
+  fee: count,
+  /** at or above the merchant's approval threshold: the approval it waits for (the answer is then a 202) */
+  approval_id: z.number().int().optional(),
+});
 
 export const batchListRow = z.object({
   batch_id: z.string(),

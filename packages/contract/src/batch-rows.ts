@@ -18,8 +18,9 @@ export type RawRow = Record<BatchColumn, string>;
 /**
  * Processing (being staged, or executing once `executed_at` is set) -> Pending (staged, awaiting execution) ->
  * Completed; Pending -> Declined (cleared), Processing -> Declined (the file was refused while staging).
+ * Pending approval: executed at or above the merchant's approval threshold, reserved, waiting for a second person.
  */
-export const BATCH_STATUSES = ['Processing', 'Pending', 'Declined', 'Completed'] as const;
+export const BATCH_STATUSES = ['Processing', 'Pending', 'Declined', 'Completed', 'Pending approval'] as const;
 export type BatchStatus = (typeof BATCH_STATUSES)[number];
 /** A staged row is executable (Pending) or not (Failed). */
 export const STAGED_STATUSES = ['Pending', 'Failed'] as const;

@@ -11,6 +11,7 @@ export * from './fees.ts';
 export * from './profile.ts';
 export * from './apiKeys.ts';
 export * from './webhooks.ts';
+export * from './approvals.ts';
 export * from './live.ts';
 export * from './activity.ts';
 export * from './rolesAdmin.ts';

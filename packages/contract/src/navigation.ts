@@ -33,6 +33,9 @@ export const ROUTE_PERMISSIONS = {
   '/payin-rewards': 'User can view pay in reward',
   '/fee-module': 'User can view fee module',
   '/view-balance': 'User can view balance screen',
+  // not in the spec: four eyes on large amounts (issue 50)
+  '/approvals': 'User can approve payouts',
+  '/accounting-approvals': 'User can perform accounting transactions',
 } as const satisfies Record<string, Permission>;
 export type GuardedPath = keyof typeof ROUTE_PERMISSIONS;
 
@@ -58,6 +61,7 @@ const item = (label: string, path: GuardedPath): MenuItem => ({
 /** The top navigation of document 1, section 2, in order. */
 export const NAVIGATION: Menu[] = [
   { label: 'Payments', path: '/payments', permission: 'User can view payments' },
+  { label: 'Approvals', path: '/approvals', permission: 'User can approve payouts' },
   {
     label: 'Reports',
     permission: 'User can view reports',
@@ -91,6 +95,7 @@ export const NAVIGATION: Menu[] = [
       item('2D Payments', '/accounting-payment'),
       item('Rules', '/accounting-rules'),
       item('2D Transactions', '/accounting-transactions'),
+      item('2D Approvals', '/accounting-approvals'),
       {
         label: 'Downloads',
         path: '/download-accounting-transactions',

@@ -21,6 +21,7 @@ import { transactionOps } from './transactions.ts';
 import { transferOps } from './transfers.ts';
 import { usersOps } from './users.ts';
 import { demoShopOps, webhookOps } from './webhooks.ts';
+import { approvalOps } from './approvals.ts';
 import { liveOps } from './live.ts';
 
 /** The platform's own calls. */
@@ -75,6 +76,7 @@ export const OPERATION_GROUPS = {
   apiKeys: apiKeyOps,
   webhooks: webhookOps,
   demoShop: demoShopOps,
+  approvals: approvalOps,
   live: liveOps,
   roles: rolesOps,
   ledger: ledgerOps,

@@ -142,6 +142,8 @@ export const createPayoutResponse = z.object({
   message: messages,
   batch_id: z.string(),
   payout: z.object({ id: z.number().int(), status: z.string(), amount: z.number().int(), fee: z.number().int() }),
+  /** at or above the merchant's approval threshold: the approval it waits for (the answer is then a 202) */
+  approval_id: z.number().int().optional(),
 });
 export type CreatePayoutResponse = z.output<typeof createPayoutResponse>;
 
@@ -186,7 +188,9 @@ export const paymentsOps = {
     method: 'POST',
     path: '/api/create-payout',
     tag: TAG,
-    summary: 'A manual payout approved by its code: reserved and queued; once per idempotency key',
+    summary:
+      'A manual payout approved by its code: reserved and queued; once per idempotency key. At or above the ' +
+      "merchant's approval threshold it is reserved and answers 202 with status 'Pending approval' and its approval_id",
     access: ISSUE_TRANSFER,
     audit: 'payout.create',
     input: createPayoutRequest,

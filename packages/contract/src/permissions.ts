@@ -57,6 +57,8 @@ export const PERMISSION_GROUPS = [
     permissions: ['User can view pay in panel', 'User can view pay in reward', 'User can view cardeye transactions'],
   },
   { screen: 'Transfers', permissions: ['User can view transfer amount screen'] },
+  // not in the spec: four eyes on large payouts (issue 50)
+  { screen: 'Approvals', permissions: ['User can approve payouts'] },
   { screen: 'Balance', permissions: ['User can view balance screen', 'User can view balance'] },
   { screen: 'Profile', permissions: ['User can view profile'] },
 ] as const;

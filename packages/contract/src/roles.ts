@@ -60,6 +60,7 @@ export const DEFAULT_ROLE_PERMISSIONS: Record<RoleName, readonly Permission[]> =
     ...g('Brands'),
     ...g('Pay-in'),
     ...g('Balance'),
+    ...g('Approvals'),
     ...g('Profile'),
   ],
   'Supervisor B': [

@@ -9,7 +9,8 @@ export const TRX_MSG = {
   batchProcessing: 'Batch is in processing state.',
 } as const;
 
-export const PAYOUT_STATUSES = ['Processing', 'Pending', 'Completed', 'Failed'] as const;
+/** 'Pending approval': at or above its merchant's approval threshold, reserved, waiting for a second person */
+export const PAYOUT_STATUSES = ['Processing', 'Pending', 'Completed', 'Failed', 'Pending approval'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 /** The payout screen's status dropdown: -1 all, 1 Completed, 2 Pending, 3 Failed (sent as the status name). */

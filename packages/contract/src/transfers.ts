@@ -29,7 +29,8 @@ export const TRANSFER_ACCOUNT_TYPES = [
 ] as const;
 export type TransferAccountKind = (typeof TRANSFER_ACCOUNT_TYPES)[number]['kind'];
 
-export const TRANSFER_STATUSES = ['Completed', 'Declined', 'Pending'] as const;
+/** 'Pending approval': at or above its merchant's approval threshold, reserved, waiting for a second person */
+export const TRANSFER_STATUSES = ['Completed', 'Declined', 'Pending', 'Pending approval'] as const;
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 /** The status filter: 0 all, 1 Completed, 2 Declined, 3 Pending (section 9). */
 export const TRANSFER_STATUS_OPTIONS = [
@@ -128,7 +129,12 @@ export const transferRow = z.object({
 });
 export type TransferRow = z.output<typeof transferRow>;
 
-export const amountTransferResponse = z.object({ message: z.array(z.string()), transfer: transferRow });
+export const amountTransferResponse = z.object({
+  message: z.array(z.string()),
+  transfer: transferRow,
+  /** at or above the merchant's approval threshold: the approval it waits for (the answer is then a 202) */
+  approval_id: z.number().int().optional(),
+});
 export type AmountTransferResponse = z.output<typeof amountTransferResponse>;
 
 const statusFilter = z

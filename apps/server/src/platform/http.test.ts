@@ -78,12 +78,18 @@ const PUBLIC_AUTH = [
 const MERCHANT_API = ['POST /api/token', 'POST /api/test', 'POST /api/create-payin-link'];
 /** a company's account holder approving Obol's access, by the link mailed to them (accounting.test.ts) */
 const CONSENT = ['POST /api/consent-details', 'POST /api/consent-approve'];
+/** the demo storefront's webhook receiver and its page's read of it (webhooks.test.ts: only Obol's own bodies) */
+const DEMO_SHOP = [
+  'POST /api/demo-shop/:inbox/webhook',
+  'GET /api/demo-shop/:inbox/events',
+  'HEAD /api/demo-shop/:inbox/events',
+];
 
 describe('every route declares who may call it', () => {
   const apiRoutes = () => t.routes.filter((r) => r.url.startsWith('/api/') && r.url !== '/api/test-boom');
   const key = (r: RouteInfo) => `${r.method} ${r.url}`;
 
-  it('declares an access rule on every API route; the public ones are exactly the sign-in flow, the merchant API and the consent link', () => {
+  it('declares an access rule on every API route; the public ones are exactly the sign-in flow, the merchant API, the consent link and the demo shop', () => {
     const routes = apiRoutes();
     expect(routes.length).toBeGreaterThan(10);
     const undeclared = routes.filter((r) => r.access === undefined && !OPEN_BY_DESIGN.includes(key(r))).map(key);
@@ -92,7 +98,7 @@ describe('every route declares who may call it', () => {
       .filter((r) => r.access === 'public' && !OPEN_BY_DESIGN.includes(key(r)))
       .map(key)
       .sort();
-    expect(publicOnes).toEqual([...PUBLIC_AUTH, ...MERCHANT_API, ...CONSENT].sort());
+    expect(publicOnes).toEqual([...PUBLIC_AUTH, ...MERCHANT_API, ...CONSENT, ...DEMO_SHOP].sort());
   });
 
   it('answers 401 without a token, or with an unknown or malformed one, on every non-public route', async () => {

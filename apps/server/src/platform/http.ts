@@ -201,7 +201,8 @@ export function route<const O extends Operation>(
         }
       } else result = await attempt(req, reply);
       if (reply.sent || result === reply) return reply;
-      if (op.status) reply.status(op.status);
+      // a handler may answer 202 (accepted, waiting for a second person: issue 50); else the operation's status
+      if (op.status && reply.statusCode === 200) reply.status(op.status);
       return heldToSchema(op, result ?? { message: [] }, app.answerMode ?? 'strict', req);
     },
   });

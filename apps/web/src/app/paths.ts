@@ -34,6 +34,8 @@ export const TITLES: Record<GuardedPath, string> = {
   '/payin-rewards': 'Payin Rewards',
   '/fee-module': 'Fee Module',
   '/view-balance': 'View Balance',
+  '/approvals': 'Approvals',
+  '/accounting-approvals': '2D Approvals',
 };
 
 /** The screens built so far (screens.tsx holds their components); every other guarded path is "Page not found". */
@@ -69,6 +71,8 @@ export const BUILT_PATHS = [
   '/accounting-payment',
   '/accounting-rules',
   '/accounting-transactions',
+  '/approvals',
+  '/accounting-approvals',
 ] as const satisfies readonly GuardedPath[];
 export type BuiltPath = (typeof BUILT_PATHS)[number];
 

@@ -113,6 +113,10 @@ const AccountingTransactionsPage = lazyScreen(() =>
   })),
 );
 
+const ApprovalsPage = lazyScreen(() =>
+  import('../features/approvals/ApprovalsPage.tsx').then((m) => ({ default: m.ApprovalsPage })),
+);
+
 /** A built screen: what it renders, and how to load its code ahead. */
 interface Screen {
   element: ReactNode;
@@ -166,6 +170,9 @@ export const SCREENS: Record<BuiltPath, Screen> = {
   '/accounting-payment': { element: <AccountingPaymentPage />, preload: AccountingPaymentPage.preload },
   '/accounting-rules': { element: <RulesPage />, preload: RulesPage.preload },
   '/accounting-transactions': { element: <AccountingTransactionsPage />, preload: AccountingTransactionsPage.preload },
+  // one component for both; the key gives each its own state
+  '/approvals': { element: <ApprovalsPage key="payments" group="payments" />, preload: ApprovalsPage.preload },
+  '/accounting-approvals': { element: <ApprovalsPage key="2d" group="2d" />, preload: ApprovalsPage.preload },
 };
 
 /** Loads the code of every screen (tests render them without a Suspense fallback). */

@@ -6,7 +6,9 @@ import { sessionStore } from './session.ts';
 
 /** The lists (query keys) each kind of event changes: they refetch in place when one arrives. */
 const CHANGES: Record<LiveKind, readonly string[]> = {
+  // a held one appears, or is decided: the approvals and the navigation's count
   payout: [
+    'approvals',
     'payout-transactions',
     'completed-transactions',
     'payout-volume',
@@ -14,12 +16,12 @@ const CHANGES: Record<LiveKind, readonly string[]> = {
     'balance',
     'holder-balances',
   ],
-  batch: ['batches', 'recent-batches', 'batch-history', 'batch-progress', 'balance', 'holder-balances'],
+  batch: ['approvals', 'batches', 'recent-batches', 'batch-history', 'batch-progress', 'balance', 'holder-balances'],
   payin: ['payins', 'rewards', 'balance', 'holder-balances'],
   refund: ['refunds', 'payins', 'balance', 'holder-balances'],
   reward: ['rewards', 'balance', 'holder-balances'],
-  transfer: ['transfers', 'transfer-balance', 'balance', 'holder-balances'],
-  '2d': ['accounting-transactions', 'company-accounts'],
+  transfer: ['approvals', 'transfers', 'transfer-balance', 'balance', 'holder-balances'],
+  '2d': ['approvals', 'accounting-transactions', 'company-accounts'],
   download: ['download-files'],
 };
 

@@ -15,6 +15,10 @@ const TONES: Record<string, Tone> = {
   rewarded: 'green',
   active: 'green',
   invited: 'amber',
+  'pending approval': 'amber',
+  pending_approval: 'amber',
+  approved: 'green',
+  rejected: 'red',
 };
 
 export const toneOf = (status: string | null | undefined): Tone => TONES[(status ?? '').toLowerCase()] ?? 'grey';

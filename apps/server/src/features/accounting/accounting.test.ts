@@ -5,6 +5,7 @@ import { ACCOUNTING_MSG, MSG } from '@obol/contract';
 import { DEMO_PASSWORD, exportedLines } from '../../test/harness.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { activityLog } from '../../platform/tables.ts';
+import { users } from '../users/tables.ts';
 import { accountingTransactions, companies } from './tables.ts';
 
 /** the simulator's documented company keys (docs/provider.md) */
@@ -339,5 +340,68 @@ describe('2D transactions', () => {
     expect(lines[0]).toContain('Rule Name');
     expect(lines.length - 1).toBe(completed.body.total);
     expect((await t.post('/api/accounting-transactions', {}, merchant)).status).toBe(403);
+  });
+});
+
+describe('four eyes on a large 2D transfer', () => {
+  it('at or above the company threshold it is PENDING_APPROVAL, reserved, until a second 2D admin approves', async () => {
+    // a second 2D admin, as the Admin would add one
+    const [first] = await t.deps.db.select().from(users).where(eq(users.email, '2d-admin@obol.example'));
+    const { id: _id, ...copy } = first;
+    await t.deps.db.insert(users).values({ ...copy, email: '2d-admin2@obol.example', name: 'Second 2D Admin' });
+    const second = await t.signIn('2d-admin2@obol.example');
+
+    const set = await t.post(
+      '/api/approval-policy',
+      { holder_type: 'company', holder_id: acme.id, threshold: 50_000 },
+      admin,
+    );
+    expect(set.status, set.text).toBe(200);
+    // below the threshold: as before
+    const small = form({ amount: 49_999, beneficiary_id: 'BEN-1' });
+    expect((await t.post('/api/accounting-transfer', { ...small, otp: await codeFor(small) }, admin2d)).status).toBe(
+      201,
+    );
+
+    const before = await balanceOf(0);
+    const body = form({ amount: 50_000, reference: 'Quarterly rent' });
+    const r = await t.post('/api/accounting-transfer', { ...body, otp: await codeFor(body) }, admin2d);
+    expect(r.status, r.text).toBe(202);
+    expect(r.body.transaction.status).toBe('PENDING_APPROVAL');
+    expect(await balanceOf(0)).toBe(before - 50_000);
+    await new Promise((res) => setTimeout(res, 400));
+    const [waiting] = await t.deps.db
+      .select()
+      .from(accountingTransactions)
+      .where(eq(accountingTransactions.id, r.body.transaction.id));
+    expect(waiting.status).toBe('PENDING_APPROVAL');
+    const listed = await t.post('/api/accounting-transactions', { status: 'Pending_Approval' }, admin2d);
+    expect(listed.body.transactions.map((x: { id: number }) => x.id)).toContain(r.body.transaction.id);
+
+    // the maker cannot; a merchant's approver does not even see it; the second 2D admin approves with their code
+    const id = r.body.approval_id as number;
+    expect((await t.post('/api/request-approval-code', { id }, admin2d)).status).toBe(403);
+    const supervisor = await t.signIn('supervisor-a@obol.example');
+    expect((await t.post('/api/request-approval-code', { id }, supervisor)).status).toBe(404);
+    expect((await t.post('/api/request-approval-code', { id }, second)).status).toBe(200);
+    const ok = await t.post('/api/approve', { id, code: t.lastMailTo('2d-admin2@obol.example')!.code! }, second);
+    expect(ok.status, ok.text).toBe(200);
+    expect((await settled(r.body.transaction.id)).status).toBe('COMPLETED');
+    expect(await balanceOf(0)).toBe(before - 50_000);
+
+    // and a rejected one is REJECTED with its reason, its money back
+    const again = form({ amount: 60_000, reference: 'Rent again' });
+    const held = await t.post('/api/accounting-transfer', { ...again, otp: await codeFor(again) }, admin2d);
+    expect(held.status, held.text).toBe(202);
+    const no = await t.post('/api/reject', { id: held.body.approval_id, reason: 'Paid already' }, second);
+    expect(no.status, no.text).toBe(200);
+    const [rejected] = await t.deps.db
+      .select()
+      .from(accountingTransactions)
+      .where(eq(accountingTransactions.id, held.body.transaction.id));
+    expect(rejected).toMatchObject({ status: 'REJECTED', reason: 'Rejected by Second 2D Admin: Paid already' });
+    expect(await balanceOf(0)).toBe(before - 50_000);
+    const tb = await trialBalance();
+    expect(tb.balanced && tb.balances_match_postings && tb.no_overdrawn_accounts).toBe(true);
   });
 });

@@ -17,6 +17,12 @@ export async function companyOptions(db: Executor) {
   return { companies: rows };
 }
 
+/** A company's name, whatever its status; null when there is none. */
+export async function companyName(db: Executor, id: number): Promise<string | null> {
+  const [row] = await db.select({ name: companies.name }).from(companies).where(eq(companies.id, id));
+  return row?.name ?? null;
+}
+
 /** An active company, or 404 as for none (a deactivated company's money does not move). */
 export async function activeCompany(db: Executor, id: number): Promise<CompanyDb> {
   const [row] = await db.select().from(companies).where(eq(companies.id, id));

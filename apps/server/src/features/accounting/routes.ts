@@ -80,14 +80,17 @@ export function accountingRoutes(app: FastifyInstance, deps: Deps) {
 
   route(app, accountingOps.accountingOtp, ({ input, auth }) => requestAccountingCode(deps, auth, input));
 
-  route(app, accountingOps.accountingTransfer, ({ input, auth, req }) =>
-    createAccountingTransfer(deps, auth, input, async (tx, transaction) => {
+  route(app, accountingOps.accountingTransfer, async ({ input, auth, req, reply }) => {
+    const r = await createAccountingTransfer(deps, auth, input, async (tx, transaction) => {
       req.audit.targetType = 'accounting_transaction';
       req.audit.targetId = transaction.id;
       req.audit.after = transaction;
-      await auditInTx(tx, req, 201);
-    }),
-  );
+      await auditInTx(tx, req, transaction.status === 'PENDING_APPROVAL' ? 202 : 201);
+    });
+    // waiting for a second 2D admin (a retry answers the same)
+    if (r.approval_id) reply.status(202);
+    return r;
+  });
 
   route(app, accountingOps.rules, ({ input }) => listRules(deps.db, input));
 

@@ -1,14 +1,21 @@
-import { ACCOUNTING_MSG, type AccountingTransaction, type accountingOps, type ParsedInputOf } from '@obol/contract';
-import { sql } from 'drizzle-orm';
+import {
+  ACCOUNTING_MSG,
+  APPROVAL_MSG,
+  type AccountingTransaction,
+  type accountingOps,
+  type ParsedInputOf,
+} from '@obol/contract';
+import { and, eq, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../platform/deps.ts';
 import type { Tx } from '../../platform/db.ts';
 import { notFound, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import { withIdempotency } from '../../platform/idempotency.ts';
+import { holdForApproval, needsApproval, thresholdOf } from '../approvals/service.ts';
 import { consumeApprovalCode, issueApprovalCode } from '../auth/approval.ts';
 import { platformAccountId } from '../ledger/accounts.ts';
-import { InsufficientFunds, postEntry } from '../ledger/service.ts';
+import { entryIdByKey, InsufficientFunds, postEntry, reverseEntry } from '../ledger/service.ts';
 import { lockActiveCompany, resolveTransfer, type CompanyAccountRow } from './accounts.ts';
 import { listRows } from './list.ts';
 import { accountingTransactions } from './tables.ts';
@@ -59,6 +66,8 @@ export interface NewAccountingTransaction {
   createdBy: number | null;
   idempotencyKey: string;
   rule?: { id: number; name: string; type: 'Amount' | 'Percentage'; period: string };
+  /** external, at or above the company's approval threshold: reserved, PENDING_APPROVAL, sent once approved */
+  held?: boolean;
 }
 
 /**
@@ -91,7 +100,7 @@ export async function recordAccountingTransaction(
       currency: t.source.currency,
       transferBy: t.transferBy,
       createdBy: t.createdBy,
-      status: internal ? 'COMPLETED' : 'PENDING',
+      status: internal ? 'COMPLETED' : t.held ? 'PENDING_APPROVAL' : 'PENDING',
       description: t.description,
       idempotencyKey: t.idempotencyKey,
       settledAt: internal ? new Date() : null,
@@ -124,9 +133,39 @@ export async function recordAccountingTransaction(
       { accountId: await platformAccountId(tx, 'accounting_clearing'), amount: row.amount },
     ],
   });
-  await deps.jobs.send('accounting.submit', { transactionId: row.id }, { tx });
+  if (!t.held) await deps.jobs.send('accounting.submit', { transactionId: row.id }, { tx });
   return row;
 }
+
+/**
+ * A 2D transfer decided by a second 2D admin (approvals/): released, PENDING_APPROVAL -> PENDING once with its
+ * submission job; rejected, REJECTED with the reason and its reserve returned, in the deciding transaction.
+ */
+export const accountingApproval = (deps: Pick<Deps, 'jobs'>) => ({
+  async release(tx: Tx, objectId: string) {
+    const [row] = await tx
+      .update(accountingTransactions)
+      .set({ status: 'PENDING', updatedAt: new Date() })
+      .where(
+        and(eq(accountingTransactions.id, Number(objectId)), eq(accountingTransactions.status, 'PENDING_APPROVAL')),
+      )
+      .returning({ id: accountingTransactions.id });
+    if (row) await deps.jobs.send('accounting.submit', { transactionId: row.id }, { tx });
+  },
+  async reject(tx: Tx, objectId: string, reason: string) {
+    const [row] = await tx
+      .update(accountingTransactions)
+      .set({ status: 'REJECTED', reason, settledAt: new Date(), updatedAt: new Date() })
+      .where(
+        and(eq(accountingTransactions.id, Number(objectId)), eq(accountingTransactions.status, 'PENDING_APPROVAL')),
+      )
+      .returning({ id: accountingTransactions.id });
+    if (!row) return;
+    const reserve = await entryIdByKey(tx, `2d:${row.id}:reserve`);
+    if (reserve === undefined) throw new Error(`2D transaction ${row.id} has no reserve entry`);
+    await reverseEntry(tx, reserve, { kind: 'accounting.reversal', memo: reason });
+  },
+});
 
 /**
  * A 2D transfer approved by its code, once per idempotency key: the code is used up, then the row, the money
@@ -137,7 +176,7 @@ export async function createAccountingTransfer(
   auth: AuthContext,
   input: Transfer,
   record?: (tx: Tx, transaction: AccountingTransaction) => Promise<void>,
-): Promise<{ message: string[]; transaction: AccountingTransaction }> {
+): Promise<{ message: string[]; transaction: AccountingTransaction; approval_id?: number }> {
   const { otp, idempotency_key, ...payload } = input;
   const key = idempotency_key ?? randomUUID();
   return withIdempotency(deps.db, auth.user.id, key, 'accounting-transfer', payload, async (complete) => {
@@ -149,7 +188,12 @@ export async function createAccountingTransfer(
       return await deps.db.transaction(async (tx) => {
         // the company checked again where the money moves: a deactivation now waits for this, or stops it
         if (!(await lockActiveCompany(tx, company.id))) throw notFound(ACCOUNTING_MSG.companyNotFound);
+        // four eyes on an external transfer at or above the company's threshold
+        const held =
+          input.transfer_type === 'external_transfer' &&
+          needsApproval(await thresholdOf(tx, 'company', company.id), input.amount);
         const row = await recordAccountingTransaction(tx, deps, {
+          held,
           companyId: company.id,
           companyName: company.name,
           source,
@@ -163,11 +207,30 @@ export async function createAccountingTransfer(
           idempotencyKey: `${ACCOUNTING_KEY_PREFIX}${auth.user.id}:${key}`,
         });
         const [shown] = await listRows(tx, sql`t.id = ${row.id}`, 'DESC', 1, 0);
-        const result: { message: string[]; transaction: AccountingTransaction } = {
+        const approvalId = held
+          ? await holdForApproval(tx, {
+              kind: '2d',
+              objectId: String(row.id),
+              merchantId: null,
+              holderId: company.id,
+              holderName: company.name,
+              amount: row.amount,
+              currency: row.currency,
+              description: `${to.name}, IBAN ${to.iban}, ${input.reference}`,
+              makerId: auth.user.id,
+              makerName: auth.user.name,
+            })
+          : undefined;
+        const result: { message: string[]; transaction: AccountingTransaction; approval_id?: number } = {
           message: [
-            input.transfer_type === 'internal_transfer' ? ACCOUNTING_MSG.transferred : ACCOUNTING_MSG.transferPending,
+            approvalId
+              ? APPROVAL_MSG.pending
+              : input.transfer_type === 'internal_transfer'
+                ? ACCOUNTING_MSG.transferred
+                : ACCOUNTING_MSG.transferPending,
           ],
           transaction: shown,
+          ...(approvalId ? { approval_id: approvalId } : {}),
         };
         await complete(tx, result);
         await record?.(tx, shown);

@@ -1,18 +1,20 @@
-import { PAYMENT_MSG } from '@obol/contract';
+import { PAYMENT_MSG, PENDING_APPROVAL } from '@obol/contract';
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import { rowsOf, type Tx } from '../../platform/db.ts';
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
+import { holdForApproval, needsApproval, thresholdOf } from '../approvals/service.ts';
 import { consumeApprovalCode, issueApprovalCode } from '../auth/approval.ts';
 import { accountById, platformAccountId } from '../ledger/accounts.ts';
-import { InsufficientFunds, postEntry } from '../ledger/service.ts';
+import { entryIdByKey, InsufficientFunds, postEntry, reverseEntry } from '../ledger/service.ts';
 import type { PayoutRow } from '../payouts/service.ts';
 import { payoutMovement } from '../payouts/movement.ts';
 import { submitMovements } from '../engine/movement.ts';
 import { returnBatchPayout } from '../payouts/settle.ts';
 import { PROVIDER_BATCH_MAX } from '../../platform/provider.ts';
 import { payouts } from '../payouts/tables.ts';
+import { findHolderInScope } from '../payments/holders.ts';
 import { assertPending, batchAmount, batchScopeFilter, findBatchInScope, STAGE_CHUNK } from './service.ts';
 import { STAGED_ID_STRIDE, stagedIdOf } from './staged-ids.ts';
 import { batches } from './tables.ts';
@@ -101,6 +103,24 @@ export async function confirmExecution(
         createdBy: auth.user.id,
         postings: lines,
       });
+      // four eyes at or above the merchant's threshold: reserved, and nothing made or sent until approved
+      const holder = await findHolderInScope(tx, { kind: 'all' }, b.behalfOfId);
+      if (holder && needsApproval(await thresholdOf(tx, 'merchant', b.merchantId), amount)) {
+        await tx.update(batches).set({ status: PENDING_APPROVAL }).where(eq(batches.batchId, b.batchId));
+        const approvalId = await holdForApproval(tx, {
+          kind: 'batch',
+          objectId: b.batchId,
+          merchantId: b.merchantId,
+          holderId: holder.id,
+          holderName: holder.name,
+          amount,
+          description: `batch ${b.batchId} (${b.fileName}), ${counts.pending} payouts`,
+          makerId: auth.user.id,
+          makerName: auth.user.name,
+        });
+        await record?.(tx, { amount, fee, status: PENDING_APPROVAL, approval_id: approvalId });
+        return { amount, fee, approval_id: approvalId };
+      }
       await deps.jobs.send('batch.execute', { batchId: b.batchId }, { tx });
       await record?.(tx, { amount, fee });
       return { amount, fee };
@@ -226,3 +246,29 @@ export async function submitBatch(deps: Deps, batchId: string): Promise<void> {
     await Promise.all(calls.map((ids) => submitMovements(deps, payoutMovement, ids)));
   }
 }
+
+/**
+ * A batch decided by a second person (approvals/): approved, it runs as an executed one does (Processing, its
+ * payouts made and sent by the execution job); rejected, it is Declined and its reserve of total and fee returns.
+ */
+export const batchApproval = (deps: Pick<Deps, 'jobs'>) => ({
+  async release(tx: Tx, batchId: string) {
+    const [b] = await tx
+      .update(batches)
+      .set({ status: 'Processing', updatedAt: new Date() })
+      .where(and(eq(batches.batchId, batchId), eq(batches.status, PENDING_APPROVAL)))
+      .returning({ batchId: batches.batchId });
+    if (b) await deps.jobs.send('batch.execute', { batchId }, { tx });
+  },
+  async reject(tx: Tx, batchId: string, reason: string) {
+    const [b] = await tx
+      .update(batches)
+      .set({ status: 'Declined', error: reason, updatedAt: new Date() })
+      .where(and(eq(batches.batchId, batchId), eq(batches.status, PENDING_APPROVAL)))
+      .returning({ batchId: batches.batchId });
+    if (!b) return;
+    const reserve = await entryIdByKey(tx, `batch:${batchId}:reserve`);
+    if (reserve === undefined) throw new Error(`batch ${batchId} has no reserve entry`);
+    await reverseEntry(tx, reserve, { kind: 'batch.reversal', memo: reason });
+  },
+});

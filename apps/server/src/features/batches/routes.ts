@@ -1,4 +1,4 @@
-import { batchOps } from '@obol/contract';
+import { APPROVAL_MSG, batchOps } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import { auditInTx } from '../../platform/audit.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -20,13 +20,18 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
     return execute.requestExecution(deps, auth, input.batch_id, input.amount);
   });
 
-  route(app, batchOps.confirmBatch, async ({ input, auth, req }) => {
+  route(app, batchOps.confirmBatch, async ({ input, auth, req, reply }) => {
     req.audit.targetType = 'batch';
     req.audit.targetId = input.batch_id;
     const r = await execute.confirmExecution(deps, auth, input.batch_id, input.code, async (tx, after) => {
       req.audit.after = after;
-      await auditInTx(tx, req, 200);
+      await auditInTx(tx, req, after.approval_id ? 202 : 200);
     });
+    if (r.approval_id) {
+      // waiting for a second person: reserved, nothing sent
+      reply.status(202);
+      return { message: [APPROVAL_MSG.pending], batch_id: input.batch_id, ...r };
+    }
     return { message: ['Batch is being executed'], batch_id: input.batch_id, ...r };
   });
 }

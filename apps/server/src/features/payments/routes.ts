@@ -1,4 +1,4 @@
-import { paymentsOps } from '@obol/contract';
+import { paymentsOps, PENDING_APPROVAL } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { route } from '../../platform/http.ts';
@@ -24,12 +24,15 @@ export function paymentsRoutes(app: FastifyInstance, deps: Deps) {
     ),
   );
 
-  route(app, paymentsOps.createPayout, ({ input, auth, req }) =>
-    createManualPayout(deps, auth, input, async (tx, payout) => {
+  route(app, paymentsOps.createPayout, async ({ input, auth, req, reply }) => {
+    const r = await createManualPayout(deps, auth, input, async (tx, payout) => {
       req.audit.targetType = 'payout';
       req.audit.targetId = payout.id;
       req.audit.after = payout;
-      await auditInTx(tx, req, 201);
-    }),
-  );
+      await auditInTx(tx, req, payout.status === PENDING_APPROVAL ? 202 : 201);
+    });
+    // waiting for a second person (a retry answers the same)
+    if (r.approval_id) reply.status(202);
+    return r;
+  });
 }

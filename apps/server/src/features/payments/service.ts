@@ -1,4 +1,11 @@
-import { feeCents, PAYMENT_MSG, type CreatePayoutRequest, type CreatePayoutResponse } from '@obol/contract';
+import {
+  APPROVAL_MSG,
+  feeCents,
+  PAYMENT_MSG,
+  PENDING_APPROVAL,
+  type CreatePayoutRequest,
+  type CreatePayoutResponse,
+} from '@obol/contract';
 import { and, eq } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../../platform/deps.ts';
@@ -7,11 +14,12 @@ import { ApiError, badRequest, conflict, notFound, unprocessable } from '../../p
 import type { AuthContext } from '../../platform/http.ts';
 import { withIdempotency } from '../../platform/idempotency.ts';
 import { ProviderUnavailable } from '../../platform/provider.ts';
+import { holdForApproval, needsApproval, thresholdOf } from '../approvals/service.ts';
 import { consumeApprovalCode } from '../auth/approval.ts';
 import { batches } from '../batches/tables.ts';
 import { FEE_ACCOUNT_REFERENCE, findAccountInScope, type AccountRow } from '../ledger/accounts.ts';
 import { InsufficientFunds } from '../ledger/service.ts';
-import { createPayout } from '../payouts/service.ts';
+import { createPayout, rejectHeldPayout, releaseHeldPayout } from '../payouts/service.ts';
 import { payouts } from '../payouts/tables.ts';
 import { roles } from '../roles/tables.ts';
 import { users } from '../users/tables.ts';
@@ -118,6 +126,8 @@ export async function createManualPayout(
     const batchId = newBatchId();
     try {
       return await deps.db.transaction(async (tx) => {
+        // four eyes at or above the merchant's threshold (read where the money moves)
+        const held = needsApproval(await thresholdOf(tx, 'merchant', holder ? merchantId : null), input.amount);
         await tx.insert(batches).values({
           batchId,
           merchantId,
@@ -126,7 +136,7 @@ export async function createManualPayout(
           uploadedBy: auth.user.id,
           payoutType: 'Manual Payout',
           fileName: `manual-${input.merchant_transaction_id}`.replace(/\W+/g, '_'),
-          status: 'Completed',
+          status: held ? PENDING_APPROVAL : 'Completed',
           totalRows: 1,
           processedRows: 1,
           amount: input.amount,
@@ -150,11 +160,26 @@ export async function createManualPayout(
           reference: input.reference,
           amount: input.amount,
           idempotencyKey: `manual:${auth.user.id}:${input.idempotency_key}`,
+          held,
         });
+        const approvalId = held
+          ? await holdForApproval(tx, {
+              kind: 'payout',
+              objectId: String(payout.id),
+              merchantId,
+              holderId: holder!.id,
+              holderName: holder!.name,
+              amount: payout.amount,
+              description: `${input.beneficiary_name}, wallet ${input.obol_id}, ${input.reference}`,
+              makerId: auth.user.id,
+              makerName: auth.user.name,
+            })
+          : undefined;
         const result: CreatePayoutResponse = {
-          message: [PAYMENT_MSG.payoutCreated],
+          message: [held ? APPROVAL_MSG.pending : PAYMENT_MSG.payoutCreated],
           batch_id: batchId,
           payout: { id: payout.id, status: payout.status, amount: payout.amount, fee: payout.fee },
+          ...(approvalId ? { approval_id: approvalId } : {}),
         };
         // the answer and the activity record commit with the money, or not at all
         await complete(tx, result);
@@ -168,4 +193,26 @@ export async function createManualPayout(
       throw err;
     }
   });
+}
+
+/**
+ * A manual payout decided by a second person (approvals/): released to the provider, or failed with its reserve
+ * returned; its batch of one follows (Completed, or Declined).
+ */
+export const manualPayoutApproval = (deps: Pick<Deps, 'jobs'>) => ({
+  async release(tx: Tx, objectId: string) {
+    const row = await releaseHeldPayout(tx, deps.jobs, Number(objectId));
+    if (row?.batchId) await settleManualBatch(tx, row.batchId, 'Completed');
+  },
+  async reject(tx: Tx, objectId: string, reason: string) {
+    const row = await rejectHeldPayout(tx, Number(objectId), reason);
+    if (row?.batchId) await settleManualBatch(tx, row.batchId, 'Declined');
+  },
+});
+
+async function settleManualBatch(tx: Tx, batchId: string, status: 'Completed' | 'Declined') {
+  await tx
+    .update(batches)
+    .set({ status, updatedAt: new Date() })
+    .where(and(eq(batches.batchId, batchId), eq(batches.status, PENDING_APPROVAL)));
 }

@@ -1,9 +1,12 @@
-import { feeCents, MAX_AMOUNT_CENTS } from '@obol/contract';
+import { feeCents, MAX_AMOUNT_CENTS, PENDING_APPROVAL } from '@obol/contract';
+import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../platform/db.ts';
 import { unprocessable } from '../../platform/errors.ts';
 import type { Jobs } from '../../platform/jobs.ts';
 import { platformAccountId, type AccountRow } from '../ledger/accounts.ts';
 import { postEntry } from '../ledger/service.ts';
+import { settleMovements } from '../engine/movement.ts';
+import { payoutMovement } from './movement.ts';
 import { payouts } from './tables.ts';
 
 export type PayoutRow = typeof payouts.$inferSelect;
@@ -24,11 +27,14 @@ export interface NewPayout {
   amount: number;
   /** one per payout; the provider sees it too, so a retry never pays twice */
   idempotencyKey: string;
+  /** at or above its merchant's approval threshold: reserved, 'Pending approval', nothing sent until approved */
+  held?: boolean;
 }
 
 /**
  * Creates a payout in Processing and reserves amount + fee from the payout account in one ledger entry, in
- * the caller's transaction, and enqueues its submission to the provider in the same transaction.
+ * the caller's transaction, and enqueues its submission to the provider in the same transaction. A held one is
+ * reserved the same way and waits, 'Pending approval', for releaseHeldPayout or rejectHeldPayout.
  */
 export async function createPayout(tx: Tx, jobs: Pick<Jobs, 'send'>, p: NewPayout): Promise<PayoutRow> {
   if (!Number.isSafeInteger(p.amount) || p.amount <= 0 || p.amount > MAX_AMOUNT_CENTS) {
@@ -54,12 +60,40 @@ export async function createPayout(tx: Tx, jobs: Pick<Jobs, 'send'>, p: NewPayou
       amount: p.amount,
       fee,
       feeBps: p.feeBps,
-      status: 'Processing',
+      status: p.held ? PENDING_APPROVAL : 'Processing',
       idempotencyKey: p.idempotencyKey,
     })
     .returning();
   await reservePayout(tx, row);
-  await jobs.send('payout.submit', { payoutId: row.id }, { tx });
+  if (!p.held) await jobs.send('payout.submit', { payoutId: row.id }, { tx });
+  return row;
+}
+
+/** An approved payout goes on to the provider (Pending approval -> Processing once, with its submission job). */
+export async function releaseHeldPayout(tx: Tx, jobs: Pick<Jobs, 'send'>, id: number): Promise<PayoutRow | undefined> {
+  const [row] = await tx
+    .update(payouts)
+    .set({ status: 'Processing', updatedAt: new Date() })
+    .where(and(eq(payouts.id, id), eq(payouts.status, PENDING_APPROVAL)))
+    .returning();
+  if (row) await jobs.send('payout.submit', { payoutId: row.id }, { tx });
+  return row;
+}
+
+/**
+ * A rejected payout fails as a declined one does, through the engine's one settle path (its reserve returned, its
+ * event written): moved to Processing and settled Failed in the same transaction, so nobody sees it in flight.
+ */
+export async function rejectHeldPayout(tx: Tx, id: number, reason: string): Promise<PayoutRow | undefined> {
+  const [row] = await tx
+    .update(payouts)
+    .set({ status: 'Processing', updatedAt: new Date() })
+    .where(and(eq(payouts.id, id), eq(payouts.status, PENDING_APPROVAL)))
+    .returning();
+  if (row)
+    await settleMovements(tx, payoutMovement, [
+      { idempotencyKey: row.idempotencyKey, status: 'Failed', message: reason },
+    ]);
   return row;
 }
 

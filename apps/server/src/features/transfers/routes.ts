@@ -1,4 +1,4 @@
-import { MSG, transferOps } from '@obol/contract';
+import { MSG, PENDING_APPROVAL, transferOps } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { auditInTx } from '../../platform/audit.ts';
@@ -14,14 +14,17 @@ import { createTransfer, requestTransferCode } from './service.ts';
 export function transfersRoutes(app: FastifyInstance, deps: Deps) {
   route(app, transferOps.sendOtp, ({ input, auth }) => requestTransferCode(deps, auth, input));
 
-  route(app, transferOps.amountTransfer, ({ input, auth, req }) =>
-    createTransfer(deps, auth, input, async (tx, transfer) => {
+  route(app, transferOps.amountTransfer, async ({ input, auth, req, reply }) => {
+    const r = await createTransfer(deps, auth, input, async (tx, transfer) => {
       req.audit.targetType = 'transfer';
       req.audit.targetId = transfer.id;
       req.audit.after = transfer;
-      await auditInTx(tx, req, 201);
-    }),
-  );
+      await auditInTx(tx, req, transfer.status === PENDING_APPROVAL ? 202 : 201);
+    });
+    // waiting for a second person (a retry answers the same)
+    if (r.approval_id) reply.status(202);
+    return r;
+  });
 
   route(app, transferOps.transferList, ({ input, auth }) => listTransfers(deps.db, auth.scope, input), {
     speculative: true,

@@ -1,4 +1,6 @@
 import {
+  APPROVAL_MSG,
+  PENDING_APPROVAL,
   TRANSFER_ACCOUNT_TYPES,
   TRANSFER_MSG,
   type AmountTransferResponse,
@@ -6,18 +8,21 @@ import {
   type TransferRow,
   type transferOps,
 } from '@obol/contract';
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../platform/deps.ts';
 import type { Tx } from '../../platform/db.ts';
 import { notFound, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import { withIdempotency } from '../../platform/idempotency.ts';
+import { holdForApproval, needsApproval, thresholdOf } from '../approvals/service.ts';
 import { consumeApprovalCode, issueApprovalCode } from '../auth/approval.ts';
 import { findAccountInScope, platformAccountId, type AccountRow } from '../ledger/accounts.ts';
 import { InsufficientFunds, postEntry } from '../ledger/service.ts';
 import { findHolderInScope } from '../payments/holders.ts';
+import { settleMovements } from '../engine/movement.ts';
 import { listRows } from './list.ts';
+import { transferMovement } from './movement.ts';
 import { transfers } from './tables.ts';
 
 type TransferDb = typeof transfers.$inferSelect;
@@ -91,6 +96,8 @@ export interface NewTransfer {
   amount: number;
   message: string;
   idempotencyKey: string;
+  /** at or above its merchant's approval threshold: reserved, 'Pending approval', nothing sent until approved */
+  held?: boolean;
 }
 
 /**
@@ -115,7 +122,7 @@ export async function recordTransfer(tx: Tx, deps: Pick<Deps, 'jobs'>, t: NewTra
       bic: t.bic,
       amount: t.amount,
       message: t.message,
-      status: 'Pending',
+      status: t.held ? PENDING_APPROVAL : 'Pending',
       idempotencyKey: t.idempotencyKey,
     })
     .returning();
@@ -131,9 +138,34 @@ export async function recordTransfer(tx: Tx, deps: Pick<Deps, 'jobs'>, t: NewTra
       { accountId: clearing, amount: row.amount },
     ],
   });
-  await deps.jobs.send('transfer.submit', { transferId: row.id }, { tx });
+  if (!t.held) await deps.jobs.send('transfer.submit', { transferId: row.id }, { tx });
   return row;
 }
+
+/**
+ * A transfer decided by a second person (approvals/): released, it goes on to the provider (Pending approval ->
+ * Pending once, with its submission job); rejected, it is declined through the engine's one settle path (its
+ * reserve returned), moved to Pending and settled in the same transaction so nobody sees it in flight.
+ */
+export const transferApproval = (deps: Pick<Deps, 'jobs'>) => ({
+  async release(tx: Tx, objectId: string) {
+    const [row] = await tx
+      .update(transfers)
+      .set({ status: 'Pending', updatedAt: new Date() })
+      .where(and(eq(transfers.id, Number(objectId)), eq(transfers.status, PENDING_APPROVAL)))
+      .returning({ id: transfers.id });
+    if (row) await deps.jobs.send('transfer.submit', { transferId: row.id }, { tx });
+  },
+  async reject(tx: Tx, objectId: string, reason: string) {
+    const [row] = await tx
+      .update(transfers)
+      .set({ status: 'Pending', updatedAt: new Date() })
+      .where(and(eq(transfers.id, Number(objectId)), eq(transfers.status, PENDING_APPROVAL)))
+      .returning({ key: transfers.idempotencyKey });
+    if (row)
+      await settleMovements(tx, transferMovement, [{ idempotencyKey: row.key, status: 'Failed', message: reason }]);
+  },
+});
 
 /**
  * A transfer approved by its code: once per idempotency key, the code is used up, then recordTransfer writes the
@@ -156,7 +188,10 @@ export async function createTransfer(
     await consumeApprovalCode(deps, auth.user, 'amount_transfer', transferBinding(input), code);
     try {
       return await deps.db.transaction(async (tx) => {
+        // four eyes at or above the merchant's threshold (the Fee Account's own transfers have none)
+        const held = needsApproval(await thresholdOf(tx, 'merchant', merchantId), input.amount);
         const row = await recordTransfer(tx, deps, {
+          held,
           merchantId,
           holderId,
           account,
@@ -171,7 +206,22 @@ export async function createTransfer(
           idempotencyKey: `transfer:${auth.user.id}:${key}`,
         });
         const [shown] = await listRows(tx, sql`t.id = ${row.id}`, 'DESC', 1, 0);
-        const result: AmountTransferResponse = { message: [TRANSFER_MSG.transferred], transfer: shown };
+        const approvalId = held
+          ? await holdForApproval(tx, {
+              kind: 'transfer',
+              objectId: String(row.id),
+              merchantId,
+              holderId,
+              holderName,
+              amount: row.amount,
+              description: `${input.beneficiary_name}, IBAN ${input.iban}, from ${account.accountId}`,
+              makerId: auth.user.id,
+              makerName: auth.user.name,
+            })
+          : undefined;
+        const result: AmountTransferResponse = approvalId
+          ? { message: [APPROVAL_MSG.pending], transfer: shown, approval_id: approvalId }
+          : { message: [TRANSFER_MSG.transferred], transfer: shown };
         // the answer and the activity record commit with the money, or not at all
         await complete(tx, result);
         await record?.(tx, shown);

@@ -60,6 +60,6 @@ export const transfers = pgTable(
       .on(t.createdAt, t.id)
       .where(sql`${t.status} = 'Pending'`),
     check('transfers_amount_positive', sql`${t.amount} > 0`),
-    check('transfers_status_known', sql`${t.status} IN ('Pending', 'Completed', 'Declined')`),
+    check('transfers_status_known', sql`${t.status} IN ('Pending', 'Completed', 'Declined', 'Pending approval')`),
   ],
 );

@@ -2,6 +2,7 @@ import type { Menu } from '@obol/contract';
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import {
+  Badge,
   Box,
   Collapse,
   List,
@@ -12,11 +13,14 @@ import {
   MenuItem,
   Tooltip,
 } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
+import { pendingApprovalsQuery } from '../../features/approvals/api/approvals.ts';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { guardedPathOf, isBuilt, navPathOf } from '../paths.ts';
 import { SCREENS } from '../screens.tsx';
 import { NAV_ICONS } from './navIcons.tsx';
+import { visuallyHidden } from '../../ui/visuallyHidden.ts';
 
 /** Loads a screen's code when its menu item is pointed at or focused, so the click opens it at once. */
 const preload = (path: string) => () => {
@@ -38,6 +42,40 @@ const itemSx = {
 function Icon({ label }: { label: string }) {
   const I = NAV_ICONS[label];
   return <ListItemIcon>{I ? <I fontSize="small" /> : null}</ListItemIcon>;
+}
+
+/** The screens that show how many wait for the user: the approvals (not their own). */
+const WAITING: Record<string, 'payments' | '2d'> = { '/approvals': 'payments', '/accounting-approvals': '2d' };
+
+/** How many approvals wait for this user, beside its menu item (live events refetch it; a minute's poll else). */
+function Waiting({ path, children }: { path: string; children?: (n: number) => ReactNode }) {
+  const q = useQuery({ ...pendingApprovalsQuery(WAITING[path]), refetchInterval: 60_000 });
+  const n = q.data ?? 0;
+  if (children) return <>{children(n)}</>;
+  if (!n) return null;
+  return (
+    <Box
+      component="span"
+      sx={{
+        ml: 1,
+        px: 0.75,
+        minWidth: 20,
+        borderRadius: 10,
+        bgcolor: 'primary.main',
+        color: 'primary.contrastText',
+        fontSize: '0.75rem',
+        fontWeight: 600,
+        lineHeight: '20px',
+        textAlign: 'center',
+      }}
+    >
+      {n}
+      <Box component="span" sx={visuallyHidden}>
+        {' '}
+        waiting
+      </Box>
+    </Box>
+  );
 }
 
 /** In the rail only the icon shows; the tooltip and the accessible name carry the label. */
@@ -128,8 +166,19 @@ export function NavList({ menus, rail = false, onNavigate }: Props) {
       onClick={onNavigate}
       sx={{ ...itemSx, ...(nested ? { pl: 6.5 } : {}) }}
     >
-      {nested ? null : <Icon label={label} />}
+      {nested ? null : WAITING[path] && rail ? (
+        <Waiting path={path}>
+          {(n) => (
+            <Badge badgeContent={n} color="primary" max={99}>
+              <Icon label={label} />
+            </Badge>
+          )}
+        </Waiting>
+      ) : (
+        <Icon label={label} />
+      )}
       {rail ? null : <ListItemText primary={label} />}
+      {!rail && WAITING[path] ? <Waiting path={path} /> : null}
     </ListItemButton>
   );
 

@@ -1,6 +1,7 @@
 import AccountBalanceOutlined from '@mui/icons-material/AccountBalanceOutlined';
 import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
 import AssessmentOutlined from '@mui/icons-material/AssessmentOutlined';
+import FactCheckOutlined from '@mui/icons-material/FactCheckOutlined';
 import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
 import MoreHorizOutlined from '@mui/icons-material/MoreHorizOutlined';
 import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
@@ -15,6 +16,7 @@ import type { SvgIconComponent } from '@mui/icons-material';
 /** The icon of each menu of the navigation, by its label (imported one by one to keep the bundle small). */
 export const NAV_ICONS: Record<string, SvgIconComponent> = {
   Payments: PaymentsOutlined,
+  Approvals: FactCheckOutlined,
   Reports: AssessmentOutlined,
   Transactions: ReceiptLongOutlined,
   Users: PeopleOutline,

@@ -131,7 +131,7 @@ export function AccountingPaymentPage() {
       notify('success', r.message[0]);
       const t = r.transaction;
       showReceipt({
-        title: '2D payment submitted',
+        title: r.approval_id ? '2D payment waiting for approval' : '2D payment submitted',
         amount: t.amount,
         from: `${t.company_name}, account ${t.account_id}`,
         to: `${t.beneficiary_name}, IBAN ${t.iban}`,

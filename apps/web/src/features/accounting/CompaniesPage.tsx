@@ -1,10 +1,23 @@
 import { ACCOUNTING_MSG, MSG, type CompanyRow } from '@obol/contract';
 import AddBusinessIcon from '@mui/icons-material/AddBusinessOutlined';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import FactCheckIcon from '@mui/icons-material/FactCheckOutlined';
 import RuleIcon from '@mui/icons-material/RuleOutlined';
 import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
 import VisibilityOffIcon from '@mui/icons-material/VisibilityOffOutlined';
-import { Button, Chip, IconButton, Paper, Stack, Switch, Typography } from '@mui/material';
+import {
+  Button,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  IconButton,
+  Paper,
+  Stack,
+  Switch,
+  Typography,
+} from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -15,6 +28,7 @@ import { hasPermission, useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
 import { ActionButton } from '../../ui/ActionButton.tsx';
+import { ApprovalThreshold } from '../../ui/ApprovalThreshold.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { useCopy } from '../../ui/CopyButton.tsx';
 import { Counter } from '../../ui/Counter.tsx';
@@ -45,6 +59,9 @@ export function CompaniesPage() {
   const navigate = useNavigate();
   const status = useUpdateCompanyStatus();
   const [creating, setCreating] = useState(false);
+  // the four-eyes threshold of a company is the Admin's (issue 50)
+  const isAdmin = session?.user.role === 'Admin';
+  const [threshold, setThreshold] = useState<CompanyRow | null>(null);
   const revealing = useTarget<CompanyRow>();
   const [keys, setKeys] = useState<Record<number, string>>({});
   const switching = useTarget<CompanyRow>();
@@ -156,12 +173,22 @@ export function CompaniesPage() {
   const action: RowAction<CompanyRow> = {
     label: 'Action',
     cell: (c) => (
-      <ActionButton
-        text="View rules"
-        label={`View rules of ${c.name}`}
-        icon={<RuleIcon fontSize="small" />}
-        onClick={() => navigate(`/accounting-rules?q=${encodeURIComponent(c.name)}`)}
-      />
+      <Stack direction="row" spacing={0.5}>
+        <ActionButton
+          text="View rules"
+          label={`View rules of ${c.name}`}
+          icon={<RuleIcon fontSize="small" />}
+          onClick={() => navigate(`/accounting-rules?q=${encodeURIComponent(c.name)}`)}
+        />
+        {isAdmin ? (
+          <ActionButton
+            text="Threshold"
+            label={`Approval threshold of ${c.name}`}
+            icon={<FactCheckIcon fontSize="small" />}
+            onClick={() => setThreshold(c)}
+          />
+        ) : null}
+      </Stack>
     ),
   };
 
@@ -198,6 +225,21 @@ export function CompaniesPage() {
         />
         <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
       </Paper>
+      <Dialog
+        open={!!threshold}
+        onClose={() => setThreshold(null)}
+        fullWidth
+        maxWidth="xs"
+        aria-label="Approval threshold"
+      >
+        <DialogTitle>Approval threshold: {threshold?.name}</DialogTitle>
+        <DialogContent>
+          {threshold ? <ApprovalThreshold holderType="company" holderId={threshold.id} /> : null}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setThreshold(null)}>Close</Button>
+        </DialogActions>
+      </Dialog>
       <ConfirmDialog
         open={switching.open}
         title={`${activate ? 'Activate' : 'Deactivate'} ${switched?.name ?? ''}?`}

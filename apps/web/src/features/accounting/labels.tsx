@@ -49,9 +49,10 @@ const TONES: Record<AccountingStatus, Tone> = {
 export const statusLabel = (status: AccountingStatus) =>
   ACCOUNTING_STATUS_OPTIONS.find((o) => 'status' in o && o.status === status)?.label ?? status;
 
-/** A 2D transaction's status chip; a Failed one has its reason in a tooltip. */
+/** A 2D transaction's status chip; a Failed or Rejected one has its reason in a tooltip. */
 export function AccountingStatusChip({ status, reason }: { status: AccountingStatus; reason: string | null }) {
-  if (status === 'FAILED') return <StatusWithReason status={statusLabel(status)} reason={reason} />;
+  if (status === 'FAILED' || (status === 'REJECTED' && reason))
+    return <StatusWithReason status={statusLabel(status)} reason={reason} />;
   const tone = TONES[status];
   const c = TONE_COLORS[tone];
   return (

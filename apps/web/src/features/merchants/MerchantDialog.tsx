@@ -17,6 +17,8 @@ import type { z } from 'zod';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { useCreateHolder, useUpdateMerchantDetails } from './api/merchants.ts';
+import { ApprovalThreshold } from '../../ui/ApprovalThreshold.tsx';
+import { useSession } from '../../lib/session.ts';
 
 type Field =
   | 'name'
@@ -106,6 +108,8 @@ export function MerchantDialog({ holder, onClose }: Props) {
   const update = useUpdateMerchantDetails();
   const editing = !!holder;
   const isBrand = holder?.role === 'Brand';
+  // the four-eyes threshold is the Admin's to set (issue 50)
+  const isAdmin = useSession()?.user.role === 'Admin';
   const initial = holder ? valuesOf(holder) : EMPTY;
   const [v, setV] = useState<Values>(initial);
   const [errors, setErrors] = useState<Errors>({});
@@ -232,6 +236,7 @@ export function MerchantDialog({ holder, onClose }: Props) {
               {MERCHANT_MSG.brandFee}.
             </Typography>
           ) : null}
+          {holder && !isBrand && isAdmin ? <ApprovalThreshold holderType="merchant" holderId={holder.id} /> : null}
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose} disabled={busy}>

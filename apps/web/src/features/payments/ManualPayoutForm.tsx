@@ -105,7 +105,7 @@ export function ManualPayoutForm({
       notify('success', r.message[0]);
       const reference = selection.account!.account_reference;
       showReceipt({
-        title: 'Payout created',
+        title: r.approval_id ? 'Payout waiting for approval' : 'Payout created',
         amount: r.payout.amount,
         fee: r.payout.fee,
         from: `${selection.holder?.name ?? reference}, account ${reference}`,

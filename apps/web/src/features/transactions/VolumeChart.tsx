@@ -22,19 +22,7 @@ import { euro } from '../../lib/format.ts';
 import { payoutVolumeQuery, type PayoutVolumeInput } from './api/payoutVolume.ts';
 import { dayLabel, useGroupColours, VolumeBars, type VolumeMetric } from './VolumeBars.tsx';
 import { useFallbackPoll } from '../../lib/live.tsx';
-
-/** Hidden from sight, read by screen readers. */
-const visuallyHidden = {
-  border: 0,
-  clip: 'rect(0 0 0 0)',
-  height: '1px',
-  margin: '-1px',
-  overflow: 'hidden',
-  padding: 0,
-  position: 'absolute',
-  whiteSpace: 'nowrap',
-  width: '1px',
-} as const;
+import { visuallyHidden } from '../../ui/visuallyHidden.ts';
 
 const sum = (figures: VolumeFigure[]) =>
   figures.reduce((s, f) => ({ count: s.count + f.count, amount: s.amount + f.amount }), { count: 0, amount: 0 });

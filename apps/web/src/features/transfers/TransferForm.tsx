@@ -145,7 +145,7 @@ export function TransferForm({ sources, holderName }: { sources: readonly Transf
       notify('success', r.message[0]);
       const t = r.transfer;
       showReceipt({
-        title: 'Transfer submitted',
+        title: r.approval_id ? 'Transfer waiting for approval' : 'Transfer submitted',
         amount: t.amount,
         from: `${t.merchant_name}, ${t.account_used} account ${t.account_id}`,
         to: `${t.beneficiary_name}, IBAN ${t.iban}`,

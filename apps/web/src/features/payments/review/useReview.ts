@@ -1,4 +1,4 @@
-import { MSG, type CurrentBatch } from '@obol/contract';
+import { MSG, PENDING_APPROVAL, type CurrentBatch } from '@obol/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -149,14 +149,15 @@ export function useReviewActions(
       const r = await confirmBatch({ batch_id: batchId, code, merchant_name: merchant });
       notify('success', r.message[0]);
       showReceipt({
-        title: 'Batch executed',
+        title: r.approval_id ? 'Batch waiting for approval' : 'Batch executed',
         amount: r.amount,
         fee: r.fee,
         from: `${merchant}, account ${batch.account_reference || 'Fee Account'}`,
         to: `The beneficiaries of ${batch.file_name}`,
         reference: r.batch_id,
-        // the batch's payouts are with the provider: Recent Batches counts how many completed and failed
-        status: 'Completed',
+        // the batch's payouts are with the provider (Recent Batches counts how many completed and failed), or it
+        // waits for a second person, reserved
+        status: r.approval_id ? PENDING_APPROVAL : 'Completed',
         link: { to: `/recent-batches?q=${encodeURIComponent(r.batch_id)}`, label: 'See it in Recent Batches' },
       });
       setCodeOpen(false);
