@@ -1,4 +1,5 @@
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
+import HourglassEmptyIcon from '@mui/icons-material/HourglassEmpty';
 import { Box, Button, Paper, Stack, Typography } from '@mui/material';
 import { useContext, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
@@ -36,16 +37,22 @@ export function ReceiptCard({ receipt: r, onDismiss }: { receipt: Receipt; onDis
     ],
     ['Status', <StatusChip key="status" status={r.status} />],
   ];
+  // reserved and waiting for a second person (issue 50): amber, not done yet
+  const waiting = /approval/i.test(r.status);
   return (
     <Paper
       component="section"
       aria-label={`Receipt: ${r.title}`}
       variant="outlined"
       data-receipt
-      sx={{ p: 2, mb: 2, borderColor: 'success.main', borderLeftWidth: 4 }}
+      sx={{ p: 2, mb: 2, borderColor: waiting ? 'warning.main' : 'success.main', borderLeftWidth: 4 }}
     >
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1 }}>
-        <CheckCircleOutlineIcon color="success" fontSize="small" aria-hidden />
+        {waiting ? (
+          <HourglassEmptyIcon color="warning" fontSize="small" aria-hidden />
+        ) : (
+          <CheckCircleOutlineIcon color="success" fontSize="small" aria-hidden />
+        )}
         <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600, flex: 1 }}>
           {r.title}
         </Typography>

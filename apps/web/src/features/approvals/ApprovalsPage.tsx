@@ -14,7 +14,7 @@ import {
   Typography,
 } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { euro, localDateTime } from '../../lib/format.ts';
 import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
@@ -39,17 +39,31 @@ const KIND_LABEL: Record<ApprovalRow['kind'], string> = {
 /** what it is, in words: "Manual payout of €1,500.00 for Acme Payouts" */
 const describe = (a: ApprovalRow) => `${KIND_LABEL[a.kind]} of ${euro(a.amount)} for ${a.holder_name}`;
 
-const COLUMNS: Column<ApprovalRow>[] = [
-  { id: 'what', label: 'What', pinned: true, card: 'title', cell: (a) => `${KIND_LABEL[a.kind]} ${a.object_id}` },
-  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (a) => euro(a.amount) },
-  { id: 'holder', label: 'Merchant/Company', cell: (a) => a.holder_name },
+/** The columns: made to fit 1366 px beside the Decide column (who made it and when share one). */
+const columnsOf = (group: 'payments' | '2d'): Column<ApprovalRow>[] => [
   {
-    id: 'description',
-    label: 'Details',
-    cell: (a) => <OneLine text={a.description} maxWidth={260} />,
+    id: 'what',
+    label: 'What',
+    pinned: true,
+    card: 'title',
+    nowrap: true,
+    cell: (a) => `${KIND_LABEL[a.kind]} ${a.object_id}`,
   },
-  { id: 'made_by', label: 'Made By', cell: (a) => a.made_by },
-  { id: 'made_at', label: 'Made', nowrap: true, cell: (a) => localDateTime(a.made_at) },
+  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (a) => euro(a.amount) },
+  { id: 'holder', label: group === '2d' ? 'Company' : 'Merchant', cell: (a) => a.holder_name },
+  { id: 'description', label: 'Details', cell: (a) => <OneLine text={a.description} maxWidth={200} /> },
+  {
+    id: 'made',
+    label: 'Made',
+    cell: (a) => (
+      <>
+        {a.made_by}
+        <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
+          {localDateTime(a.made_at)}
+        </Typography>
+      </>
+    ),
+  },
   {
     id: 'status',
     label: 'Status',
@@ -71,7 +85,7 @@ const COLUMNS: Column<ApprovalRow>[] = [
 ];
 
 const STATUS_OPTIONS = [
-  { value: 0, label: 'Waiting', status: 'Pending' },
+  { value: 0, label: 'Pending', status: 'Pending' },
   { value: 1, label: 'Approved', status: 'Approved' },
   { value: 2, label: 'Rejected', status: 'Rejected' },
   { value: 3, label: 'All', status: '' },
@@ -83,6 +97,7 @@ const STATUS_OPTIONS = [
  * code and approves with it, or rejects with a reason (the money returns). Nobody decides what they made.
  */
 export function ApprovalsPage({ group }: { group: 'payments' | '2d' }) {
+  const columns = useMemo(() => columnsOf(group), [group]);
   const url = useUrlParams();
   const paging = usePaging(20, [20, 50, 100], url);
   const raw = url.params.get('status');
@@ -155,7 +170,7 @@ export function ApprovalsPage({ group }: { group: 'payments' | '2d' }) {
         <ListTable
           id={`approvals-${group}`}
           label={group === '2d' ? '2D approvals' : 'Approvals'}
-          columns={COLUMNS}
+          columns={columns}
           rows={q.data?.data ?? []}
           rowKey={(a) => a.id}
           loading={q.isLoading}
