@@ -125,6 +125,8 @@ export const PERMISSION_LABELS: Readonly<Record<Permission, string>> = {
   'User can view cardeye transactions': 'View CardEye payments and refunds',
   // Transfers
   'User can view transfer amount screen': 'Transfer amounts and view transfers',
+  // Approvals
+  'User can approve payouts': 'Approve or reject large payouts, batches and transfers',
   // Balance
   'User can view balance screen': 'Open the Balance screen',
   'User can view balance': 'See own balances on the profile',
