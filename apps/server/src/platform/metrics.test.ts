@@ -69,7 +69,7 @@ describe('GET /api/metrics', () => {
     expect((await scrape(TOKEN)).statusCode).toBe(401);
   });
 
-  it('after a small batch of payouts: requests, payouts in flight by age, jobs, settlement lag', async () => {
+  it('after a small batch of payouts: requests, payouts in flight by age, jobs, settlement lag, webhooks', async () => {
     const merchant = (await userIdByEmail(t.deps.db, 'merchant@obol.example'))!;
     const ids = await makePayouts(t.deps, merchant, 6, 'metrics');
     // two settle 30 s after their submission; one has waited two hours; the rest were just submitted
@@ -89,6 +89,20 @@ describe('GET /api/metrics', () => {
     // one payout's job failed for good (its retries spent), as the queue records it
     await t.deps.db.execute(sql`UPDATE pgboss.job SET state = 'failed'
       WHERE id = (SELECT id FROM pgboss.job WHERE name = 'payout.submit' ORDER BY created_on LIMIT 1)`);
+    // a merchant's webhook endpoint: one delivery of each status, and their tries (two 2xx, a 500, a timeout)
+    await t.deps.db.execute(sql`
+      WITH e AS (
+        INSERT INTO webhook_endpoints (user_id, merchant_id, url, events, secret_enc)
+        VALUES (${merchant}, ${merchant}, 'https://shop.example/hook', ARRAY['payout.completed'], 'x') RETURNING id
+      ), d AS (
+        INSERT INTO webhook_deliveries (endpoint_id, event_id, event, object_key, payload, status)
+        SELECT e.id, v.n, 'payout.completed', 'payout:' || v.n, '{}', v.status FROM e,
+          (VALUES (1, 'Succeeded'), (2, 'Pending'), (3, 'Failed')) AS v(n, status)
+        RETURNING id, status
+      )
+      INSERT INTO webhook_attempts (delivery_id, attempt, response_status, response, duration_ms)
+      SELECT d.id, 1, a.code, '', 5 FROM d JOIN (VALUES ('Succeeded', 200), ('Pending', 500), ('Failed', NULL),
+        ('Succeeded', 204)) AS a(status, code) ON a.status = d.status`);
     expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
 
     const res = await scrape(`Bearer ${TOKEN}`);
@@ -118,5 +132,11 @@ describe('GET /api/metrics', () => {
     expect(sample(text, 'obol_settlement_lag_seconds_bucket', { le: '60' })).toBe(2);
     expect(sample(text, 'obol_settlement_lag_seconds_sum')).toBeGreaterThan(59);
     expect(sample(text, 'obol_settlement_lag_seconds_sum')).toBeLessThan(70);
+
+    // webhook deliveries by status, and their tries by result
+    for (const status of ['Pending', 'Succeeded', 'Failed'])
+      expect(sample(text, 'obol_webhook_deliveries', { status })).toBe(1);
+    expect(sample(text, 'obol_webhook_attempts_total', { result: 'success' })).toBe(2);
+    expect(sample(text, 'obol_webhook_attempts_total', { result: 'failure' })).toBe(2);
   });
 });
