@@ -152,7 +152,7 @@ describe('users administration on the Users screen', () => {
       'The user has already signed up',
     );
     // the actions show their names
-    expect(screen.getByRole('button', { name: 'Resend mail to Newbie' }).textContent).toBe('Resend mail');
+    expect(screen.getByRole('button', { name: 'Resend mail to Newbie' }).textContent).toBe('Resend');
     expect(screen.getByRole('button', { name: 'Manage User 2' }).textContent).toBe('Manage');
     // oneself: nothing to do, and it says so; another Admin, for an Admin: yes
     expect(screen.getByRole('button', { name: 'Delete Ada Admin' })).toHaveProperty('disabled', true);

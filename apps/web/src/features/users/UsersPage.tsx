@@ -34,7 +34,7 @@ const COLUMNS: Column<UserRow>[] = [
   },
   { id: 'user_of', label: 'User Of', cell: (u) => u.parent?.name ?? '-' },
   { id: 'registered', label: 'Register Date', hidden: true, nowrap: true, cell: (u) => localDate(u.created_at) },
-  { id: 'last_login', label: 'Last Login', nowrap: true, cell: (u) => localDateTime(u.last_login) },
+  { id: 'last_login', label: 'Last Login', hidden: true, nowrap: true, cell: (u) => localDateTime(u.last_login) },
   { id: 'role', label: 'User Role', cell: (u) => u.roles[0]?.name },
   {
     id: 'status',

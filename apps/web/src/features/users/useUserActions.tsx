@@ -102,7 +102,7 @@ export function useUserActions() {
             onClick={() => setManaged(u)}
           />
           <ActionButton
-            text="Resend mail"
+            text="Resend"
             label={`Resend mail to ${u.name}`}
             icon={<ResendIcon fontSize="small" />}
             disabledReason={off ?? (u.resend_mail !== 1 ? 'The user has already signed up' : null)}
