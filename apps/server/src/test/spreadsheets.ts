@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import archiver from 'archiver';
+import { ZipArchive } from 'archiver';
 import { BATCH_COLUMNS } from '../features/batches/parse.ts';
 
 /** Payout files made in tests, well-formed and hostile, built with a real zip writer. */
@@ -11,7 +11,7 @@ type Content = string | Buffer | Iterable<string | Buffer>;
 
 /** A zip of the given parts, in order; an iterable part is streamed into the zip writer, never held whole. */
 export async function zipOf(parts: [string, Content][], level = 6): Promise<Buffer> {
-  const zip = archiver('zip', { zlib: { level } });
+  const zip = new ZipArchive({ zlib: { level } });
   const chunks: Buffer[] = [];
   zip.on('data', (c: Buffer) => chunks.push(c));
   const ended = new Promise<void>((resolve, reject) => {
