@@ -300,6 +300,8 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
       ['/accounting-payment', '2D Payments'],
       ['/accounting-transactions', '2D Transactions'],
       ['/download-accounting-transactions', 'Downloads'],
+      ['/accounting-approvals', '2D Approvals'],
+      ['/approvals', 'Approvals'],
     ]) {
       await page.goto(url);
       await page.getByRole('heading', { name: title, level: 1 }).waitFor();
