@@ -1,5 +1,13 @@
 /** Helpers for component tests: a signed-in session, the app at a path, and a fake server at the fetch edge. */
-import { ALL_PERMISSIONS, type Permission, type RoleName, type VerifyCodeResponse } from '@obol/contract';
+import {
+  ALL_PERMISSIONS,
+  isFileAnswer,
+  OPERATIONS,
+  type Operation,
+  type Permission,
+  type RoleName,
+  type VerifyCodeResponse,
+} from '@obol/contract';
 import { render } from '@testing-library/react';
 import { useEffect, type ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
@@ -73,6 +81,7 @@ export function mockApi(handlers: Record<string, Handler> = {}) {
           })
         : () => ({ status: 404, body: { error: ['Not found'] } }));
     const r = await h(body, init);
+    checkAnswer(path, r);
     return new Response(r.text ?? JSON.stringify(r.body ?? {}), {
       status: r.status ?? 200,
       headers: r.headers ?? { 'content-type': 'application/json' },
@@ -80,6 +89,46 @@ export function mockApi(handlers: Record<string, Handler> = {}) {
   });
   vi.stubGlobal('fetch', fn);
   return fn;
+}
+
+/** A file an export answers with: just asked for, Initiated (the download lists' row). */
+export const exportedFile = (file_name = 'export.csv') => ({
+  id: 1,
+  file_name,
+  start_date: null,
+  end_date: null,
+  is_download: 0 as const,
+  is_report: 0 as const,
+  status: 'Initiated' as const,
+  rows: null,
+  format: 'csv' as const,
+  created_at: '2026-11-20T10:00:00.000Z',
+});
+
+/** The operation a request path calls (its `:name` parameters matched), for checking a fake answer. */
+const OPERATION_PATHS = OPERATIONS.map((op) => ({
+  op,
+  pattern: new RegExp(`^${op.path.replace(/:\w+/g, '[^/]+')}$`),
+}));
+const operationOf = (path: string): Operation | undefined =>
+  OPERATION_PATHS.find((o) => o.pattern.test(path.split('?')[0]))?.op;
+
+/** Fake answers that the server could never give (they fail the test that made them, in test-setup.ts). */
+export const impossibleAnswers: string[] = [];
+
+/**
+ * A fake success must be an answer the server may give: held to its operation's output schema, as the server's
+ * own answers are (an error answer, a file or a stream is not checked).
+ */
+function checkAnswer(path: string, r: Reply) {
+  if ((r.status ?? 200) >= 300 || r.text !== undefined || r.body === undefined) return;
+  const op = operationOf(path);
+  if (!op || isFileAnswer(op.output)) return;
+  const parsed = op.output.safeParse(r.body);
+  if (!parsed.success)
+    impossibleAnswers.push(
+      `${op.id} (${path}): ${parsed.error.issues.map((i) => `${i.path.join('.') || '(answer)'}: ${i.message}`).join('; ')}`,
+    );
 }
 
 /** The calls made to one path, with their JSON bodies. */

@@ -35,7 +35,9 @@ const renderAt = (path: string) =>
 
 function payoutServer() {
   return mockApi({
-    '/api/payout-transactions': () => ({ body: { transactions: { data: [], total: 95 }, next_cursor: null } }),
+    '/api/payout-transactions': () => ({
+      body: { transactions: { data: [], total: 95, total_estimated: false }, next_cursor: null, prev_cursor: null },
+    }),
     '/api/brand-list': () => ({ body: { brand: [{ id: 1, name: 'Acme Brand' }] } }),
   });
 }

@@ -1,5 +1,6 @@
 import {
   ALL_PERMISSIONS,
+  type BatchListRow,
   type CompletedListResponse,
   type CompletedRow,
   type HistoryResponse,
@@ -8,15 +9,15 @@ import {
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { EXPORT_BATCH_HINT, type BatchRow } from '../../features/batches/BatchList.tsx';
+import { EXPORT_BATCH_HINT } from '../../features/batches/BatchList.tsx';
 import { sessionStore } from '../../lib/session.ts';
 import { prefsKey } from '../../lib/tablePrefs.ts';
-import { callsTo, mockApi, pathname, renderApp, signInAs, type Handler } from '../../test-utils.tsx';
+import { callsTo, exportedFile, mockApi, pathname, renderApp, signInAs, type Handler } from '../../test-utils.tsx';
 
 // whole journeys through MUI selects and tables in jsdom take a few seconds
 vi.setConfig({ testTimeout: 40_000 });
 
-const batch = (i: number, over: Partial<BatchRow> = {}): BatchRow => ({
+const batch = (i: number, over: Partial<BatchListRow> = {}): BatchListRow => ({
   batch_id: `B-${i}`,
   payout_type: 'Batch Payout',
   uploaded_by: { name: 'Mia Manager' },
@@ -24,7 +25,11 @@ const batch = (i: number, over: Partial<BatchRow> = {}): BatchRow => ({
   behalf_of: { name: 'Acme Payouts' },
   file_name: `file-${i}.csv`,
   updated_at: '2026-03-01T10:00:00Z',
+  created_at: '2026-03-01T09:59:00Z',
   batch_status: 'Completed',
+  amount: 5000,
+  fee: 75,
+  total_rows: 3,
   payouts: { completed: 0, failed: 0, in_flight: 0 },
   ...over,
 });
@@ -281,7 +286,7 @@ function completedServer(total: number, extra: Record<string, Handler> = {}) {
     '/api/completed-transactions': (b) => {
       const { page, per_page } = b as Page;
       const all = Array.from({ length: total }, (_, i) =>
-        completed(i + 1, i === 1 ? { batch_id: null, batch_fee: undefined as unknown as number, fee: 0 } : {}),
+        completed(i + 1, i === 1 ? { batch_id: null, batch_fee: 0, fee: 0 } : {}),
       );
       const body: CompletedListResponse = {
         transactions: { data: all.slice((page - 1) * per_page, page * per_page), total, total_estimated: false },
@@ -424,7 +429,7 @@ describe('batch transactions: completed transactions', () => {
       failed_transaction: null,
     };
     const fetch = completedServer(3, {
-      '/api/export-completed-transactions': () => ({ body: { message: ['ok'], file: {} } }),
+      '/api/export-completed-transactions': () => ({ body: { message: ['ok'], file: exportedFile('completed.csv') } }),
       '/api/transaction-details': () => ({ body: details }),
     });
     signInAs(ALL_PERMISSIONS);

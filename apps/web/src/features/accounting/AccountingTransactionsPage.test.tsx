@@ -16,7 +16,7 @@ const ROWS = [
 const exportAnswer = {
   message: [MSG.processingBackground],
   file: {
-    id: 'f1',
+    id: 1,
     file_name: 'accounting-transactions.csv',
     start_date: null,
     end_date: null,

@@ -18,7 +18,7 @@ describe('password pages', () => {
 
   it('shows the password rules per field and sets the password', async () => {
     const fetch = mockApi({
-      '/api/check-link-expiry': () => ({ body: {} }),
+      '/api/check-link-expiry': () => ({ body: { message: ['Link is valid'] } }),
       '/api/set-password': () => ({ body: { message: ['Password set successfully'] } }),
     });
     renderApp('/new-password/tok/ada%40obol.example');

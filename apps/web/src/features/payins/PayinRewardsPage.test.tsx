@@ -46,7 +46,7 @@ describe('Payin Rewards', () => {
         body: {
           message: ['Process is running in the background. Please wait.'],
           file: {
-            id: 'f1',
+            id: 1,
             file_name: 'payin-rewards.csv',
             start_date: null,
             end_date: null,

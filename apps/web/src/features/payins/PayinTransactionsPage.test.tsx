@@ -31,7 +31,7 @@ const row = (over: Partial<PayinRow> = {}): PayinRow => ({
 const exported = {
   message: ['Process is running in the background. Please wait.'],
   file: {
-    id: 'f1',
+    id: 1,
     file_name: 'payin-transactions.csv',
     start_date: null,
     end_date: null,
@@ -173,7 +173,7 @@ describe('Payin Transactions', () => {
             },
           };
         refunded = true;
-        return { body: { message: [REFUND_MSG.refunded], refund_status: 2 } };
+        return { body: { message: [REFUND_MSG.refunded], refund_status: 2, reward_kept: 0 } };
       },
     });
     signInAs(ALL_PERMISSIONS, { role: 'Admin' });

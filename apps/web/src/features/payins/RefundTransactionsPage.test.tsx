@@ -42,7 +42,7 @@ describe('Refund Transactions', () => {
         body: {
           message: ['Process is running in the background. Please wait.'],
           file: {
-            id: 'f1',
+            id: 1,
             file_name: 'refund-transactions.csv',
             start_date: null,
             end_date: null,

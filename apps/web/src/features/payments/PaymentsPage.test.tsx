@@ -14,8 +14,9 @@ const ACME: HolderOption = {
   roles: [{ name: 'Merchant' }],
   remember_token_status: 1,
   fee: 1.5,
+  accounts: { account_reference: 'OBL0000001', account_id: 'PO00000001' },
   active_brands: [],
-} as unknown as HolderOption;
+};
 const account = (n: number): AccountChoice => ({
   merchant_name: 'Acme Payouts',
   account_id: `PO0000000${n}`,
@@ -34,7 +35,10 @@ async function toAccountStep(
     '/api/search-merchant': () => ({ body: { data: [ACME] } }),
     '/api/merchant-accounts': (body) =>
       (body as { id: number }).id === 0 ? { body: { data: [FEE_ACCOUNT] } } : { body: { data: accounts, fee: 1.5 } },
-    '/api/account-balance': () => ({ body: { balance: 50_000, fee: 1.5 } }),
+    '/api/account-balance': (b) => {
+      const asked = b as { account_reference: string; account_id: string };
+      return { body: { balance: 50_000, fee: 1.5, ...asked, currency: 'EUR' } };
+    },
   });
   signInAs(ALL_PERMISSIONS, { role });
   renderApp('/payments');

@@ -56,7 +56,10 @@ function reviewServer(rows: StagedRow[], extra: Record<string, Handler> = {}, st
   return mockApi({
     '/api/staged-transactions': () => ({ body: page() }),
     '/api/batch-amount': () => ({ body: { amount: 3000, fee: 75 } }),
-    '/api/account-balance': () => ({ body: { balance: 100_000, fee: 250 } }),
+    '/api/account-balance': (b) => {
+      const asked = b as { account_reference: string; account_id?: string };
+      return { body: { balance: 100_000, fee: 250, account_id: 'PO00000001', ...asked, currency: 'EUR' } };
+    },
     ...extra,
   });
 }

@@ -18,7 +18,7 @@ const holder = (id: number, name: string, role: string, brands: HolderOption[] =
   active_brands: brands,
 });
 const file = {
-  id: 'r1',
+  id: 1,
   file_name: 'merchant-activity-report.csv',
   start_date: '2026-11-01',
   end_date: '2026-11-20',

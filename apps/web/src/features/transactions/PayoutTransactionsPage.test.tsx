@@ -9,7 +9,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { prefsKey } from '../../lib/tablePrefs.ts';
-import { callsTo, mockApi, pathname, renderApp, signInAs, type Handler } from '../../test-utils.tsx';
+import { callsTo, exportedFile, mockApi, pathname, renderApp, signInAs, type Handler } from '../../test-utils.tsx';
 import { PAYOUT_COLUMNS } from './columns.tsx';
 
 // whole journeys through MUI selects and tables in jsdom take a few seconds
@@ -265,7 +265,10 @@ describe('payout transactions', () => {
       '/api/payout-transactions': (b) => {
         const { page, per_page } = b as Body;
         const all = Array.from({ length: total }, (_, i) => row(i + 1));
-        return { body: { transactions: { data: all.slice((page - 1) * per_page, page * per_page), total } } };
+        const data = all.slice((page - 1) * per_page, page * per_page);
+        return {
+          body: { transactions: { data, total, total_estimated: false }, next_cursor: null, prev_cursor: null },
+        };
       },
     });
     signInAs(ALL_PERMISSIONS);
@@ -386,7 +389,7 @@ describe('payout transactions', () => {
     const fetch = payoutServer(3, {
       '/api/export-payout-transactions': () =>
         new Promise((resolve) => {
-          release = () => resolve({ body: { message: ['Export started'], file: {} } });
+          release = () => resolve({ body: { message: ['Export started'], file: exportedFile('payouts.xlsx') } });
         }),
     });
     signInAs(ALL_PERMISSIONS);

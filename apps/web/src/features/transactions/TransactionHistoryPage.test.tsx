@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../../lib/session.ts';
 import { prefsKey } from '../../lib/tablePrefs.ts';
-import { callsTo, mockApi, pathname, renderApp, signInAs, type Handler } from '../../test-utils.tsx';
+import { callsTo, exportedFile, mockApi, pathname, renderApp, signInAs, type Handler } from '../../test-utils.tsx';
 import { HISTORY_COLUMNS } from './columns.tsx';
 
 // whole journeys through MUI selects and tables in jsdom take a few seconds
@@ -215,7 +215,7 @@ describe('transaction history of the current batch', () => {
 
   it('exports the batch with its status', async () => {
     const fetch = historyServer(3, {
-      '/api/export-batch-history': () => ({ body: { message: ['ok'], file: {} } }),
+      '/api/export-batch-history': () => ({ body: { message: ['ok'], file: exportedFile('batch-B-7.csv') } }),
     });
     open();
     await screen.findByText('Beneficiary 1');

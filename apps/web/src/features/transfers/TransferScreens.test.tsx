@@ -228,7 +228,7 @@ describe('Transfer Transactions', () => {
         body: {
           message: ['Process is running in the background. Please wait.'],
           file: {
-            id: 'f1',
+            id: 1,
             file_name: 'transfer-transactions.csv',
             start_date: null,
             end_date: null,
