@@ -141,7 +141,7 @@ export function PayinRewardsPage() {
 
   const action = (r: RewardRow) => (
     <ActionButton
-      text="Update reward"
+      text="Update"
       label={`Update the reward of ${r.pay_in_reference}`}
       icon={<RedeemOutlinedIcon fontSize="small" />}
       disabledReason={blocked(r)}
