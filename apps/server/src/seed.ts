@@ -14,9 +14,9 @@ import { ensurePlatformAccounts, openHolderAccounts, platformAccountId } from '.
 import { postEntry } from './features/ledger/service.ts';
 
 /**
- * Permissions and roles are reference data: kept in step with the contract on every start (new ones are
- * added, and given to the roles whose defaults have them; nothing is removed or reset). The role matrix is only written when a role is first created, so
- * edits made in Roles & Permissions survive restarts.
+ * Permissions and roles are reference data: kept in step with the contract on every start (new ones are added, and
+ * given to the roles whose defaults have them; nothing is removed or reset). The role matrix is only written when a
+ * role is first created, so edits made in Roles & Permissions survive restarts.
  */
 export async function syncReferenceData(db: Db): Promise<void> {
   await db.transaction(async (tx) => {

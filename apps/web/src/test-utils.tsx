@@ -125,10 +125,10 @@ function checkAnswer(path: string, r: Reply) {
   const op = operationOf(path);
   if (!op || isFileAnswer(op.output)) return;
   const parsed = op.output.safeParse(r.body);
-  if (!parsed.success)
-    impossibleAnswers.push(
-      `${op.id} (${path}): ${parsed.error.issues.map((i) => `${i.path.join('.') || '(answer)'}: ${i.message}`).join('; ')}`,
-    );
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(answer)'}: ${i.message}`);
+    impossibleAnswers.push(`${op.id} (${path}): ${issues.join('; ')}`);
+  }
 }
 
 /** The calls made to one path, with their JSON bodies. */

@@ -1,7 +1,7 @@
-import { APPROVAL_MSG, approvalOps } from '@obol/contract';
-import type { FastifyInstance } from 'fastify';
+import { APPROVAL_MSG, approvalOps, type ApprovalRow } from '@obol/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { auditInTx } from '../../platform/audit.ts';
-import type { Executor } from '../../platform/db.ts';
+import type { Executor, Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { notFound } from '../../platform/errors.ts';
 import { route } from '../../platform/http.ts';
@@ -59,25 +59,22 @@ export function approvalsRoutes(app: FastifyInstance, deps: Deps, wiring: Approv
     return requestApproverCode(deps, auth, input.id);
   });
 
+  // the decision's activity record commits with the money it releases or returns
+  const recordDecision = (req: FastifyRequest, verb: string) => async (tx: Tx, a: ApprovalRow) => {
+    req.audit.targetType = 'approval';
+    req.audit.targetId = a.id;
+    req.audit.detail = `${a.kind} ${a.object_id} ${verb}`;
+    req.audit.after = a;
+    await auditInTx(tx, req, 200);
+  };
+
   route(app, approvalOps.approve, async ({ input, auth, req }) => {
-    const approval = await approve(deps, auth, input, wiring.releases, async (tx, a) => {
-      req.audit.targetType = 'approval';
-      req.audit.targetId = a.id;
-      req.audit.detail = `${a.kind} ${a.object_id} approved`;
-      req.audit.after = a;
-      await auditInTx(tx, req, 200);
-    });
+    const approval = await approve(deps, auth, input, wiring.releases, recordDecision(req, 'approved'));
     return { message: [APPROVAL_MSG.approved], approval };
   });
 
   route(app, approvalOps.reject, async ({ input, auth, req }) => {
-    const approval = await reject(deps, auth, input, wiring.releases, async (tx, a) => {
-      req.audit.targetType = 'approval';
-      req.audit.targetId = a.id;
-      req.audit.detail = `${a.kind} ${a.object_id} rejected`;
-      req.audit.after = a;
-      await auditInTx(tx, req, 200);
-    });
+    const approval = await reject(deps, auth, input, wiring.releases, recordDecision(req, 'rejected'));
     return { message: [APPROVAL_MSG.rejected], approval };
   });
 }

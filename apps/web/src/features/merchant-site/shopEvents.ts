@@ -1,6 +1,9 @@
 import type { DemoShopEventRow } from '@obol/contract';
 
-/** The shop's inbox (its receiving address's secret part), kept in this browser so a return from the payment page finds it. */
+/**
+ * The shop's inbox (its receiving address's secret part), kept in this browser so a return from the payment page
+ * finds it.
+ */
 export const INBOX_STORE = 'obol-demo-shop-inbox';
 /** The endpoint's signing secret, pasted by whoever runs the shop: kept in this tab only, as the API key is. */
 export const SECRET_STORE = 'obol-demo-shop-secret';
