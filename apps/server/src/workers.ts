@@ -4,7 +4,6 @@ import { QUEUES, type JobData, type JobName } from './platform/jobs.ts';
 import { payoutMovement } from './features/payouts/movement.ts';
 import { recoverMovements, RECOVER_EVERY_MS, submitMovement } from './features/engine/movement.ts';
 import { transferMovement } from './features/transfers/movement.ts';
-import { recoverPayins } from './features/payins/settle.ts';
 import { refundMovement } from './features/payins/refunds.ts';
 import { rewardMovement } from './features/payins/rewards.ts';
 import { MOVEMENTS } from './features/provider/movements.ts';
@@ -104,15 +103,13 @@ export async function startWorkers(deps: Deps): Promise<() => Promise<void>> {
   const recover = () => {
     if (recovering) return;
     recovering = true;
-    recoverPayins(deps)
-      // the one recover path, over every kind the engine moves
-      .then(async () => {
-        for (const m of MOVEMENTS) await recoverMovements(deps, m);
-      })
-      .catch((err: unknown) =>
-        deps.log.warn({ err }, 'payout, transfer, pay-in, refund, reward or 2D recovery failed; it runs again shortly'),
-      )
-      .finally(() => (recovering = false));
+    // the one recover path, over every kind the engine moves; one kind failing does not hold the others back
+    (async () => {
+      for (const m of MOVEMENTS)
+        await recoverMovements(deps, m).catch((err: unknown) =>
+          deps.log.warn({ err, kind: m.kind }, `${m.kind} recovery failed; it runs again shortly`),
+        );
+    })().finally(() => (recovering = false));
   };
   const sweeper = setInterval(recover, RECOVER_EVERY_MS);
   sweeper.unref();

@@ -259,7 +259,7 @@ describe('per-user limits through the API', () => {
     for (const email of ['merchant@obol.example', 'merchant2@obol.example']) {
       const [, done] = await makePayouts(t.deps, (await userIdByEmail(t.deps.db, email))!, 2, 'limits');
       const [p] = await t.deps.db.select().from(payouts).where(eq(payouts.id, done));
-      await settleMovement(t.deps, payoutMovement, { idempotencyKey: p.idempotencyKey, status: 'Completed' });
+      await settleMovement(t.deps, payoutMovement, { key: p.idempotencyKey, status: 'Completed' });
     }
     const before = (await t.post('/api/download-files', { type: 0 }, merchant)).body.total;
     for (let i = 0; i < 10; i++)

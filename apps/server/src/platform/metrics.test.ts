@@ -84,7 +84,7 @@ describe('GET /api/metrics', () => {
       .where(eq(payouts.id, old));
     for (const id of [done1, done2]) {
       const [p] = await t.deps.db.select().from(payouts).where(eq(payouts.id, id));
-      await settleMovement(t.deps, payoutMovement, { idempotencyKey: p.idempotencyKey, status: 'Completed' });
+      await settleMovement(t.deps, payoutMovement, { key: p.idempotencyKey, status: 'Completed' });
     }
     // one payout's job failed for good (its retries spent), as the queue records it
     await t.deps.db.execute(sql`UPDATE pgboss.job SET state = 'failed'

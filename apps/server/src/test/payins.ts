@@ -19,15 +19,15 @@ export async function merchantApiKey(t: TestApp, email: string): Promise<string>
 }
 
 /**
- * A pay-in made through the merchant API with `apiKey`, paid on the simulator's hosted page and settled from the
- * provider's answer (no webhook needed): its row.
+ * A pay-in made through the merchant API with `apiKey` and paid on the simulator's hosted page, not yet settled
+ * here: its request id (the provider's link id).
  */
-export async function completedPayin(
+export async function paidPayin(
   t: TestAppWithProvider,
   apiKey: string,
   amount: number,
   reward?: { user_obol_id: string; reward_amount: number },
-) {
+): Promise<string> {
   const token = await t.app.inject({ method: 'POST', url: '/api/token', headers: { 'x-api-key': apiKey } });
   const made = await t.post(
     '/api/create-payin-link',
@@ -50,6 +50,20 @@ export async function completedPayin(
     redirect: 'manual',
   });
   expect(paid.status).toBeLessThan(400);
+  return id;
+}
+
+/**
+ * A pay-in made through the merchant API with `apiKey`, paid on the simulator's hosted page and settled from the
+ * provider's answer (no webhook needed): its row.
+ */
+export async function completedPayin(
+  t: TestAppWithProvider,
+  apiKey: string,
+  amount: number,
+  reward?: { user_obol_id: string; reward_amount: number },
+) {
+  const id = await paidPayin(t, apiKey, amount, reward);
   const link = (await t.deps.provider.payinLink(id))!;
   expect(await t.deps.db.transaction((tx) => settlePayin(tx, link))).toBe('applied');
   const [p] = await t.deps.db.select().from(payins).where(eq(payins.providerId, id));

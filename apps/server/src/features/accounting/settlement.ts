@@ -14,7 +14,7 @@ export const accountingMovement: Movement<typeof accountingTransactions.$inferSe
   columns: {
     id: accountingTransactions.id,
     status: accountingTransactions.status,
-    idempotencyKey: accountingTransactions.idempotencyKey,
+    key: accountingTransactions.idempotencyKey,
     providerId: accountingTransactions.providerId,
     since: accountingTransactions.createdAt,
   },

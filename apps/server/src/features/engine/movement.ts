@@ -5,6 +5,7 @@ import { anyOf, type Executor, type Tx } from '../../platform/db.ts';
 import type { Config } from '../../platform/config.ts';
 import { ProviderRejected, type ProviderClient } from '../../platform/provider.ts';
 import type { ProviderBatchResult, ProviderItem } from '../../platform/provider-answers.ts';
+import type { ProviderEvent } from '@obol/contract';
 import { platformAccountId, type PlatformKind } from '../ledger/accounts.ts';
 import { entryIdByKey, postEntry, reverseEntry } from '../ledger/service.ts';
 
@@ -15,20 +16,19 @@ import { entryIdByKey, postEntry, reverseEntry } from '../ledger/service.ts';
 export type MovementState = 'inFlight' | 'completed' | 'failed';
 export type Settled = Exclude<MovementState, 'inFlight'>;
 
-/** The columns every movement's row has (its status column is named by the declaration). */
+/** The columns every movement's row has (its status and key columns are named by the declaration). */
 export interface MovementRow {
   id: number;
   amount: number;
-  /** null: nothing sent yet (a reward not yet paid) */
-  idempotencyKey: string | null;
   providerId: string | null;
 }
 
 /**
- * A movement of money through the provider, declared once as data (issue 47): its table and status words, its
- * clearing account, the provider call that submits it and the look-up that settles it. The engine's submit, settle
- * and recover below serve every kind declared so; its reserve is written by the command that creates it
- * (`<kind>:<id>:reserve`, source -> clearing), as only the command knows the source.
+ * A movement of money through the provider, declared once as data (issue 47): its table and status words, the way
+ * its money goes (out through a clearing account, or in to the holder's account), the provider call that submits
+ * it and the look-up that settles it. The engine's submit, settle and recover below serve every kind declared so;
+ * the reserve of money going out is written by the command that creates it (`<kind>:<id>:reserve`, source ->
+ * clearing), as only the command knows the source.
  */
 export interface Movement<R extends MovementRow> {
   /** the ledger's business type, its entries' kinds (`<kind>.complete`, `<kind>.reversal`) and keys' prefix */
@@ -39,22 +39,36 @@ export interface Movement<R extends MovementRow> {
    */
   ledger?: { businessType?: string; entryKind?: string; key?(row: R, step: 'reserve' | 'complete'): string };
   table: PgTable;
-  /** its status column, and `since`: the time the recovery counts its age from */
-  columns: { id: PgColumn; status: PgColumn; idempotencyKey: PgColumn; providerId: PgColumn; since: PgColumn };
+  /**
+   * its status column; `key`, the key the provider's word names it by (its idempotency key, unique; a pay-in: the
+   * provider's link id), null while nothing was sent (a reward not yet paid); `since`: the time the recovery counts
+   * its age from
+   */
+  columns: { id: PgColumn; status: PgColumn; key: PgColumn; providerId: PgColumn; since: PgColumn };
   /** the table's word for each state */
   words: Record<MovementState, string>;
-  /** the platform account holding its money while in flight */
-  clearing: PlatformKind;
+  /**
+   * Money out: the platform account holding it while in flight (the completion moves it clearing -> provider, a
+   * failure reverses the reserve). Money in (`inbound`): nothing is reserved; the completion credits the row's
+   * account from the provider, a failure moves nothing.
+   */
+  clearing?: PlatformKind;
+  inbound?: { account(row: R): number; memo?(row: R): string };
   /**
    * The provider's webhook event types that speak of it; where kinds share a type (a transfer and a 2D transfer
    * are both provider transfers), `ownsKey` tells its keys apart, and the kinds with one are asked first.
    */
   events: readonly string[];
   ownsKey?(key: string): boolean;
+  /** the key an event names it by, where not the event's idempotency key (a pay-in's: the link id) */
+  eventKey?(data: ProviderEvent['data']): string | undefined;
   /** how old one still in flight must be before the recovery asks the provider about it */
   recoverAfterMs: number | ((config: Config) => number);
-  /** sends it to the provider under its idempotency key; answers the provider's id (ProviderRejected: refused) */
-  send(deps: Deps, row: R): Promise<string>;
+  /**
+   * sends it to the provider under its idempotency key; answers the provider's id (ProviderRejected: refused).
+   * Absent: the command that creates it makes it at the provider (a pay-in's link), so it is never sent here.
+   */
+  send?(deps: Deps, row: R): Promise<string>;
   /** sends many in one call, each under its own key (a batch's payouts); each accepted or rejected */
   sendMany?(deps: Deps, rows: R[]): Promise<ProviderBatchResult[]>;
   /** the provider's item under the key, or null if the provider never received it */
@@ -66,8 +80,16 @@ export interface Movement<R extends MovementRow> {
    * each (payouts: the completions written together, a batch payout's fee share returned)
    */
   postSettled?(tx: Tx, settled: { row: R; state: Settled }[]): Promise<void>;
-  /** the columns its settlement sets besides the status and the provider id (the reason of a failure, times) */
-  settledColumns(state: Settled, reason: string): Record<string, unknown>;
+  /**
+   * The kind's own word for a settled item where it has several for one state (a pay-in Expired rather than
+   * Declined); the status column takes it instead of `words[state]`.
+   */
+  wordOf?(item: ProviderItem): string | undefined;
+  /**
+   * the columns its settlement sets besides the status and the provider id (the reason of a failure, times), `word`
+   * the kind's own word when `wordOf` gave one
+   */
+  settledColumns(state: Settled, reason: string, word?: string): Record<string, unknown>;
   /** the reason written when the provider gives none */
   defaultReason: string;
   /** more columns its sending sets besides the provider id */
@@ -78,10 +100,28 @@ export interface Movement<R extends MovementRow> {
 
 /** A provider's word about a movement, from its webhook (verified by asking) or from the recovery's look-up. */
 export interface MovementSettlement {
-  idempotencyKey: string;
+  /** the key its declaration names it by (`columns.key`) */
+  key: string;
   providerId?: string;
   status: 'Completed' | 'Failed';
   message?: string;
+  /** the kind's own word for the outcome (`wordOf`) */
+  word?: string;
+  /** the provider's amount: a word whose amount differs from ours settles nothing */
+  amount?: number;
+}
+
+/** The provider's item as a settlement of one of `m`, or null while the provider has not settled it. */
+export function settlementOf<R extends MovementRow>(m: Movement<R>, item: ProviderItem): MovementSettlement | null {
+  if (item.status !== 'Completed' && item.status !== 'Failed') return null;
+  return {
+    key: item.idempotency_key,
+    providerId: item.id,
+    status: item.status,
+    message: item.message,
+    word: m.wordOf?.(item),
+    amount: item.amount,
+  };
 }
 
 /** The property of the table's row that holds its status column. */
@@ -89,6 +129,13 @@ const statusField = <R extends MovementRow>(m: Movement<R>): string => {
   const hit = Object.entries(getTableColumns(m.table)).find(([, c]) => c === m.columns.status);
   if (!hit) throw new Error(`${m.kind}: its status column is not a column of its table`);
   return hit[0];
+};
+
+/** The key the provider's word names a row by (its declared key column's value). */
+const keyOf = <R extends MovementRow>(m: Movement<R>, row: R): string | null => {
+  const hit = Object.entries(getTableColumns(m.table)).find(([, c]) => c === m.columns.key);
+  if (!hit) throw new Error(`${m.kind}: its key column is not a column of its table`);
+  return (row as unknown as Record<string, string | null>)[hit[0]];
 };
 
 /** A column of the declaration's table by its property name (for the set-based statements below). */
@@ -112,6 +159,8 @@ export async function submitMovement<R extends MovementRow>(deps: Deps, m: Movem
  */
 export async function submitMovements<R extends MovementRow>(deps: Deps, m: Movement<R>, ids: number[]): Promise<void> {
   if (!ids.length) return;
+  const send = m.send;
+  if (!send) throw new Error(`${m.kind}: made at the provider by the command that creates it; nothing to send`);
   const rows = (await deps.db
     .select()
     .from(m.table)
@@ -119,20 +168,20 @@ export async function submitMovements<R extends MovementRow>(deps: Deps, m: Move
       and(anyOf(m.columns.id, ids, 'bigint'), eq(m.columns.status, m.words.inFlight), isNull(m.columns.providerId)),
     )
     .orderBy(m.columns.id)) as R[];
-  const unsent = rows.filter((r) => r.idempotencyKey);
+  const unsent = rows.filter((r) => keyOf(m, r));
   if (!unsent.length) return;
   if (unsent.length === 1 || !m.sendMany) {
     for (const row of unsent) {
-      const key = row.idempotencyKey!;
+      const key = keyOf(m, row)!;
       try {
-        const providerId = await m.send(deps, row);
+        const providerId = await send(deps, row);
         await deps.db
           .update(m.table)
           .set({ ...m.sentColumns?.(), providerId } as never)
-          .where(and(eq(m.columns.id, row.id), eq(m.columns.idempotencyKey, key), isNull(m.columns.providerId)));
+          .where(and(eq(m.columns.id, row.id), eq(m.columns.key, key), isNull(m.columns.providerId)));
       } catch (err) {
         if (!(err instanceof ProviderRejected)) throw err;
-        await settleMovement(deps, m, { idempotencyKey: key, status: 'Failed', message: err.messages[0] });
+        await settleMovement(deps, m, { key, status: 'Failed', message: err.messages[0] });
       }
     }
     return;
@@ -141,7 +190,7 @@ export async function submitMovements<R extends MovementRow>(deps: Deps, m: Move
   const accepted = results.flatMap((r) => (r.outcome === 'accepted' ? [r] : []));
   if (accepted.length) {
     const t = m.table;
-    const key = m.columns.idempotencyKey;
+    const key = m.columns.key;
     const sent = Object.keys(m.sentColumns?.() ?? {}).map((f) => sql`, ${sql.identifier(columnOf(m, f).name)} = now()`);
     await deps.db.execute(sql`
       WITH v AS (
@@ -160,7 +209,7 @@ export async function submitMovements<R extends MovementRow>(deps: Deps, m: Move
       settleMovements(
         tx,
         m,
-        rejected.map((r) => ({ idempotencyKey: r.idempotency_key, status: 'Failed' as const, message: r.messages[0] })),
+        rejected.map((r) => ({ key: r.idempotency_key, status: 'Failed' as const, message: r.messages[0] })),
       ),
     );
 }
@@ -175,7 +224,7 @@ export async function settleMovement<R extends MovementRow>(
   ev: MovementSettlement,
   tx?: Tx,
 ): Promise<'applied' | 'ignored'> {
-  const run = async (t: Tx) => ((await settleMovements(t, m, [ev])).has(ev.idempotencyKey) ? 'applied' : 'ignored');
+  const run = async (t: Tx) => ((await settleMovements(t, m, [ev])).has(ev.key) ? 'applied' : 'ignored');
   return tx ? run(tx) : deps.db.transaction(run);
 }
 
@@ -183,9 +232,10 @@ export async function settleMovement<R extends MovementRow>(
  * Settles many in the caller's transaction, each exactly once, and answers the keys it applied. Those still in
  * flight are locked in id order (two settlers of overlapping sets never deadlock; one another settled first is
  * left alone), and move by conditional UPDATEs (one per outcome and reason, the provider's id taken from the
- * word when the row lacks one); then the ledger: a completion entry each (clearing -> provider,
- * `<kind>:<id>:complete`) or the reversal of its reserve, or the kind's own `postSettled`, and what else moves with
- * it (`alsoOnSettle`). A key twice counts once (the first).
+ * word when the row lacks one; a word whose amount differs from ours moves nothing); then the ledger: a completion
+ * entry each (clearing -> provider, or provider -> the account of money in; `<kind>:<id>:complete`) or the reversal
+ * of its reserve, or the kind's own `postSettled`, and what else moves with it (`alsoOnSettle`). A key twice counts
+ * once (the first).
  */
 export async function settleMovements<R extends MovementRow>(
   tx: Tx,
@@ -193,39 +243,48 @@ export async function settleMovements<R extends MovementRow>(
   evs: MovementSettlement[],
 ): Promise<Set<string>> {
   const byKey = new Map<string, MovementSettlement>();
-  for (const e of evs) if (!byKey.has(e.idempotencyKey)) byKey.set(e.idempotencyKey, e);
+  for (const e of evs) if (!byKey.has(e.key)) byKey.set(e.key, e);
   if (!byKey.size) return new Set();
   const locked = await tx
-    .select({ key: m.columns.idempotencyKey })
+    .select({ key: m.columns.key })
     .from(m.table)
-    .where(and(anyOf(m.columns.idempotencyKey, [...byKey.keys()], 'text'), eq(m.columns.status, m.words.inFlight)))
+    .where(and(anyOf(m.columns.key, [...byKey.keys()], 'text'), eq(m.columns.status, m.words.inFlight)))
     .orderBy(m.columns.id)
     .for('update');
   const pending = locked.map((l) => byKey.get(l.key as string)!);
   if (!pending.length) return new Set();
-  // one UPDATE per outcome and reason (a few: completed, and the provider's reasons of failure)
-  const groups = new Map<string, { state: Settled; reason: string; evs: MovementSettlement[] }>();
+  // one UPDATE per outcome, word and reason (a few: completed, and the provider's reasons of failure)
+  const groups = new Map<string, { state: Settled; reason: string; word?: string; evs: MovementSettlement[] }>();
   for (const e of pending) {
     const state: Settled = e.status === 'Completed' ? 'completed' : 'failed';
     const reason = state === 'failed' ? (e.message ?? m.defaultReason) : '';
-    const g = groups.get(`${state}\n${reason}`) ?? { state, reason, evs: [] };
+    const id = `${state}\n${e.word ?? ''}\n${reason}`;
+    const g = groups.get(id) ?? { state, reason, word: e.word, evs: [] };
     g.evs.push(e);
-    groups.set(`${state}\n${reason}`, g);
+    groups.set(id, g);
   }
+  const amount = columnOf(m, 'amount');
   const settled: { row: R; state: Settled; reason: string }[] = [];
   for (const g of groups.values()) {
-    // the words' keys and the provider's ids, joined in the statement: each row is written once
-    const v = sql`unnest(${sql.param(g.evs.map((e) => e.idempotencyKey))}::text[],
-      ${sql.param(g.evs.map((e) => e.providerId ?? null))}::text[]) AS v(key, provider_id)`;
+    // the words' keys, the provider's ids and amounts, joined in the statement: each row is written once
+    const v = sql`unnest(${sql.param(g.evs.map((e) => e.key))}::text[],
+      ${sql.param(g.evs.map((e) => e.providerId ?? null))}::text[],
+      ${sql.param(g.evs.map((e) => e.amount ?? null))}::bigint[]) AS v(key, provider_id, amount)`;
     const rows = (await tx
       .update(m.table)
       .set({
-        ...m.settledColumns(g.state, g.reason),
-        [statusField(m)]: m.words[g.state],
+        ...m.settledColumns(g.state, g.reason, g.word),
+        [statusField(m)]: g.word ?? m.words[g.state],
         providerId: sql`COALESCE(${m.columns.providerId}, v.provider_id)`,
       } as never)
       .from(v)
-      .where(and(sql`${m.columns.idempotencyKey} = v.key`, eq(m.columns.status, m.words.inFlight)))
+      .where(
+        and(
+          sql`${m.columns.key} = v.key`,
+          sql`(v.amount IS NULL OR ${amount} = v.amount)`,
+          eq(m.columns.status, m.words.inFlight),
+        ),
+      )
       .returning()) as R[];
     for (const row of rows) settled.push({ row, state: g.state, reason: g.reason });
   }
@@ -233,44 +292,60 @@ export async function settleMovements<R extends MovementRow>(
   if (m.postSettled) await m.postSettled(tx, settled);
   else for (const s of settled) await postOne(tx, m, s.row, s.state, s.reason);
   for (const s of settled) await m.alsoOnSettle?.(tx, s.row, s.state);
-  return new Set(settled.map((s) => s.row.idempotencyKey!));
+  return new Set(settled.map((s) => keyOf(m, s.row)!));
 }
 
-/** One settlement's entry: the completion (clearing -> provider) or the exact opposite of its reserve. */
+/**
+ * One settlement's entry: the completion (clearing -> provider; money in: provider -> its account) or the exact
+ * opposite of its reserve (money in had none: nothing moves).
+ */
 async function postOne<R extends MovementRow>(tx: Tx, m: Movement<R>, row: R, state: Settled, reason: string) {
   const businessType = m.ledger?.businessType ?? m.kind;
   const entryKind = m.ledger?.entryKind ?? m.kind;
-  const keyOf = (step: 'reserve' | 'complete') => m.ledger?.key?.(row, step) ?? `${m.kind}:${row.id}:${step}`;
+  const entryKey = (step: 'reserve' | 'complete') => m.ledger?.key?.(row, step) ?? `${m.kind}:${row.id}:${step}`;
   if (state === 'completed') {
+    const provider = await platformAccountId(tx, 'provider');
+    const [from, to] = m.inbound
+      ? [provider, m.inbound.account(row)]
+      : [await platformAccountId(tx, m.clearing!), provider];
     await postEntry(tx, {
-      idempotencyKey: keyOf('complete'),
+      idempotencyKey: entryKey('complete'),
       kind: `${entryKind}.complete`,
       businessType,
       businessId: row.id,
+      memo: m.inbound?.memo?.(row),
       postings: [
-        { accountId: await platformAccountId(tx, m.clearing), amount: -row.amount },
-        { accountId: await platformAccountId(tx, 'provider'), amount: row.amount },
+        { accountId: from, amount: -row.amount },
+        { accountId: to, amount: row.amount },
       ],
     });
     return;
   }
-  const reserve = await entryIdByKey(tx, keyOf('reserve'));
+  if (m.inbound) return;
+  const reserve = await entryIdByKey(tx, entryKey('reserve'));
   if (reserve === undefined) throw new Error(`${m.kind} ${row.id} has no reserve entry`);
   await reverseEntry(tx, reserve, { kind: `${entryKind}.reversal`, memo: reason });
 }
 
-/** The kind a provider's webhook event speaks of, among `kinds`: one that owns the key before a catch-all. */
-export function movementOfEvent<M extends Movement<MovementRow>>(kinds: readonly M[], type: string, key: string) {
-  const speaking = kinds.filter((m) => m.events.includes(type));
-  return speaking.find((m) => m.ownsKey?.(key)) ?? speaking.find((m) => !m.ownsKey);
+/**
+ * The kind a provider's webhook event speaks of, among `kinds`, and the key it names it by (the event's
+ * idempotency key, or the kind's own `eventKey`): one that owns the key before a catch-all.
+ */
+export function movementOfEvent<M extends Movement<MovementRow>>(kinds: readonly M[], ev: ProviderEvent) {
+  const speaking = kinds.flatMap((m) => {
+    const key = m.events.includes(ev.type) ? (m.eventKey ?? defaultEventKey)(ev.data) : undefined;
+    return key ? [{ movement: m, key }] : [];
+  });
+  return speaking.find((s) => s.movement.ownsKey?.(s.key)) ?? speaking.find((s) => !s.movement.ownsKey);
 }
+
+const defaultEventKey = (data: ProviderEvent['data']) => data.idempotency_key;
 
 /** Whether one is still waiting for the provider: a webhook's event is then checked by asking the provider. */
 export async function inFlightByKey<R extends MovementRow>(db: Executor, m: Movement<R>, key: string) {
-  const [row] = (await db
-    .select({ status: m.columns.status })
-    .from(m.table)
-    .where(eq(m.columns.idempotencyKey, key))) as { status: string }[];
+  const [row] = (await db.select({ status: m.columns.status }).from(m.table).where(eq(m.columns.key, key))) as {
+    status: string;
+  }[];
   return row?.status === m.words.inFlight;
 }
 
@@ -295,9 +370,9 @@ export interface RecoveryResult {
 export async function inFlightKeys<R extends MovementRow>(db: Executor, m: Movement<R>, keys: string[]) {
   if (!keys.length) return new Set<string>();
   const rows = (await db
-    .select({ key: m.columns.idempotencyKey })
+    .select({ key: m.columns.key })
     .from(m.table)
-    .where(and(anyOf(m.columns.idempotencyKey, keys, 'text'), eq(m.columns.status, m.words.inFlight)))) as {
+    .where(and(anyOf(m.columns.key, keys, 'text'), eq(m.columns.status, m.words.inFlight)))) as {
     key: string;
   }[];
   return new Set(rows.map((r) => r.key));
@@ -333,9 +408,9 @@ export async function recoverMovements<R extends MovementRow>(
       .limit(1000)) as R[];
     if (!stale.length) break;
     afterId = stale[stale.length - 1].id;
-    const asked = stale.filter((row) => row.idempotencyKey);
+    const asked = stale.filter((row) => keyOf(m, row));
     r.asked += asked.length;
-    const keys = asked.map((row) => row.idempotencyKey!);
+    const keys = asked.map((row) => keyOf(m, row)!);
     const items = m.lookupMany
       ? await m.lookupMany(deps.provider, keys)
       : (await Promise.all(keys.map((k) => m.lookup(deps.provider, k)))).flatMap((i) => (i ? [i] : []));
@@ -343,11 +418,12 @@ export async function recoverMovements<R extends MovementRow>(
     const settle: MovementSettlement[] = [];
     const resend: number[] = [];
     for (const row of asked) {
-      const item = found.get(row.idempotencyKey!);
+      const item = found.get(keyOf(m, row)!);
+      const word = item && settlementOf(m, item);
       if (!item) {
         if (row.providerId) r.unknown += 1;
         else resend.push(row.id);
-      } else if (item.status === 'Completed' || item.status === 'Failed') {
+      } else if (word) {
         if (item.amount !== row.amount) {
           deps.log.error(
             { [m.kind]: row.id, ours: row.amount, theirs: item.amount },
@@ -355,12 +431,7 @@ export async function recoverMovements<R extends MovementRow>(
           );
           continue;
         }
-        settle.push({
-          idempotencyKey: row.idempotencyKey!,
-          providerId: item.id,
-          status: item.status,
-          message: item.message,
-        });
+        settle.push(word);
       } else if (!row.providerId) {
         await deps.db
           .update(m.table)

@@ -8,9 +8,12 @@ import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/w
 import { apiKeys } from '../api-keys/tables.ts';
 import { activityLog } from '../../platform/tables.ts';
 import { users } from '../users/tables.ts';
-import { settleMovement } from '../engine/movement.ts';
+import { recoverMovements, settleMovement } from '../engine/movement.ts';
 import { refundMovement } from './refunds.ts';
-import { recoverPayins, settlePayin } from './settle.ts';
+import { payinMovement, settlePayin } from './settle.ts';
+
+const recoverPayins = async (deps: TestAppWithProvider['deps']) =>
+  (await recoverMovements(deps, payinMovement)).settled;
 import { payinRewards, payins, refunds } from './tables.ts';
 
 let t: TestAppWithProvider;
@@ -280,10 +283,21 @@ describe('pay-ins the webhook did not settle', () => {
     expect(await balance(acmePayin)).toBe(before + 777);
   });
 
-  it('an expired link makes the pay-in Expired with its reason; nothing moves', async () => {
+  it('an expired link makes the pay-in Expired with its reason; another amount or a later word moves nothing', async () => {
     const token = await tokenFor(acmeKey);
     const before = await balance(acmePayin);
     const r = (await create(token, link({ amount: 555 }))).body;
+    // a word whose amount is not ours settles nothing
+    const otherAmount = await t.deps.db.transaction((tx) =>
+      settlePayin(tx, {
+        id: r.request_id,
+        status: 'Completed',
+        idempotency_key: 'any',
+        reference: r.reference,
+        amount: 556,
+      }),
+    );
+    expect(otherAmount).toBe('ignored');
     const applied = await t.deps.db.transaction((tx) =>
       settlePayin(tx, {
         id: r.request_id,
@@ -498,7 +512,7 @@ describe('refunds', () => {
       expect(await balance(acmePayin)).toBe(before - 1_700);
       expect(
         await settleMovement(t.deps, refundMovement, {
-          idempotencyKey: key,
+          key,
           status: 'Failed',
           message: 'Card account closed',
         }),

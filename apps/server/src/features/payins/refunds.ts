@@ -141,7 +141,7 @@ export const refundMovement: Movement<typeof refunds.$inferSelect> = {
   columns: {
     id: refunds.id,
     status: refunds.status,
-    idempotencyKey: refunds.idempotencyKey,
+    key: refunds.idempotencyKey,
     providerId: refunds.providerId,
     since: refunds.createdAt,
   },

@@ -147,7 +147,7 @@ describe('a refund first', () => {
       const [{ idempotencyKey }] = await t.deps.db.select().from(refunds).where(eq(refunds.payinId, p.payinId));
       expect(
         await settleMovement(t.deps, refundMovement, {
-          idempotencyKey,
+          key: idempotencyKey,
           status: 'Failed',
           message: 'Card account closed',
         }),

@@ -120,7 +120,7 @@ export const rewardMovement: Movement<typeof payinRewards.$inferSelect> = {
   columns: {
     id: payinRewards.id,
     status: payinRewards.payoutStatus,
-    idempotencyKey: payinRewards.idempotencyKey,
+    key: payinRewards.idempotencyKey,
     providerId: payinRewards.providerId,
     since: payinRewards.rewardedAt,
   },

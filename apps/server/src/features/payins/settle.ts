@@ -1,82 +1,73 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
-import type { Executor, Tx } from '../../platform/db.ts';
-import type { Deps } from '../../platform/deps.ts';
-import type { ProviderPayin } from '../../platform/provider.ts';
-import { platformAccountId } from '../ledger/accounts.ts';
-import { postEntry } from '../ledger/service.ts';
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../../platform/db.ts';
+import type { ProviderItem, ProviderPayin } from '../../platform/provider.ts';
+import { settleMovements, settlementOf, type Movement } from '../engine/movement.ts';
 import { payins } from './tables.ts';
 
-// ---- the provider's word on a pay-in, and the recovery of lost webhooks ----
+const DECLINED = 'Payment declined by the payer or the bank';
+const EXPIRED = 'The payment link expired before it was paid';
 
 /**
- * The provider's word on a pay-in, inside the webhook's transaction: a Pending pay-in becomes Completed (its amount
- * credited to the holder's pay-in account from the provider's settlement account, one entry keyed by the pay-in),
- * Declined or Expired with the reason. Anything else (already settled, unknown) changes nothing.
+ * A pay-in link as the provider shows it, in the engine's terms: keyed by the link id (the provider's word names a
+ * pay-in by it; the merchant's idempotency key is unique only per holder), Initiated in flight, Declined and Expired
+ * both failures (the pay-in keeps the provider's word, `payin_status`), with the reason where the provider gives none.
  */
-export async function settlePayin(tx: Tx, p: ProviderPayin): Promise<'applied' | 'ignored'> {
-  if (p.status === 'Initiated') return 'ignored';
-  const reason =
-    p.status === 'Declined'
-      ? (p.message ?? 'Payment declined by the payer or the bank')
-      : p.status === 'Expired'
-        ? (p.message ?? 'The payment link expired before it was paid')
-        : null;
-  const [row] = await tx
-    .update(payins)
-    .set({
-      status: p.status,
-      reason,
-      ...(p.status === 'Expired' ? { linkStatus: 'Expired' } : {}),
-      // a completed pay-in may be refunded: Not Refunded
-      ...(p.status === 'Completed' ? { refundStatus: 3 } : {}),
-      settledAt: sql`now()`,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(payins.providerId, p.id), eq(payins.status, 'Pending'), eq(payins.amount, p.amount)))
-    .returning();
-  if (!row) return 'ignored';
-  if (p.status === 'Completed') {
-    await postEntry(tx, {
-      idempotencyKey: `payin:${row.id}:complete`,
-      kind: 'payin.complete',
-      businessType: 'payin',
-      businessId: row.id,
-      memo: row.reference,
-      postings: [
-        { accountId: await platformAccountId(tx, 'provider'), amount: -row.amount },
-        { accountId: row.accountId, amount: row.amount },
-      ],
-    });
-  }
-  return 'applied';
-}
-
-/** Whether a pay-in still waits for the provider (the webhook then asks the provider for its state). */
-export async function payinStatusByProviderId(db: Executor, providerId: string): Promise<string | undefined> {
-  const [row] = await db.select({ status: payins.status }).from(payins).where(eq(payins.providerId, providerId));
-  return row?.status;
-}
-
-/** Pay-ins still Pending a minute after their link expired: their webhook was lost; the recovery asks. */
-export async function overduePayins(db: Executor, limit = 200): Promise<{ providerId: string }[]> {
-  return db
-    .select({ providerId: payins.providerId })
-    .from(payins)
-    .where(and(eq(payins.status, 'Pending'), lt(payins.expiresAt, sql`now() - interval '1 minute'`)))
-    .orderBy(payins.expiresAt, payins.id)
-    .limit(limit);
+export function payinItem(p: ProviderPayin): ProviderItem {
+  return {
+    ...p,
+    id: p.id,
+    idempotency_key: p.id,
+    reference: p.reference,
+    amount: p.amount,
+    currency: typeof p.currency === 'string' ? p.currency : 'EUR',
+    status: p.status === 'Completed' ? 'Completed' : p.status === 'Initiated' ? 'Processing' : 'Failed',
+    message:
+      p.status === 'Declined' ? (p.message ?? DECLINED) : p.status === 'Expired' ? (p.message ?? EXPIRED) : undefined,
+    created_at: typeof p.created_at === 'string' ? p.created_at : '',
+    payin_status: p.status,
+  };
 }
 
 /**
- * Pay-ins a lost webhook left Pending after their link expired: each is settled from the provider's own answer,
- * in its own transaction (a pay-in already settled by a late webhook is left alone).
+ * A pay-in as the money engine moves it (engine/movement.ts): money in. Its link is made at the provider by
+ * `create-payin-link` (nothing to send here), Pending until the provider's word: Completed (the amount credited to
+ * the holder's pay-in account from the provider's settlement account, `payin:<id>:complete`; the pay-in may now be
+ * refunded, refund status 3 Not Refunded), Declined or Expired with the reason (nothing moves). A lost webhook is
+ * recovered a minute after the link expired, by asking the provider for the link.
  */
-export async function recoverPayins(deps: Deps): Promise<number> {
-  let n = 0;
-  for (const { providerId } of await overduePayins(deps.db)) {
-    const p = await deps.provider.payinLink(providerId);
-    if (!p) continue;
-    if ((await deps.db.transaction((tx) => settlePayin(tx, p))) === 'applied') n++;
-  }
-  return n;
+export const payinMovement: Movement<typeof payins.$inferSelect> = {
+  kind: 'payin',
+  table: payins,
+  columns: {
+    id: payins.id,
+    status: payins.status,
+    key: payins.providerId,
+    providerId: payins.providerId,
+    since: payins.expiresAt,
+  },
+  words: { inFlight: 'Pending', completed: 'Completed', failed: 'Declined' },
+  inbound: { account: (p) => p.accountId, memo: (p) => p.reference },
+  events: ['payin.completed', 'payin.declined', 'payin.expired'],
+  eventKey: (data) => data.id,
+  // `since` is the link's expiry: until then the payer may still pay and the provider's webhook is not late
+  recoverAfterMs: 60_000,
+  lookup: async (provider, id) => {
+    const link = await provider.payinLink(id);
+    return link && payinItem(link);
+  },
+  wordOf: (item) => (item.payin_status === 'Expired' ? 'Expired' : undefined),
+  settledColumns: (state, reason, word) => ({
+    reason: state === 'failed' ? reason : null,
+    ...(word === 'Expired' ? { linkStatus: 'Expired' } : {}),
+    ...(state === 'completed' ? { refundStatus: 3 } : {}),
+    settledAt: sql`now()`,
+    updatedAt: sql`now()`,
+  }),
+  defaultReason: DECLINED,
+};
+
+/** The provider's word on one pay-in link, settled through the engine in the caller's transaction. */
+export async function settlePayin(tx: Tx, link: ProviderPayin): Promise<'applied' | 'ignored'> {
+  const word = settlementOf(payinMovement, payinItem(link));
+  return word && (await settleMovements(tx, payinMovement, [word])).has(word.key) ? 'applied' : 'ignored';
 }

@@ -26,7 +26,7 @@ export const payoutMovement: Movement<PayoutRow> = {
   columns: {
     id: payouts.id,
     status: payouts.status,
-    idempotencyKey: payouts.idempotencyKey,
+    key: payouts.idempotencyKey,
     providerId: payouts.providerId,
     since: payouts.createdAt,
   },

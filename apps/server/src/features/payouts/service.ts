@@ -90,10 +90,7 @@ export async function rejectHeldPayout(tx: Tx, id: number, reason: string): Prom
     .set({ status: 'Processing', updatedAt: new Date() })
     .where(and(eq(payouts.id, id), eq(payouts.status, PENDING_APPROVAL)))
     .returning();
-  if (row)
-    await settleMovements(tx, payoutMovement, [
-      { idempotencyKey: row.idempotencyKey, status: 'Failed', message: reason },
-    ]);
+  if (row) await settleMovements(tx, payoutMovement, [{ key: row.idempotencyKey, status: 'Failed', message: reason }]);
   return row;
 }
 

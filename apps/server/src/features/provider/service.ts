@@ -1,7 +1,7 @@
 import type { ProviderEvent, ReconcileResponse } from '@obol/contract';
 import { desc, eq, sql } from 'drizzle-orm';
 import { anyOf, rowsOf, type Tx } from '../../platform/db.ts';
-import type { ProviderItem, ProviderPayin } from '../../platform/provider.ts';
+import type { ProviderItem } from '../../platform/provider.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { completedPayouts, payoutsByKeys } from '../payouts/find.ts';
 import { payoutMovement } from '../payouts/movement.ts';
@@ -11,17 +11,18 @@ import {
   movementOfEvent,
   settleMovement,
   settleMovements,
+  settlementOf,
   type MovementSettlement,
 } from '../engine/movement.ts';
-import { payinStatusByProviderId, settlePayin } from '../payins/settle.ts';
 import { REWARD_KEY_PREFIX } from '../payins/rewards.ts';
 import { MOVEMENTS } from './movements.ts';
 import { providerEvents, reconciliationReports, type ReconciliationDifference } from './tables.ts';
 
 /**
- * Applies one webhook event exactly once. A webhook only says "look": for a payout (transfer) event the provider
- * is asked for the payout (transfer) under its idempotency key, for a pay-in event for the link by its id (outside any transaction), and the provider's answer, not
- * the webhook's body, settles it; a forged or stale event moves nothing. The event id is recorded in the
+ * Applies one webhook event exactly once. A webhook only says "look": the provider is asked (outside any
+ * transaction) for the movement the event names, under the key its kind is known by (a payout's idempotency key, a
+ * pay-in's link id), and the provider's answer, not the webhook's body, settles it; a forged or stale event moves
+ * nothing. The event id is recorded in the
  * same transaction as the effect (and as the activity record), so a duplicate delivery changes nothing;
  * settlement itself only moves a Processing payout, so an out-of-order older event cannot undo a newer state.
  */
@@ -36,18 +37,12 @@ export async function applyProviderEvent(
     .where(eq(providerEvents.eventId, ev.event_id));
   if (known) return 'duplicate';
   let verified: ProviderItem | null = null;
-  const key = ev.data.idempotency_key;
-  // the movement the event speaks of (a payout, a transfer, a 2D transfer, a refund, a reward's payment), known by
-  // the event's type and key
-  const movement = key ? movementOfEvent(MOVEMENTS, ev.type, key) : undefined;
-  if (movement && key) {
-    // only one still in flight needs the provider's word (ProviderUnavailable: the provider retries)
-    if (await inFlightByKey(deps.db, movement, key)) verified = await movement.lookup(deps.provider, key);
-  }
-  // a pay-in event: the link as the provider has it now, for a pay-in still Pending here
-  let payin: ProviderPayin | null = null;
-  if (ev.type.startsWith('payin.') && (await payinStatusByProviderId(deps.db, ev.data.id)) === 'Pending')
-    payin = await deps.provider.payinLink(ev.data.id);
+  // the movement the event speaks of (a payout, a transfer, a 2D transfer, a refund, a reward's payment, a pay-in),
+  // known by the event's type and the key it names it by
+  const found = movementOfEvent(MOVEMENTS, ev);
+  // only one still in flight needs the provider's word (ProviderUnavailable: the provider retries)
+  if (found && (await inFlightByKey(deps.db, found.movement, found.key)))
+    verified = await found.movement.lookup(deps.provider, found.key);
   return deps.db.transaction(async (tx) => {
     const [seen] = await tx
       .insert(providerEvents)
@@ -56,20 +51,8 @@ export async function applyProviderEvent(
       .returning({ id: providerEvents.id });
     if (!seen) return 'duplicate' as const;
     let outcome: 'applied' | 'ignored' = 'ignored';
-    if (
-      verified &&
-      verified.idempotency_key === key &&
-      (verified.status === 'Completed' || verified.status === 'Failed')
-    ) {
-      const settled = {
-        idempotencyKey: key,
-        providerId: verified.id,
-        status: verified.status,
-        message: verified.message,
-      };
-      if (movement) outcome = await settleMovement(deps, movement, settled, tx);
-    }
-    if (payin) outcome = await settlePayin(tx, payin);
+    const settled = found && verified?.idempotency_key === found.key && settlementOf(found.movement, verified);
+    if (found && settled) outcome = await settleMovement(deps, found.movement, settled, tx);
     await tx.update(providerEvents).set({ outcome }).where(eq(providerEvents.id, seen.id));
     await record?.(tx, outcome);
     return outcome;
@@ -157,8 +140,8 @@ export async function applyProviderEvents(
       }
       const key = events[i].data.idempotency_key!;
       const v = verified.get(key);
-      if (v && v.idempotency_key === key && (v.status === 'Completed' || v.status === 'Failed'))
-        settlements.push({ idempotencyKey: key, providerId: v.id, status: v.status, message: v.message });
+      const settled = v?.idempotency_key === key && settlementOf(payoutMovement, v);
+      if (settled) settlements.push(settled);
     }
     const applied = await settleMovements(tx, payoutMovement, settlements);
     // an event applies the settlement of its payout once: a second event of the same payout is ignored
@@ -221,10 +204,11 @@ export async function reconcile(deps: Deps): Promise<ReconcileResponse> {
     ) {
       // proven by the provider's statement: settle it now (once; a webhook racing this changes nothing)
       const done = await settleMovement(deps, payoutMovement, {
-        idempotencyKey: p.idempotencyKey,
+        key: p.idempotencyKey,
         providerId: item.id,
         status: item.status,
         message: item.message,
+        amount: item.amount,
       });
       if (done === 'applied') settled += 1;
     } else if (p.status === 'Processing') {

@@ -14,7 +14,7 @@ export const transferMovement: Movement<TransferDb> = {
   columns: {
     id: transfers.id,
     status: transfers.status,
-    idempotencyKey: transfers.idempotencyKey,
+    key: transfers.idempotencyKey,
     providerId: transfers.providerId,
     since: transfers.createdAt,
   },

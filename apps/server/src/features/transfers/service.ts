@@ -162,8 +162,7 @@ export const transferApproval = (deps: Pick<Deps, 'jobs'>) => ({
       .set({ status: 'Pending', updatedAt: new Date() })
       .where(and(eq(transfers.id, Number(objectId)), eq(transfers.status, PENDING_APPROVAL)))
       .returning({ key: transfers.idempotencyKey });
-    if (row)
-      await settleMovements(tx, transferMovement, [{ idempotencyKey: row.key, status: 'Failed', message: reason }]);
+    if (row) await settleMovements(tx, transferMovement, [{ key: row.key, status: 'Failed', message: reason }]);
   },
 });
 
