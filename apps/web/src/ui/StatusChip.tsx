@@ -4,21 +4,31 @@ import type { Tone } from './palette.ts';
 
 export type { Tone };
 
-/** The tones of the statuses: Processing teal, Pending amber, Failed red, Completed green. */
+/**
+ * The tones of the statuses, by outcome: success green, failure red, waiting amber, in progress teal; every other
+ * word (Inactive, Expired, Disabled, Not Rewarded, a role) is neutral grey.
+ */
 const TONES: Record<string, Tone> = {
   processing: 'teal',
   pending: 'amber',
   initiated: 'amber',
-  failed: 'red',
-  declined: 'red',
-  completed: 'green',
-  rewarded: 'green',
-  active: 'green',
   invited: 'amber',
   'pending approval': 'amber',
   pending_approval: 'amber',
-  approved: 'green',
+  'not verified': 'amber',
+  refused: 'amber',
+  failed: 'red',
+  failing: 'red',
+  declined: 'red',
   rejected: 'red',
+  completed: 'green',
+  succeeded: 'green',
+  success: 'green',
+  rewarded: 'green',
+  active: 'green',
+  enabled: 'green',
+  verified: 'green',
+  approved: 'green',
 };
 
 export const toneOf = (status: string | null | undefined): Tone => TONES[(status ?? '').toLowerCase()] ?? 'grey';
@@ -34,19 +44,24 @@ export const TONE_COLORS: Record<Tone, { bg: string; fg: string; tint: string }>
   ]),
 ) as Record<Tone, { bg: string; fg: string; tint: string }>;
 
-/** A status as a coloured chip (transactions, batches and download files). */
-export function StatusChip({ status }: { status: string }) {
-  const tone = toneOf(status);
-  const c = TONE_COLORS[tone];
-  return <Chip size="small" label={status} data-tone={tone} sx={{ bgcolor: c.bg, color: c.fg, fontWeight: 500 }} />;
+/**
+ * Every status on every screen is this one chip: small, filled, coloured by the word's outcome. `label` shows other
+ * text than the status word (a count), `tone` names the outcome where the word alone does not say it.
+ */
+export function StatusChip({ status, label, tone }: { status: string; label?: string; tone?: Tone }) {
+  const t = tone ?? toneOf(status);
+  const c = TONE_COLORS[t];
+  return (
+    <Chip size="small" label={label ?? status} data-tone={t} sx={{ bgcolor: c.bg, color: c.fg, fontWeight: 500 }} />
+  );
 }
 
 /** A status chip with the reason beside it in a tooltip (a Declined or Expired transaction), reachable by keyboard. */
-export function StatusWithReason({ status, reason }: { status: string; reason?: string | null }) {
-  if (!reason) return <StatusChip status={status} />;
+export function StatusWithReason({ status, reason, tone }: { status: string; reason?: string | null; tone?: Tone }) {
+  if (!reason) return <StatusChip status={status} tone={tone} />;
   return (
     <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
-      <StatusChip status={status} />
+      <StatusChip status={status} tone={tone} />
       <Tooltip title={reason}>
         <Box
           component="span"

@@ -7,7 +7,6 @@ import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
 import VisibilityOffIcon from '@mui/icons-material/VisibilityOffOutlined';
 import {
   Button,
-  Chip,
   Dialog,
   DialogActions,
   DialogContent,
@@ -43,6 +42,7 @@ import { CompanyDialog } from './CompanyDialog.tsx';
 import { activeChip, question } from './labels.tsx';
 import { useTarget } from './useTarget.ts';
 import { OneLine } from '../../ui/OneLine.tsx';
+import { StatusChip } from '../../ui/StatusChip.tsx';
 
 const PER_PAGE = 10;
 
@@ -157,14 +157,7 @@ export function CompaniesPage() {
     {
       id: 'consent',
       label: 'Consent',
-      cell: (c) => (
-        <Chip
-          size="small"
-          variant="outlined"
-          label={c.consent}
-          color={c.consent === 'Approved' ? 'success' : 'warning'}
-        />
-      ),
+      cell: (c) => <StatusChip status={c.consent} tone={c.consent === 'Approved' ? 'green' : 'amber'} />,
     },
     { id: 'accounts', label: 'Accounts', hidden: true, cell: (c) => c.accounts },
     { id: 'created_at', label: 'Registered', hidden: true, nowrap: true, cell: (c) => localDateTime(c.created_at) },

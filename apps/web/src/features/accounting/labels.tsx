@@ -4,10 +4,10 @@ import {
   type AccountingStatus,
   type AccountingTransferType,
 } from '@obol/contract';
-import { Box, Chip } from '@mui/material';
+import { Box } from '@mui/material';
 import type { ReactNode } from 'react';
 import { euro } from '../../lib/format.ts';
-import { StatusWithReason, TONE_COLORS, type Tone } from '../../ui/StatusChip.tsx';
+import { StatusChip, StatusWithReason, type Tone } from '../../ui/StatusChip.tsx';
 
 /** cents with the account's currency: '€1,234.56' for EUR, '1,234.56 USD' otherwise. */
 export const money = (cents: number, currency: string) =>
@@ -19,9 +19,7 @@ export const TRANSFER_TYPE_LABELS: Record<AccountingTransferType, string> = {
 };
 
 /** A switchable record's status: Active (green) or Inactive. */
-export const activeChip = (status: number) => (
-  <Chip size="small" label={status === 1 ? 'Active' : 'Inactive'} color={status === 1 ? 'success' : 'default'} />
-);
+export const activeChip = (status: number) => <StatusChip status={status === 1 ? 'Active' : 'Inactive'} />;
 
 /** The question of a switch or a deletion, with its warning on a line of its own. */
 export function question(text: string, warning?: string): ReactNode {
@@ -51,16 +49,6 @@ export const statusLabel = (status: AccountingStatus) =>
 
 /** A 2D transaction's status chip; a Failed or Rejected one has its reason in a tooltip. */
 export function AccountingStatusChip({ status, reason }: { status: AccountingStatus; reason: string | null }) {
-  if (status === 'FAILED' || (status === 'REJECTED' && reason))
-    return <StatusWithReason status={statusLabel(status)} reason={reason} />;
-  const tone = TONES[status];
-  const c = TONE_COLORS[tone];
-  return (
-    <Chip
-      size="small"
-      label={statusLabel(status)}
-      data-tone={tone}
-      sx={{ bgcolor: c.bg, color: c.fg, fontWeight: 500 }}
-    />
-  );
+  const shown = status === 'FAILED' || (status === 'REJECTED' && reason) ? reason : null;
+  return <StatusWithReason status={statusLabel(status)} reason={shown} tone={TONES[status]} />;
 }

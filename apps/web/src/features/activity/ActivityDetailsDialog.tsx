@@ -2,7 +2,6 @@ import type { ActivityRow } from '@obol/contract';
 import {
   Box,
   Button,
-  Chip,
   Dialog,
   DialogActions,
   DialogContent,
@@ -17,16 +16,12 @@ import {
 import { useState, type ReactNode } from 'react';
 import { localDateTime } from '../../lib/format.ts';
 import { fieldChanges, show } from './diff.ts';
+import { StatusChip } from '../../ui/StatusChip.tsx';
 
-const OUTCOME: Record<ActivityRow['outcome'], { label: string; color: 'success' | 'error' | 'warning' }> = {
-  success: { label: 'Success', color: 'success' },
-  failure: { label: 'Failed', color: 'error' },
-  denied: { label: 'Refused', color: 'warning' },
-};
+const OUTCOME: Record<ActivityRow['outcome'], string> = { success: 'Success', failure: 'Failed', denied: 'Refused' };
 
 export function OutcomeChip({ outcome }: { outcome: ActivityRow['outcome'] }) {
-  const o = OUTCOME[outcome];
-  return <Chip size="small" variant="outlined" label={o.label} color={o.color} />;
+  return <StatusChip status={OUTCOME[outcome]} />;
 }
 
 /** One record of the activity log: who, what, when, from where, and its before/after as a list of changed fields. */

@@ -1,5 +1,5 @@
 import type { BrandRow } from '@obol/contract';
-import { Chip, Paper, Stack } from '@mui/material';
+import { Paper, Stack } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { localDate } from '../../lib/format.ts';
 import { pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
@@ -13,6 +13,7 @@ import { Pager } from '../../ui/Pager.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { brandsQuery } from './api/brands.ts';
 import { OneLine } from '../../ui/OneLine.tsx';
+import { StatusChip } from '../../ui/StatusChip.tsx';
 
 const PER_PAGE = 10;
 
@@ -44,19 +45,12 @@ const COLUMNS: Column<BrandRow>[] = [
     label: 'Verified',
     pinned: true,
     card: 'status',
-    cell: (b) => (
-      <Chip
-        size="small"
-        label={b.remember_token_status}
-        color={b.remember_token_status === 'Verified' ? 'success' : 'default'}
-        variant={b.is_active === '1' ? 'filled' : 'outlined'}
-      />
-    ),
+    cell: (b) => <StatusChip status={b.remember_token_status} />,
   },
   {
     id: 'status',
     label: 'Status',
-    cell: (b) => (b.is_active === '1' ? 'Active' : 'Inactive'),
+    cell: (b) => <StatusChip status={b.is_active === '1' ? 'Active' : 'Inactive'} />,
   },
 ];
 

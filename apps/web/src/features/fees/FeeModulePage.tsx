@@ -3,7 +3,6 @@ import {
   Alert,
   Box,
   Button,
-  Chip,
   Paper,
   Skeleton,
   Stack,
@@ -30,6 +29,7 @@ import { SearchField } from '../../ui/SearchField.tsx';
 import { feeIncomeQuery, feeListQuery } from './api/fees.ts';
 import { EditFeeDialog, FeeHistoryDialog } from './FeeDialogs.tsx';
 import { OneLine } from '../../ui/OneLine.tsx';
+import { StatusChip } from '../../ui/StatusChip.tsx';
 
 const PER_PAGE = 10;
 const GROUPS = [
@@ -43,7 +43,7 @@ const COLUMNS: Column<FeeRow>[] = [
   {
     id: 'role',
     label: 'Type',
-    cell: (r) => <Chip size="small" variant="outlined" label={r.role} />,
+    cell: (r) => <StatusChip status={r.role} tone="grey" />,
   },
   { id: 'merchant', label: 'Merchant', cell: (r) => r.parent?.name ?? '-' },
   {

@@ -8,7 +8,6 @@ import PlayIcon from '@mui/icons-material/PlayCircleOutline';
 import {
   Box,
   Button,
-  Chip,
   Dialog,
   DialogActions,
   DialogContent,
@@ -31,6 +30,7 @@ import { ActionButton } from '../../ui/ActionButton.tsx';
 import { merchantBrandsQuery } from './api/merchants.ts';
 import { MerchantDialog } from './MerchantDialog.tsx';
 import { useHolderActions } from './useHolderActions.tsx';
+import { StatusChip } from '../../ui/StatusChip.tsx';
 
 /** Why a brand's invitation or status cannot change (both follow its sign-up). */
 const RESEND_DONE = 'The brand has already signed up';
@@ -148,7 +148,7 @@ export function BrandsPanel({ merchant, onClose }: { merchant: HolderRow | null;
                     {b.email}
                   </Typography>
                 </Box>
-                <Chip size="small" label={active ? 'Active' : 'Inactive'} color={active ? 'success' : 'default'} />
+                <StatusChip status={active ? 'Active' : 'Inactive'} />
               </Stack>
               <Typography variant="caption" color="text.secondary" component="p">
                 {b.account_reference} · {verified ? 'Verified' : 'Not verified'}

@@ -3,7 +3,7 @@ import AddBusinessIcon from '@mui/icons-material/AddBusinessOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import ResendIcon from '@mui/icons-material/ForwardToInboxOutlined';
 import AddBrandIcon from '@mui/icons-material/LibraryAddOutlined';
-import { Button, Checkbox, Chip, Link, Paper, Stack, Switch } from '@mui/material';
+import { Button, Checkbox, Link, Paper, Stack, Switch } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/api.ts';
@@ -24,17 +24,11 @@ import { BrandsPanel } from './BrandsPanel.tsx';
 import { MerchantDialog } from './MerchantDialog.tsx';
 import { useHolderActions } from './useHolderActions.tsx';
 import { OneLine } from '../../ui/OneLine.tsx';
+import { StatusChip } from '../../ui/StatusChip.tsx';
 
 const PER_PAGE = 10;
 
-const verifiedChip = (m: HolderRow) => (
-  <Chip
-    size="small"
-    label={m.remember_token_status}
-    color={m.remember_token_status === 'Verified' ? 'success' : 'warning'}
-    variant="outlined"
-  />
-);
+const verifiedChip = (m: HolderRow) => <StatusChip status={m.remember_token_status} />;
 
 /**
  * The merchants in scope: counters, a search by name or e-mail, 10 a page, all in the URL; each merchant's brands
@@ -115,13 +109,7 @@ export function MerchantsPage() {
       id: 'status',
       label: 'Status',
       card: 'status',
-      cell: (m) => (
-        <Chip
-          size="small"
-          label={m.is_active === '1' ? 'Active' : 'Inactive'}
-          color={m.is_active === '1' ? 'success' : 'default'}
-        />
-      ),
+      cell: (m) => <StatusChip status={m.is_active === '1' ? 'Active' : 'Inactive'} />,
     },
     { id: 'verified', label: 'Verified', cell: verifiedChip },
     ...(admin

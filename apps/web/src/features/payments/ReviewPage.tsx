@@ -1,5 +1,5 @@
 import type { CurrentBatch } from '@obol/contract';
-import { Alert, Box, Button, Chip, Pagination, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Pagination, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Navigate } from 'react-router';
 import { euro } from '../../lib/format.ts';
@@ -9,6 +9,7 @@ import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { StagedTable } from './review/StagedTable.tsx';
 import { PER_PAGE, useLeaveSettledBatch, useReviewActions, useReviewData } from './review/useReview.ts';
+import { StatusChip } from '../../ui/StatusChip.tsx';
 
 /** The review of the current batch: its staged rows, fixed or deleted, then executed with a code. */
 export function ReviewPage() {
@@ -70,8 +71,8 @@ function BatchReview({ batch, leaving, onLeave }: { batch: CurrentBatch; leaving
             For <strong>{batch.merchant_name}</strong>
           </Typography>
           <Typography>Available balance: {balance.data ? euro(balance.data.balance) : '-'}</Typography>
-          <Chip color="success" label={`Executable: ${data?.pendingTransaction ?? 0}`} />
-          <Chip color="error" label={`Inexecutable: ${data?.failedTransaction ?? 0}`} />
+          <StatusChip status="Executable" tone="green" label={`Executable: ${data?.pendingTransaction ?? 0}`} />
+          <StatusChip status="Inexecutable" tone="red" label={`Inexecutable: ${data?.failedTransaction ?? 0}`} />
         </Stack>
       </Paper>
       {data && data.failedTransaction > 0 ? (

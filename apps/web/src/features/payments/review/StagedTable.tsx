@@ -1,11 +1,12 @@
 import type { BatchAmount, BatchColumn, StagedRow } from '@obol/contract';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
-import { Box, Checkbox, Chip, TextField, Tooltip } from '@mui/material';
+import { Box, Checkbox, TextField, Tooltip } from '@mui/material';
 import { ActionButton } from '../../../ui/ActionButton.tsx';
 import { ListTable, type Column } from '../../../ui/ListTable.tsx';
 import { COLUMNS, RowEditorActions, rowErrors, startEditing, type Editing } from './RowEditor.tsx';
 import { TotalsBar } from './TotalsBar.tsx';
+import { StatusChip } from '../../../ui/StatusChip.tsx';
 
 interface Props {
   rows: StagedRow[];
@@ -50,7 +51,7 @@ const STAGED_COLUMNS: Column<StagedRow>[] = [
     label: 'Status',
     pinned: true,
     card: 'status',
-    cell: (r) => <Chip size="small" color={r.status === 'Pending' ? 'warning' : 'error'} label={r.status} />,
+    cell: (r) => <StatusChip status={r.status} />,
   },
   ...REVIEW_COLUMNS.map(([c, label]): Column<StagedRow> => ({
     id: c,
