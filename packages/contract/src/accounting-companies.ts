@@ -9,9 +9,8 @@ import { pageField, perPageField } from './params.ts';
 // ---- companies ----
 
 export const companiesRequest = z.object({ per_page: perPageField(), page: pageField(), search: searchField });
-export type CompaniesRequest = z.input<typeof companiesRequest>;
 
-export const companyRow = z.object({
+const companyRow = z.object({
   id: z.number().int(),
   name: z.string(),
   email: z.string(),
@@ -39,7 +38,6 @@ export const registerCompanyRequest = z.object({
   email,
   api_key: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(200, 'api_key is too long'),
 });
-export type RegisterCompanyRequest = z.input<typeof registerCompanyRequest>;
 
 export const statusRequest = z.object({
   id: id(),
@@ -47,23 +45,21 @@ export const statusRequest = z.object({
     .union([z.literal(0), z.literal(1), z.literal('0'), z.literal('1')], { error: 'status must be 0 or 1' })
     .transform(Number),
 });
-export type StatusRequest = z.input<typeof statusRequest>;
 
 export const companyKeyRequest = z.object({
   id: id(),
   current_password: z.string({ error: MSG.requiredShort }).min(1, MSG.requiredShort).max(128),
 });
-export type CompanyKeyRequest = z.input<typeof companyKeyRequest>;
 export const companyKeyResponse = z.object({
   user_verified: z.literal(1),
   api_key: z.string(),
   message: z.array(z.string()),
 });
 
-export const companyOption = z.object({ name: z.string(), value: z.number().int() });
+const companyOption = z.object({ name: z.string(), value: z.number().int() });
 export const companyListResponse = z.object({ companies: z.array(companyOption) });
 
-export const companyAccount = z.object({
+const companyAccount = z.object({
   /** the provider's account id */
   id: z.string(),
   name: z.string(),
@@ -90,7 +86,6 @@ export const companyBeneficiariesResponse = z.object({
   beneficiaries: z.array(beneficiary),
   accounts: z.array(companyAccount),
 });
-export type CompanyBeneficiariesResponse = z.output<typeof companyBeneficiariesResponse>;
 
 export const consentRequest = z.object({
   token: z.string({ error: ACCOUNTING_MSG.consentInvalid }).trim().min(1, ACCOUNTING_MSG.consentInvalid).max(200),

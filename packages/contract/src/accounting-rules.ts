@@ -21,9 +21,8 @@ export const rulesRequest = z.object({
   search: searchField,
   rule_type: ruleTypeFilter,
 });
-export type RulesRequest = z.input<typeof rulesRequest>;
 
-export const ruleRow = z.object({
+const ruleRow = z.object({
   id: z.number().int(),
   rule_name: z.string(),
   company_name: z.string(),

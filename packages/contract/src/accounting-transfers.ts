@@ -28,9 +28,8 @@ export const accountingTransferRequest = z.object({
   /** one per transfer the user means: a retry with the same key answers the same transfer */
   idempotency_key: idempotencyKey.optional(),
 });
-export type AccountingTransferRequest = z.input<typeof accountingTransferRequest>;
 
-export const accountingTransaction = z.object({
+const accountingTransaction = z.object({
   id: z.number().int(),
   rule_id: z.number().int().nullable(),
   /** '-' for a transfer made by hand */
@@ -72,12 +71,10 @@ export const accountingTransactionsRequest = z.object({
   status: statusFilter,
   rule_type: ruleTypeFilter,
 });
-export type AccountingTransactionsRequest = z.input<typeof accountingTransactionsRequest>;
 export const accountingTransactionsResponse = z.object({
   transactions: z.array(accountingTransaction),
   total: z.number().int(),
 });
-export type AccountingTransactionsResponse = z.output<typeof accountingTransactionsResponse>;
 
 export const exportAccountingRequest = z.object({
   sortby: sortBy,

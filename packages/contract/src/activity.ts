@@ -6,20 +6,19 @@ import { pageField, perPageField } from './params.ts';
 /** Page size of the activity log (spec section 9). */
 export const ACTIVITY_PER_PAGE = 20;
 
-export const getLogsRequest = z.object({
+const getLogsRequest = z.object({
   per_page: perPageField(100, ACTIVITY_PER_PAGE),
   page: pageField(),
   /** one calendar day in the browser's time zone, not after today; '' means every day */
   date: dateFilter,
   tz: timeZoneFilter,
 });
-export type GetLogsRequest = z.input<typeof getLogsRequest>;
 
-export const ACTIVITY_OUTCOMES = ['success', 'failure', 'denied'] as const;
+const ACTIVITY_OUTCOMES = ['success', 'failure', 'denied'] as const;
 export type ActivityOutcome = (typeof ACTIVITY_OUTCOMES)[number];
 
 /** A record of the activity log as the list and its details show it. */
-export const activityRow = z.object({
+const activityRow = z.object({
   id: z.number().int(),
   /** its place in the hash chain */
   seq: z.number().int(),
@@ -43,13 +42,13 @@ export const activityRow = z.object({
 export type ActivityRow = z.output<typeof activityRow>;
 
 /** The spec's shape: the page is data[0].data, its total data[0].total. */
-export const getLogsResponse = z.object({
+const getLogsResponse = z.object({
   data: z.array(z.object({ data: z.array(activityRow), total: z.number().int() })),
 });
 export type GetLogsResponse = z.output<typeof getLogsResponse>;
 
 /** Why the chain is not intact, at the first record where it breaks. */
-export const CHAIN_BREAKS = {
+const CHAIN_BREAKS = {
   /** the record's content no longer gives its hash, or the next record vouches for another hash */
   edited: 'a record was changed',
   /** a seq is missing between two records */
@@ -61,7 +60,7 @@ export const CHAIN_BREAKS = {
 } as const;
 export type ChainBreak = keyof typeof CHAIN_BREAKS;
 
-export const verifyLogsResponse = z.object({
+const verifyLogsResponse = z.object({
   message: z.array(z.string()),
   intact: z.boolean(),
   /** records checked */

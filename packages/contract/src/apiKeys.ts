@@ -4,15 +4,14 @@ import { messageAnswer, operation, timestamp } from './operation.ts';
 import { INT4_MAX, pageField, perPageField, wholeNumber } from './params.ts';
 
 /** The API Keys screen: search by merchant name, 10 a page. */
-export const apiAndKeysRequest = z.object({
+const apiAndKeysRequest = z.object({
   per_page: perPageField(),
   page: pageField(),
   name: z.string().trim().max(100, 'name must be at most 100 characters').optional().default(''),
 });
-export type ApiAndKeysRequest = z.input<typeof apiAndKeysRequest>;
 
 /** A merchant or brand with its current key, masked: no answer of a list ever carries a private key. */
-export const apiKeyHolderRow = z.object({
+const apiKeyHolderRow = z.object({
   id: z.number().int(),
   name: z.string(),
   email: z.string(),
@@ -23,16 +22,14 @@ export const apiKeyHolderRow = z.object({
   total_brands: z.number().int(),
 });
 export type ApiKeyHolderRow = z.output<typeof apiKeyHolderRow>;
-export const apiAndKeysResponse = z.object({ data: z.array(apiKeyHolderRow), total: z.number().int() });
+const apiAndKeysResponse = z.object({ data: z.array(apiKeyHolderRow), total: z.number().int() });
 export type ApiAndKeysResponse = z.output<typeof apiAndKeysResponse>;
 
-export const apiKeyBrandsRequest = z.object({ id: wholeNumber('id', 1, INT4_MAX) });
-export const apiKeyBrandsResponse = z.object({ data: z.array(apiKeyHolderRow) });
-export type ApiKeyBrandsResponse = z.output<typeof apiKeyBrandsResponse>;
+const apiKeyBrandsRequest = z.object({ id: wholeNumber('id', 1, INT4_MAX) });
+const apiKeyBrandsResponse = z.object({ data: z.array(apiKeyHolderRow) });
 
 /** Share a merchant's public keys and account reference by e-mail (never a private key). */
-export const emailKeysRequest = z.object({ id: wholeNumber('id', 1, INT4_MAX), email });
-export type EmailKeysRequest = z.input<typeof emailKeysRequest>;
+const emailKeysRequest = z.object({ id: wholeNumber('id', 1, INT4_MAX), email });
 
 export const API_KEYS_MSG = {
   shared: 'Keys shared by e-mail.',

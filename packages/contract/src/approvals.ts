@@ -17,8 +17,8 @@ export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 export const PENDING_APPROVAL = 'Pending approval';
 
 /** Who approves: payouts, batches and transfers by this permission; a 2D transfer by a second 2D admin. */
-export const APPROVE_PAYOUTS: Permission = 'User can approve payouts';
-export const APPROVE_2D: Permission = 'User can perform accounting transactions';
+const APPROVE_PAYOUTS: Permission = 'User can approve payouts';
+const APPROVE_2D: Permission = 'User can perform accounting transactions';
 export const approverPermissionOf = (kind: ApprovalKind): Permission => (kind === '2d' ? APPROVE_2D : APPROVE_PAYOUTS);
 
 export const APPROVAL_MSG = {
@@ -34,7 +34,7 @@ export const APPROVAL_MSG = {
 
 const HOLDER_TYPES = ['merchant', 'company'] as const;
 
-export const approvalPolicyRequest = z.object({
+const approvalPolicyRequest = z.object({
   /** a merchant (its brands follow it) or a 2D company */
   holder_type: z.enum(HOLDER_TYPES).default('merchant'),
   holder_id: wholeNumber('holder_id', 1, INT4_MAX),
@@ -42,7 +42,7 @@ export const approvalPolicyRequest = z.object({
   threshold: wholeNumber('threshold', 0, MAX_AMOUNT_CENTS, 'Threshold must be a whole number of cents, 0 or more'),
 });
 
-export const approvalPolicyQuery = z.object({
+const approvalPolicyQuery = z.object({
   holder_type: z.enum(HOLDER_TYPES).default('merchant'),
   holder_id: wholeNumber('holder_id', 1, INT4_MAX),
 });
@@ -59,14 +59,14 @@ export type ApprovalPolicy = z.output<typeof approvalPolicy>;
 /** The payments' approvals (payouts, batches, transfers) or the 2D transfers': one screen each. */
 export const APPROVAL_GROUPS = { payments: ['payout', 'batch', 'transfer'], '2d': ['2d'] } as const;
 
-export const approvalsRequest = z.object({
+const approvalsRequest = z.object({
   per_page: perPageField(),
   page: pageField(),
   status: z.enum(APPROVAL_STATUSES).optional(),
   group: z.enum(['payments', '2d']).optional(),
 });
 
-export const approvalRow = z.object({
+const approvalRow = z.object({
   id: z.number().int(),
   kind: z.enum(APPROVAL_KINDS),
   /** the payout's or transfer's id, the batch's batch id */

@@ -13,7 +13,6 @@ export const email = z
   .email(MSG.emailInvalid)
   .transform((s) => s.toLowerCase());
 
-export const PASSWORD_SYMBOLS = '!@#$%^&*()+=._-';
 const allowed = /^[A-Za-z0-9!@#$%^&*()+=._-]*$/;
 
 /** The password rules of document 3, section 5. */
@@ -35,13 +34,12 @@ export const loginRequest = z.object({
   password: z.string({ error: MSG.required }).min(1, MSG.required).max(128),
   auth_type: z.enum(AUTH_TYPES, { error: 'auth_type must be email, authenticator, backup or passkey' }),
 });
-export type LoginRequest = z.input<typeof loginRequest>;
 
 /**
  * The second factor: `code` for an e-mailed, authenticator or backup code; `assertion` (what
  * navigator.credentials.get() answered) for a passkey. One of the two, as the challenge's auth_type wants.
  */
-export const verifyCodeRequest = z
+const verifyCodeRequest = z
   .object({
     challenge_token: z.string({ error: MSG.required }).min(1, MSG.required).max(200),
     code: z
@@ -59,7 +57,6 @@ export const verifyCodeRequest = z
     if (v.code !== undefined && v.assertion !== undefined)
       ctx.addIssue({ code: 'custom', message: 'Send either a code or a passkey assertion', path: ['assertion'] });
   });
-export type VerifyCodeRequest = z.input<typeof verifyCodeRequest>;
 
 const permission = z.enum(ALL_PERMISSIONS as [Permission, ...Permission[]]);
 
@@ -103,7 +100,7 @@ export const sessionTiming = z.object({
 });
 export type SessionTiming = z.output<typeof sessionTiming>;
 
-export const loginResponse = z.object({
+const loginResponse = z.object({
   challenge_token: z.string(),
   auth_type: z.enum(AUTH_TYPES),
   /** for auth_type passkey: what the browser passes to navigator.credentials.get() (the user's passkeys) */
@@ -112,7 +109,7 @@ export const loginResponse = z.object({
 });
 export type LoginResponse = z.output<typeof loginResponse>;
 
-export const verifyCodeResponse = z.object({
+const verifyCodeResponse = z.object({
   accessToken: z.string(),
   user: sessionUser,
   permission: z.array(permission),
@@ -123,15 +120,14 @@ export const verifyCodeResponse = z.object({
 });
 export type VerifyCodeResponse = z.output<typeof verifyCodeResponse>;
 
-export const authPermissionResponse = z.object({
+const authPermissionResponse = z.object({
   status: z.boolean(),
   data: z.object({ permission: z.array(permission) }),
   session: sessionTiming,
 });
-export type AuthPermissionResponse = z.output<typeof authPermissionResponse>;
 
 export const forgotPasswordRequest = z.object({ email });
-export const checkLinkRequest = z.object({
+const checkLinkRequest = z.object({
   token: z.string({ error: MSG.required }).min(1, MSG.required).max(200),
   email,
 });
@@ -157,11 +153,10 @@ export const changePasswordRequest = z
     path: ['password_confirmation'],
   });
 /** New backup codes need the account's password as well as a session. */
-export const exportBackupCodeRequest = z.object({
+const exportBackupCodeRequest = z.object({
   email,
   password: z.string({ error: MSG.required }).min(1, MSG.required).max(128),
 });
-export type ExportBackupCodeRequest = z.input<typeof exportBackupCodeRequest>;
 
 /** Error envelope of every failed call. */
 export interface ApiErrorBody {

@@ -8,10 +8,8 @@ const batchStatus = z.enum(BATCH_STATUSES);
 const count = z.number().int();
 
 export const uploadResponse = z.object({ batch_id: z.string(), total: count, message: messages });
-export type UploadResponse = z.output<typeof uploadResponse>;
 
 export const batchProgressResponse = z.object({ processedJobs: count, totalJobs: count, status: batchStatus });
-export type BatchProgress = z.output<typeof batchProgressResponse>;
 
 /** A batch as its review page shows it. */
 export const batchView = z.object({
@@ -27,8 +25,7 @@ export const saveBatchResponse = z.object({ message: messages, batch: batchView 
 
 /** A value of a staged row as given, with the rule it breaks. */
 const stagedField = z.object({ value: z.string(), error: z.string().nullable() });
-export type StagedField = z.output<typeof stagedField>;
-export const stagedRow = z.object({
+const stagedRow = z.object({
   id: count,
   row_number: count,
   beneficiary_name: stagedField,
@@ -75,7 +72,7 @@ export const confirmBatchResponse = z.object({
   approval_id: z.number().int().optional(),
 });
 
-export const batchListRow = z.object({
+const batchListRow = z.object({
   batch_id: z.string(),
   /** 'Batch Payout' or 'Manual Payout' */
   payout_type: z.string(),

@@ -36,7 +36,7 @@ export interface RowContext {
   duplicateOfPayout: boolean;
 }
 
-export interface ValidatedRow {
+interface ValidatedRow {
   values: RawRow;
   /** the amount in cents, when it is valid */
   amount: number | null;

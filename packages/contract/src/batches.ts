@@ -17,14 +17,14 @@ import { INT4_MAX, pageField, perPageField, wholeNumber, wholeNumberText } from 
 
 // ---- requests ----
 
-export const batchIdField = z.string({ error: MSG.required }).trim().min(1, MSG.required).max(64);
+const batchIdField = z.string({ error: MSG.required }).trim().min(1, MSG.required).max(64);
 const rowId = wholeNumber('id', 1, Number.MAX_SAFE_INTEGER);
 /** the batch's own names are kept by the server; the client's merchant_name is accepted and ignored */
 const merchantName = z.string().max(200).optional();
 const BEHALF_OF_ID = 'behalf_of_id must be a merchant or brand id';
 
 /** The text fields of the upload form (multipart/form-data, beside its `file`). */
-export const uploadFields = z.object({
+const uploadFields = z.object({
   /** the batch's name (non-word characters are dropped); the file's own name without it */
   file_name: z.string().max(1000).optional(),
   /** the merchant or brand paid for, 0 for none in particular */
@@ -34,16 +34,16 @@ export const uploadFields = z.object({
 });
 export type UploadFields = z.input<typeof uploadFields>;
 
-export const batchProgressRequest = z.object({ id: batchIdField });
+const batchProgressRequest = z.object({ id: batchIdField });
 
-export const saveBatchRequest = z.object({
+const saveBatchRequest = z.object({
   batch_id: batchIdField,
   merchant_name: merchantName,
   file_name: z.string().max(200).optional(),
   account_reference: z.string().max(100).optional(),
 });
 
-export const stagedTransactionsRequest = z.object({
+const stagedTransactionsRequest = z.object({
   batch_id: batchIdField,
   per_page: perPageField(),
   page: pageField(),
@@ -55,13 +55,13 @@ export const stagedTransactionsRequest = z.object({
 });
 export type StagedTransactionsRequest = z.input<typeof stagedTransactionsRequest>;
 
-export const batchAmountRequest = z.object({
+const batchAmountRequest = z.object({
   batch_id: batchIdField,
   account_reference: z.string().max(100).optional(),
 });
 
 /** An edited staged row: its values as text (the rules are the contract's validateRow, applied by the server). */
-export const updateTransactionRequest = z.object({
+const updateTransactionRequest = z.object({
   id: rowId,
   batch_id: batchIdField,
   beneficiary_name: z.string().max(200).default(''),
@@ -73,31 +73,30 @@ export const updateTransactionRequest = z.object({
   /** accepted and ignored: the fee is the batch's */
   fee: z.unknown().optional(),
 });
-export type UpdateTransactionRequest = z.input<typeof updateTransactionRequest>;
 
-export const deleteTransactionRequest = z.object({
+const deleteTransactionRequest = z.object({
   id: rowId,
   batch_id: batchIdField.optional(),
   merchant_name: merchantName,
 });
-export const deleteTransactionsRequest = z.object({
+const deleteTransactionsRequest = z.object({
   id: z.array(rowId).min(1, 'Select at least one transaction').max(1000),
   batch_id: batchIdField,
   merchant_name: merchantName,
 });
-export const renameBatchRequest = z.object({
+const renameBatchRequest = z.object({
   batch_id: batchIdField,
   file_name: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(100),
   merchant_name: merchantName,
 });
-export const clearBatchRequest = z.object({ batch_id: batchIdField, merchant_name: merchantName });
-export const executeBatchRequest = z.object({
+const clearBatchRequest = z.object({ batch_id: batchIdField, merchant_name: merchantName });
+const executeBatchRequest = z.object({
   batch_id: batchIdField,
   /** the total the reviewer saw, in cents: a batch changed since is refused */
   amount: wholeNumber('amount', 0, Number.MAX_SAFE_INTEGER).optional(),
   merchant_name: merchantName,
 });
-export const confirmBatchRequest = z.object({
+const confirmBatchRequest = z.object({
   batch_id: batchIdField,
   code: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(20),
   merchant_name: merchantName,
@@ -108,8 +107,8 @@ const batchListFields = {
   page: pageField(),
   search: z.string().trim().max(100, 'search must be at most 100 characters').optional().default(''),
 };
-export const recentBatchesRequest = z.object(batchListFields);
-export const batchListRequest = z.object({
+const recentBatchesRequest = z.object(batchListFields);
+const batchListRequest = z.object({
   ...batchListFields,
   status: z
     .union([z.enum(BATCH_STATUSES), z.literal('')], {

@@ -3,15 +3,14 @@ import { operation, pageOf, timestamp } from './operation.ts';
 import { pageField, perPageField } from './params.ts';
 
 /** The Brands screen: search by brand name, 10 a page. */
-export const brandsListRequest = z.object({
+const brandsListRequest = z.object({
   per_page: perPageField(),
   page: pageField(),
   name: z.string().trim().max(100, 'name must be at most 100 characters').optional().default(''),
 });
-export type BrandsListRequest = z.input<typeof brandsListRequest>;
 
 /** A brand as the Brands screen shows it. */
-export const brandRow = z.object({
+const brandRow = z.object({
   id: z.number().int(),
   name: z.string(),
   email: z.string(),
@@ -26,7 +25,7 @@ export const brandRow = z.object({
 export type BrandRow = z.output<typeof brandRow>;
 
 /** A page of brands, with the counters of every brand the caller may see (whatever the search). */
-export const brandsListResponse = z.object({
+const brandsListResponse = z.object({
   brands: pageOf(brandRow),
   count: z.number().int(),
   active: z.number().int(),

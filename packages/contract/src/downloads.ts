@@ -22,7 +22,7 @@ export const EXPORT_CONTENT_TYPES = {
   pdf: 'application/pdf',
 } as const;
 
-export const downloadFilesRequest = z.object({
+const downloadFilesRequest = z.object({
   per_page: perPageField(100, DOWNLOADS_PER_PAGE),
   page: pageField(),
   search: textFilter('search'),
@@ -45,7 +45,7 @@ export const downloadFilesRequest = z.object({
  * The file's id in the address. One that is not a file id names no file: it answers 404, as a file that does not
  * exist does, so the address tells nothing about which files exist.
  */
-export const downloadFileParams = z.object({
+const downloadFileParams = z.object({
   id: z.string().transform((s) => {
     const id = wholeNumber('id', 1, INT4_MAX).safeParse(s);
     return id.success ? id.data : 0;
@@ -71,17 +71,16 @@ export const downloadFile = z.object({
 });
 export type DownloadFile = z.output<typeof downloadFile>;
 
-export const downloadFilesResponse = pageOf(downloadFile);
+const downloadFilesResponse = pageOf(downloadFile);
 export type DownloadFilesResponse = z.output<typeof downloadFilesResponse>;
 
 /** What starting an export answers: the message and the file, Initiated, that its job will write. */
 export const exportResponse = z.object({ message: messages, file: downloadFile });
-export type ExportResponse = z.output<typeof exportResponse>;
 
 // ---------- the calls ----------
 
 /** Which list a file is in decides the permission needed to see it. */
-export const DOWNLOAD_ACCESS = [
+const DOWNLOAD_ACCESS = [
   'User can view transactions',
   'User can view download reports',
   'User can view accounting transactions',

@@ -31,15 +31,14 @@ export const feePercent = z
     return bps;
   });
 
-export const feeListRequest = z.object({
+const feeListRequest = z.object({
   per_page: perPageField(),
   page: pageField(),
   search: z.string().trim().max(100, 'search must be at most 100 characters').optional().default(''),
 });
-export type FeeListRequest = z.input<typeof feeListRequest>;
 
 /** A merchant or brand with its fee as the Fee Module lists it. */
-export const feeRow = z.object({
+const feeRow = z.object({
   id: z.number().int(),
   name: z.string(),
   email: z.string(),
@@ -52,10 +51,10 @@ export const feeRow = z.object({
   changed_at: timestamp.nullable(),
 });
 export type FeeRow = z.output<typeof feeRow>;
-export const feeListResponse = pageOf(feeRow);
+const feeListResponse = pageOf(feeRow);
 export type FeeListResponse = z.output<typeof feeListResponse>;
 
-export const updateFeeRequest = z.object({
+const updateFeeRequest = z.object({
   id: wholeNumber('id', 1, INT4_MAX),
   fee: feePercent,
   reason: z
@@ -65,11 +64,10 @@ export const updateFeeRequest = z.object({
     .min(3, FEE_MSG.reasonLength)
     .max(255, FEE_MSG.reasonLength),
 });
-export type UpdateFeeRequest = z.input<typeof updateFeeRequest>;
-export const updateFeeResponse = z.object({ message: messages, fee: z.number() });
+const updateFeeResponse = z.object({ message: messages, fee: z.number() });
 
-export const feeHistoryRequest = z.object({ id: wholeNumber('id', 1, INT4_MAX) });
-export const feeChangeRow = z.object({
+const feeHistoryRequest = z.object({ id: wholeNumber('id', 1, INT4_MAX) });
+const feeChangeRow = z.object({
   id: z.number().int(),
   old_fee: z.number(),
   new_fee: z.number(),
@@ -78,16 +76,15 @@ export const feeChangeRow = z.object({
   changed_at: timestamp,
 });
 export type FeeChangeRow = z.output<typeof feeChangeRow>;
-export const feeHistoryResponse = z.object({ data: z.array(feeChangeRow) });
+const feeHistoryResponse = z.object({ data: z.array(feeChangeRow) });
 
 /** The Fee Account's income by UTC day or month between two dates (both optional: the last 30 days). */
-export const feeIncomeRequest = z.object({
+const feeIncomeRequest = z.object({
   group: z.enum(['day', 'month'], { error: 'group must be day or month' }).optional().default('day'),
   start_date: dateFilter,
   end_date: dateFilter,
 });
-export type FeeIncomeRequest = z.input<typeof feeIncomeRequest>;
-export const feeIncomeResponse = z.object({
+const feeIncomeResponse = z.object({
   start_date: z.string(),
   end_date: z.string(),
   /** cents credited to the Fee Account less cents taken back from it, per period (UTC), oldest first */

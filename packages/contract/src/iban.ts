@@ -42,7 +42,7 @@ export const IBAN_LENGTHS: Record<string, number> = {
   SM: 27,
 };
 
-export const IBAN_MSG = {
+const IBAN_MSG = {
   characters: 'IBAN may contain only letters, digits and spaces',
   start: 'IBAN must start with a country code and two check digits',
   checksum: 'IBAN is not valid: check the digits',

@@ -7,7 +7,7 @@ import { searchMerchantRequest, searchMerchantResponse } from './payments.ts';
 const cents = z.number().int();
 
 /** The books checked: every entry sums to zero, every stored balance equals its postings, totals per kind. */
-export const trialBalanceResponse = z.object({
+const trialBalanceResponse = z.object({
   balanced: z.boolean(),
   entries_balanced: z.boolean(),
   balances_match_postings: z.boolean(),
@@ -25,10 +25,10 @@ export const trialBalanceResponse = z.object({
 export type TrialBalance = z.output<typeof trialBalanceResponse>;
 
 /** The caller's own accounts (as in the sign-in answer), `id` repeating the payout account's id. */
-export const loginUserAccountResponse = accountInfo.extend({ id: z.string().nullable() });
+const loginUserAccountResponse = accountInfo.extend({ id: z.string().nullable() });
 export type LoginUserAccountResponse = z.output<typeof loginUserAccountResponse>;
 
-export const accountBalanceRequest = z
+const accountBalanceRequest = z
   .object({
     account_reference: z.string().trim().max(100).optional().default(''),
     account_id: z.union([z.string().trim().max(100), z.number()]).optional(),
@@ -37,9 +37,8 @@ export const accountBalanceRequest = z
     message: 'This field is required',
     path: ['account_reference'],
   });
-export type AccountBalanceRequest = z.input<typeof accountBalanceRequest>;
 
-export const accountBalanceResponse = z.object({
+const accountBalanceResponse = z.object({
   balance: cents,
   /** the holder's fee, in percent */
   fee: z.number(),
@@ -50,11 +49,10 @@ export const accountBalanceResponse = z.object({
 export type AccountBalanceResponse = z.output<typeof accountBalanceResponse>;
 
 /** The balance screen's look-up: `id` 0 is the Fee Account (Admin only). */
-export const holderBalancesRequest = z.object({ id: wholeNumber('id', 0, INT4_MAX) });
-export type HolderBalancesRequest = z.input<typeof holderBalancesRequest>;
+const holderBalancesRequest = z.object({ id: wholeNumber('id', 0, INT4_MAX) });
 
 /** One account of a holder as the balance screen shows it. */
-export const holderBalance = z.object({
+const holderBalance = z.object({
   /** payout, payin, clp, or fee for the Fee Account */
   kind: z.string(),
   account_id: z.string(),
@@ -64,7 +62,7 @@ export const holderBalance = z.object({
 });
 export type HolderBalance = z.output<typeof holderBalance>;
 
-export const holderBalancesResponse = z.object({
+const holderBalancesResponse = z.object({
   name: z.string(),
   /** the holder's fee in percent; null for the Fee Account */
   fee: z.number().nullable(),

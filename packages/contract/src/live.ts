@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { operation, timestamp } from './operation.ts';
 
 /** What an open screen hears: a movement of money, or an export's file, changed status. */
-export const LIVE_KINDS = ['payout', 'batch', 'transfer', 'refund', 'reward', '2d', 'payin', 'download'] as const;
+const LIVE_KINDS = ['payout', 'batch', 'transfer', 'refund', 'reward', '2d', 'payin', 'download'] as const;
 export type LiveKind = (typeof LIVE_KINDS)[number];
 
 /** One event's data (its SSE `id:` is the outbox's id, its `event:` the kind). */

@@ -69,7 +69,7 @@ export const createMerchantRequest = z.object({
 });
 
 /** One brand of the Add Brands dialog: name 4 to 20 characters, e-mail, payout wallet and MID. */
-export const brandInput = z.object({
+const brandInput = z.object({
   name: z
     .string({ error: MSG.required })
     .trim()
@@ -80,7 +80,6 @@ export const brandInput = z.object({
   obol_id: obolIdField,
   mId: mid,
 });
-export type BrandInput = z.input<typeof brandInput>;
 
 /** Add brands to a verified merchant: at least one, at most {@link MAX_BRANDS_PER_REQUEST}. */
 export const createBrandsRequest = z.object({
@@ -92,23 +91,19 @@ export const createBrandsRequest = z.object({
     .max(MAX_BRANDS_PER_REQUEST, `At most ${MAX_BRANDS_PER_REQUEST} brands at a time`),
 });
 
-export const createHolderRequest = z.discriminatedUnion('rolename', [createMerchantRequest, createBrandsRequest], {
+const createHolderRequest = z.discriminatedUnion('rolename', [createMerchantRequest, createBrandsRequest], {
   error: (i) => (i.input === undefined ? MSG.required : "rolename must be 'Merchant' or 'Brand'"),
 });
-export type CreateMerchantRequest = z.input<typeof createMerchantRequest>;
-export type CreateBrandsRequest = z.input<typeof createBrandsRequest>;
-export type CreateHolderRequest = z.input<typeof createHolderRequest>;
-export const createHolderResponse = z.object({ message: messages, ids: z.array(z.number().int()) });
+const createHolderResponse = z.object({ message: messages, ids: z.array(z.number().int()) });
 
-export const merchantsListRequest = z.object({
+const merchantsListRequest = z.object({
   per_page: perPageField(),
   page: pageField(),
   search: z.string().trim().max(100, 'search must be at most 100 characters').optional().default(''),
 });
-export type MerchantsListRequest = z.input<typeof merchantsListRequest>;
 
 /** A merchant or brand as the Merchants screen and its brands panel show it. */
-export const holderRow = z.object({
+const holderRow = z.object({
   id: z.number().int(),
   name: z.string(),
   email: z.string(),
@@ -139,7 +134,7 @@ export const holderRow = z.object({
 });
 export type HolderRow = z.output<typeof holderRow>;
 
-export const merchantsListResponse = z.object({
+const merchantsListResponse = z.object({
   merchants: pageOf(holderRow),
   count: z.number().int(),
   active: z.number().int(),
@@ -148,13 +143,11 @@ export const merchantsListResponse = z.object({
 export type MerchantsListResponse = z.output<typeof merchantsListResponse>;
 
 /** The brands panel of one merchant; `name` filters (search-brand). */
-export const merchantBrandsRequest = z.object({
+const merchantBrandsRequest = z.object({
   id: wholeNumber('id', 1, INT4_MAX),
   name: z.string().trim().max(100, 'name must be at most 100 characters').optional().default(''),
 });
-export type MerchantBrandsRequest = z.input<typeof merchantBrandsRequest>;
-export const merchantBrandsResponse = z.object({ data: z.array(holderRow) });
-export type MerchantBrandsResponse = z.output<typeof merchantBrandsResponse>;
+const merchantBrandsResponse = z.object({ data: z.array(holderRow) });
 
 /**
  * Edit a merchant or brand: descriptor required, the rest optional; name, e-mail, wallet, MID and descriptor code
@@ -168,7 +161,6 @@ export const updateMerchantDetailsRequest = z.object({
   brand_name: optionalText('Brand name', 100),
   ...address,
 });
-export type UpdateMerchantDetailsRequest = z.input<typeof updateMerchantDetailsRequest>;
 
 const flag = (field: string) =>
   z.union([z.literal(0), z.literal(1), z.literal('0'), z.literal('1'), z.boolean()], {
@@ -176,14 +168,13 @@ const flag = (field: string) =>
   });
 export const isOn = (v: 0 | 1 | '0' | '1' | boolean) => v === 1 || v === '1' || v === true;
 
-export const updateDirectMerchantRequest = z.object({
+const updateDirectMerchantRequest = z.object({
   user_id: wholeNumber('user_id', 1, INT4_MAX),
   direct_merchant: flag('direct_merchant'),
 });
-export type UpdateDirectMerchantRequest = z.input<typeof updateDirectMerchantRequest>;
 
 /** Activate (1) or deactivate (0) a merchant or a brand. */
-export const changeHolderStatusRequest = z.object({
+const changeHolderStatusRequest = z.object({
   id: wholeNumber('id', 1, INT4_MAX),
   status: flag('status'),
   level_type: z.enum(['Merchant', 'Brand'], {
@@ -191,7 +182,6 @@ export const changeHolderStatusRequest = z.object({
   }),
   parent_id: wholeNumber('parent_id', 1, INT4_MAX).nullish(),
 });
-export type ChangeHolderStatusRequest = z.input<typeof changeHolderStatusRequest>;
 
 // ---- the calls ----
 

@@ -9,7 +9,7 @@ import type { RoleName } from './roles.ts';
 export type Access = Permission | readonly Permission[] | { roles: readonly RoleName[] } | 'authenticated' | 'public';
 
 /** An answer that is a file (a download), not JSON: its content types, for the API document. */
-export interface FileAnswer {
+interface FileAnswer {
   file: readonly string[];
 }
 

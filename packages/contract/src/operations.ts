@@ -64,7 +64,7 @@ export const systemOps = {
 } as const;
 
 /** Every operation of the API, by feature: the server declares a route for each, and nothing else. */
-export const OPERATION_GROUPS = {
+const OPERATION_GROUPS = {
   system: systemOps,
   auth: authOps,
   passkeys: passkeyOps,

@@ -10,7 +10,7 @@ export const INT4_MAX = 2_147_483_647;
 export const WHOLE_NUMBER_TEXT = /^(?:0|-?[1-9]\d*)$/;
 
 /** The messages of one whole-number field, where the spec words them its own way (defaults name the field). */
-export interface WholeNumberMessages {
+interface WholeNumberMessages {
   /** not a number at all: a boolean, an array, null, '', padded or zero-led text */
   invalid?: string;
   /** absent, when the field is required (fromZod answers 'This field is required' otherwise) */

@@ -8,7 +8,7 @@ import { passkeyCreationOptions, passkeyRegistrationResponse } from './webauthn.
 export const MAX_PASSKEYS = 10;
 
 const currentPassword = z.string({ error: MSG.required }).min(1, MSG.required).max(128);
-export const passkeyName = z
+const passkeyName = z
   .string({ error: MSG.required })
   .trim()
   .min(1, MSG.required)
@@ -20,11 +20,10 @@ const passkeyId = wholeNumber('id', 1, INT4_MAX, {
   whole: MSG.passkeyNotFound,
 });
 
-export const passkeyRegisterOptionsRequest = z.object({ current_password: currentPassword });
-export const passkeyRegisterOptionsResponse = z.object({ options: passkeyCreationOptions, message: messages });
+const passkeyRegisterOptionsRequest = z.object({ current_password: currentPassword });
+const passkeyRegisterOptionsResponse = z.object({ options: passkeyCreationOptions, message: messages });
 
-export const passkeyRegisterRequest = z.object({ response: passkeyRegistrationResponse, name: passkeyName });
-export type PasskeyRegisterRequest = z.input<typeof passkeyRegisterRequest>;
+const passkeyRegisterRequest = z.object({ response: passkeyRegistrationResponse, name: passkeyName });
 
 /** A passkey as its owner sees it in the profile (never its key). */
 export const passkeyRow = z.object({
@@ -35,12 +34,11 @@ export const passkeyRow = z.object({
 });
 export type PasskeyRow = z.output<typeof passkeyRow>;
 
-export const passkeyAnswer = z.object({ passkey: passkeyRow, message: messages });
-export const passkeyListResponse = z.object({ data: z.array(passkeyRow), total: z.number().int() });
-export type PasskeyListResponse = z.output<typeof passkeyListResponse>;
+const passkeyAnswer = z.object({ passkey: passkeyRow, message: messages });
+const passkeyListResponse = z.object({ data: z.array(passkeyRow), total: z.number().int() });
 
-export const renamePasskeyRequest = z.object({ id: passkeyId, name: passkeyName });
-export const deletePasskeyRequest = z.object({ id: passkeyId, current_password: currentPassword });
+const renamePasskeyRequest = z.object({ id: passkeyId, name: passkeyName });
+const deletePasskeyRequest = z.object({ id: passkeyId, current_password: currentPassword });
 
 // ---- the calls ----
 

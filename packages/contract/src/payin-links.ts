@@ -23,7 +23,7 @@ export const PAYIN_CHANNELS = ['Payin', 'CardEye'] as const;
 export type PayinChannel = (typeof PAYIN_CHANNELS)[number];
 
 /** The largest pay-in link the API makes: one million euros, in cents. */
-export const PAYIN_MAX_CENTS = 100_000_000;
+const PAYIN_MAX_CENTS = 100_000_000;
 
 /** A merchant API token lives this long (seconds). */
 export const MERCHANT_TOKEN_SECONDS = 15 * 60;

@@ -58,7 +58,7 @@ const statusFilter = z
   });
 
 /** The filters of the pay-in list and its export (document 3, /pay-in-order-details). */
-export const payinFilters = {
+const payinFilters = {
   /** which list: Payin (/payin, the default) or CardEye (/cardeye) */
   channel: z.enum(PAYIN_CHANNELS, { error: 'channel must be Payin or CardEye' }).optional().default('Payin'),
   sortby: sortBy,
@@ -74,8 +74,5 @@ export const payinFilters = {
   ...dateRangeFilters,
 };
 export const payinListRequest = z.object({ ...payinFilters, per_page: perPageField(100, 20), page: pageField() });
-export type PayinListRequest = z.input<typeof payinListRequest>;
 export const payinListResponse = pageOf(payinRow);
-export type PayinListResponse = z.output<typeof payinListResponse>;
 export const payinExportRequest = z.object({ ...payinFilters, format: exportFormat });
-export type PayinExportRequest = z.input<typeof payinExportRequest>;

@@ -57,7 +57,7 @@ export const REFUND_TYPE_OPTIONS = [
 ] as const;
 
 /** One refund as the Refund Transactions list shows it (the spec's Refund transaction). */
-export const refundRow = z.object({
+const refundRow = z.object({
   id: z.number().int(),
   /** the provider's refund id, once sent */
   batch_id: z.string().nullable(),
@@ -108,7 +108,7 @@ const refundTypeFilter = z
   });
 
 /** The filters of the refund list and its export (document 3, /refunds-detail). */
-export const refundFilters = {
+const refundFilters = {
   sortby: sortBy,
   transaction_status: refundStatusFilter,
   transaction_type: refundTypeFilter,
@@ -119,6 +119,5 @@ export const refundFilters = {
   ...dateRangeFilters,
 };
 export const refundListRequest = z.object({ ...refundFilters, per_page: perPageField(100, 20), page: pageField() });
-export type RefundListRequest = z.input<typeof refundListRequest>;
 export const refundListResponse = pageOf(refundRow);
 export const refundExportRequest = z.object({ ...refundFilters, format: exportFormat });

@@ -6,8 +6,8 @@ import { INT4_MAX, pageField, perPageField, wholeNumber } from './params.ts';
 import { PAYIN_STATUSES } from './payin-links.ts';
 import { sortBy } from './payin-params.ts';
 
-export const REWARD_STATUSES = ['Rewarded', 'NotRewarded'] as const;
-export const REWARD_PAYOUT_STATUSES = ['Pending', 'Completed', 'Declined'] as const;
+const REWARD_STATUSES = ['Rewarded', 'NotRewarded'] as const;
+const REWARD_PAYOUT_STATUSES = ['Pending', 'Completed', 'Declined'] as const;
 export const REWARD_MSG = {
   updated: 'Reward updated successfully.',
   notCompleted: 'Only the reward of a completed pay-in can be paid',
@@ -58,7 +58,7 @@ const rewardStatusFilter = z
     return n !== undefined ? (REWARD_STATUS_OPTIONS[n].status as string) : (v as string);
   });
 /** The filters of the reward list and its export: search (pay-in reference, wallet, merchant or brand), status. */
-export const rewardFilters = {
+const rewardFilters = {
   search: textFilter('search'),
   sortby: sortBy,
   reward_status: rewardStatusFilter,
@@ -70,8 +70,5 @@ export const rewardListRequest = z.object({
   /** when updating: the reward to pay */
   id: wholeNumber('id', 1, INT4_MAX, 'id must be a reward id').optional(),
 });
-export type RewardListRequest = z.input<typeof rewardListRequest>;
 export const rewardListResponse = pageOf(rewardRow).extend({ message: z.array(z.string()).optional() });
-export type RewardListResponse = z.output<typeof rewardListResponse>;
 export const rewardExportRequest = z.object({ ...rewardFilters, format: exportFormat });
-export type RewardExportRequest = z.input<typeof rewardExportRequest>;

@@ -73,7 +73,7 @@ export const idempotencyKey = z
   .min(8, 'idempotency_key must be at least 8 characters')
   .max(100, 'idempotency_key must be at most 100 characters');
 
-export const requestCodeRequest = z.object({
+const requestCodeRequest = z.object({
   transaction_type: z.string().trim().max(50).optional().default('Manual Payout'),
   amount: amountCents,
   obol_id: obolIdField,
@@ -101,7 +101,7 @@ export type CreatePayoutRequest = z.input<typeof createPayoutRequest>;
 export const searchMerchantRequest = z.object({ search: z.string().trim().max(100).optional().default('') });
 
 /** A merchant or brand that payouts are made on behalf of, as the picker shows it. */
-export const holderChoice = z.object({
+const holderChoice = z.object({
   id: z.number().int(),
   parent_id: z.number().int().nullable(),
   name: z.string(),
@@ -115,19 +115,17 @@ export const holderChoice = z.object({
 });
 export type HolderChoice = z.output<typeof holderChoice>;
 /** A merchant with its active brands (a brand's own entry has none). */
-export const holderOption = holderChoice.extend({ active_brands: z.array(holderChoice) });
+const holderOption = holderChoice.extend({ active_brands: z.array(holderChoice) });
 export type HolderOption = z.output<typeof holderOption>;
 export const searchMerchantResponse = z.object({ data: z.array(holderOption) });
-export type SearchMerchantResponse = z.output<typeof searchMerchantResponse>;
 
 /** `id` 0 is the Fee Account (for the Admin). */
-export const merchantAccountsRequest = z.object({
+const merchantAccountsRequest = z.object({
   id: wholeNumber('id', 0, INT4_MAX),
   parent_id: wholeNumber('parent_id', 0, INT4_MAX).nullable().optional(),
 });
-export type MerchantAccountsRequest = z.input<typeof merchantAccountsRequest>;
 
-export const accountChoice = z.object({
+const accountChoice = z.object({
   merchant_name: z.string(),
   account_id: z.string(),
   account_reference: z.string(),
@@ -135,10 +133,10 @@ export const accountChoice = z.object({
 });
 export type AccountChoice = z.output<typeof accountChoice>;
 /** The holder's payout accounts and its fee in percent (the Fee Account has no fee). */
-export const merchantAccountsResponse = z.object({ data: z.array(accountChoice), fee: z.number().optional() });
+const merchantAccountsResponse = z.object({ data: z.array(accountChoice), fee: z.number().optional() });
 export type MerchantAccountsResponse = z.output<typeof merchantAccountsResponse>;
 
-export const createPayoutResponse = z.object({
+const createPayoutResponse = z.object({
   message: messages,
   batch_id: z.string(),
   payout: z.object({ id: z.number().int(), status: z.string(), amount: z.number().int(), fee: z.number().int() }),

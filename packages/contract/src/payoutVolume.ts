@@ -8,9 +8,9 @@ import type { PayoutStatus } from './transactionStatus.ts';
  * (payoutVolumeRequest in transactions.ts); its date range covers at most VOLUME_MAX_DAYS and defaults to the
  * last VOLUME_DEFAULT_DAYS days up to today.
  */
-export const VOLUME_MAX_DAYS = 92;
+const VOLUME_MAX_DAYS = 92;
 export const VOLUME_DEFAULT_DAYS = 30;
-export const VOLUME_MSG = { tooLong: `The chart covers at most ${VOLUME_MAX_DAYS} days` } as const;
+const VOLUME_MSG = { tooLong: `The chart covers at most ${VOLUME_MAX_DAYS} days` } as const;
 
 /** The status groups of the chart, in stacking order (bottom first). */
 export const VOLUME_GROUPS = ['completed', 'pending', 'failed'] as const;
@@ -25,7 +25,7 @@ export const volumeGroupOf = (s: PayoutStatus): VolumeGroup =>
   s === 'Completed' ? 'completed' : s === 'Failed' ? 'failed' : 'pending';
 
 /** Days from a to b inclusive (YYYY-MM-DD, a <= b). */
-export function daysBetween(a: string, b: string): number {
+function daysBetween(a: string, b: string): number {
   const ms = (d: string) => Date.UTC(Number(d.slice(0, 4)), Number(d.slice(5, 7)) - 1, Number(d.slice(8, 10)));
   return Math.round((ms(b) - ms(a)) / 86_400_000) + 1;
 }

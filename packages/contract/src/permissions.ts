@@ -63,8 +63,8 @@ export const PERMISSION_GROUPS = [
   { screen: 'Profile', permissions: ['User can view profile'] },
 ] as const;
 
-export type PermissionGroup = (typeof PERMISSION_GROUPS)[number];
-export type ScreenName = PermissionGroup['screen'];
+type PermissionGroup = (typeof PERMISSION_GROUPS)[number];
+type ScreenName = PermissionGroup['screen'];
 export type Permission = PermissionGroup['permissions'][number];
 
 export const ALL_PERMISSIONS: readonly Permission[] = PERMISSION_GROUPS.flatMap(

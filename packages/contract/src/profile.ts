@@ -8,15 +8,14 @@ const currentPassword = z.string({ error: MSG.required }).min(1, MSG.required).m
 
 // ---- the 2FA-for-payouts switch: e-mailed codes or the authenticator app ----
 
-export const twoFaSetupRequest = z.object({ current_password: currentPassword });
-export type TwoFaSetupRequest = z.input<typeof twoFaSetupRequest>;
+const twoFaSetupRequest = z.object({ current_password: currentPassword });
 
 /**
  * A new authenticator secret, pending until a code from the app confirms it (the active one, if any, keeps
  * working until then): the otpauth:// URI, the secret in base32 for typing in, and the URI as a QR code (an SVG
  * data URL).
  */
-export const twoFaSetupResponse = z.object({
+const twoFaSetupResponse = z.object({
   otpauth_url: z.string(),
   secret: z.string(),
   qr_code: z.string(),
@@ -36,7 +35,7 @@ const switchValue = z
  * `enable_two_fa` true: codes (sign-in and payouts) come from the authenticator app, once `code` from the app
  * confirms the pending secret; false: they go by e-mail again (the authenticator secret is forgotten).
  */
-export const enableTwoFaRequest = z
+const enableTwoFaRequest = z
   .object({
     enable_two_fa: switchValue,
     current_password: currentPassword,
@@ -51,9 +50,8 @@ export const enableTwoFaRequest = z
     else if (v.enable_two_fa && !/^\d{6}$/.test(v.code ?? ''))
       ctx.addIssue({ code: 'custom', message: TWO_FA_MSG.codeDigits, path: ['code'] });
   });
-export type EnableTwoFaRequest = z.input<typeof enableTwoFaRequest>;
 
-export const enableTwoFaResponse = z.object({ two_fa_as_otp: z.boolean(), message: messages });
+const enableTwoFaResponse = z.object({ two_fa_as_otp: z.boolean(), message: messages });
 export type EnableTwoFaResponse = z.output<typeof enableTwoFaResponse>;
 
 export const TWO_FA_MSG = {
@@ -70,7 +68,7 @@ export const API_KEY_ROLES = ['Merchant', 'Brand'] as const satisfies readonly R
 export const hasOwnApiKey = (role: RoleName) => (API_KEY_ROLES as readonly string[]).includes(role);
 
 /** What the profile shows before a reveal: the account reference and the masked public key. */
-export const apiKeyOverviewResponse = z.object({
+const apiKeyOverviewResponse = z.object({
   account_reference: z.string().nullable(),
   /** e.g. `pk_3fA9…x2Qe`; null when the account has no key yet */
   public_key_masked: z.string().nullable(),
@@ -78,14 +76,13 @@ export const apiKeyOverviewResponse = z.object({
 });
 export type ApiKeyOverview = z.output<typeof apiKeyOverviewResponse>;
 
-export const apiKeyRequest = z.object({
+const apiKeyRequest = z.object({
   current_password: z.string({ error: MSG.requiredShort }).min(1, MSG.requiredShort).max(128),
   email: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(254).toLowerCase(),
 });
-export type ApiKeyRequest = z.input<typeof apiKeyRequest>;
 
 /** The keys in plain text, only after the password: the one answer that ever carries the private key. */
-export const apiKeyResponse = z.object({
+const apiKeyResponse = z.object({
   user_verified: z.literal(1),
   public_key: z.string(),
   private_key: z.string(),
@@ -102,13 +99,12 @@ export type ApiKeyResponse = z.output<typeof apiKeyResponse>;
 export const API_KEY_GRACE_HOURS = 24;
 
 /** Rotate the caller's key: the password again (the same rules and limits as a reveal). */
-export const rotateApiKeyRequest = z.object({
+const rotateApiKeyRequest = z.object({
   current_password: z.string({ error: MSG.requiredShort }).min(1, MSG.requiredShort).max(128),
 });
-export type RotateApiKeyRequest = z.input<typeof rotateApiKeyRequest>;
 
 /** The new keys in plain text, and until when the previous public key still authenticates. */
-export const rotateApiKeyResponse = z.object({
+const rotateApiKeyResponse = z.object({
   public_key: z.string(),
   private_key: z.string(),
   previous_public_key_masked: z.string().nullable(),

@@ -3,7 +3,7 @@ import { MSG } from './messages.ts';
 import { messageAnswer, operation, timestamp } from './operation.ts';
 
 /** A webhook event of the payment provider: it only says "look"; the provider's own answer settles a payout. */
-export const providerEvent = z.object({
+const providerEvent = z.object({
   event_id: z.string().min(1).max(200),
   type: z.string().min(1).max(100),
   created_at: z.string().optional(),
@@ -21,23 +21,22 @@ export const providerEvent = z.object({
 export type ProviderEvent = z.output<typeof providerEvent>;
 
 /** Most events one batched webhook carries. */
-export const PROVIDER_EVENTS_MAX = 1000;
+const PROVIDER_EVENTS_MAX = 1000;
 
 /**
  * What the webhook takes: one event, or a batch of them in the order they happened (`{"events": [...]}`, as
  * the provider delivers under load), the batch signed whole and applied event by event, each once.
  */
-export const providerWebhookBody = z.union([
+const providerWebhookBody = z.union([
   providerEvent,
   z.object({ events: z.array(providerEvent).min(1).max(PROVIDER_EVENTS_MAX) }),
 ]);
-export type ProviderWebhookBody = z.output<typeof providerWebhookBody>;
 
-export const walletCheckerRequest = z.object({
+const walletCheckerRequest = z.object({
   obol_id: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(50, 'Invalid Obol Id'),
 });
 
-export const walletCheckerResponse = z.object({
+const walletCheckerResponse = z.object({
   user_info: z.object({
     first_name: z.string(),
     last_name: z.string(),
@@ -47,10 +46,10 @@ export const walletCheckerResponse = z.object({
     obol_id: z.string(),
   }),
 });
-export type WalletCheckerResponse = z.output<typeof walletCheckerResponse>;
+type WalletCheckerResponse = z.output<typeof walletCheckerResponse>;
 export type WalletHolder = WalletCheckerResponse['user_info'];
 
-export const RECONCILIATION_DIFFERENCES = [
+const RECONCILIATION_DIFFERENCES = [
   'missing_in_ledger',
   'missing_at_provider',
   'status_mismatch',
@@ -59,7 +58,7 @@ export const RECONCILIATION_DIFFERENCES = [
 ] as const;
 
 /** One difference between the provider's statement and our books. */
-export const reconciliationDifference = z.object({
+const reconciliationDifference = z.object({
   kind: z.enum(RECONCILIATION_DIFFERENCES),
   provider_id: z.string().optional(),
   reference: z.string().optional(),
@@ -70,7 +69,7 @@ export const reconciliationDifference = z.object({
 });
 export type ReconciliationDifference = z.output<typeof reconciliationDifference>;
 
-export const reconcileResponse = z.object({
+const reconcileResponse = z.object({
   /** the report's id */
   id: z.number().int(),
   checked: z.number().int(),
@@ -79,7 +78,7 @@ export const reconcileResponse = z.object({
 });
 export type ReconcileResponse = z.output<typeof reconcileResponse>;
 
-export const reconciliationReportResponse = z.object({
+const reconciliationReportResponse = z.object({
   report: z.object({
     id: z.number().int(),
     startedAt: timestamp,
@@ -88,7 +87,6 @@ export const reconciliationReportResponse = z.object({
     differences: z.array(reconciliationDifference),
   }),
 });
-export type ReconciliationReportResponse = z.output<typeof reconciliationReportResponse>;
 
 // ---- the calls ----
 

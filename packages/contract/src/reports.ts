@@ -67,7 +67,7 @@ export const INVOICE_FIRST_MONTH = '2022-12';
 export const currentMonth = (now = new Date()) => now.toISOString().slice(0, 7);
 
 /** What an invoice is asked with: the merchant and the month (`date`, YYYY-MM; a full date names its month). */
-export const invoiceRequest = z.object({
+const invoiceRequest = z.object({
   /** the merchant's name as the picker showed it */
   name: z.string().trim().max(100, 'Max 100 characters allowed').optional().default(''),
   merchant_id: wholeNumber('merchant_id', 1, INT4_MAX, {
@@ -88,7 +88,6 @@ export const invoiceRequest = z.object({
   /** the caller (the session decides who asks; accepted for the spec's call shape) */
   auth_id: wholeNumber('auth_id', 0, INT4_MAX).optional(),
 });
-export type InvoiceRequest = z.input<typeof invoiceRequest>;
 
 /** `auth_id` 0 is Select All (the activity report only): every merchant and brand in the caller's scope. */
 export const REPORT_SELECT_ALL = 0;
@@ -132,12 +131,12 @@ const reportOp = <K extends ReportKind>(kind: K, id: string, summary: string) =>
 };
 
 /** The chart beside the fee report: the fees of each month, per merchant (or, for a merchant, per holder). */
-export const feeChartRequest = z.object({
+const feeChartRequest = z.object({
   months: wholeNumber('months', 1, 24, { min: 'months must be 1 to 24', max: 'months must be 1 to 24' })
     .optional()
     .default(12),
 });
-export const feeChartResponse = z.object({
+const feeChartResponse = z.object({
   /** YYYY-MM, oldest first, ending with this month (UTC) */
   months: z.array(z.string()),
   /** one per merchant (staff) or holder (a merchant's team: the merchant and its brands), cents per month */
@@ -145,17 +144,16 @@ export const feeChartResponse = z.object({
 });
 export type FeeChartResponse = z.output<typeof feeChartResponse>;
 
-export const REPORT_KINDS = REPORTS.map((r) => r.kind) as [ReportKind, ...ReportKind[]];
+const REPORT_KINDS = REPORTS.map((r) => r.kind) as [ReportKind, ...ReportKind[]];
 
 /** A report pulled every month (first day, UTC) for the month before, and mailed as a link. */
-export const scheduleReportRequest = z.object({
+const scheduleReportRequest = z.object({
   kind: z.enum(REPORT_KINDS, { error: 'kind must be activity, batch_payouts, failed or fees' }),
   name: z.string().trim().max(100, 'Max 100 characters allowed').optional().default(''),
   auth_id: reportRequest.shape.auth_id,
   format: exportFormat,
 });
-export type ScheduleReportRequest = z.input<typeof scheduleReportRequest>;
-export const reportSchedule = z.object({
+const reportSchedule = z.object({
   id: z.number().int(),
   kind: z.enum(REPORT_KINDS),
   name: z.string(),

@@ -23,7 +23,7 @@ export const BRAND_NEVER: readonly Permission[] = [
 export const roleMayHold = (role: RoleName, p: Permission) => role !== 'Brand' || !BRAND_NEVER.includes(p);
 
 /** The view permission of the group a permission belongs to. */
-export function viewPermissionOf(p: Permission): Permission {
+function viewPermissionOf(p: Permission): Permission {
   const { screen } = permissionInfo(p);
   return PERMISSION_GROUPS.find((g) => g.screen === screen)!.permissions[0];
 }
@@ -64,24 +64,20 @@ const role = z.enum(ROLES, { error: ROLE_MESSAGES.unknownRole });
 // ---- the requests and answers ----
 
 /** A role's card: its name and how many users hold it (in the caller's scope). */
-export const roleCard = z.object({ name: z.enum(ROLES), count: z.number().int() });
-export type RoleCard = z.output<typeof roleCard>;
-export const userWithCountResponse = z.object({ data: z.array(roleCard) });
-export type UserWithCountResponse = z.output<typeof userWithCountResponse>;
+const roleCard = z.object({ name: z.enum(ROLES), count: z.number().int() });
+const userWithCountResponse = z.object({ data: z.array(roleCard) });
 
-export const roleRequest = z.object({ role });
-export type RoleRequest = z.input<typeof roleRequest>;
+const roleRequest = z.object({ role });
 
 /** One permission of a screen in the editor: held (status) or not, and whether it is the screen's view. */
-export const rolePermission = z.object({
+const rolePermission = z.object({
   permission_name: z.enum(ALL_PERMISSIONS as [Permission, ...Permission[]]),
   status: z.boolean(),
   is_view: z.boolean(),
 });
-export const roleScreen = z.object({ screen_name: z.string(), permissions: z.array(rolePermission) });
-export type RoleScreen = z.output<typeof roleScreen>;
-export const roleAgainstUsersResponse = z.object({ name: z.enum(ROLES), data: z.array(roleScreen) });
-export type RoleAgainstUsersResponse = z.output<typeof roleAgainstUsersResponse>;
+const roleScreen = z.object({ screen_name: z.string(), permissions: z.array(rolePermission) });
+type RoleScreen = z.output<typeof roleScreen>;
+const roleAgainstUsersResponse = z.object({ name: z.enum(ROLES), data: z.array(roleScreen) });
 
 /** The screens of a role as the editor shows them, from the permissions it holds. */
 export function roleScreens(held: readonly Permission[]): RoleScreen[] {
@@ -92,13 +88,12 @@ export function roleScreens(held: readonly Permission[]): RoleScreen[] {
 }
 
 export const USERS_BY_ROLE_PER_PAGE = 10;
-export const userRolesRequest = z.object({
+const userRolesRequest = z.object({
   role,
   per_page: perPageField(100, USERS_BY_ROLE_PER_PAGE),
   page: pageField(),
 });
-export type UserRolesRequest = z.input<typeof userRolesRequest>;
-export const roleUser = z.object({
+const roleUser = z.object({
   id: z.number().int(),
   name: z.string(),
   email: z.string(),
@@ -106,11 +101,10 @@ export const roleUser = z.object({
   merchant_name: z.string().nullable(),
 });
 export type RoleUser = z.output<typeof roleUser>;
-export const userRolesResponse = z.object({
+const userRolesResponse = z.object({
   total: z.number().int(),
   data: z.array(z.object({ name: z.enum(ROLES), users: z.array(roleUser) })),
 });
-export type UserRolesResponse = z.output<typeof userRolesResponse>;
 
 /** The full set of permissions the role should hold (duplicates are read once). */
 export const updatePermissionRequest = z
@@ -134,8 +128,7 @@ export const updatePermissionRequest = z
     role_name: v.role_name,
     permission_name: ALL_PERMISSIONS.filter((p) => v.permission_name.includes(p)),
   }));
-export type UpdatePermissionRequest = z.input<typeof updatePermissionRequest>;
-export const updatePermissionResponse = z.object({
+const updatePermissionResponse = z.object({
   message: messages,
   name: z.enum(ROLES),
   data: z.array(roleScreen),

@@ -61,7 +61,7 @@ export const safeText = (message: string = TEXT_MSG.notAllowedHere) =>
 
 const MAX_PATH = 10;
 
-export interface UnsafeText {
+interface UnsafeText {
   /** the field, as fromZod names it: keys joined with '.' ('id.2'); '_' for the input itself */
   field: string;
   message: string;

@@ -72,7 +72,7 @@ export type TransactionDetails = z.output<typeof transactionDetailsResponse>;
 export const brandListResponse = z.object({ brand: z.array(z.object({ id: z.number().int(), name: z.string() })) });
 export type BrandListResponse = z.output<typeof brandListResponse>;
 
-export const completedRow = payoutRow.extend({
+const completedRow = payoutRow.extend({
   /** the fee charged on the summed amount of the batch, in cents */
   batch_fee: z.number().int(),
 });
@@ -87,7 +87,7 @@ export const completedListResponse = z.object({
 });
 export type CompletedListResponse = z.output<typeof completedListResponse>;
 
-export const historyRow = z.object({
+const historyRow = z.object({
   id: z.number().int(),
   beneficiary_name: z.string(),
   account_id: z.string(),

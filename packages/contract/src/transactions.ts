@@ -20,7 +20,7 @@ const perPage = perPageField;
 const text = textFilter;
 
 /** Filters of the payout list and its export (section 7 of the spec). */
-export const payoutFilters = {
+const payoutFilters = {
   status: z
     .union([z.enum(PAYOUT_STATUSES), z.literal('')], {
       error: 'status must be Completed, Pending, Failed or Processing',
@@ -57,20 +57,19 @@ export const payoutListRequest = z.object({
   cursor: listCursor,
   prev_cursor: listCursor,
 });
-export type PayoutListRequest = z.input<typeof payoutListRequest>;
 
 export const payoutExportRequest = z.object({ ...payoutFilters, 'sort-buy': sortKey, format: exportFormat });
 
 /** The payout-volume chart: the list's filters, at most 92 days (default the last 30). */
 export const payoutVolumeRequest = z.object(payoutFilters).superRefine(checkVolumeRange);
 
-export const transactionDetailsRequest = z.object({
+const transactionDetailsRequest = z.object({
   id: wholeNumber('id', 1, Number.MAX_SAFE_INTEGER),
 });
 
 const batchIdFilter = text('batch_id', 64);
 
-export const completedFilters = {
+const completedFilters = {
   status: z.literal('Completed', { error: 'status must be Completed' }).optional().default('Completed'),
   brand: text('brand'),
   batch_id: batchIdFilter,
@@ -83,7 +82,7 @@ export const completedListRequest = z.object({
   cursor: listCursor,
   prev_cursor: listCursor,
 });
-export const completedExportRequest = z.object({ ...completedFilters, format: exportFormat });
+const completedExportRequest = z.object({ ...completedFilters, format: exportFormat });
 
 const historyStatus = z
   .union([z.enum(HISTORY_STATUSES), z.literal('')], { error: 'status must be completed, pending or failed' })
@@ -95,7 +94,7 @@ const requiredBatchId = z
   .min(1, MSG.required)
   .max(64, 'batch_id must be at most 64 characters');
 
-export const batchHistoryRequest = z
+const batchHistoryRequest = z
   .object({
     batch_id: requiredBatchId,
     status: historyStatus,
@@ -108,7 +107,7 @@ export const batchHistoryRequest = z
     if (v.min_amount !== null && v.max_amount !== null && v.min_amount > v.max_amount)
       ctx.addIssue({ code: 'custom', path: ['min_amount'], message: TRX_MSG.minAboveMax });
   });
-export const batchHistoryExportRequest = z.object({
+const batchHistoryExportRequest = z.object({
   batch_id: requiredBatchId,
   status: historyStatus,
   format: exportFormat,

@@ -27,11 +27,10 @@ export const TRANSFER_ACCOUNT_TYPES = [
   { value: 2, label: 'Payin', kind: 'payin' },
   { value: 3, label: 'CLP', kind: 'clp' },
 ] as const;
-export type TransferAccountKind = (typeof TRANSFER_ACCOUNT_TYPES)[number]['kind'];
 
 /** 'Pending approval': at or above its merchant's approval threshold, reserved, waiting for a second person */
-export const TRANSFER_STATUSES = ['Completed', 'Declined', 'Pending', 'Pending approval'] as const;
-export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
+const TRANSFER_STATUSES = ['Completed', 'Declined', 'Pending', 'Pending approval'] as const;
+type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 /** The status filter: 0 all, 1 Completed, 2 Declined, 3 Pending (section 9). */
 export const TRANSFER_STATUS_OPTIONS = [
   { value: 0, label: 'All Transfers', status: '' },
@@ -41,7 +40,7 @@ export const TRANSFER_STATUS_OPTIONS = [
 ] as const;
 
 /** Under 255 characters: at most 254. */
-export const PURPOSE_MAX = 254;
+const PURPOSE_MAX = 254;
 
 export const ibanField = z
   .string({ error: MSG.required })
@@ -84,13 +83,12 @@ const transferFields = {
   message: purposeField,
 };
 
-export const sendOtpRequest = z.object({
+const sendOtpRequest = z.object({
   transaction_type: z.string().trim().max(50).optional().default('Amount Transfer'),
   ...transferFields,
 });
-export type SendOtpRequest = z.input<typeof sendOtpRequest>;
 
-export const amountTransferRequest = z.object({
+const amountTransferRequest = z.object({
   ...transferFields,
   /** 1 Payout, 2 Payin, 3 CLP: when sent, it must be the account's own type */
   account_used: z
@@ -102,9 +100,8 @@ export const amountTransferRequest = z.object({
   /** one per transfer the user means: a retry with the same key answers the same transfer */
   idempotency_key: idempotencyKey.optional(),
 });
-export type AmountTransferRequest = z.input<typeof amountTransferRequest>;
 
-export const transferRow = z.object({
+const transferRow = z.object({
   id: z.number().int(),
   beneficiary_name: z.string(),
   iban: z.string(),
@@ -129,7 +126,7 @@ export const transferRow = z.object({
 });
 export type TransferRow = z.output<typeof transferRow>;
 
-export const amountTransferResponse = z.object({
+const amountTransferResponse = z.object({
   message: z.array(z.string()),
   transfer: transferRow,
   /** at or above the merchant's approval threshold: the approval it waits for (the answer is then a 202) */
@@ -148,21 +145,19 @@ const statusFilter = z
   );
 const sortBy = z.enum(['DESC', 'ASC'], { error: 'sortby must be DESC or ASC' }).optional().default('DESC');
 
-export const transferListRequest = z.object({
+const transferListRequest = z.object({
   per_page: perPageField(100, 20),
   page: pageField(),
   sortby: sortBy,
   status: statusFilter,
 });
-export type TransferListRequest = z.input<typeof transferListRequest>;
-export const transferListResponse = pageOf(transferRow);
-export type TransferListResponse = z.output<typeof transferListResponse>;
+const transferListResponse = pageOf(transferRow);
 
-export const transferExportRequest = z.object({ sortby: sortBy, status: statusFilter, format: exportFormat });
+const transferExportRequest = z.object({ sortby: sortBy, status: statusFilter, format: exportFormat });
 
 /** The accounts of one merchant or brand that a transfer may be made from. */
-export const merchantWithAccountRequest = z.object({ search: z.string().trim().max(100).optional().default('') });
-export const merchantAccountChoice = z.object({
+const merchantWithAccountRequest = z.object({ search: z.string().trim().max(100).optional().default('') });
+const merchantAccountChoice = z.object({
   /** the holder (user) id */
   id: z.number().int(),
   merchant_name: z.string(),
@@ -176,7 +171,7 @@ export const merchantAccountChoice = z.object({
   accounts: z.array(z.object({ kind: z.string(), account_id: z.string() })),
 });
 export type MerchantAccountChoice = z.output<typeof merchantAccountChoice>;
-export const merchantWithAccountResponse = z.object({ data: z.array(merchantAccountChoice) });
+const merchantWithAccountResponse = z.object({ data: z.array(merchantAccountChoice) });
 
 // ---- the calls ----
 

@@ -5,9 +5,9 @@ import { messageAnswer, messages, operation, pageOf, timestamp } from './operati
 import { INT4_MAX, pageField, perPageField, wholeNumber } from './params.ts';
 import { MERCHANT_SIDE_ROLES, ROLES, STAFF_ASSIGNABLE_ROLES, type RoleName } from './roles.ts';
 
-export const pageParams = { per_page: perPageField(), page: pageField() };
+const pageParams = { per_page: perPageField(), page: pageField() };
 
-export const usersListRequest = z.object({
+const usersListRequest = z.object({
   ...pageParams,
   search: z.string().trim().max(100, 'search must be at most 100 characters').optional().default(''),
   roles: z
@@ -15,27 +15,24 @@ export const usersListRequest = z.object({
     .optional()
     .default(''),
 });
-export type UsersListRequest = z.input<typeof usersListRequest>;
 
-export const userDetailRequest = z.object({ id: wholeNumber('id', 1, Number.MAX_SAFE_INTEGER) });
-export type UserDetailRequest = z.input<typeof userDetailRequest>;
+const userDetailRequest = z.object({ id: wholeNumber('id', 1, Number.MAX_SAFE_INTEGER) });
 
 const role = (field: string) =>
   z.enum(ROLES, { error: (i) => (i.input === undefined ? MSG.required : `${field} must be a known role`) });
 
 /** Invite user: name, e-mail and role; parent_id (a merchant) when staff invite a merchant-side role. */
-export const inviteUserRequest = z.object({
+const inviteUserRequest = z.object({
   name: z.string({ error: MSG.required }).trim().min(1, MSG.required).max(100, 'Name must be at most 100 characters'),
   email,
   rolename: role('rolename'),
   parent_id: wholeNumber('parent_id', 1, INT4_MAX).nullish(),
 });
-export type InviteUserRequest = z.input<typeof inviteUserRequest>;
 
-export const inviteUserResponse = z.object({ message: messages, id: z.number().int() });
+const inviteUserResponse = z.object({ message: messages, id: z.number().int() });
 
 /** Activate (1) or deactivate (0) a user; `level_type` is 'User' here (brands are switched on the Merchants screen). */
-export const changeUserStatusRequest = z.object({
+const changeUserStatusRequest = z.object({
   id: wholeNumber('id', 1, Number.MAX_SAFE_INTEGER),
   status: z.union([z.literal(0), z.literal(1), z.literal('0'), z.literal('1'), z.boolean()], {
     error: (i) => (i.input === undefined ? MSG.required : 'status must be 0 or 1'),
@@ -43,24 +40,20 @@ export const changeUserStatusRequest = z.object({
   level_type: z.literal('User', { error: (i) => (i.input === undefined ? MSG.required : 'level_type must be User') }),
   parent_id: wholeNumber('parent_id', 1, Number.MAX_SAFE_INTEGER).nullish(),
 });
-export type ChangeUserStatusRequest = z.input<typeof changeUserStatusRequest>;
 /** Whether a status value means active. */
 export const isActiveStatus = (s: z.output<typeof changeUserStatusRequest>['status']) =>
   s === 1 || s === '1' || s === true;
 
-export const updateRoleRequest = z.object({
+const updateRoleRequest = z.object({
   id: wholeNumber('id', 1, Number.MAX_SAFE_INTEGER),
   role_name: role('role_name'),
 });
-export type UpdateRoleRequest = z.input<typeof updateRoleRequest>;
 
 /** The roles the caller may give: the merchant-side set to a merchant's team, the staff set to staff. */
-export const allUserRolesResponse = z.object({ roles: z.array(z.enum(ROLES)) });
-export type AllUserRolesResponse = z.output<typeof allUserRolesResponse>;
+const allUserRolesResponse = z.object({ roles: z.array(z.enum(ROLES)) });
 
 /** Merchants for a chooser (staff inviting a merchant-side user): id and name. */
-export const allMerchantsResponse = z.object({ data: z.array(z.object({ id: z.number().int(), name: z.string() })) });
-export type AllMerchantsResponse = z.output<typeof allMerchantsResponse>;
+const allMerchantsResponse = z.object({ data: z.array(z.object({ id: z.number().int(), name: z.string() })) });
 
 /**
  * Manage user (section 6): the roles a user may be moved to are the merchant-side set when the user's role is in
@@ -94,7 +87,7 @@ export const USERS_MSG = {
 } as const;
 
 /** A user as the users screens show it. */
-export const userRow = z.object({
+const userRow = z.object({
   id: z.number().int(),
   name: z.string(),
   email: z.string(),
@@ -110,7 +103,7 @@ export const userRow = z.object({
 export type UserRow = z.output<typeof userRow>;
 
 /** A page of users, with the counters of every user the caller may see (whatever the filters). */
-export const usersListResponse = z.object({
+const usersListResponse = z.object({
   users: pageOf(userRow),
   count: z.number().int(),
   active: z.number().int(),
@@ -118,8 +111,7 @@ export const usersListResponse = z.object({
 });
 export type UsersListResponse = z.output<typeof usersListResponse>;
 
-export const userDetailResponse = z.object({ user: userRow });
-export type UserDetailResponse = z.output<typeof userDetailResponse>;
+const userDetailResponse = z.object({ user: userRow });
 
 // ---- the calls ----
 

@@ -56,9 +56,8 @@ export const createWebhookEndpointRequest = z.object({
     .max(WEBHOOK_EVENTS.length)
     .refine((list) => new Set(list).size === list.length, 'events must not repeat'),
 });
-export type CreateWebhookEndpointRequest = z.input<typeof createWebhookEndpointRequest>;
 
-export const webhookEndpointRow = z.object({
+const webhookEndpointRow = z.object({
   id: z.number().int(),
   url: z.string(),
   events: z.array(z.enum(WEBHOOK_EVENTS)),
@@ -73,7 +72,7 @@ export const webhookEndpointRow = z.object({
 export type WebhookEndpointRow = z.output<typeof webhookEndpointRow>;
 
 /** The signing secret is in this answer and never again. */
-export const webhookSecretAnswer = z.object({
+const webhookSecretAnswer = z.object({
   message: messages,
   endpoint: webhookEndpointRow,
   secret: z.string(),
@@ -81,14 +80,14 @@ export const webhookSecretAnswer = z.object({
 
 const endpointId = wholeNumber('id', 1, INT4_MAX);
 
-export const webhookDeliveriesRequest = z.object({
+const webhookDeliveriesRequest = z.object({
   endpoint_id: wholeNumber('endpoint_id', 1, INT4_MAX),
   per_page: perPageField(),
   page: pageField(),
 });
 
 /** One try of one event to one endpoint, newest first. */
-export const webhookAttemptRow = z.object({
+const webhookAttemptRow = z.object({
   delivery_id: z.number().int(),
   attempt: z.number().int(),
   event_id: z.string(),
@@ -193,12 +192,12 @@ export const webhookOps = {
 // ---- the demo storefront's receiver ----
 
 /** A demo shop's inbox: 32 hexadecimal characters the shop's page makes up, its receiving address's secret part. */
-export const demoShopInbox = z.object({
+const demoShopInbox = z.object({
   inbox: z.string().regex(/^[0-9a-f]{32}$/, 'inbox must be 32 lowercase hexadecimal characters'),
 });
 
 /** One event the demo shop received, as it came: the shop checks its signature with the secret it was given. */
-export const demoShopEventRow = z.object({
+const demoShopEventRow = z.object({
   event_id: z.string(),
   event: z.enum(WEBHOOK_EVENTS),
   body: z.string(),
