@@ -1,7 +1,10 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { apiKeys } from '../features/api-keys/tables.ts';
-import { settlePayin } from '../features/payins/settle.ts';
+import { settleMovements, settlementOf } from '../features/engine/movement.ts';
+import { payinItem, payinMovement } from '../features/payins/settle.ts';
+import type { Tx } from '../platform/db.ts';
+import type { ProviderPayin } from '../platform/provider.ts';
 import { payins } from '../features/payins/tables.ts';
 import { users } from '../features/users/tables.ts';
 import { decryptSecret } from '../platform/crypto.ts';
@@ -68,4 +71,10 @@ export async function completedPayin(
   expect(await t.deps.db.transaction((tx) => settlePayin(tx, link))).toBe('applied');
   const [p] = await t.deps.db.select().from(payins).where(eq(payins.providerId, id));
   return p;
+}
+
+/** The provider's word on one pay-in link, as its webhook or the recovery hands it to the engine. */
+export async function settlePayin(tx: Tx, link: ProviderPayin): Promise<'applied' | 'ignored'> {
+  const word = settlementOf(payinMovement, payinItem(link));
+  return word && (await settleMovements(tx, payinMovement, [word])).has(word.key) ? 'applied' : 'ignored';
 }

@@ -3,14 +3,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYIN_MSG, REFUND_MSG, REWARD_MSG } from '@obol/contract';
 import { exportedLines } from '../../test/harness.ts';
-import { merchantApiKey } from '../../test/payins.ts';
+import { merchantApiKey, settlePayin } from '../../test/payins.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { apiKeys } from '../api-keys/tables.ts';
 import { activityLog } from '../../platform/tables.ts';
 import { users } from '../users/tables.ts';
 import { recoverMovements, settleMovement } from '../engine/movement.ts';
 import { refundMovement } from './refunds.ts';
-import { payinMovement, settlePayin } from './settle.ts';
+import { payinMovement } from './settle.ts';
 
 const recoverPayins = async (deps: TestAppWithProvider['deps']) =>
   (await recoverMovements(deps, payinMovement)).settled;

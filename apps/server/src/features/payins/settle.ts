@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Tx } from '../../platform/db.ts';
 import type { ProviderItem, ProviderPayin } from '../../platform/provider.ts';
-import { settleMovements, settlementOf, type Movement } from '../engine/movement.ts';
+import type { Movement } from '../engine/movement.ts';
 import { payins } from './tables.ts';
 
 const DECLINED = 'Payment declined by the payer or the bank';
@@ -65,9 +64,3 @@ export const payinMovement: Movement<typeof payins.$inferSelect> = {
   }),
   defaultReason: DECLINED,
 };
-
-/** The provider's word on one pay-in link, settled through the engine in the caller's transaction. */
-export async function settlePayin(tx: Tx, link: ProviderPayin): Promise<'applied' | 'ignored'> {
-  const word = settlementOf(payinMovement, payinItem(link));
-  return word && (await settleMovements(tx, payinMovement, [word])).has(word.key) ? 'applied' : 'ignored';
-}
