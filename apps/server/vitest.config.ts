@@ -8,6 +8,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // each file gets its own database; PGlite is CPU-bound, so keep files from starving each other
     pool: 'forks',
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    maxWorkers: 2,
   },
 });
