@@ -30,7 +30,8 @@ export const MERCHANT_TOKEN_SECONDS = 15 * 60;
 
 /** The pay-in's transaction status (section 4) and the link's. */
 export const PAYIN_STATUSES = ['Pending', 'Completed', 'Declined', 'Expired'] as const;
-export const PAYIN_LINK_STATUSES = ['Initiated', 'Expired'] as const;
+/** the spec's Initiated and Expired, and Used once the link's pay-in Completed or was Declined (record 038) */
+export const PAYIN_LINK_STATUSES = ['Initiated', 'Used', 'Expired'] as const;
 
 const isPastDate = (v: string) => {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;

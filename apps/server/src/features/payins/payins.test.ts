@@ -212,7 +212,7 @@ describe('pay-in links', () => {
     expect(logged.map((l) => l.action)).toContain('payin.create-link');
   });
 
-  it('credits the pay-in account exactly once when the payer pays; a declined one moves nothing', async () => {
+  it('credits the pay-in account exactly once when the payer pays; a declined one moves nothing; both links Used', async () => {
     const token = await tokenFor(acmeKey);
     const before = await balance(acmePayin);
     const paid = (await create(token, link({ amount: 4_321 }))).body;
@@ -220,9 +220,10 @@ describe('pay-in links', () => {
     expect((await pay(paid.request_id, 'pay')).status).toBeLessThan(400);
     expect((await pay(declined.request_id, 'decline')).status).toBeLessThan(400);
     const done = await settled(paid.request_id);
-    expect(done).toMatchObject({ status: 'Completed', linkStatus: 'Initiated', reason: null });
+    // the link takes no more payment once paid or declined: Used (record 038)
+    expect(done).toMatchObject({ status: 'Completed', linkStatus: 'Used', reason: null });
     const no = await settled(declined.request_id);
-    expect(no.status).toBe('Declined');
+    expect(no).toMatchObject({ status: 'Declined', linkStatus: 'Used' });
     expect(no.reason).toBeTruthy();
     expect(await balance(acmePayin)).toBe(before + 4_321);
     // the provider delivers again (a retry): nothing moves twice

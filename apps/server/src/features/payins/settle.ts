@@ -57,7 +57,8 @@ export const payinMovement: Movement<typeof payins.$inferSelect> = {
   wordOf: (item) => (item.payin_status === 'Expired' ? 'Expired' : undefined),
   settledColumns: (state, reason, word) => ({
     reason: state === 'failed' ? reason : null,
-    ...(word === 'Expired' ? { linkStatus: 'Expired' } : {}),
+    // a link the payer paid or was declined on takes no more payment: Used, not still Initiated (record 038)
+    linkStatus: word === 'Expired' ? 'Expired' : 'Used',
     ...(state === 'completed' ? { refundStatus: 3 } : {}),
     settledAt: sql`now()`,
     updatedAt: sql`now()`,

@@ -62,7 +62,7 @@ export const payins = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     /** Pending, Completed, Declined, Expired */
     status: text('status').notNull().default('Pending'),
-    /** Initiated, Expired */
+    /** Initiated (open), Used (its pay-in Completed or Declined: it takes no more payment), Expired (record 038) */
     linkStatus: text('link_status').notNull().default('Initiated'),
     /** why it was declined or expired */
     reason: text('reason'),
@@ -90,7 +90,7 @@ export const payins = pgTable(
     check('payins_amount_positive', sql`${t.amount} > 0`),
     check('payins_status_known', sql`${t.status} IN ('Pending', 'Completed', 'Declined', 'Expired')`),
     check('payins_channel_known', sql`${t.channel} IN ('Payin', 'CardEye')`),
-    check('payins_link_status_known', sql`${t.linkStatus} IN ('Initiated', 'Expired')`),
+    check('payins_link_status_known', sql`${t.linkStatus} IN ('Initiated', 'Used', 'Expired')`),
     check('payins_refund_status_known', sql`${t.refundStatus} IS NULL OR ${t.refundStatus} BETWEEN 0 AND 3`),
   ],
 );

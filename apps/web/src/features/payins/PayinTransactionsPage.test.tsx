@@ -17,7 +17,7 @@ const row = (over: Partial<PayinRow> = {}): PayinRow => ({
   channel: 'Payin',
   requested_by: null,
   transaction_status: 'Completed',
-  link_status: 'Initiated',
+  link_status: 'Used',
   reason: null,
   first_name: 'Ana',
   last_name: 'Novak',
