@@ -1,4 +1,4 @@
-import { FILTER_MSG, normaliseRange } from '@obol/contract';
+import { FILTER_MSG, isCalendarDate, normaliseRange } from '@obol/contract';
 import { useState } from 'react';
 import { today } from './dates.ts';
 import { FIRST_PAGE } from './paging.ts';
@@ -125,9 +125,10 @@ export function centsError(v: string): string | undefined {
   return undefined;
 }
 
-/** Dates up to today. */
+/** Real dates written YYYY-MM-DD (they are typed), up to today. */
 export function dateErrors(v: { start_date?: string; end_date?: string }) {
   const max = today();
-  const check = (d?: string) => (d && d > max ? FILTER_MSG.dateFuture : undefined);
+  const check = (d?: string) =>
+    !d ? undefined : !isCalendarDate(d) ? FILTER_MSG.dateInvalid : d > max ? FILTER_MSG.dateFuture : undefined;
   return { start_date: check(v.start_date), end_date: check(v.end_date) };
 }

@@ -1,8 +1,9 @@
 import CloseIcon from '@mui/icons-material/Close';
 import SearchIcon from '@mui/icons-material/Search';
-import { Box, Button, IconButton, Paper, Stack, TextField, Tooltip, type TextFieldProps } from '@mui/material';
+import { Box, Button, IconButton, Paper, Stack, Tooltip } from '@mui/material';
 import type { ReactNode } from 'react';
 import { today } from '../lib/dates.ts';
+import { DateField } from './DateField.tsx';
 
 /**
  * The search-toggle icon of a list header. `searchTarget` marks it as what the `/` shortcut focuses while the
@@ -73,27 +74,33 @@ export function FilterPanel({
   );
 }
 
-type FieldProps = Pick<TextFieldProps, 'value' | 'onChange' | 'error' | 'helperText'>;
+/** A filter field's props (useFilters' `field`): the text, its change as an event, and its error. */
+interface FieldProps {
+  value: string;
+  onChange: (e: { target: { value: string } }) => void;
+  error?: boolean;
+  helperText?: ReactNode;
+}
 
-/** Start and end date inputs: both up to today, the end not before the start. */
+/** Start and end dates, YYYY-MM-DD like the tables: both up to today, the end not before the start. */
 export function DateRangeFields({ start, end }: { start: FieldProps; end: FieldProps }) {
   const max = today();
+  const field = (label: string, f: FieldProps, min?: string) => (
+    <DateField
+      size="small"
+      label={label}
+      value={f.value}
+      onChange={(value) => f.onChange({ target: { value } })}
+      error={f.error}
+      helperText={f.helperText}
+      min={min}
+      max={max}
+    />
+  );
   return (
     <>
-      <TextField
-        size="small"
-        type="date"
-        label="Start Date"
-        {...start}
-        slotProps={{ inputLabel: { shrink: true }, htmlInput: { max } }}
-      />
-      <TextField
-        size="small"
-        type="date"
-        label="End Date"
-        {...end}
-        slotProps={{ inputLabel: { shrink: true }, htmlInput: { max, min: (start.value as string) || undefined } }}
-      />
+      {field('Start Date', start)}
+      {field('End Date', end, start.value || undefined)}
     </>
   );
 }

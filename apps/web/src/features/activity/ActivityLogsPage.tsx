@@ -1,5 +1,5 @@
 import { ACTIVITY_PER_PAGE, FILTER_MSG, STAFF_ROLES, isCalendarDate, type ActivityRow } from '@obol/contract';
-import { Alert, Button, CircularProgress, Paper, TextField } from '@mui/material';
+import { Alert, Button, CircularProgress, Paper } from '@mui/material';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/api.ts';
@@ -15,6 +15,7 @@ import { ActivityDetailsDialog } from './ActivityDetailsDialog.tsx';
 import { logsQuery } from './api/getLogs.ts';
 import { verifyLogs } from './api/verifyLogs.ts';
 import { OneLine } from '../../ui/OneLine.tsx';
+import { DateField } from '../../ui/DateField.tsx';
 
 const COLUMNS: Column<ActivityRow>[] = [
   { id: 'user', label: 'User Name', pinned: true, card: 'title', cell: (r) => r.user_name ?? '-' },
@@ -52,6 +53,8 @@ export function ActivityLogsPage() {
   const paging = usePaging(ACTIVITY_PER_PAGE, [ACTIVITY_PER_PAGE], url);
   const date = url.params.get('date') ?? '';
   const error = dateError(date);
+  // a date half typed stays in the field; the list and the URL keep the last whole one
+  const [typing, setTyping] = useState<string | null>(null);
   const session = useSession();
   const staff = !!session && STAFF_ROLES.includes(session.user.role);
   const q = useQuery({
@@ -107,15 +110,18 @@ export function ActivityLogsPage() {
           loading={!error && q.isLoading}
           toolbar={
             <>
-              <TextField
+              <DateField
                 size="small"
-                type="date"
                 label="Date"
-                value={date}
-                onChange={(e) => url.update({ date: e.target.value || null, ...FIRST_PAGE })}
+                value={typing ?? date}
+                onChange={(v) => {
+                  const whole = !v || isCalendarDate(v);
+                  setTyping(whole ? null : v);
+                  if (whole) url.update({ date: v || null, ...FIRST_PAGE });
+                }}
                 error={!!error}
                 helperText={error ?? 'One day, or empty for all'}
-                slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: today() } }}
+                max={today()}
               />
               {staff ? (
                 <Button

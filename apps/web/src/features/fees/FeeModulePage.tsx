@@ -11,7 +11,6 @@ import {
   TableCell,
   TableHead,
   TableRow,
-  TextField,
   Typography,
 } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -30,6 +29,7 @@ import { feeIncomeQuery, feeListQuery } from './api/fees.ts';
 import { EditFeeDialog, FeeHistoryDialog } from './FeeDialogs.tsx';
 import { OneLine } from '../../ui/OneLine.tsx';
 import { StatusChip } from '../../ui/StatusChip.tsx';
+import { DateField, dateTextError } from '../../ui/DateField.tsx';
 
 const PER_PAGE = 10;
 const GROUPS = [
@@ -72,6 +72,8 @@ function IncomeCard() {
   const q = useQuery({
     ...feeIncomeQuery({ group, start_date: start, end_date: end }),
     placeholderData: keepPreviousData,
+    // a date half typed is not asked for: the last answer stays until it is a date
+    enabled: !dateTextError(start) && !dateTextError(end),
   });
   const max = new Date().toISOString().slice(0, 10);
   return (
@@ -89,20 +91,8 @@ function IncomeCard() {
       </Stack>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
         <OptionSelect label="Group" value={group} options={GROUPS} onChange={setGroup} minWidth={140} />
-        <TextField
-          type="date"
-          label="From"
-          value={start}
-          onChange={(e) => setStart(e.target.value)}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { max } }}
-        />
-        <TextField
-          type="date"
-          label="To"
-          value={end}
-          onChange={(e) => setEnd(e.target.value)}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { max } }}
-        />
+        <DateField label="From" value={start} onChange={setStart} max={max} />
+        <DateField label="To" value={end} onChange={setEnd} max={max} />
       </Stack>
       {q.isError ? (
         <Alert severity="error">{errorMessage(q.error)}</Alert>

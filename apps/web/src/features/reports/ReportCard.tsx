@@ -12,6 +12,7 @@ import { HolderPicker } from './HolderPicker.tsx';
 import { MonthlySchedules } from './MonthlySchedules.tsx';
 import { reportRequest, type Choice, type ReportFormat } from './reportForm.ts';
 import { PullButton, ReportSection } from './ReportSection.tsx';
+import { DateField, dateTextError } from '../../ui/DateField.tsx';
 
 /**
  * One report's card: the merchant or brand (Select All where the report offers it), the dates (up to today; one
@@ -51,7 +52,7 @@ export function ReportCard({
     onError: (err) => notify('error', errorMessage(err)),
   });
   const max = today();
-  const ready = !!holder && !!(start || end);
+  const ready = !!holder && !!(start || end) && !dateTextError(start) && !dateTextError(end);
 
   return (
     <ReportSection
@@ -72,22 +73,14 @@ export function ReportCard({
       }
     >
       <HolderPicker value={holder} onChange={setHolder} enabled={expanded} selectAll={report.selectAll} />
-      <TextField
+      <DateField size="small" label="Start Date" value={start} onChange={setStart} max={max} />
+      <DateField
         size="small"
-        type="date"
-        label="Start Date"
-        value={start}
-        onChange={(e) => setStart(e.target.value)}
-        slotProps={{ inputLabel: { shrink: true }, htmlInput: { max } }}
-      />
-      <TextField
-        size="small"
-        type="date"
         label="End Date"
         value={end}
-        onChange={(e) => setEnd(e.target.value)}
+        onChange={setEnd}
         helperText="One date: that day"
-        slotProps={{ inputLabel: { shrink: true }, htmlInput: { max } }}
+        max={max}
       />
       <TextField
         select
