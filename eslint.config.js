@@ -107,22 +107,6 @@ const FEATURE_IMPORTS = new Map(
   }),
 );
 
-/**
- * Debt, to be paid (issue 47): the pairs of features that still import each other. A pair goes when one side stops
- * importing the other ('stale-feature-cycle' says when); a new pair is an error.
- */
-const KNOWN_CYCLES = [
-  ['api-keys', 'users'],
-  ['auth', 'passkeys'],
-  ['auth', 'users'],
-  ['batches', 'payments'],
-  ['batches', 'payouts'],
-  ['ledger', 'payments'],
-  ['ledger', 'users'],
-  ['roles', 'users'],
-];
-const knownCycle = (a, b) => KNOWN_CYCLES.some(([x, y]) => (x === a && y === b) || (x === b && y === a));
-
 // ---------- one-way feature seams on the web ----------
 // A web feature (apps/web/src/features/<a>/) never imports another feature: what two features share lives in
 // ui/ (components) or lib/ (logic), and a screen made of two features is composed in app/.
@@ -161,9 +145,9 @@ const seams = {
           if (inPlatform) return report('platform', { other: there.feature });
           if (here.inside === 'tables.ts' && there.inside.startsWith('tables')) return;
           const below = BELOW[here.feature];
-          if (below && !below.includes(there.feature) && !knownCycle(here.feature, there.feature))
+          if (below && !below.includes(there.feature))
             return report('below', { feature: here.feature, other: there.feature, may: below.join(', ') || 'none' });
-          if (FEATURE_IMPORTS.get(there.feature)?.has(here.feature) && !knownCycle(here.feature, there.feature))
+          if (FEATURE_IMPORTS.get(there.feature)?.has(here.feature))
             report('cycle', { feature: here.feature, other: there.feature });
         };
         return {
@@ -171,24 +155,6 @@ const seams = {
           ExportNamedDeclaration: check,
           ExportAllDeclaration: check,
           ImportExpression: check,
-        };
-      },
-    },
-    'stale-feature-cycle': {
-      meta: {
-        type: 'suggestion',
-        messages: {
-          stale: "Features '{{a}}' and '{{b}}' no longer import each other: remove the pair from KNOWN_CYCLES.",
-        },
-      },
-      create(context) {
-        if (path.relative(ROOT, context.filename) !== 'eslint.config.js') return {};
-        return {
-          'Program:exit'(node) {
-            for (const [a, b] of KNOWN_CYCLES)
-              if (!(FEATURE_IMPORTS.get(a)?.has(b) && FEATURE_IMPORTS.get(b)?.has(a)))
-                context.report({ node, loc: { line: 1, column: 0 }, messageId: 'stale', data: { a, b } });
-          },
         };
       },
     },
@@ -281,10 +247,10 @@ const TABLE_EXCEPTIONS = {
   'apps/server/src/features/batches/service.ts': ['ledger'],
   // duplicate merchant transaction ids are looked up among the merchant's payouts (payouts)
   'apps/server/src/features/batches/stage.ts': ['payouts'],
-  // the merchants and brands a payment may be made for: users with their role and accounts
-  'apps/server/src/features/payments/holders.ts': ['ledger', 'roles', 'users'],
-  // a merchant's brands (users, roles), duplicate ids among payouts (payouts), the manual payout's batch row (batches)
-  'apps/server/src/features/payments/service.ts': ['batches', 'payouts', 'roles', 'users'],
+  // the merchants and brands a payment may be made for, and their brands: users with their role and accounts
+  'apps/server/src/features/merchants/holders.ts': ['ledger', 'roles', 'users'],
+  // duplicate ids among payouts (payouts), the manual payout's batch row (batches)
+  'apps/server/src/features/payments/service.ts': ['batches', 'payouts'],
 };
 
 export default tseslint.config(
@@ -324,11 +290,6 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     plugins: { seams },
     rules: { 'seams/layers': 'error' },
-  },
-  {
-    files: ['eslint.config.js'],
-    plugins: { seams },
-    rules: { 'seams/stale-feature-cycle': 'warn' },
   },
   {
     // a prompt to ask whether a long file does two things, never a limit to write down to (docs/code-style.md)

@@ -6,9 +6,11 @@ import type { DestinationStream } from 'pino';
 import { authRoutes } from './features/auth/routes.ts';
 import { currentBatchOf } from './features/batches/current.ts';
 import { passkeyRoutes } from './features/passkeys/routes.ts';
-import { authenticateKey, tokenKey } from './features/auth/sessions.ts';
+import { authenticateKey, endSessions, tokenKey } from './features/auth/sessions.ts';
+import { confirmPassword, newInvitation } from './features/auth/passwords.ts';
 import { KnownSessions } from './platform/speculation.ts';
 import { usersRoutes } from './features/users/routes.ts';
+import { assertSomeoneCanEditRoles } from './features/users/guard.ts';
 import { brandsRoutes } from './features/brands/routes.ts';
 import { merchantsRoutes } from './features/merchants/routes.ts';
 import { feesRoutes } from './features/fees/routes.ts';
@@ -17,7 +19,8 @@ import { webhooksRoutes } from './features/webhooks/routes.ts';
 import { demoShopRoutes } from './features/webhooks/demo-shop.ts';
 import { approvalsRoutes } from './features/approvals/routes.ts';
 import { manualPayoutApproval } from './features/payments/service.ts';
-import { findHolderInScope } from './features/payments/holders.ts';
+import { findHolderInScope, searchHolders } from './features/merchants/holders.ts';
+import { feeBpsOf, usersUnder } from './features/users/repo.ts';
 import { batchApproval } from './features/batches/execute.ts';
 import { transferApproval } from './features/transfers/service.ts';
 import { accountingApproval } from './features/accounting/transfers.ts';
@@ -199,8 +202,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   apiDocsRoutes(app, config, API_VERSION);
 
   authRoutes(app, deps, currentBatchOf);
-  passkeyRoutes(app, deps);
-  usersRoutes(app, deps);
+  passkeyRoutes(app, deps, confirmPassword);
+  usersRoutes(app, deps, { endSessions, newInvitation });
   merchantsRoutes(app, deps);
   brandsRoutes(app, deps);
   feesRoutes(app, deps);
@@ -222,8 +225,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     },
   });
   liveRoutes(app, deps);
-  rolesRoutes(app, deps);
-  ledgerRoutes(app, deps);
+  rolesRoutes(app, deps, assertSomeoneCanEditRoles);
+  // the ledger is the bottom layer: what it shows of merchants and brands is handed in
+  ledgerRoutes(app, deps, { under: usersUnder, feeBpsOf, find: findHolderInScope, search: searchHolders });
   providerRoutes(app, deps);
   paymentsRoutes(app, deps);
   batchesRoutes(app, deps);

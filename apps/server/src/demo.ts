@@ -4,7 +4,7 @@ import { holderAccounts } from './features/ledger/accounts.ts';
 import { batches } from './features/batches/tables.ts';
 import { createPayout } from './features/payouts/service.ts';
 import { recordTransfer } from './features/transfers/service.ts';
-import { newBatchId } from './features/payments/service.ts';
+import { newBatchId } from './features/batches/batch-id.ts';
 import { users } from './features/users/tables.ts';
 import { eq } from 'drizzle-orm';
 import { userIdByEmail } from './seed.ts';

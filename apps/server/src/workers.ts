@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Deps } from './platform/deps.ts';
 import { QUEUES, type JobData, type JobName } from './platform/jobs.ts';
-import { payoutMovement } from './features/payouts/movement.ts';
+import { payoutMovement } from './features/batches/payout-movement.ts';
 import { recoverMovements, RECOVER_EVERY_MS, submitMovement } from './features/engine/movement.ts';
 import { transferMovement } from './features/transfers/movement.ts';
 import { refundMovement } from './features/payins/refunds.ts';

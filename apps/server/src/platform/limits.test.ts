@@ -10,7 +10,7 @@ import { giveBack, hit } from './limits.ts';
 import { mailOutbox, rateLimits } from '../schema.ts';
 import { makePayouts } from '../test/payouts.ts';
 import { settleMovement } from '../features/engine/movement.ts';
-import { payoutMovement } from '../features/payouts/movement.ts';
+import { payoutMovement } from '../features/batches/payout-movement.ts';
 import { payouts } from '../features/payouts/tables.ts';
 
 let t: TestApp;

@@ -1,7 +1,7 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleMovement } from '../features/engine/movement.ts';
-import { payoutMovement } from '../features/payouts/movement.ts';
+import { payoutMovement } from '../features/batches/payout-movement.ts';
 import { payouts } from '../features/payouts/tables.ts';
 import { userIdByEmail } from '../seed.ts';
 import { startTestApp, type TestApp } from '../test/harness.ts';

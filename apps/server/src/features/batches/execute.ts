@@ -9,14 +9,15 @@ import { consumeApprovalCode, issueApprovalCode } from '../auth/approval.ts';
 import { accountById, platformAccountId } from '../ledger/accounts.ts';
 import { entryIdByKey, InsufficientFunds, postEntry, reverseEntry } from '../ledger/service.ts';
 import type { PayoutRow } from '../payouts/service.ts';
-import { payoutMovement } from '../payouts/movement.ts';
 import { submitMovements } from '../engine/movement.ts';
 import { returnBatchPayout } from '../payouts/settle.ts';
 import { PROVIDER_BATCH_MAX } from '../../platform/provider.ts';
 import { payouts } from '../payouts/tables.ts';
-import { findHolderInScope } from '../payments/holders.ts';
+import { findHolderInScope } from '../merchants/holders.ts';
 import { assertPending, batchAmount, batchScopeFilter, findBatchInScope, STAGE_CHUNK } from './service.ts';
 import { STAGED_ID_STRIDE, stagedIdOf } from './staged-ids.ts';
+import { payoutMovement } from './payout-movement.ts';
+import { returnsFromBatch } from './returns.ts';
 import { batches } from './tables.ts';
 import { yieldToRequests } from '../../platform/turns.ts';
 
@@ -183,7 +184,7 @@ export async function executeBatch(deps: Deps, batchId: string): Promise<void> {
           .select()
           .from(payouts)
           .where(eq(payouts.id, Number(d.id)));
-        await returnBatchPayout(tx, row as PayoutRow);
+        await returnBatchPayout(tx, row as PayoutRow, returnsFromBatch);
       }
       return upTo;
     });

@@ -3,7 +3,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor, Tx } from '../../platform/db.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
 import type { Scope } from '../../platform/scope.ts';
-import { findHolderInScope } from '../payments/holders.ts';
+import { findHolderInScope } from '../merchants/holders.ts';
 import { accounts } from '../ledger/tables.ts';
 import { batches, stagedTransactions } from './tables.ts';
 

@@ -10,7 +10,7 @@ import { rewardMovement } from '../payins/rewards.ts';
 import { payinMovement } from '../payins/settle.ts';
 import { payinRewards, payins, refunds } from '../payins/tables.ts';
 import { transferMovement } from '../transfers/movement.ts';
-import { payoutMovement } from '../payouts/movement.ts';
+import { payoutMovement } from '../batches/payout-movement.ts';
 import { makePayouts } from '../../test/payouts.ts';
 import { userIdByEmail } from '../../seed.ts';
 import { recoverMovements, submitMovement, type Movement, type MovementRow } from './movement.ts';

@@ -1,7 +1,6 @@
 import { and, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor, Tx } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
-import { usersUnder } from '../users/repo.ts';
 import { accountCreditShards, accounts } from './tables.ts';
 
 export type AccountRow = typeof accounts.$inferSelect;
@@ -130,13 +129,19 @@ export async function openHolderAccounts(tx: Tx, holder: { id: number; name: str
   return tx.select(accountFields).from(accounts).where(eq(accounts.ownerId, holder.id));
 }
 
+/**
+ * The ids of the holders under a merchant (its brands and team), as a subquery: users' usersUnder, handed in by
+ * the caller, as the ledger imports no feature.
+ */
+export type HoldersUnder = (merchantId: number) => SQL;
+
 /** Accounts a scope may see: staff all; a merchant (and its team) its own and its brands'; a brand its own. */
-export function accountScopeFilter(scope: Scope): SQL {
+export function accountScopeFilter(scope: Scope, under: HoldersUnder): SQL {
   switch (scope.kind) {
     case 'all':
       return sql`true`;
     case 'merchant':
-      return or(eq(accounts.ownerId, scope.merchantId), inArray(accounts.ownerId, usersUnder(scope.merchantId)))!;
+      return or(eq(accounts.ownerId, scope.merchantId), inArray(accounts.ownerId, under(scope.merchantId)))!;
     case 'brand':
       return eq(accounts.ownerId, scope.brandId);
     default:
@@ -241,8 +246,9 @@ export async function findAccountInScope(
   db: Executor,
   scope: Scope,
   ref: { accountReference?: string; accountId?: string; kind?: string },
+  under: HoldersUnder,
 ): Promise<AccountRow | undefined> {
-  const filters: SQL[] = [accountScopeFilter(scope)];
+  const filters: SQL[] = [accountScopeFilter(scope, under)];
   if (ref.accountId) filters.push(eq(accounts.accountId, ref.accountId));
   if (ref.accountReference) filters.push(eq(accounts.accountReference, ref.accountReference));
   if (!ref.accountId) {

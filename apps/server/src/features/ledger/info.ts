@@ -1,8 +1,8 @@
 import type { AccountBalanceResponse, AccountInfo } from '@obol/contract';
 import type { Executor } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
-import { feeBpsOf } from '../users/repo.ts';
 import { FEE_ACCOUNT_REFERENCE, feeAccount, findAccountInScope, holderAccounts } from './accounts.ts';
+import type { Holders } from './holders.ts';
 
 /**
  * The caller's own accounts: a merchant or brand its payout, pay-in and CLP accounts; a merchant-side user
@@ -53,10 +53,11 @@ export async function accountBalanceIn(
   db: Executor,
   s: Scope,
   ref: { accountReference?: string; accountId?: string },
+  holders: Pick<Holders, 'under' | 'feeBpsOf'>,
 ): Promise<AccountBalanceResponse | undefined> {
-  const account = await findAccountInScope(db, s, ref);
+  const account = await findAccountInScope(db, s, ref, holders.under);
   if (!account) return undefined;
-  const feeBps = account.ownerId === null ? 0 : await feeBpsOf(db, account.ownerId);
+  const feeBps = account.ownerId === null ? 0 : await holders.feeBpsOf(db, account.ownerId);
   return {
     balance: account.balance,
     fee: feeBps / 100,

@@ -3,6 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { route } from '../../platform/http.ts';
 import { throttle } from '../../platform/limits.ts';
+import { issueApiKey } from '../api-keys/service.ts';
+import { newInvitation } from '../auth/passwords.ts';
+import { endSessions } from '../auth/sessions.ts';
 import { listMerchants, merchantBrands } from '../users/merchants.ts';
 import { createBrands, createMerchant } from '../users/merchant-create.ts';
 import { changeHolderStatus, setDirectMerchant, updateHolderDetails } from '../users/merchant-edit.ts';
@@ -15,6 +18,7 @@ function audited(req: FastifyRequest, id: number, before: unknown, after: unknow
 }
 
 export function merchantsRoutes(app: FastifyInstance, deps: Deps) {
+  const newHolder = { issueApiKey, newInvitation };
   route(app, merchantOps.merchants, ({ input, auth }) =>
     listMerchants(deps.db, auth.scope, { page: input.page, perPage: input.per_page, search: input.search }),
   );
@@ -31,12 +35,17 @@ export function merchantsRoutes(app: FastifyInstance, deps: Deps) {
     // creating sends invitation mails: counted like inviting users
     await throttle(deps, 'invite', auth.user.id);
     if (input.rolename === 'Merchant') {
-      const { id, mailed } = await createMerchant(deps, auth, input);
+      const { id, mailed } = await createMerchant(deps, auth, input, newHolder);
       audited(req, id, null, { id, name: input.name, email: input.email, role: 'Merchant', fee: input.fee / 100 });
       if (!mailed) req.audit.detail = 'invitation mail not sent';
       return { message: [MERCHANT_MSG.created, ...(mailed ? [] : [MERCHANT_MSG.mailFailed])], ids: [id] };
     }
-    const { ids, mailed } = await createBrands(deps, auth, { parentId: input.parent_id, brands: input.brands });
+    const { ids, mailed } = await createBrands(
+      deps,
+      auth,
+      { parentId: input.parent_id, brands: input.brands },
+      newHolder,
+    );
     audited(req, input.parent_id, null, {
       merchant_id: input.parent_id,
       brands: input.brands.map((b, i) => ({ id: ids[i], name: b.name, email: b.email })),
@@ -58,7 +67,9 @@ export function merchantsRoutes(app: FastifyInstance, deps: Deps) {
   });
 
   route(app, merchantOps.changeHolderStatus, async ({ input, auth, req }) => {
-    const { before, after } = await changeHolderStatus(deps, auth, input.id, input.level_type, isOn(input.status));
+    const { before, after } = await changeHolderStatus(deps, auth, input.id, input.level_type, isOn(input.status), {
+      endSessions,
+    });
     audited(req, input.id, before, after);
     return { message: [MERCHANT_MSG.statusUpdated] };
   });

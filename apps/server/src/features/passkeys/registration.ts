@@ -12,10 +12,21 @@ import { keyedHash, sha256 } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
-import { confirmPassword } from '../auth/passwords.ts';
 import { knownTransports, passkeyRow, passkeysOf, PROMPT_TIMEOUT_MS } from './credentials.ts';
 import type { RelyingParty } from './rp.ts';
 import { passkeyChallenges, passkeys } from './tables.ts';
+
+/**
+ * Checks the signed-in user's own password through the sign-in counters (auth's confirmPassword: auth sits above
+ * passkeys, so the app hands it in); answers the user.
+ */
+export type ConfirmPassword = (
+  deps: Deps,
+  auth: AuthContext,
+  password: string,
+  ip: string,
+  field: string,
+) => Promise<{ id: number; name: string; email: string }>;
 
 /** A registration challenge is answered within this time, once. */
 export const REGISTER_CHALLENGE_TTL_MS = 5 * 60_000;
@@ -31,6 +42,7 @@ export async function registerOptions(
   password: string,
   ip: string,
   rp: RelyingParty,
+  confirmPassword: ConfirmPassword,
 ): Promise<PasskeyCreationOptions> {
   const user = await confirmPassword(deps, auth, password, ip, 'current_password');
   const mine = await passkeysOf(deps.db, user.id);
@@ -161,7 +173,14 @@ export async function rename(deps: Deps, auth: AuthContext, id: number, name: st
  * Removes one of the caller's passkeys after the password. 404 (before the password is asked) when the passkey is
  * not theirs or does not exist. Returns what was removed.
  */
-export async function remove(deps: Deps, auth: AuthContext, id: number, password: string, ip: string) {
+export async function remove(
+  deps: Deps,
+  auth: AuthContext,
+  id: number,
+  password: string,
+  ip: string,
+  confirmPassword: ConfirmPassword,
+) {
   const mine = (await passkeysOf(deps.db, auth.user.id)).find((p) => p.id === id);
   if (!mine) throw notFound(MSG.passkeyNotFound);
   await confirmPassword(deps, auth, password, ip, 'current_password');

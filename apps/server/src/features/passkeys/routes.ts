@@ -4,15 +4,23 @@ import type { Deps } from '../../platform/deps.ts';
 import { route } from '../../platform/http.ts';
 import { throttle } from '../../platform/limits.ts';
 import { listPasskeys } from './credentials.ts';
-import { register, registerOptions, remove, rename } from './registration.ts';
+import { register, registerOptions, remove, rename, type ConfirmPassword } from './registration.ts';
 import { relyingParty } from './rp.ts';
 
-export function passkeyRoutes(app: FastifyInstance, deps: Deps) {
+/** `confirmPassword` comes from auth (a feature above passkeys), handed in by the app. */
+export function passkeyRoutes(app: FastifyInstance, deps: Deps, confirmPassword: ConfirmPassword) {
   route(app, passkeyOps.passkeyRegisterOptions, async ({ input, auth, req }) => {
     req.audit.targetType = 'user';
     req.audit.targetId = auth.user.id;
     await throttle(deps, 'passkey', auth.user.id);
-    const options = await registerOptions(deps, auth, input.current_password, req.ip, relyingParty(deps.config, req));
+    const options = await registerOptions(
+      deps,
+      auth,
+      input.current_password,
+      req.ip,
+      relyingParty(deps.config, req),
+      confirmPassword,
+    );
     req.audit.detail = 'passkey registration started';
     return { options, message: ['Follow your browser to create the passkey'] };
   });
@@ -46,7 +54,7 @@ export function passkeyRoutes(app: FastifyInstance, deps: Deps) {
     req.audit.targetType = 'passkey';
     req.audit.targetId = input.id;
     await throttle(deps, 'passkey', auth.user.id);
-    const gone = await remove(deps, auth, input.id, input.current_password, req.ip);
+    const gone = await remove(deps, auth, input.id, input.current_password, req.ip, confirmPassword);
     req.audit.before = gone;
     req.audit.after = null;
     return { message: [MSG.passkeyRemoved] };

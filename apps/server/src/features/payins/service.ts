@@ -13,8 +13,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { ApiError, badRequest, conflict, unprocessable } from '../../platform/errors.ts';
 import { ProviderRejected, ProviderUnavailable } from '../../platform/provider.ts';
 import { holderAccounts } from '../ledger/accounts.ts';
-import { findHolderInScope } from '../payments/holders.ts';
-import { brandNamesOf } from '../payments/service.ts';
+import { brandNamesOf, findHolderInScope } from '../merchants/holders.ts';
 import { payinRewards, payins } from './tables.ts';
 import type { MerchantCaller } from './token.ts';
 

@@ -6,7 +6,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { unauthorized } from '../../platform/errors.ts';
 import { throttle } from '../../platform/limits.ts';
 import { findActiveApiKey, findApiKeyById } from '../api-keys/service.ts';
-import { findHolderInScope, type Holder } from '../payments/holders.ts';
+import { findHolderInScope, type Holder } from '../merchants/holders.ts';
 
 /** Who calls the merchant API: the merchant or brand whose API key it is, and that key. */
 export interface MerchantCaller {

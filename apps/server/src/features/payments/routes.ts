@@ -4,7 +4,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { route } from '../../platform/http.ts';
 import { auditInTx } from '../../platform/audit.ts';
 import { issueApprovalCode } from '../auth/approval.ts';
-import { accountChoices, searchHolders } from './holders.ts';
+import { accountChoices, searchHolders } from '../merchants/holders.ts';
 import { createManualPayout, manualPayoutBinding } from './service.ts';
 
 export function paymentsRoutes(app: FastifyInstance, deps: Deps) {

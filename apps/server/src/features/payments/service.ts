@@ -7,63 +7,21 @@ import {
   type CreatePayoutResponse,
 } from '@obol/contract';
 import { and, eq } from 'drizzle-orm';
-import { randomBytes } from 'node:crypto';
 import type { Deps } from '../../platform/deps.ts';
-import { isUniqueViolation, type Executor, type Tx } from '../../platform/db.ts';
-import { ApiError, badRequest, conflict, notFound, unprocessable } from '../../platform/errors.ts';
+import { isUniqueViolation, type Tx } from '../../platform/db.ts';
+import { ApiError, badRequest, conflict, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import { withIdempotency } from '../../platform/idempotency.ts';
 import { ProviderUnavailable } from '../../platform/provider.ts';
 import { holdForApproval, needsApproval, thresholdOf } from '../approvals/service.ts';
 import { consumeApprovalCode } from '../auth/approval.ts';
+import { newBatchId } from '../batches/batch-id.ts';
+import { payoutMovement } from '../batches/payout-movement.ts';
 import { batches } from '../batches/tables.ts';
-import { FEE_ACCOUNT_REFERENCE, findAccountInScope, type AccountRow } from '../ledger/accounts.ts';
 import { InsufficientFunds } from '../ledger/service.ts';
+import { brandNamesOf, payingAccount } from '../merchants/holders.ts';
 import { createPayout, rejectHeldPayout, releaseHeldPayout } from '../payouts/service.ts';
 import { payouts } from '../payouts/tables.ts';
-import { roles } from '../roles/tables.ts';
-import { users } from '../users/tables.ts';
-import { findHolderInScope, type Holder } from './holders.ts';
-
-export const newBatchId = () =>
-  `B${Date.now().toString(36).toUpperCase()}${randomBytes(4).toString('hex').toUpperCase()}`;
-
-/**
- * The account to pay from, in the caller's scope, with the merchant or brand it belongs to. The Admin's Fee Account
- * pays on behalf of the merchant or brand chosen (`behalfOf`: its brands, its merchant transaction ids, no fee: the
- * platform does not charge itself), or of the platform itself when none is.
- */
-export async function payingAccount(
-  deps: Deps,
-  auth: AuthContext,
-  accountReference: string,
-  behalfOf = 0,
-): Promise<{ account: AccountRow; holder: Holder | null; merchantId: number; feeBps: number }> {
-  if (accountReference === FEE_ACCOUNT_REFERENCE && auth.user.role !== 'Admin')
-    throw notFound('Account not registered');
-  const account = await findAccountInScope(deps.db, auth.scope, { accountReference });
-  if (!account) throw notFound('Account not registered');
-  if (account.kind === 'fee') {
-    if (!behalfOf) return { account, holder: null, merchantId: auth.user.id, feeBps: 0 };
-    const holder = await findHolderInScope(deps.db, auth.scope, behalfOf);
-    if (!holder || !holder.isActive) throw notFound("Merchant/Brand doesn't exist");
-    return { account, holder, merchantId: holder.merchantId, feeBps: 0 };
-  }
-  const holder = await findHolderInScope(deps.db, auth.scope, account.ownerId!);
-  if (!holder || !holder.isActive) throw notFound("Merchant/Brand doesn't exist");
-  return { account, holder, merchantId: holder.merchantId, feeBps: holder.feeBps };
-}
-
-/** Names of the active brands a merchant's payouts may carry (its brands; a brand only itself). */
-export async function brandNamesOf(db: Executor, merchantId: number, holder: Holder | null): Promise<Set<string>> {
-  if (holder?.role === 'Brand') return new Set([holder.name.toLowerCase()]);
-  const rows = await db
-    .select({ name: users.name })
-    .from(users)
-    .innerJoin(roles, eq(roles.id, users.roleId))
-    .where(and(eq(users.parentId, merchantId), eq(roles.name, 'Brand'), eq(users.isActive, true)));
-  return new Set(rows.map((r) => r.name.toLowerCase()));
-}
 
 export const manualPayoutBinding = (amount: number, obolId: string) => ({
   op: 'manual_payout',
@@ -205,7 +163,7 @@ export const manualPayoutApproval = (deps: Pick<Deps, 'jobs'>) => ({
     if (row?.batchId) await settleManualBatch(tx, row.batchId, 'Completed');
   },
   async reject(tx: Tx, objectId: string, reason: string) {
-    const row = await rejectHeldPayout(tx, Number(objectId), reason);
+    const row = await rejectHeldPayout(tx, payoutMovement, Number(objectId), reason);
     if (row?.batchId) await settleManualBatch(tx, row.batchId, 'Declined');
   },
 });

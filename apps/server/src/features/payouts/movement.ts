@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Movement } from '../engine/movement.ts';
-import { payoutSettlementEntries } from './settle.ts';
+import { payoutSettlementEntries, type BatchReturns } from './settle.ts';
 import { payouts } from './tables.ts';
 import type { PayoutRow } from './service.ts';
 
@@ -18,9 +18,10 @@ export const providerBody = (p: PayoutRow) => ({
 /**
  * A payout, manual or of a batch, declared to the money engine (engine/movement.ts): Processing until the provider
  * settles it Completed or Failed, its money in payouts in flight meanwhile. A batch's payouts are sent in batch
- * calls and looked up many at a time; their settlements post together (settle.ts).
+ * calls and looked up many at a time; their settlements post together (settle.ts). What a failed payout returns of
+ * its batch's fee is batches' to say: the movement is made with it there (batches/payout-movement.ts).
  */
-export const payoutMovement: Movement<PayoutRow> = {
+export const payoutMovementWith = (batchReturns: BatchReturns): Movement<PayoutRow> => ({
   kind: 'payout',
   table: payouts,
   columns: {
@@ -48,5 +49,5 @@ export const payoutMovement: Movement<PayoutRow> = {
     updatedAt: sql`now()`,
   }),
   defaultReason: 'Brand does not match',
-  postSettled: payoutSettlementEntries,
-};
+  postSettled: (tx, settled) => payoutSettlementEntries(tx, settled, batchReturns),
+});

@@ -10,7 +10,7 @@ import { trialBalance } from '../ledger/service.ts';
 import { journalEntries } from '../ledger/tables.ts';
 import { reconcile } from '../provider/service.ts';
 import { recoverMovements, submitMovement } from '../engine/movement.ts';
-import { payoutMovement } from './movement.ts';
+import { payoutMovement } from '../batches/payout-movement.ts';
 import { payouts } from './tables.ts';
 
 // Webhooks never arrive here: the simulator posts them to a port nobody listens on. Every payout must still

@@ -5,8 +5,7 @@ import { unprocessable } from '../../platform/errors.ts';
 import type { Jobs } from '../../platform/jobs.ts';
 import { platformAccountId, type AccountRow } from '../ledger/accounts.ts';
 import { postEntry } from '../ledger/service.ts';
-import { settleMovements } from '../engine/movement.ts';
-import { payoutMovement } from './movement.ts';
+import { settleMovements, type Movement } from '../engine/movement.ts';
 import { payouts } from './tables.ts';
 
 export type PayoutRow = typeof payouts.$inferSelect;
@@ -82,9 +81,14 @@ export async function releaseHeldPayout(tx: Tx, jobs: Pick<Jobs, 'send'>, id: nu
 
 /**
  * A rejected payout fails as a declined one does, through the engine's one settle path (its reserve returned, its
- * event written): moved to Processing and settled Failed in the same transaction, so nobody sees it in flight.
+ * event written; the movement is batches' payoutMovement): moved to Processing and settled Failed in the same transaction, so nobody sees it in flight.
  */
-export async function rejectHeldPayout(tx: Tx, id: number, reason: string): Promise<PayoutRow | undefined> {
+export async function rejectHeldPayout(
+  tx: Tx,
+  payoutMovement: Movement<PayoutRow>,
+  id: number,
+  reason: string,
+): Promise<PayoutRow | undefined> {
   const [row] = await tx
     .update(payouts)
     .set({ status: 'Processing', updatedAt: new Date() })

@@ -2,8 +2,14 @@ import type { Tx } from '../../platform/db.ts';
 import { platformAccountId } from '../ledger/accounts.ts';
 import { entryIdByKey, postEntry, reverseEntry, type EntryCommand } from '../ledger/service.ts';
 import { postEntries, writeEntries } from '../ledger/batch.ts';
-import { returnsFromBatch } from '../batches/returns.ts';
 import type { PayoutRow } from './service.ts';
+
+/**
+ * Records that these amounts of an executed batch came back (failed payouts of it), in the caller's transaction, and
+ * answers each one's share of the batch fee: batches' returnsFromBatch. Batches sit above payouts (they create them),
+ * so it is handed in (batches/payout-movement.ts).
+ */
+export type BatchReturns = (tx: Tx, batchId: string, amounts: number[]) => Promise<number[]>;
 
 /**
  * The ledger of payouts the engine settled together (payoutMovement's postSettled), in its transaction. Each
@@ -11,7 +17,11 @@ import type { PayoutRow } from './service.ts';
  * the two platform accounts move once per call (ledger postEntries); a Failed payout of a batch returns its amount
  * and its share of the batch fee (`payout:<id>:refund`), a failed manual payout the exact opposite of its reserve.
  */
-export async function payoutSettlementEntries(tx: Tx, settled: { row: PayoutRow; state: 'completed' | 'failed' }[]) {
+export async function payoutSettlementEntries(
+  tx: Tx,
+  settled: { row: PayoutRow; state: 'completed' | 'failed' }[],
+  batchReturns: BatchReturns,
+) {
   if (!settled.length) return;
   const completed = settled.filter((s) => s.state === 'completed').map((s) => s.row);
   const failed = settled.filter((s) => s.state === 'failed').map((s) => s.row);
@@ -46,6 +56,7 @@ export async function payoutSettlementEntries(tx: Tx, settled: { row: PayoutRow;
   const returns = await batchReturnEntries(
     tx,
     failed.filter((r) => r.payoutType === 'batch'),
+    batchReturns,
   );
   await postEntries(tx, returns, { alsoLock: [...touched], alsoMove: completions.moving });
   for (const row of failed) {
@@ -59,11 +70,11 @@ export async function payoutSettlementEntries(tx: Tx, settled: { row: PayoutRow;
 
 /**
  * Returns a failed payout of an executed batch: its amount from payouts in flight, and its share of the batch
- * fee (batches' returnFromBatch says how much, the batch row locked) from the Fee Account, to the account it
+ * fee (batches' returnsFromBatch says how much, the batch row locked) from the Fee Account, to the account it
  * was paid from, in the caller's transaction.
  */
-export async function returnBatchPayout(tx: Tx, row: PayoutRow) {
-  const [entry] = await batchReturnEntries(tx, [row]);
+export async function returnBatchPayout(tx: Tx, row: PayoutRow, batchReturns: BatchReturns) {
+  const [entry] = await batchReturnEntries(tx, [row], batchReturns);
   await postEntry(tx, entry);
   return { amount: row.amount, fee: entry.fee };
 }
@@ -73,7 +84,11 @@ export async function returnBatchPayout(tx: Tx, row: PayoutRow) {
  * row locked once, in batch id order, and each payout's share of its batch fee as if they came back one by one
  * in payout id order. The caller posts them.
  */
-async function batchReturnEntries(tx: Tx, rows: PayoutRow[]): Promise<(EntryCommand & { fee: number })[]> {
+async function batchReturnEntries(
+  tx: Tx,
+  rows: PayoutRow[],
+  batchReturns: BatchReturns,
+): Promise<(EntryCommand & { fee: number })[]> {
   if (!rows.length) return [];
   const byBatch = new Map<string, PayoutRow[]>();
   for (const row of [...rows].sort((a, b) => a.id - b.id)) {
@@ -84,7 +99,7 @@ async function batchReturnEntries(tx: Tx, rows: PayoutRow[]): Promise<(EntryComm
   const entries: (EntryCommand & { fee: number })[] = [];
   for (const batchId of [...byBatch.keys()].sort()) {
     const list = byBatch.get(batchId)!;
-    const shares = await returnsFromBatch(
+    const shares = await batchReturns(
       tx,
       batchId,
       list.map((r) => r.amount),

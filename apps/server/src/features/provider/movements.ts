@@ -4,7 +4,7 @@ import { refundMovement } from '../payins/refunds.ts';
 import { payinMovement } from '../payins/settle.ts';
 import { rewardMovement } from '../payins/rewards.ts';
 import { transferMovement } from '../transfers/movement.ts';
-import { payoutMovement } from '../payouts/movement.ts';
+import { payoutMovement } from '../batches/payout-movement.ts';
 
 /**
  * Every movement kind the money engine moves (engine/movement.ts): the webhook finds an event's kind among them,

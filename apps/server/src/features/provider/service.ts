@@ -4,7 +4,7 @@ import { anyOf, rowsOf, type Tx } from '../../platform/db.ts';
 import type { ProviderItem } from '../../platform/provider.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { completedPayouts, payoutsByKeys } from '../payouts/find.ts';
-import { payoutMovement } from '../payouts/movement.ts';
+import { payoutMovement } from '../batches/payout-movement.ts';
 import {
   inFlightByKey,
   inFlightKeys,

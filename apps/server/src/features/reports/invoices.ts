@@ -5,7 +5,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import { defineExport } from '../downloads/exports.ts';
-import { findHolderInScope } from '../payments/holders.ts';
+import { findHolderInScope } from '../merchants/holders.ts';
 import { renderInvoice } from './invoice-pdf.ts';
 import { invoiceCounters, invoices } from './tables.ts';
 

@@ -4,7 +4,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { route } from '../../platform/http.ts';
 import { throttle } from '../../platform/limits.ts';
 import { startExport } from '../downloads/service.ts';
-import { searchHolders } from '../payments/holders.ts';
+import { searchHolders } from '../merchants/holders.ts';
 import { INVOICE_EXPORT, invoicePeriod, issueInvoice } from './invoices.ts';
 import { feeChart } from './chart.ts';
 import { pullReport } from './service.ts';

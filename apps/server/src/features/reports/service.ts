@@ -5,7 +5,7 @@ import type { Tx } from '../../platform/db.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import { startExport, type ExportParams } from '../downloads/service.ts';
-import { findHolderInScope } from '../payments/holders.ts';
+import { findHolderInScope } from '../merchants/holders.ts';
 import type { ReportParams } from './params.ts';
 import { REPORT_SPECS } from './reports.ts';
 

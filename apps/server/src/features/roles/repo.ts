@@ -1,7 +1,17 @@
 import { isPermission, type Permission } from '@obol/contract';
 import { eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
-import type { Executor } from '../../platform/db.ts';
+import type { Executor, Tx } from '../../platform/db.ts';
 import { permissions, rolePermissions, roles } from './tables.ts';
+
+/**
+ * Every change that could leave nobody able to edit roles (a role's permissions, a user's role, status or
+ * deletion) runs in a transaction that first takes this lock, makes its change, then checks that someone can still
+ * edit roles (users/guard.ts): two such changes at the same moment are serialised, so neither can pass its check on
+ * a state the other is about to change.
+ */
+export async function lockRoleAdministration(tx: Tx): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(727275)`);
+}
 
 /** The permission names a role holds, in the order of the groups. */
 export async function permissionsOfRole(db: Executor, roleId: number): Promise<Permission[]> {

@@ -1,9 +1,8 @@
 import { BRAND_NEVER, ROLE_EDITOR_PERMISSION, ROLE_MESSAGES, type Permission, type RoleName } from '@obol/contract';
 import { eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../platform/db.ts';
+import type { Db, Tx } from '../../platform/db.ts';
 import { notFound, unprocessable } from '../../platform/errors.ts';
-import { assertSomeoneCanEditRoles, lockRoleAdministration } from '../users/guard.ts';
-import { permissionsOfRole } from './repo.ts';
+import { lockRoleAdministration, permissionsOfRole } from './repo.ts';
 import { permissions, rolePermissions, roles } from './tables.ts';
 
 /** The id of a role by its name; a 404 when the role is not in the database. */
@@ -18,6 +17,9 @@ export async function permissionsOfRoleNamed(db: Db, name: RoleName): Promise<Pe
   return permissionsOfRole(db, await roleIdOf(db, name));
 }
 
+/** The check that someone can still edit roles (users/guard.ts: users sit above roles, so the app hands it in). */
+export type EditorCheck = (tx: Tx) => Promise<void>;
+
 /**
  * Replaces the permissions of a role with `wanted` (already checked against the editor rule by the contract).
  * Refuses (422) a Brand given what a Brand never holds and an Admin role without the role editor permission;
@@ -29,6 +31,7 @@ export async function replaceRolePermissions(
   db: Db,
   role: RoleName,
   wanted: readonly Permission[],
+  assertSomeoneCanEditRoles: EditorCheck,
 ): Promise<{ before: Permission[]; after: Permission[] }> {
   if (role === 'Admin' && !wanted.includes(ROLE_EDITOR_PERMISSION))
     throw unprocessable(ROLE_MESSAGES.adminKeepsEditor, 'permission_name');

@@ -2,7 +2,7 @@ import type { MerchantAccountChoice } from '@obol/contract';
 import type { Executor } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { holderAccountsOf } from '../ledger/accounts.ts';
-import { searchHolders } from '../payments/holders.ts';
+import { searchHolders } from '../merchants/holders.ts';
 import { userNameOf } from '../users/repo.ts';
 
 // ---- Merchants Payout's chooser ----

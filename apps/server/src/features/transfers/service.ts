@@ -19,7 +19,8 @@ import { holdForApproval, needsApproval, thresholdOf } from '../approvals/servic
 import { consumeApprovalCode, issueApprovalCode } from '../auth/approval.ts';
 import { findAccountInScope, platformAccountId, type AccountRow } from '../ledger/accounts.ts';
 import { InsufficientFunds, postEntry } from '../ledger/service.ts';
-import { findHolderInScope } from '../payments/holders.ts';
+import { findHolderInScope } from '../merchants/holders.ts';
+import { usersUnder } from '../users/repo.ts';
 import { settleMovements } from '../engine/movement.ts';
 import { listRows } from './list.ts';
 import { transferMovement } from './movement.ts';
@@ -47,7 +48,7 @@ export async function transferAccount(
   auth: AuthContext,
   accountId: string,
 ): Promise<{ account: AccountRow; holderId: number | null; merchantId: number | null; holderName: string }> {
-  const account = await findAccountInScope(deps.db, auth.scope, { accountId });
+  const account = await findAccountInScope(deps.db, auth.scope, { accountId }, usersUnder);
   if (!account) throw notFound(TRANSFER_MSG.accountNotRegistered);
   if (account.kind === 'fee') {
     if (auth.user.role !== 'Admin') throw notFound(TRANSFER_MSG.accountNotRegistered);

@@ -8,19 +8,34 @@ import {
 } from '@obol/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { isUniqueViolation, type Tx } from '../../platform/db.ts';
+import { isUniqueViolation, type Executor, type Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError, forbidden, notFound, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
-import { newInvitation } from '../auth/passwords.ts';
-import { endSessions } from '../auth/sessions.ts';
-import { roleName, rolesNamed } from '../roles/repo.ts';
-import { assertSomeoneCanEditRoles, lockRoleAdministration } from './guard.ts';
+import type { MailMessage } from '../../platform/mail.ts';
+import { lockRoleAdministration, roleName, rolesNamed } from '../roles/repo.ts';
+import { assertSomeoneCanEditRoles } from './guard.ts';
 import { userScopeFilter } from './repo.ts';
 import { users } from './tables.ts';
 
 // Changing users (role, status, deletion, invitation mails) from the Users screen. Who may touch whom:
 // staff everyone in their scope (only an Admin an Admin), a merchant's side its own team; nobody themselves.
+
+/**
+ * What a change of users does to signing in (auth's sessions and links). Auth sits above users (it reads their
+ * credentials), so the app hands these in.
+ */
+export interface SignInHooks {
+  /** ends every open session of the user, in the caller's transaction */
+  endSessions: (tx: Executor, userId: number) => Promise<void>;
+  /** a new invitation link for the user, in the caller's transaction: the mail to send once it commits */
+  newInvitation: (
+    tx: Executor,
+    deps: Pick<Deps, 'config'>,
+    user: { id: number; name: string; email: string },
+    invitedBy: string,
+  ) => Promise<MailMessage>;
+}
 
 /** A user as the activity log records it before and after a change. */
 export interface UserState {
@@ -110,12 +125,18 @@ function roleAdministration(deps: Deps, change: (tx: Tx) => Promise<Change>): Pr
 }
 
 /** Activates or deactivates a verified user; deactivation ends the user's sessions in the same transaction. */
-export function changeStatus(deps: Deps, auth: AuthContext, id: number, active: boolean): Promise<Change> {
+export function changeStatus(
+  deps: Deps,
+  auth: AuthContext,
+  id: number,
+  active: boolean,
+  signIn: SignInHooks,
+): Promise<Change> {
   return roleAdministration(deps, async (tx) => {
     const before = await lockTarget(tx, auth, id);
     if (!before.verified) throw unprocessable(USERS_MSG.notVerified);
     const after = await updateUser(tx, auth, id, { isActive: active });
-    if (!active) await endSessions(tx, id);
+    if (!active) await signIn.endSessions(tx, id);
     return { before, after };
   });
 }
@@ -138,7 +159,7 @@ export function updateRole(deps: Deps, auth: AuthContext, id: number, role: Role
  * activity records that name it; deleted_at hides it from every list and from sign-in, its sessions end, and its
  * e-mail may be invited again. A merchant with users or brands left is refused.
  */
-export function deleteUser(deps: Deps, auth: AuthContext, id: number): Promise<Change> {
+export function deleteUser(deps: Deps, auth: AuthContext, id: number, signIn: SignInHooks): Promise<Change> {
   return roleAdministration(deps, async (tx) => {
     const before = await lockTarget(tx, auth, id);
     const [child] = await tx
@@ -148,7 +169,7 @@ export function deleteUser(deps: Deps, auth: AuthContext, id: number): Promise<C
       .limit(1);
     if (child) throw unprocessable(USERS_MSG.hasUsers);
     const after = await updateUser(tx, auth, id, { deletedAt: new Date(), isActive: false });
-    await endSessions(tx, id);
+    await signIn.endSessions(tx, id);
     return { before, after };
   });
 }
@@ -157,11 +178,16 @@ export function deleteUser(deps: Deps, auth: AuthContext, id: number): Promise<C
  * A new invitation mail for a user not yet verified (else 422); the new link voids the old. The mail goes out
  * after the commit.
  */
-export async function resendInvitation(deps: Deps, auth: AuthContext, id: number): Promise<UserState> {
+export async function resendInvitation(
+  deps: Deps,
+  auth: AuthContext,
+  id: number,
+  signIn: SignInHooks,
+): Promise<UserState> {
   const { user, mail } = await deps.db.transaction(async (tx) => {
     const user = await lockTarget(tx, auth, id);
     if (user.verified) throw unprocessable(USERS_MSG.alreadyVerified);
-    return { user, mail: await newInvitation(tx, deps, user, auth.user.name) };
+    return { user, mail: await signIn.newInvitation(tx, deps, user, auth.user.name) };
   });
   await deps.mailer.send(mail);
   return user;
@@ -213,9 +239,10 @@ export async function inviteUser(
   deps: Deps,
   auth: AuthContext,
   inv: Invitation,
+  signIn: SignInHooks,
 ): Promise<{ user: UserState; mailed: boolean }> {
   const parentId = await parentFor(deps, auth, inv.role, inv.parentId);
-  let created: { user: UserState; mail: Awaited<ReturnType<typeof newInvitation>> };
+  let created: { user: UserState; mail: MailMessage };
   try {
     created = await deps.db.transaction(async (tx) => {
       // the merchant is held (FOR SHARE) until the new user is in: a deletion of it at the same moment either
@@ -238,7 +265,7 @@ export async function inviteUser(
         })
         .returning(stateColumns);
       const user = toState(row);
-      return { user, mail: await newInvitation(tx, deps, user, auth.user.name) };
+      return { user, mail: await signIn.newInvitation(tx, deps, user, auth.user.name) };
     });
   } catch (err) {
     if (isUniqueViolation(err, 'users_email_key'))

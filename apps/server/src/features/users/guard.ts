@@ -10,16 +10,9 @@ export const ROLE_EDITOR_PERMISSION = 'User can view role&permissions';
 export const NOBODY_CAN_EDIT_ROLES = 'This change would leave nobody able to edit roles';
 
 /**
- * Every change that could leave nobody able to edit roles (a role's permissions, a user's role, status or
- * deletion) runs in a transaction that first takes this lock, makes its change, then calls
- * `assertSomeoneCanEditRoles`: two such changes at the same moment are serialised, so neither can pass its
- * check on a state the other is about to change.
+ * After the change, inside the same transaction under lockRoleAdministration (roles/repo.ts): a 422 (rolling the
+ * change back) when nobody is left.
  */
-export async function lockRoleAdministration(tx: Tx): Promise<void> {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(727275)`);
-}
-
-/** After the change, inside the same locked transaction: a 422 (rolling the change back) when nobody is left. */
 export async function assertSomeoneCanEditRoles(tx: Tx): Promise<void> {
   const [editor] = await tx
     .select({ id: users.id })

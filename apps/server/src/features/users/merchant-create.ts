@@ -8,10 +8,9 @@ import { ApiError, notFound, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import type { MailMessage } from '../../platform/mail.ts';
 import { ProviderUnavailable } from '../../platform/provider.ts';
-import { issueApiKey } from '../api-keys/service.ts';
-import { newInvitation } from '../auth/passwords.ts';
 import { openHolderAccounts } from '../ledger/accounts.ts';
 import { rolesNamed } from '../roles/repo.ts';
+import type { SignInHooks } from './admin.ts';
 import { holderDetails, users } from './tables.ts';
 import { merchantScope } from './merchants.ts';
 
@@ -26,6 +25,15 @@ async function checkWallet(deps: Deps, obolId: string, field: string) {
     throw err;
   }
   if (!wallet) throw new ApiError(404, [PAYMENT_MSG.invalidObolId], { [field]: [PAYMENT_MSG.invalidObolId] });
+}
+
+/**
+ * What a new holder gets from the features above users (auth's invitation link, api-keys' key pair), handed in by
+ * the merchants' routes.
+ */
+export interface NewHolderHooks extends Pick<SignInHooks, 'newInvitation'> {
+  /** the holder's first key pair, in the caller's transaction */
+  issueApiKey: (tx: Tx, secretsKey: Buffer, userId: number) => Promise<unknown>;
 }
 
 interface NewHolder {
@@ -43,6 +51,7 @@ async function insertHolder(
   deps: Deps,
   inviter: string,
   h: NewHolder,
+  hooks: NewHolderHooks,
 ): Promise<{ id: number; mail: MailMessage }> {
   const [user] = await tx
     .insert(users)
@@ -56,8 +65,8 @@ async function insertHolder(
     .returning({ id: users.id, name: users.name, email: users.email });
   await tx.insert(holderDetails).values({ userId: user.id, ...h.details });
   await openHolderAccounts(tx, { id: user.id, name: user.name });
-  await issueApiKey(tx, deps.config.secretsKey, user.id);
-  return { id: user.id, mail: await newInvitation(tx, deps, user, inviter) };
+  await hooks.issueApiKey(tx, deps.config.secretsKey, user.id);
+  return { id: user.id, mail: await hooks.newInvitation(tx, deps, user, inviter) };
 }
 
 /** Runs a creation; an e-mail already in use is 409 on the field that carried it. */
@@ -106,29 +115,35 @@ export interface MerchantInput {
 }
 
 /** Add New Merchant (staff only): the wallet checked with the provider, then one transaction, then the mail. */
-export async function createMerchant(deps: Deps, auth: AuthContext, input: MerchantInput) {
+export async function createMerchant(deps: Deps, auth: AuthContext, input: MerchantInput, hooks: NewHolderHooks) {
   if (auth.scope.kind !== 'all') throw notFound(MERCHANT_MSG.notFound);
   await checkWallet(deps, input.obol_id, 'obol_id');
   const created = await creating(
     () =>
       deps.db.transaction((tx) =>
-        insertHolder(tx, deps, auth.user.name, {
-          name: input.name,
-          email: input.email,
-          role: 'Merchant',
-          parentId: null,
-          feeBps: input.fee,
-          details: {
-            descriptor: input.payin_name,
-            brandName: input.brand_name,
-            obolId: input.obol_id,
-            mid: input.mId,
-            registrationNumber: input.registrationNumber,
-            street: input.street,
-            city: input.city,
-            zipCode: input.zipCode,
+        insertHolder(
+          tx,
+          deps,
+          auth.user.name,
+          {
+            name: input.name,
+            email: input.email,
+            role: 'Merchant',
+            parentId: null,
+            feeBps: input.fee,
+            details: {
+              descriptor: input.payin_name,
+              brandName: input.brand_name,
+              obolId: input.obol_id,
+              mid: input.mId,
+              registrationNumber: input.registrationNumber,
+              street: input.street,
+              city: input.city,
+              zipCode: input.zipCode,
+            },
           },
-        }),
+          hooks,
+        ),
       ),
     () => 'email',
   );
@@ -145,7 +160,7 @@ export interface BrandsInput {
  * the merchant (FOR SHARE, so it cannot be deleted or lose its verification meanwhile) and creates every brand with
  * the merchant's fee and descriptor.
  */
-export async function createBrands(deps: Deps, auth: AuthContext, input: BrandsInput) {
+export async function createBrands(deps: Deps, auth: AuthContext, input: BrandsInput, hooks: NewHolderHooks) {
   const emails = input.brands.map((b) => b.email);
   const dup = emails.findIndex((e, i) => emails.indexOf(e) !== i);
   if (dup >= 0) throw unprocessable('Each brand needs its own e-mail', `brands.${dup}.email`);
@@ -169,14 +184,20 @@ export async function createBrands(deps: Deps, auth: AuthContext, input: BrandsI
         const made = [];
         for (const b of input.brands) {
           made.push(
-            await insertHolder(tx, deps, auth.user.name, {
-              name: b.name,
-              email: b.email,
-              role: 'Brand',
-              parentId: merchant.id,
-              feeBps: merchant.feeBps,
-              details: { descriptor: merchant.descriptor, brandName: b.name, obolId: b.obol_id, mid: b.mId },
-            }),
+            await insertHolder(
+              tx,
+              deps,
+              auth.user.name,
+              {
+                name: b.name,
+                email: b.email,
+                role: 'Brand',
+                parentId: merchant.id,
+                feeBps: merchant.feeBps,
+                details: { descriptor: merchant.descriptor, brandName: b.name, obolId: b.obol_id, mid: b.mId },
+              },
+              hooks,
+            ),
           );
         }
         return made;

@@ -6,9 +6,9 @@ import type { Deps } from '../../platform/deps.ts';
 import { notFound, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import type { Scope } from '../../platform/scope.ts';
-import { endSessions } from '../auth/sessions.ts';
 import { rolesNamed } from '../roles/repo.ts';
 import { changeFee } from './fees.ts';
+import type { SignInHooks } from './admin.ts';
 import { holderDetails, users } from './tables.ts';
 import { isBrand, isMerchant, selectRows, toRow } from './merchants.ts';
 
@@ -118,6 +118,7 @@ export async function changeHolderStatus(
   id: number,
   level: 'Merchant' | 'Brand',
   active: boolean,
+  signIn: Pick<SignInHooks, 'endSessions'>,
 ) {
   return deps.db.transaction(async (tx) => {
     const holder = await lockHolder(tx, auth.scope, id);
@@ -139,7 +140,7 @@ export async function changeHolderStatus(
         .select({ id: users.id })
         .from(users)
         .where(or(eq(users.id, id), holder.merchant ? eq(users.parentId, id) : sql`false`));
-      for (const m of members) await endSessions(tx, m.id);
+      for (const m of members) await signIn.endSessions(tx, m.id);
     }
     return {
       before: { id, name: holder.name, level, is_active: holder.isActive },

@@ -1,10 +1,27 @@
-import { MERCHANT_SIDE_ROLES, STAFF_ASSIGNABLE_ROLES, USERS_MSG, isActiveStatus, usersOps } from '@obol/contract';
+import {
+  MERCHANT_SIDE_ROLES,
+  ROLES,
+  STAFF_ASSIGNABLE_ROLES,
+  USERS_MSG,
+  isActiveStatus,
+  rolesOps,
+  usersOps,
+} from '@obol/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { forbidden, notFound } from '../../platform/errors.ts';
 import { route } from '../../platform/http.ts';
 import { throttle } from '../../platform/limits.ts';
-import { changeStatus, deleteUser, inviteUser, resendInvitation, updateRole, type Change } from './admin.ts';
+import {
+  changeStatus,
+  deleteUser,
+  inviteUser,
+  resendInvitation,
+  updateRole,
+  type Change,
+  type SignInHooks,
+} from './admin.ts';
+import { countUsersByRole, usersWithRole } from './by-role.ts';
 import { findUserInScope, listUsers, merchantsInScope } from './repo.ts';
 
 /** The activity record of a change: the user, before and after. */
@@ -15,7 +32,8 @@ function audited(req: FastifyRequest, change: Change) {
   req.audit.after = change.after;
 }
 
-export function usersRoutes(app: FastifyInstance, deps: Deps) {
+/** `signIn` comes from auth (a feature above users), handed in by the app. */
+export function usersRoutes(app: FastifyInstance, deps: Deps, signIn: SignInHooks) {
   route(app, usersOps.users, async ({ input, auth }) => {
     if (auth.scope.kind === 'brand' || auth.scope.kind === 'none') throw forbidden();
     const role = input.roles === '' || input.roles === 'All Roles' ? null : input.roles;
@@ -32,12 +50,17 @@ export function usersRoutes(app: FastifyInstance, deps: Deps) {
   route(app, usersOps.inviteUser, async ({ input, auth, req }) => {
     req.audit.targetType = 'user';
     await throttle(deps, 'invite', auth.user.id);
-    const { user, mailed } = await inviteUser(deps, auth, {
-      name: input.name,
-      email: input.email,
-      role: input.rolename,
-      parentId: input.parent_id,
-    });
+    const { user, mailed } = await inviteUser(
+      deps,
+      auth,
+      {
+        name: input.name,
+        email: input.email,
+        role: input.rolename,
+        parentId: input.parent_id,
+      },
+      signIn,
+    );
     req.audit.targetId = user.id;
     req.audit.before = null;
     req.audit.after = user;
@@ -49,7 +72,7 @@ export function usersRoutes(app: FastifyInstance, deps: Deps) {
   });
 
   route(app, usersOps.changeUserStatus, async ({ input, auth, req }) => {
-    audited(req, await changeStatus(deps, auth, input.id, isActiveStatus(input.status)));
+    audited(req, await changeStatus(deps, auth, input.id, isActiveStatus(input.status), signIn));
     return { message: [USERS_MSG.statusUpdated] };
   });
 
@@ -59,7 +82,7 @@ export function usersRoutes(app: FastifyInstance, deps: Deps) {
   });
 
   route(app, usersOps.deleteUser, async ({ input, auth, req }) => {
-    audited(req, await deleteUser(deps, auth, input.id));
+    audited(req, await deleteUser(deps, auth, input.id, signIn));
     return { message: [USERS_MSG.userDeleted] };
   });
 
@@ -70,7 +93,7 @@ export function usersRoutes(app: FastifyInstance, deps: Deps) {
     const seen = input.id <= 2_147_483_647 ? await findUserInScope(deps.db, auth.scope, input.id) : undefined;
     if (!seen) throw notFound(USERS_MSG.userNotFound);
     await throttle(deps, 'resendInvitation', input.id);
-    const user = await resendInvitation(deps, auth, input.id);
+    const user = await resendInvitation(deps, auth, input.id, signIn);
     // the user is unchanged; the new link replaced the old one
     req.audit.before = { ...user, invitation: 'previous link' };
     req.audit.after = { ...user, invitation: 'new link mailed' };
@@ -86,5 +109,16 @@ export function usersRoutes(app: FastifyInstance, deps: Deps) {
   route(app, usersOps.allMerchants, async ({ auth }) => {
     if (auth.scope.kind !== 'all' && auth.scope.kind !== 'merchant') throw forbidden();
     return { data: await merchantsInScope(deps.db, auth.scope) };
+  });
+
+  // the Roles screen's counts and lists of the users holding a role (read here: users sit above roles)
+  route(app, rolesOps.userWithCount, async ({ auth }) => {
+    const counts = await countUsersByRole(deps.db, auth.scope);
+    return { data: ROLES.map((name) => ({ name, count: counts.get(name) ?? 0 })) };
+  });
+
+  route(app, rolesOps.userRoles, async ({ input, auth }) => {
+    const page = await usersWithRole(deps.db, auth.scope, input.role, { page: input.page, perPage: input.per_page });
+    return { total: page.total, data: [{ name: input.role, users: page.users }] };
   });
 }

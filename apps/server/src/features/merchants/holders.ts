@@ -2,11 +2,19 @@ import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AccountChoice, HolderChoice, HolderOption, MerchantAccountsResponse } from '@obol/contract';
 import { escapeLike, type Executor } from '../../platform/db.ts';
 import { notFound } from '../../platform/errors.ts';
+import type { Deps } from '../../platform/deps.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import type { Scope } from '../../platform/scope.ts';
-import { FEE_ACCOUNT_REFERENCE, feeAccount, payoutAccountsOf } from '../ledger/accounts.ts';
+import {
+  FEE_ACCOUNT_REFERENCE,
+  feeAccount,
+  findAccountInScope,
+  payoutAccountsOf,
+  type AccountRow,
+} from '../ledger/accounts.ts';
 import { accounts } from '../ledger/tables.ts';
 import { roles } from '../roles/tables.ts';
+import { usersUnder } from '../users/repo.ts';
 import { users } from '../users/tables.ts';
 
 /** A merchant or brand that payouts are made on behalf of. */
@@ -150,4 +158,41 @@ export async function accountChoices(
     balance: a.balance,
   }));
   return { data, fee: holder.feeBps / 100 };
+}
+
+/**
+ * The account to pay from, in the caller's scope, with the merchant or brand it belongs to. The Admin's Fee Account
+ * pays on behalf of the merchant or brand chosen (`behalfOf`: its brands, its merchant transaction ids, no fee: the
+ * platform does not charge itself), or of the platform itself when none is.
+ */
+export async function payingAccount(
+  deps: Deps,
+  auth: AuthContext,
+  accountReference: string,
+  behalfOf = 0,
+): Promise<{ account: AccountRow; holder: Holder | null; merchantId: number; feeBps: number }> {
+  if (accountReference === FEE_ACCOUNT_REFERENCE && auth.user.role !== 'Admin')
+    throw notFound('Account not registered');
+  const account = await findAccountInScope(deps.db, auth.scope, { accountReference }, usersUnder);
+  if (!account) throw notFound('Account not registered');
+  if (account.kind === 'fee') {
+    if (!behalfOf) return { account, holder: null, merchantId: auth.user.id, feeBps: 0 };
+    const holder = await findHolderInScope(deps.db, auth.scope, behalfOf);
+    if (!holder || !holder.isActive) throw notFound("Merchant/Brand doesn't exist");
+    return { account, holder, merchantId: holder.merchantId, feeBps: 0 };
+  }
+  const holder = await findHolderInScope(deps.db, auth.scope, account.ownerId!);
+  if (!holder || !holder.isActive) throw notFound("Merchant/Brand doesn't exist");
+  return { account, holder, merchantId: holder.merchantId, feeBps: holder.feeBps };
+}
+
+/** Names of the active brands a merchant's payouts may carry (its brands; a brand only itself). */
+export async function brandNamesOf(db: Executor, merchantId: number, holder: Holder | null): Promise<Set<string>> {
+  if (holder?.role === 'Brand') return new Set([holder.name.toLowerCase()]);
+  const rows = await db
+    .select({ name: users.name })
+    .from(users)
+    .innerJoin(roles, eq(roles.id, users.roleId))
+    .where(and(eq(users.parentId, merchantId), eq(roles.name, 'Brand'), eq(users.isActive, true)));
+  return new Set(rows.map((r) => r.name.toLowerCase()));
 }
