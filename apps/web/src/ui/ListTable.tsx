@@ -39,7 +39,7 @@ export function BodyState({
       <TableCell colSpan={colSpan} align="center" sx={{ py: 4 }}>
         {/* centred in the visible part of a table wider than its card (cqi: the scrolling container's width), not
             on the whole scroll width */}
-        <Box sx={{ position: 'sticky', left: 16, width: 'calc(100cqi - 32px)', textAlign: 'center' }}>
+        <Box data-empty-state sx={{ position: 'sticky', left: 16, width: 'calc(100cqi - 32px)', textAlign: 'center' }}>
           {loading ? <CircularProgress size={24} aria-label="Loading" /> : text}
         </Box>
       </TableCell>
@@ -97,7 +97,7 @@ export interface ListTableProps<T> {
 export function ListTable<T>(props: ListTableProps<T>) {
   const { id, label, columns, rows, rowKey, action, loading, emptyText, sx, toolbar, lead, footer } = props;
   const phone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'), { noSsr: true });
-  const state = useTablePrefs(id, defaultsOf(columns));
+  const state = useTablePrefs(id, defaultsOf(columns, action));
   const byId = new Map(columns.map((c) => [c.id, c]));
   const shown = state.visible.map((v) => byId.get(v)).filter((c): c is Column<T> => !!c);
   const labels = Object.fromEntries(columns.map((c) => [c.id, c.label]));
@@ -165,7 +165,9 @@ export function ListTable<T>(props: ListTableProps<T>) {
                   </TableCell>
                 ))}
                 {action ? (
-                  <TableCell sx={{ ...stickyRight, fontWeight: 600, zIndex: 3 }}>{action.label}</TableCell>
+                  <TableCell sx={{ ...stickyRight, fontWeight: 600, zIndex: 3, whiteSpace: 'nowrap' }}>
+                    {action.label}
+                  </TableCell>
                 ) : null}
               </TableRow>
             </TableHead>

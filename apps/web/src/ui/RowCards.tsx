@@ -46,7 +46,7 @@ export function RowCards<T>({
   const lines = columns.filter((c) => c !== title && c !== status);
   if (loading || !rows.length)
     return (
-      <Box sx={{ py: 4, textAlign: 'center' }}>
+      <Box data-empty-state sx={{ py: 4, textAlign: 'center' }}>
         {loading ? <CircularProgress size={24} aria-label="Loading" /> : emptyText}
       </Box>
     );

@@ -10,6 +10,13 @@ export interface Column<T> {
   pinned?: boolean;
   /** starts hidden; the user can show it */
   hidden?: boolean;
+  /**
+   * how much the column matters: 1 a key column, 2 (the default) shown, 3 shown only while the default columns
+   * still fit a 1366 px screen (FIT_WIDTH), hidden from the last one on when they do not (one click away in Columns)
+   */
+  priority?: 1 | 2 | 3;
+  /** the width the column takes with its usual values, in px (DEFAULT_WIDTH when not given): what FIT_WIDTH counts */
+  width?: number;
   /** keeps the value on one line (amounts, dates, ids) */
   nowrap?: boolean;
   /** after the column's name in the header, such as an explaining tooltip */
@@ -23,11 +30,35 @@ export interface Column<T> {
 export interface RowAction<T> {
   label: string;
   cell: (row: T) => ReactNode;
+  /** its width in px (DEFAULT_ACTION_WIDTH when not given): one button, or the labelled Actions menu */
+  width?: number;
+}
+
+/** the width of a list's card at 1366 px with the side menu open (1366 - menu - page margins), less a margin */
+export const FIT_WIDTH = 1030;
+export const DEFAULT_WIDTH = 130;
+export const DEFAULT_ACTION_WIDTH = 130;
+
+/**
+ * The columns that start hidden: the ones marked hidden, then, while the shown ones (and the row action) are wider
+ * than FIT_WIDTH, the priority 3 columns from the last one on. Key columns never start hidden.
+ */
+export function hiddenByDefault<T>(columns: readonly Column<T>[], actionWidth = 0): string[] {
+  const hidden = columns.filter((c) => c.hidden && !c.pinned).map((c) => c.id);
+  const widthOf = (c: Column<T>) => c.width ?? DEFAULT_WIDTH;
+  let total = actionWidth + columns.filter((c) => !hidden.includes(c.id)).reduce((s, c) => s + widthOf(c), 0);
+  for (const c of [...columns].reverse()) {
+    if (total <= FIT_WIDTH) break;
+    if (c.priority !== 3 || c.pinned || hidden.includes(c.id)) continue;
+    hidden.push(c.id);
+    total -= widthOf(c);
+  }
+  return hidden;
 }
 
 /** The defaults of the table preferences from the columns. */
-export const defaultsOf = <T>(columns: readonly Column<T>[]) => ({
+export const defaultsOf = <T>(columns: readonly Column<T>[], action?: RowAction<T>) => ({
   ids: columns.map((c) => c.id),
   pinned: columns.filter((c) => c.pinned).map((c) => c.id),
-  hidden: columns.filter((c) => c.hidden).map((c) => c.id),
+  hidden: hiddenByDefault(columns, action ? (action.width ?? DEFAULT_ACTION_WIDTH) : 0),
 });

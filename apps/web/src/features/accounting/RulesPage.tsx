@@ -43,7 +43,7 @@ export const ruleDay = (r: RuleRow) =>
       : 'Daily';
 
 const COLUMNS: Column<RuleRow>[] = [
-  { id: 'rule_name', label: 'Rule Name', pinned: true, card: 'title', cell: (r) => r.rule_name },
+  { id: 'rule_name', label: 'Rule Name', pinned: true, card: 'title', width: 150, cell: (r) => r.rule_name },
   { id: 'company_name', label: 'Company Name', hidden: true, cell: (r) => r.company_name },
   {
     id: 'company_email',
@@ -55,11 +55,11 @@ const COLUMNS: Column<RuleRow>[] = [
   {
     id: 'beneficiary',
     label: 'Beneficiary',
+    width: 250,
+    // one line (a long beneficiary id broke mid-word and made the row 150 px tall), the whole of it on hover
     cell: (r) => (
-      <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
-        <span>
-          {r.beneficiary_name} ({r.beneficiary_id})
-        </span>
+      <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0 }}>
+        <OneLine text={`${r.beneficiary_name} (${r.beneficiary_id})`} maxWidth={190} />
         <CopyButton text={r.beneficiary_id} label={`Copy the beneficiary id of ${r.rule_name}`} />
       </Stack>
     ),
@@ -67,11 +67,17 @@ const COLUMNS: Column<RuleRow>[] = [
 ];
 const AFTER_SWITCH: Column<RuleRow>[] = [
   { id: 'status', label: 'Status', hidden: true, card: 'status', cell: (r) => activeChip(r.status) },
-  { id: 'transfer_type', label: 'Transaction Type', cell: (r) => TRANSFER_TYPE_LABELS[r.transfer_type] },
-  { id: 'rule_type', label: 'Rule Type', pinned: true, cell: (r) => r.rule_type },
-  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: ruleAmount },
-  { id: 'interval', label: 'Interval (UTC)', nowrap: true, cell: (r) => r.interval },
-  { id: 'interval_day', label: 'Interval Day/Date', nowrap: true, cell: ruleDay },
+  {
+    id: 'transfer_type',
+    label: 'Transaction Type',
+    priority: 3,
+    width: 150,
+    cell: (r) => TRANSFER_TYPE_LABELS[r.transfer_type],
+  },
+  { id: 'rule_type', label: 'Rule Type', pinned: true, width: 110, cell: (r) => r.rule_type },
+  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, width: 100, cell: ruleAmount },
+  { id: 'interval', label: 'Interval (UTC)', nowrap: true, width: 130, cell: (r) => r.interval },
+  { id: 'interval_day', label: 'Interval Day/Date', nowrap: true, width: 150, cell: ruleDay },
   { id: 'reference', label: 'Reference', hidden: true, cell: (r) => r.reference },
   { id: 'created_at', label: 'Created At', hidden: true, nowrap: true, cell: (r) => localDateTime(r.created_at) },
 ];

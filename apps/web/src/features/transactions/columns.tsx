@@ -46,33 +46,69 @@ const feeTip = (
 
 /** The completed transactions' columns. */
 export const COMPLETED_COLUMNS: Column<CompletedRow>[] = [
-  { id: 'batch_id', label: 'Batch ID', nowrap: true, cell: (t) => <OneLine text={dash(t.batch_id)} maxWidth={160} /> },
-  { id: 'beneficiary', label: 'Beneficiary Name', pinned: true, card: 'title', cell: (t) => t.beneficiary_name },
-  { id: 'brand', label: 'Brand', cell: (t) => t.brand },
+  {
+    id: 'batch_id',
+    label: 'Batch ID',
+    nowrap: true,
+    width: 190,
+    cell: (t) => <OneLine text={dash(t.batch_id)} maxWidth={160} />,
+  },
+  {
+    id: 'beneficiary',
+    label: 'Beneficiary Name',
+    pinned: true,
+    card: 'title',
+    width: 170,
+    cell: (t) => t.beneficiary_name,
+  },
+  { id: 'brand', label: 'Brand', width: 100, cell: (t) => t.brand },
   {
     id: 'fee',
     label: 'Batch Fee / Fee',
     nowrap: true,
+    width: 176,
     headerExtra: feeTip,
     cell: (t) => `${euro(t.batch_fee ?? 0)} / ${euro(t.fee ?? 0)}`,
   },
-  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (t) => euro(t.amount) },
-  { id: 'reference', label: 'Reference', cell: (t) => t.reference },
+  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, width: 95, cell: (t) => euro(t.amount) },
+  { id: 'reference', label: 'Reference', priority: 3, width: 110, cell: (t) => t.reference },
   { id: 'behalf_of', label: 'Behalf Of', hidden: true, cell: (t) => dash(t.behalf_of) },
   { id: 'uploaded_by', label: 'Uploaded By', hidden: true, cell: (t) => dash(t.uploaded_by) },
   { id: 'account_used', label: 'Account Used', hidden: true, cell: (t) => dash(t.account_used) },
-  { id: 'status', label: 'Status', pinned: true, card: 'status', cell: (t) => <StatusChip status={t.status} /> },
-  { id: 'updated_at', label: 'Updated At', nowrap: true, cell: (t) => localDateTime(t.updated_at) },
+  {
+    id: 'status',
+    label: 'Status',
+    pinned: true,
+    card: 'status',
+    width: 130,
+    cell: (t) => <StatusChip status={t.status} />,
+  },
+  {
+    id: 'updated_at',
+    label: 'Updated At',
+    nowrap: true,
+    priority: 3,
+    width: 180,
+    cell: (t) => localDateTime(t.updated_at),
+  },
 ];
 
 /** The columns of a batch's transaction history. */
 export const HISTORY_COLUMNS: Column<HistoryRow>[] = [
-  { id: 'beneficiary', label: 'Beneficiary Name', pinned: true, card: 'title', cell: (t) => t.beneficiary_name },
-  { id: 'obol_id', label: 'Obol ID', cell: (t) => t.account_id },
+  {
+    id: 'beneficiary',
+    label: 'Beneficiary Name',
+    pinned: true,
+    card: 'title',
+    width: 170,
+    cell: (t) => t.beneficiary_name,
+  },
+  { id: 'obol_id', label: 'Obol ID', priority: 3, width: 110, cell: (t) => t.account_id },
   {
     id: 'trx_id',
     label: 'Transaction ID',
     nowrap: true,
+    width: 230,
     cell: (t) =>
       t.intergiro_trx_id ? (
         <>
@@ -84,8 +120,15 @@ export const HISTORY_COLUMNS: Column<HistoryRow>[] = [
       ),
   },
   { id: 'currency', label: 'Currency', hidden: true, cell: (t) => t.currency },
-  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (t) => euro(t.amount) },
-  { id: 'timestamp', label: 'Timestamp', nowrap: true, cell: (t) => localDateTime(t.updated_at) },
-  { id: 'status', label: 'Status', pinned: true, card: 'status', cell: (t) => <StatusChip status={t.status} /> },
-  { id: 'reason', label: 'Reason', cell: (t) => failureReason(t) || '-' },
+  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, width: 100, cell: (t) => euro(t.amount) },
+  { id: 'timestamp', label: 'Timestamp', nowrap: true, width: 180, cell: (t) => localDateTime(t.updated_at) },
+  {
+    id: 'status',
+    label: 'Status',
+    pinned: true,
+    card: 'status',
+    width: 130,
+    cell: (t) => <StatusChip status={t.status} />,
+  },
+  { id: 'reason', label: 'Reason', width: 150, cell: (t) => failureReason(t) || '-' },
 ];

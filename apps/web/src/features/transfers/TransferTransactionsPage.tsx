@@ -19,16 +19,24 @@ import { OneLine } from '../../ui/OneLine.tsx';
 import { useFresh } from '../../lib/live.tsx';
 
 const COLUMNS: Column<TransferRow>[] = [
-  { id: 'beneficiary', label: 'Beneficiary Name', pinned: true, card: 'title', cell: (t) => t.beneficiary_name },
+  {
+    id: 'beneficiary',
+    label: 'Beneficiary Name',
+    pinned: true,
+    card: 'title',
+    width: 170,
+    cell: (t) => t.beneficiary_name,
+  },
   {
     id: 'iban',
     label: 'IBAN',
     nowrap: true,
+    width: 210,
     cell: (t) => <OneLine text={t.iban} maxWidth={150} copy={`Copy the IBAN ${t.iban}`} />,
   },
   { id: 'bic', label: 'BIC', hidden: true, nowrap: true, cell: (t) => t.bic },
-  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (t) => euro(t.amount) },
-  { id: 'merchant', label: 'Merchant/Brand', cell: (t) => t.merchant_name },
+  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, width: 100, cell: (t) => euro(t.amount) },
+  { id: 'merchant', label: 'Merchant/Brand', priority: 3, width: 160, cell: (t) => t.merchant_name },
   { id: 'transfer_by', label: 'Transfer By', hidden: true, cell: (t) => t.transfer_by },
   { id: 'account_used', label: 'Account Used', hidden: true, cell: (t) => t.account_used },
   { id: 'account_id', label: 'Account ID', hidden: true, nowrap: true, cell: (t) => t.account_id },
@@ -37,6 +45,7 @@ const COLUMNS: Column<TransferRow>[] = [
     label: 'Status',
     pinned: true,
     card: 'status',
+    width: 140,
     cell: (t) => (
       <StatusWithReason
         status={t.status}
@@ -44,7 +53,7 @@ const COLUMNS: Column<TransferRow>[] = [
       />
     ),
   },
-  { id: 'created_at', label: 'Date', nowrap: true, cell: (t) => localDateTime(t.created_at) },
+  { id: 'created_at', label: 'Date', nowrap: true, width: 180, cell: (t) => localDateTime(t.created_at) },
 ];
 
 const STATUSES = TRANSFER_STATUS_OPTIONS.map((o) => o.status);
