@@ -1,6 +1,13 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { inject } from 'vitest';
 
 export const baseUrl = () => inject('baseUrl');
@@ -90,4 +97,21 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
   await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
   // the shell is up
   await page.getByRole('button', { name: 'Account menu' }).waitFor();
+}
+
+/**
+ * An item of a row's labelled "Actions" menu (a row with three or more actions): opens the menu of the row (or
+ * card) `scope` and gives the item, named by its text (a disabled one also carries its reason).
+ */
+export async function rowMenuItem(page: Page, scope: Locator, text: string | RegExp): Promise<Locator> {
+  await scope.getByRole('button', { name: /^Actions for / }).click();
+  const item = page.getByRole('menu', { name: /^Actions for / }).getByRole('menuitem', { name: text });
+  await item.waitFor();
+  return item;
+}
+
+/** Closes an open menu. */
+export async function closeMenu(page: Page) {
+  await page.keyboard.press('Escape');
+  await page.getByRole('menu').waitFor({ state: 'hidden' });
 }

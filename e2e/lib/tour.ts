@@ -155,7 +155,7 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
   // the Users screen with its rows and actions loaded, and the Invite user dialog
   await page.goto('/users');
   await page
-    .getByRole('button', { name: /^Manage / })
+    .getByRole('button', { name: /^Actions for / })
     .first()
     .waitFor();
   await settle(page);
@@ -232,10 +232,15 @@ export async function tourSignedIn(page: Page, staff: boolean, on: OnScreen) {
     .waitFor();
   await settle(page);
   await on('/api-keys');
+  // a row's three actions: its labelled Actions menu, checked open
   await page
-    .getByRole('button', { name: /^Share keys of / })
+    .getByRole('button', { name: /^Actions for / })
     .first()
     .click();
+  await page.getByRole('menu').waitFor();
+  await settle(page);
+  await on("api keys, a row's actions menu");
+  await page.getByRole('menuitem', { name: 'Share' }).click();
   await page.getByRole('dialog', { name: /^Share keys of / }).waitFor();
   await settle(page);
   await on('share keys dialog');

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, launch, newPage, signIn } from '../lib/browser.ts';
+import { DEMO_PASSWORD, launch, newPage, signIn, rowMenuItem, closeMenu } from '../lib/browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -23,7 +23,7 @@ describe('the API Keys screen', () => {
     await row.getByRole('button', { name: /^Copy the public key of / }).click();
     await page.getByRole('alert').filter({ hasText: 'Decrypt Keys first.' }).waitFor();
 
-    await row.getByRole('button', { name: /^Decrypt keys of / }).click();
+    await (await rowMenuItem(page, row, 'Decrypt keys')).click();
     const dialog = page.getByRole('dialog', { name: 'Decrypt API keys' });
     await dialog.getByLabel('Password').fill('not-my-password');
     await dialog.getByRole('button', { name: 'Decrypt' }).click();
@@ -42,7 +42,7 @@ describe('the API Keys screen', () => {
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText()), { timeout: 15_000 }).toBe(shown);
 
     // the brands' keys, decrypted with the same password
-    await row.getByRole('button', { name: /^View brand keys of / }).click();
+    await (await rowMenuItem(page, row, 'Brand keys')).click();
     const brands = page.getByRole('dialog', { name: /^Brands of / });
     await brands.getByText('Acme Brand').waitFor();
     await brands.getByText(/^sk_/).first().waitFor();
@@ -57,10 +57,14 @@ describe('the API Keys screen', () => {
     await page.getByLabel('Search').fill('Acme');
     const row = page.getByRole('row').filter({ hasText: 'merchant@obol.example' });
     await row.getByText(/^pk_.{4}….{4}$/).waitFor();
-    expect(await row.getByRole('button', { name: /^Decrypt keys of / }).isDisabled()).toBe(true);
+    const decrypt = await rowMenuItem(page, row, /^Decrypt keys/);
+    expect(await decrypt.getAttribute('aria-disabled')).toBe('true');
+    // a disabled action says why
+    expect(await decrypt.textContent()).toContain('Only the merchant decrypts its own keys');
+    await closeMenu(page);
     expect(await page.content()).not.toContain('sk_');
 
-    await row.getByRole('button', { name: /^Share keys of / }).click();
+    await (await rowMenuItem(page, row, 'Share')).click();
     const share = page.getByRole('dialog', { name: /^Share keys of / });
     await share.getByRole('button', { name: 'Share' }).click();
     await share.getByText('This field is required').waitFor();

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeFromMail, launch, newPage, signIn } from '../lib/browser.ts';
+import { codeFromMail, launch, newPage, signIn, rowMenuItem } from '../lib/browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -13,7 +13,7 @@ afterAll(async () => {
 /** The Admin sets Acme Payouts' four-eyes threshold on its edit dialog. */
 async function setThreshold(page: Page, cents: string) {
   await page.goto('/merchants');
-  await page.getByRole('button', { name: 'Edit Acme Payouts' }).click();
+  await (await rowMenuItem(page, page.getByRole('row').filter({ hasText: 'Acme Payouts' }), 'Edit')).click();
   const dialog = page.getByRole('dialog', { name: /^Edit merchant: Acme Payouts/ });
   const field = dialog.getByLabel('Approval threshold (cents)');
   await expect.poll(() => field.isEnabled()).toBe(true);

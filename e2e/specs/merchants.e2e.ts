@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launch, linkFromMail, newPage, signIn } from '../lib/browser.ts';
+import { launch, linkFromMail, newPage, signIn, rowMenuItem } from '../lib/browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -53,7 +53,7 @@ describe('merchants administration', () => {
     // not verified yet: brands cannot be added
     let row = await findMerchant(admin.page, email);
     await row.getByText('Not verified').waitFor();
-    await row.getByRole('button', { name: `Add brands to ${name}` }).click();
+    await (await rowMenuItem(admin.page, row, 'Add brands')).click();
     await admin.page.getByRole('alert').filter({ hasText: 'Merchant is not verified.' }).waitFor();
 
     // the merchant sets a password from the mail and signs in to its own payments
@@ -71,7 +71,7 @@ describe('merchants administration', () => {
     await admin.page.reload();
     row = await findMerchant(admin.page, email);
     await row.getByText('Verified').waitFor();
-    await row.getByRole('button', { name: `Add brands to ${name}` }).click();
+    await (await rowMenuItem(admin.page, row, 'Add brands')).click();
     const add = admin.page.getByRole('dialog', { name: `Add brands to ${name}` });
     await add.getByRole('textbox', { name: 'Brand name of brand 1' }).fill('Abc');
     await add.getByRole('button', { name: 'Create brands' }).click();

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeFromMail, DEMO_PASSWORD, launch, newPage, signIn } from '../lib/browser.ts';
+import { codeFromMail, DEMO_PASSWORD, launch, newPage, signIn, rowMenuItem } from '../lib/browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -14,7 +14,7 @@ afterAll(async () => {
 async function merchantKeys(page: Page) {
   await page.goto('/api-keys');
   const row = page.getByRole('row').filter({ hasText: 'merchant@obol.example' });
-  await row.getByRole('button', { name: /^Decrypt keys of / }).click();
+  await (await rowMenuItem(page, row, 'Decrypt keys')).click();
   const dialog = page.getByRole('dialog', { name: 'Decrypt API keys' });
   await dialog.getByLabel('Password').fill(DEMO_PASSWORD);
   await dialog.getByRole('button', { name: 'Decrypt' }).click();

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, launch, newPage, signIn } from '../lib/browser.ts';
+import { DEMO_PASSWORD, launch, newPage, signIn, rowMenuItem } from '../lib/browser.ts';
 
 let browser: Browser;
 let receiver: Server;
@@ -56,7 +56,7 @@ describe('merchant webhooks', () => {
 
     // the merchant's keys, for its shop
     const row = page.getByRole('row').filter({ hasText: 'merchant@obol.example' });
-    await row.getByRole('button', { name: /^Decrypt keys of / }).click();
+    await (await rowMenuItem(page, row, 'Decrypt keys')).click();
     const decrypt = page.getByRole('dialog', { name: 'Decrypt API keys' });
     await decrypt.getByLabel('Password').fill(DEMO_PASSWORD);
     await decrypt.getByRole('button', { name: 'Decrypt' }).click();

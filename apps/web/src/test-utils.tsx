@@ -8,10 +8,11 @@ import {
   type RoleName,
   type VerifyCodeResponse,
 } from '@obol/contract';
-import { render } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { useEffect, type ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { App } from './app/App.tsx';
 import { AppProviders } from './app/providers.tsx';
 import { createQueryClient } from './lib/queryClient.ts';
@@ -167,3 +168,17 @@ export function renderApp(path: string) {
 /** The text a control's aria-describedby points at (e.g. why it is disabled), or null without one. */
 export const description = (el: HTMLElement) =>
   document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? null;
+
+/** An item of a row's "Actions" menu (ui/RowActions): opens the menu of the row named `row` and finds the item. */
+export async function rowMenuItem(row: string, text: string | RegExp) {
+  await userEvent.click((await screen.findAllByRole('button', { name: `Actions for ${row}` }))[0]);
+  return within(await screen.findByRole('menu', { name: `Actions for ${row}` })).findByRole('menuitem', {
+    name: text,
+  });
+}
+
+/** Closes an open menu (Escape). */
+export async function closeMenu() {
+  await userEvent.keyboard('{Escape}');
+  await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+}

@@ -2,7 +2,7 @@ import { ALL_PERMISSIONS, DEFAULT_ROLE_PERMISSIONS, MSG, type ApiKeyHolderRow } 
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { callsTo, description, mockApi, renderApp, signInAs, type Handler } from '../../test-utils.tsx';
+import { callsTo, closeMenu, mockApi, renderApp, rowMenuItem, signInAs, type Handler } from '../../test-utils.tsx';
 
 vi.setConfig({ testTimeout: 30_000 });
 
@@ -35,13 +35,17 @@ describe('the API Keys screen', () => {
     expect((await screen.findAllByText('pk_abcd…wx11')).length).toBeGreaterThan(0);
     await userEvent.click(screen.getAllByRole('button', { name: 'Copy the public key of Merchant 11' })[0]);
     expect(await screen.findByText(MSG.decryptKeysFirst)).toBeTruthy();
-    const decrypt = screen.getAllByRole('button', { name: 'Decrypt keys of Merchant 11' })[0];
-    expect(decrypt.hasAttribute('disabled')).toBe(true);
-    // each action shows its name, and a disabled one says why
-    expect(decrypt.textContent).toBe('Decrypt keys');
-    expect(description(decrypt)).toBe('Only the merchant decrypts its own keys');
-    expect(screen.getAllByRole('button', { name: 'Share keys of Merchant 11' })[0].textContent).toBe('Share');
-    expect(screen.getAllByRole('button', { name: 'View brand keys of Merchant 11' })[0].textContent).toBe('Brand keys');
+    // three actions: a labelled Actions menu; a disabled one says why
+    const decrypt = await rowMenuItem('Merchant 11', /^Decrypt keys/);
+    expect(decrypt.getAttribute('aria-disabled')).toBe('true');
+    expect(decrypt.textContent).toBe('Decrypt keysOnly the merchant decrypts its own keys');
+    const menu = within(screen.getByRole('menu', { name: 'Actions for Merchant 11' }));
+    expect(menu.getAllByRole('menuitem').map((i) => i.textContent)).toEqual([
+      'Brand keys',
+      'Share',
+      'Decrypt keysOnly the merchant decrypts its own keys',
+    ]);
+    await closeMenu();
     expect(screen.queryByRole('button', { name: 'Rotate keys' })).toBeNull();
     await userEvent.type(screen.getByRole('searchbox', { name: 'Search' }), 'Acme');
     await waitFor(
@@ -73,7 +77,7 @@ describe('the API Keys screen', () => {
     });
     signInAs(DEFAULT_ROLE_PERMISSIONS.Merchant, { role: 'Merchant', email: 'm1@shop.test' });
     renderApp('/api-keys');
-    await userEvent.click((await screen.findAllByRole('button', { name: 'Decrypt keys of Merchant 1' }))[0]);
+    await userEvent.click(await rowMenuItem('Merchant 1', 'Decrypt keys'));
     const dialog = within(await screen.findByRole('dialog', { name: 'Decrypt API keys' }));
     await userEvent.click(dialog.getByRole('button', { name: 'Decrypt' }));
     expect(dialog.getByText(MSG.requiredShort)).toBeTruthy();
@@ -88,11 +92,10 @@ describe('the API Keys screen', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await userEvent.click(screen.getByRole('button', { name: 'Copy the private key' }));
     expect(await screen.findByText(MSG.copied)).toBeTruthy();
-    expect(description(screen.getAllByRole('button', { name: 'Decrypt keys of Merchant 1' })[0])).toBe(
-      'The keys are already decrypted',
+    expect((await rowMenuItem('Merchant 1', /^Decrypt keys/)).textContent).toBe(
+      'Decrypt keysThe keys are already decrypted',
     );
-
-    await userEvent.click(screen.getAllByRole('button', { name: 'View brand keys of Merchant 1' })[0]);
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Brand keys' }));
     const brands = within(await screen.findByRole('dialog', { name: 'Brands of Merchant 1' }));
     expect(await brands.findByText('sk_brand')).toBeTruthy();
   });
@@ -101,7 +104,7 @@ describe('the API Keys screen', () => {
     const fetch = server([row(1)], { '/api/email-keys': () => ({ body: { message: ['Keys shared by e-mail.'] } }) });
     signInAs(ALL_PERMISSIONS);
     renderApp('/api-keys');
-    await userEvent.click((await screen.findAllByRole('button', { name: 'Share keys of Merchant 1' }))[0]);
+    await userEvent.click(await rowMenuItem('Merchant 1', 'Share'));
     const d = within(await screen.findByRole('dialog', { name: 'Share keys of Merchant 1' }));
     await userEvent.click(d.getByRole('button', { name: 'Share' }));
     expect(d.getByText(MSG.required)).toBeTruthy();

@@ -11,12 +11,12 @@ import { pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
-import { ActionButton } from '../../ui/ActionButton.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { ListTable, type Column, type RowAction } from '../../ui/ListTable.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Pager } from '../../ui/Pager.tsx';
 import { PasswordDialog } from '../../ui/PasswordDialog.tsx';
+import { RowActions } from '../../ui/RowActions.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
 import { apiKeysQuery, revealKeys, rotateKeys } from './api/apiKeys.ts';
@@ -73,6 +73,7 @@ export function ApiKeysPage() {
       id: 'public_key',
       label: 'Public Key',
       pinned: true,
+      nowrap: true,
       cell: (h) => {
         const plain = own(h) ? revealed?.public_key : undefined;
         return <KeyLine label={`public key of ${h.name}`} value={plain} shown={plain ?? h.public_key_masked ?? '-'} />;
@@ -83,30 +84,37 @@ export function ApiKeysPage() {
 
   const action: RowAction<ApiKeyHolderRow> = {
     label: 'Action',
+    // the labelled Actions menu
+    width: 110,
     cell: (h) => (
-      <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'nowrap' }}>
-        <ActionButton
-          text="Brand keys"
-          label={`View brand keys of ${h.name}`}
-          icon={<BrandsIcon fontSize="small" />}
-          onClick={() => setBrandsOf(h)}
-        />
-        <ActionButton
-          text="Share"
-          label={`Share keys of ${h.name}`}
-          icon={<ShareIcon fontSize="small" />}
-          onClick={() => setSharing(h)}
-        />
-        <ActionButton
-          text="Decrypt keys"
-          label={`Decrypt keys of ${h.name}`}
-          icon={<KeyIcon fontSize="small" />}
-          disabledReason={
-            !own(h) ? 'Only the merchant decrypts its own keys' : revealed ? 'The keys are already decrypted' : null
-          }
-          onClick={() => setAsking('reveal')}
-        />
-      </Stack>
+      <RowActions
+        name={h.name}
+        items={[
+          {
+            text: 'Brand keys',
+            label: `View brand keys of ${h.name}`,
+            icon: <BrandsIcon fontSize="small" />,
+            onClick: () => setBrandsOf(h),
+          },
+          {
+            text: 'Share',
+            label: `Share keys of ${h.name}`,
+            icon: <ShareIcon fontSize="small" />,
+            onClick: () => setSharing(h),
+          },
+          {
+            text: 'Decrypt keys',
+            label: `Decrypt keys of ${h.name}`,
+            icon: <KeyIcon fontSize="small" />,
+            disabledReason: !own(h)
+              ? 'Only the merchant decrypts its own keys'
+              : revealed
+                ? 'The keys are already decrypted'
+                : null,
+            onClick: () => setAsking('reveal'),
+          },
+        ]}
+      />
     ),
   };
 

@@ -9,7 +9,7 @@ import {
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { callsTo, description, mockApi, renderApp, signInAs, type Handler } from '../../test-utils.tsx';
+import { callsTo, description, mockApi, renderApp, rowMenuItem, signInAs, type Handler } from '../../test-utils.tsx';
 
 vi.setConfig({ testTimeout: 30_000 });
 
@@ -68,7 +68,7 @@ describe('the Merchants screen', () => {
     expect(screen.queryByRole('button', { name: 'Add New Merchant' })).toBeNull();
     expect(screen.queryByRole('switch', { name: 'Active: Merchant 1' })).toBeNull();
     expect(screen.queryByRole('checkbox', { name: 'Direct merchant: Merchant 1' })).toBeNull();
-    expect(screen.queryByRole('button', { name: 'Edit Merchant 1' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Actions for Merchant 1' })).toBeNull();
   });
 
   it('creates a merchant: the spec messages before sending, then the server answer as a toast', async () => {
@@ -132,7 +132,7 @@ describe('the Merchants screen', () => {
     });
     signInAs(ALL_PERMISSIONS);
     renderApp('/merchants');
-    await userEvent.click((await screen.findAllByRole('button', { name: 'Edit Merchant 1' }))[0]);
+    await userEvent.click(await rowMenuItem('Merchant 1', 'Edit'));
     const d = within(await screen.findByRole('dialog', { name: /Edit merchant/ }));
     expect(d.getByRole('textbox', { name: 'Name' }).hasAttribute('readonly')).toBe(true);
     expect(d.getByRole('textbox', { name: 'MID' }).hasAttribute('readonly')).toBe(true);
@@ -155,10 +155,10 @@ describe('the Merchants screen', () => {
     });
     signInAs(ALL_PERMISSIONS);
     renderApp('/merchants');
-    await userEvent.click((await screen.findAllByRole('button', { name: 'Add brands to Merchant 2' }))[0]);
+    await userEvent.click(await rowMenuItem('Merchant 2', 'Add brands'));
     expect(await screen.findByText(MERCHANT_MSG.notVerified)).toBeTruthy();
 
-    await userEvent.click(screen.getAllByRole('button', { name: 'Add brands to Merchant 1' })[0]);
+    await userEvent.click(await rowMenuItem('Merchant 1', 'Add brands'));
     const d = within(await screen.findByRole('dialog', { name: 'Add brands to Merchant 1' }));
     await userEvent.click(d.getByRole('button', { name: 'Remove brand 1' }));
     await userEvent.click(d.getByRole('button', { name: 'Create brands' }));

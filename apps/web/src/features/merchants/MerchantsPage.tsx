@@ -11,10 +11,10 @@ import { pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
-import { ActionButton } from '../../ui/ActionButton.tsx';
 import { Counter } from '../../ui/Counter.tsx';
 import { ListTable, type Column, type RowAction } from '../../ui/ListTable.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
+import { RowActions } from '../../ui/RowActions.tsx';
 import { Pager } from '../../ui/Pager.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
@@ -132,31 +132,35 @@ export function MerchantsPage() {
 
   const action: RowAction<HolderRow> = {
     label: 'Action',
+    // the labelled Actions menu
+    width: 110,
     cell: (m) =>
       actions.canManage ? (
-        <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'nowrap' }}>
-          <ActionButton
-            text="Edit"
-            label={`Edit ${m.name}`}
-            icon={<EditIcon fontSize="small" />}
-            onClick={() => setEditing(m)}
-          />
-          <ActionButton
-            text="Add brands"
-            label={`Add brands to ${m.name}`}
-            icon={<AddBrandIcon fontSize="small" />}
-            onClick={() =>
-              m.remember_token_status === 'Verified' ? setAdding(m) : notify('error', MERCHANT_MSG.notVerified)
-            }
-          />
-          <ActionButton
-            text="Resend mail"
-            label={`Resend mail to ${m.name}`}
-            icon={<ResendIcon fontSize="small" />}
-            disabledReason={m.resend_mail !== 1 ? 'The merchant has already signed up' : null}
-            onClick={() => actions.resendMail(m)}
-          />
-        </Stack>
+        <RowActions
+          name={m.name}
+          items={[
+            {
+              text: 'Edit',
+              label: `Edit ${m.name}`,
+              icon: <EditIcon fontSize="small" />,
+              onClick: () => setEditing(m),
+            },
+            {
+              text: 'Add brands',
+              label: `Add brands to ${m.name}`,
+              icon: <AddBrandIcon fontSize="small" />,
+              onClick: () =>
+                m.remember_token_status === 'Verified' ? setAdding(m) : notify('error', MERCHANT_MSG.notVerified),
+            },
+            {
+              text: 'Resend mail',
+              label: `Resend mail to ${m.name}`,
+              icon: <ResendIcon fontSize="small" />,
+              disabledReason: m.resend_mail !== 1 ? 'The merchant has already signed up' : null,
+              onClick: () => actions.resendMail(m),
+            },
+          ]}
+        />
       ) : (
         '-'
       ),

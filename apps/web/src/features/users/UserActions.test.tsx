@@ -2,9 +2,18 @@ import { ALL_PERMISSIONS, USERS_MSG, type Permission, type UserRow, type UsersLi
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { callsTo, description, mockApi, renderApp, signInAs, type Handler } from '../../test-utils.tsx';
+import {
+  callsTo,
+  closeMenu,
+  description,
+  mockApi,
+  renderApp,
+  rowMenuItem,
+  signInAs,
+  type Handler,
+} from '../../test-utils.tsx';
 
-vi.setConfig({ testTimeout: 20_000 });
+vi.setConfig({ testTimeout: 45_000 });
 
 const row = (i: number, over: Partial<UserRow> = {}): UserRow => ({
   id: i,
@@ -119,15 +128,15 @@ describe('users administration on the Users screen', () => {
     expect(within(screen.getByText('Newbie').closest('tr')!).getByText('Invited')).toBeTruthy();
     expect(screen.getByRole('switch', { name: 'Active: Ada Admin' })).toHaveProperty('disabled', true);
     expect(screen.getByRole('switch', { name: 'Active: Other Admin' })).toHaveProperty('disabled', true);
-    expect(screen.getByRole('button', { name: 'Delete Other Admin' })).toHaveProperty('disabled', true);
     // each says why
     expect(description(screen.getByRole('switch', { name: 'Active: Newbie' }))).toBe('The user has not signed up yet');
     expect(description(screen.getByRole('switch', { name: 'Active: Other Admin' }))).toBe(
       'Only an Admin changes an Admin',
     );
-    expect(description(screen.getByRole('button', { name: 'Delete Other Admin' }))).toBe(
-      'Only an Admin changes an Admin',
-    );
+    const del = await rowMenuItem('Other Admin', /^Delete/);
+    expect(del.getAttribute('aria-disabled')).toBe('true');
+    expect(del.textContent).toBe('DeleteOnly an Admin changes an Admin');
+    await closeMenu();
     expect(description(screen.getByRole('switch', { name: 'Active: User 2' }))).toBeNull();
     await userEvent.click(screen.getByRole('switch', { name: 'Active: User 2' }));
     const confirm = await screen.findByRole('alertdialog', { name: 'Deactivate User 2?' });
@@ -147,20 +156,21 @@ describe('users administration on the Users screen', () => {
     signInAs(ALL_PERMISSIONS);
     renderApp('/users');
     await screen.findByText('User 2');
-    expect(screen.getByRole('button', { name: 'Resend mail to User 2' })).toHaveProperty('disabled', true);
-    expect(description(screen.getByRole('button', { name: 'Resend mail to User 2' }))).toBe(
-      'The user has already signed up',
-    );
-    // the actions show their names
-    expect(screen.getByRole('button', { name: 'Resend mail to Newbie' }).textContent).toBe('Resend');
-    expect(screen.getByRole('button', { name: 'Manage User 2' }).textContent).toBe('Manage');
+    // three actions: a labelled Actions menu per row; a disabled action stays in it and says why
+    const resendDone = await rowMenuItem('User 2', /^Resend/);
+    expect(resendDone.getAttribute('aria-disabled')).toBe('true');
+    expect(resendDone.textContent).toBe('ResendThe user has already signed up');
+    await closeMenu();
+    expect((await rowMenuItem('User 2', 'Manage')).getAttribute('aria-disabled')).toBeNull();
+    await closeMenu();
     // oneself: nothing to do, and it says so; another Admin, for an Admin: yes
-    expect(screen.getByRole('button', { name: 'Delete Ada Admin' })).toHaveProperty('disabled', true);
-    expect(description(screen.getByRole('button', { name: 'Delete Ada Admin' }))).toBe(
-      'You cannot change your own account here',
-    );
-    expect(screen.getByRole('button', { name: 'Delete Other Admin' })).toHaveProperty('disabled', false);
-    await userEvent.click(screen.getByRole('button', { name: 'Resend mail to Newbie' }));
+    const deleteSelf = await rowMenuItem('Ada Admin', /^Delete/);
+    expect(deleteSelf.getAttribute('aria-disabled')).toBe('true');
+    expect(deleteSelf.textContent).toBe('DeleteYou cannot change your own account here');
+    await closeMenu();
+    expect((await rowMenuItem('Other Admin', 'Delete')).getAttribute('aria-disabled')).toBeNull();
+    await closeMenu();
+    await userEvent.click(await rowMenuItem('Newbie', 'Resend'));
     const resend = await screen.findByRole('alertdialog', { name: 'Resend invitation mail?' });
     // an ordinary step: not confirmed in red, unlike Delete below
     expect(within(resend).getByRole('button', { name: 'Resend mail' }).className).toContain('MuiButton-colorPrimary');
@@ -168,12 +178,12 @@ describe('users administration on the Users screen', () => {
     await waitFor(() => expect(callsTo(fetch, '/api/resend-invitation')).toEqual([{ id: 3 }]));
     expect(await screen.findByText(USERS_MSG.invitationResent)).toBeTruthy();
 
-    await userEvent.click(await screen.findByRole('button', { name: 'Delete User 2' }));
+    await userEvent.click(await rowMenuItem('User 2', 'Delete'));
     const del = await screen.findByRole('alertdialog', { name: 'Delete User 2?' });
     expect(within(del).getByRole('button', { name: 'Delete' }).className).toContain('MuiButton-colorError');
     await userEvent.click(within(del).getByRole('button', { name: 'Cancel' }));
     expect(callsTo(fetch, '/api/delete-user')).toHaveLength(0);
-    await userEvent.click(await screen.findByRole('button', { name: 'Delete User 2' }));
+    await userEvent.click(await rowMenuItem('User 2', 'Delete'));
     await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(callsTo(fetch, '/api/delete-user')).toEqual([{ id: 2 }]));
     expect(await screen.findByText(USERS_MSG.userDeleted)).toBeTruthy();
@@ -184,7 +194,7 @@ describe('users administration on the Users screen', () => {
     signInAs(ALL_PERMISSIONS);
     renderApp('/users');
     await screen.findByText('User 2');
-    await userEvent.click(screen.getByRole('button', { name: 'Manage User 2' }));
+    await userEvent.click(await rowMenuItem('User 2', 'Manage'));
     const dialog = await screen.findByRole('dialog', { name: 'Manage user' });
     const save = within(dialog).getByRole('button', { name: 'Save' });
     expect(save).toHaveProperty('disabled', true);
@@ -197,7 +207,7 @@ describe('users administration on the Users screen', () => {
     await waitFor(() => expect(callsTo(fetch, '/api/update-role')).toEqual([{ id: 2, role_name: 'Finance' }]));
     expect(await screen.findByText(USERS_MSG.userUpdated)).toBeTruthy();
     // a staff user gets the staff set
-    await userEvent.click(await screen.findByRole('button', { name: 'Manage Newbie' }));
+    await userEvent.click(await rowMenuItem('Newbie', 'Manage'));
     await userEvent.click(
       within(await screen.findByRole('dialog', { name: 'Manage user' })).getByRole('combobox', { name: 'Role' }),
     );

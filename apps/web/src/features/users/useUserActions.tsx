@@ -2,11 +2,12 @@ import { USERS_MSG, type UserRow } from '@obol/contract';
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import ResendIcon from '@mui/icons-material/ForwardToInboxOutlined';
 import ManageIcon from '@mui/icons-material/ManageAccountsOutlined';
-import { Stack, Switch } from '@mui/material';
+import { Switch } from '@mui/material';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/api.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
-import { ActionButton, DisabledWhy } from '../../ui/ActionButton.tsx';
+import { DisabledWhy } from '../../ui/ActionButton.tsx';
+import { RowActions } from '../../ui/RowActions.tsx';
 import type { Column, RowAction } from '../../ui/ListTable.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
@@ -88,50 +89,53 @@ export function useUserActions() {
 
   const action: RowAction<UserRow> = {
     label: 'Action',
+    // the labelled Actions menu
+    width: 110,
     cell: (u) => {
       const off = untouchable(u);
       return (
-        <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'nowrap' }}>
-          <ActionButton
-            text="Manage"
-            label={`Manage ${u.name}`}
-            icon={<ManageIcon fontSize="small" />}
-            disabledReason={
-              off ?? (CHANGEABLE_ROLES.includes(u.roles[0]?.name ?? '') ? 'A merchant or brand keeps its role' : null)
-            }
-            onClick={() => setManaged(u)}
-          />
-          <ActionButton
-            text="Resend"
-            label={`Resend mail to ${u.name}`}
-            icon={<ResendIcon fontSize="small" />}
-            disabledReason={off ?? (u.resend_mail !== 1 ? 'The user has already signed up' : null)}
-            onClick={() =>
-              ask({
-                title: 'Resend invitation mail?',
-                text: `A new invitation link goes to ${u.email}; the previous one stops working.`,
-                confirmLabel: 'Resend mail',
-                tone: 'neutral',
-                action: () => run(() => resend.mutateAsync({ id: u.id }), USERS_MSG.invitationResent),
-              })
-            }
-          />
-          <ActionButton
-            text="Delete"
-            label={`Delete ${u.name}`}
-            icon={<DeleteIcon fontSize="small" />}
-            danger
-            disabledReason={off}
-            onClick={() =>
-              ask({
-                title: `Delete ${u.name}?`,
-                text: 'The user can no longer sign in and disappears from the lists.',
-                confirmLabel: 'Delete',
-                action: () => run(() => remove.mutateAsync({ id: u.id }), USERS_MSG.userDeleted),
-              })
-            }
-          />
-        </Stack>
+        <RowActions
+          name={u.name}
+          items={[
+            {
+              text: 'Manage',
+              label: `Manage ${u.name}`,
+              icon: <ManageIcon fontSize="small" />,
+              disabledReason:
+                off ??
+                (CHANGEABLE_ROLES.includes(u.roles[0]?.name ?? '') ? 'A merchant or brand keeps its role' : null),
+              onClick: () => setManaged(u),
+            },
+            {
+              text: 'Resend',
+              label: `Resend mail to ${u.name}`,
+              icon: <ResendIcon fontSize="small" />,
+              disabledReason: off ?? (u.resend_mail !== 1 ? 'The user has already signed up' : null),
+              onClick: () =>
+                ask({
+                  title: 'Resend invitation mail?',
+                  text: `A new invitation link goes to ${u.email}; the previous one stops working.`,
+                  confirmLabel: 'Resend mail',
+                  tone: 'neutral',
+                  action: () => run(() => resend.mutateAsync({ id: u.id }), USERS_MSG.invitationResent),
+                }),
+            },
+            {
+              text: 'Delete',
+              label: `Delete ${u.name}`,
+              icon: <DeleteIcon fontSize="small" />,
+              danger: true,
+              disabledReason: off,
+              onClick: () =>
+                ask({
+                  title: `Delete ${u.name}?`,
+                  text: 'The user can no longer sign in and disappears from the lists.',
+                  confirmLabel: 'Delete',
+                  action: () => run(() => remove.mutateAsync({ id: u.id }), USERS_MSG.userDeleted),
+                }),
+            },
+          ]}
+        />
       );
     },
   };
