@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeFromMail, consentLinkFromMail, DEMO_PASSWORD, launch, newPage, signIn } from '../lib/browser.ts';
+import { expectReceipt } from '../lib/receipts.ts';
 import { downloadWhenReady, exportList } from '../lib/downloads.ts';
 
 let browser: Browser;
@@ -130,6 +131,7 @@ describe('the accounting module (2D)', () => {
       .getByRole('alert')
       .filter({ hasText: /Transfer sent|transferred/ })
       .waitFor();
+    await expectReceipt(page, '2D payment submitted', 'See it in 2D Transactions', '€44.71');
     await expect.poll(() => form.getByLabel('Amount (cents)').inputValue()).toBe('');
 
     // in 2D Transactions, settled by the bank in the background

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeFromMail, DEMO_PASSWORD, launch, newPage, signIn, rowMenuItem } from '../lib/browser.ts';
+import { expectReceipt } from '../lib/receipts.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -90,6 +91,7 @@ describe('pay-ins through the merchant API', () => {
     await codeDialog.getByLabel('Verification code').fill(await codeFromMail('merchant@obol.example', since));
     await codeDialog.getByRole('button', { name: 'Submit' }).click();
     await codeDialog.waitFor({ state: 'hidden' });
+    await expectReceipt(page, 'Refund requested', 'See it in Refund Transactions', '€12.00');
     await expect
       .poll(
         async () => {
@@ -154,6 +156,7 @@ describe('pay-ins through the merchant API', () => {
     const confirm = page.getByRole('alertdialog', { name: 'Update this reward?' });
     await confirm.getByRole('button', { name: 'Update reward' }).click();
     await page.getByText('Reward updated successfully.').waitFor();
+    await expectReceipt(page, 'Reward paid', 'See it in Payin Rewards', '€1.24');
     await untilRowShows(page, reward, 'Paid');
     expect(await reward.getByText('Rewarded', { exact: true }).isVisible()).toBe(true);
     expect(await reward.getByRole('button', { name: `Update the reward of ${order}` }).isDisabled()).toBe(true);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeFromMail, launch, newPage, signIn } from '../lib/browser.ts';
+import { expectReceipt } from '../lib/receipts.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -45,7 +46,11 @@ describe('payments', () => {
     await page.getByLabel('Verification code', { exact: true }).fill(code);
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.waitForURL('**/recent-batches');
-    await page.getByRole('cell', { name: 'Manual Payout' }).first().waitFor();
+    const receipt = await expectReceipt(page, 'Payout created', 'See it in Recent Batches', '€25.00 + €0.38 fee');
+    // its batch, named in the receipt, is listed in Recent Batches
+    const copy = await receipt.getByRole('button', { name: /^Copy reference / }).getAttribute('aria-label');
+    const batchId = copy!.replace('Copy reference ', '');
+    await page.getByRole('row').filter({ hasText: batchId }).first().waitFor();
     await context.close();
   });
 
@@ -107,6 +112,7 @@ describe('payments', () => {
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.waitForURL('**/recent-batches');
     await page.getByRole('cell', { name: 'marchrun1.csv' }).waitFor();
+    await expectReceipt(page, 'Batch executed', 'See it in Recent Batches');
     await expect.poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('obol.session')!).batch)).toBeNull();
 
     // the executed batch kept as the current one (a reload before Recent Batches was shown): Payments does not

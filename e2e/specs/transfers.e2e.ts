@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeFromMail, launch, newPage, signIn } from '../lib/browser.ts';
+import { expectReceipt } from '../lib/receipts.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -45,6 +46,7 @@ describe('transfers', () => {
     await page.getByLabel('Verification code', { exact: true }).fill(code);
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.getByRole('alert').filter({ hasText: 'Amount transferred successfully' }).waitFor();
+    await expectReceipt(page, 'Transfer submitted', 'See it in Transfer Transactions');
     // the form starts over, and the balance follows about 2 s later
     await expect.poll(() => page.getByLabel('IBAN').inputValue()).toBe('');
     await expect.poll(() => card.getByText(/^€[\d,]+\.\d\d$/).textContent(), { timeout: 10_000 }).not.toBe(before);
@@ -93,12 +95,13 @@ describe('transfers', () => {
     await page.getByLabel('Verification code', { exact: true }).fill(code);
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.getByRole('alert').filter({ hasText: 'Amount transferred successfully' }).waitFor();
+    const receipt = await expectReceipt(page, 'Transfer submitted', 'See it in Transfer Transactions', '€1.01');
+    await receipt.getByText(/^Fee Account, /).waitFor();
     await expect.poll(() => page.getByLabel('IBAN').inputValue()).toBe('');
     await expect.poll(() => card.getByText(/^€[\d,]+\.\d\d$/).textContent(), { timeout: 10_000 }).not.toBe(before);
     await nav.getByRole('link', { name: 'Transfer Transactions', exact: true }).click();
     const row = page.getByRole('row').filter({ hasText: 'GB82WEST12345698765432' }).first();
     await row.waitFor();
-    await row.getByText('Fee Account').first().waitFor();
     await context.close();
   });
 });
