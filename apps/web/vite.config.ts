@@ -15,6 +15,9 @@ const VENDOR_CHUNKS: { name: string; test: RegExp }[] = [
     test: /\/node_modules\/(@mui\/(system|styled-engine|utils|private-theming|core-downloads-tracker|material\/esm\/(styles|utils|internal|transitions|className|colors))|@emotion|react-transition-group|react-is|clsx|stylis|@babel\/runtime|hoist-non-react-statics)\//,
   },
   { name: 'query', test: /\/node_modules\/@tanstack\// },
+  // zod with the module that turns its eval probe off: Rolldown runs a chunk's bodies when the chunk loads, so the
+  // switch must load with zod, before any module that makes a schema (no 'unsafe-eval' in the CSP)
+  { name: 'zod', test: /\/node_modules\/zod\/|\/src\/lib\/no-eval\.ts$/ },
 ];
 
 export default defineConfig({
