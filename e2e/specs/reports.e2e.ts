@@ -31,7 +31,7 @@ describe('reports', () => {
       const d = new Date();
       return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
     });
-    await card.getByLabel('Start Date').fill(today);
+    await card.getByLabel('Start Date', { exact: true }).fill(today);
     await expect.poll(() => pull.isEnabled()).toBe(true);
     await pull.click();
     const note = backgroundNote(page);
