@@ -81,7 +81,8 @@ export async function releaseHeldPayout(tx: Tx, jobs: Pick<Jobs, 'send'>, id: nu
 
 /**
  * A rejected payout fails as a declined one does, through the engine's one settle path (its reserve returned, its
- * event written; the movement is batches' payoutMovement): moved to Processing and settled Failed in the same transaction, so nobody sees it in flight.
+ * event written; the movement is batches' payoutMovement): moved to Processing and settled Failed in the same
+ * transaction, so nobody sees it in flight.
  */
 export async function rejectHeldPayout(
   tx: Tx,
