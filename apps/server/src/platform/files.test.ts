@@ -1,89 +1,13 @@
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
+// @ts-expect-error -- the fork ships no types; its API is S3rver 3's (new S3rver(options).run(), .close())
+import S3rver from '@20minutes/s3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 import { localFileStore, s3FileStore, createFileStore, type FileStore } from './files.ts';
-
-/**
- * A small S3-compatible server (path-style: PutObject, multipart upload, GetObject, DeleteObject), enough
- * to prove the S3 file store speaks the protocol; signatures are not checked.
- */
-function fakeS3() {
-  const objects = new Map<string, Buffer>();
-  const uploads = new Map<string, Map<number, Buffer>>();
-  let uploadSeq = 0;
-  const decode = (body: Buffer, headers: Record<string, unknown>) => {
-    // aws-chunked bodies: <hex size>[;chunk-signature=...]\r\n<data>\r\n ... 0\r\n<trailers>\r\n\r\n
-    if (
-      !String(headers['content-encoding'] ?? '').includes('aws-chunked') &&
-      !String(headers['x-amz-content-sha256'] ?? '').startsWith('STREAMING')
-    )
-      return body;
-    const parts: Buffer[] = [];
-    let i = 0;
-    for (;;) {
-      const eol = body.indexOf('\r\n', i);
-      const size = parseInt(body.subarray(i, eol).toString().split(';')[0], 16);
-      if (!size) break;
-      parts.push(body.subarray(eol + 2, eol + 2 + size));
-      i = eol + 2 + size + 2;
-    }
-    return Buffer.concat(parts);
-  };
-  const server: Server = createServer(async (req, res) => {
-    const url = new URL(req.url!, 'http://x');
-    const key = decodeURIComponent(url.pathname.slice(1));
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const body = decode(Buffer.concat(chunks), req.headers);
-    const q = url.searchParams;
-    const xml = (s: string) =>
-      res.writeHead(200, { 'content-type': 'application/xml' }).end(`<?xml version="1.0" encoding="UTF-8"?>${s}`);
-    if (req.method === 'POST' && q.has('uploads')) {
-      const id = `u${++uploadSeq}`;
-      uploads.set(id, new Map());
-      return xml(
-        `<InitiateMultipartUploadResult><Bucket>b</Bucket><Key>${key}</Key><UploadId>${id}</UploadId></InitiateMultipartUploadResult>`,
-      );
-    }
-    if (req.method === 'PUT' && q.has('uploadId')) {
-      uploads.get(q.get('uploadId')!)!.set(Number(q.get('partNumber')), body);
-      return res.writeHead(200, { etag: `"p${q.get('partNumber')}"` }).end();
-    }
-    if (req.method === 'POST' && q.has('uploadId')) {
-      const parts = uploads.get(q.get('uploadId')!)!;
-      objects.set(key, Buffer.concat([...parts.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1])));
-      uploads.delete(q.get('uploadId')!);
-      return xml(
-        `<CompleteMultipartUploadResult><Bucket>b</Bucket><Key>${key}</Key><ETag>"done"</ETag></CompleteMultipartUploadResult>`,
-      );
-    }
-    if (req.method === 'DELETE' && q.has('uploadId')) {
-      uploads.delete(q.get('uploadId')!);
-      return res.writeHead(204).end();
-    }
-    if (req.method === 'PUT') {
-      objects.set(key, body);
-      return res.writeHead(200, { etag: '"one"' }).end();
-    }
-    if (req.method === 'GET' && objects.has(key)) {
-      const o = objects.get(key)!;
-      return res.writeHead(200, { 'content-length': o.length, 'content-type': 'application/octet-stream' }).end(o);
-    }
-    if (req.method === 'DELETE') {
-      objects.delete(key);
-      return res.writeHead(204).end();
-    }
-    res
-      .writeHead(404, { 'content-type': 'application/xml' })
-      .end('<Error><Code>NoSuchKey</Code><Message>none</Message></Error>');
-  });
-  return { server, objects, uploads };
-}
 
 async function roundTrip(store: FileStore, key: string, content: string) {
   const f = await store.create(key);
@@ -118,28 +42,37 @@ describe('the local file store', () => {
 });
 
 describe('the S3 file store', () => {
-  const s3 = fakeS3();
+  // a maintained S3-compatible test server (s3rver), keeping its objects as files under a temporary folder
+  const directory = mkdtempSync(path.join(tmpdir(), 'obol-s3-'));
+  const s3 = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: 'obol' }],
+  });
+  const stored = (key: string) => existsSync(path.join(directory, 'obol', `${key}._S3rver_object`));
   let endpoint = '';
   beforeAll(async () => {
-    await new Promise<void>((r) => s3.server.listen(0, '127.0.0.1', r));
-    endpoint = `http://127.0.0.1:${(s3.server.address() as { port: number }).port}`;
+    const { port } = await s3.run();
+    endpoint = `http://127.0.0.1:${port}`;
   });
-  afterAll(() => new Promise<void>((r) => s3.server.close(() => r())));
-  const store = () =>
-    s3FileStore({
-      bucket: 'obol',
-      region: 'us-east-1',
-      endpoint,
-      accessKeyId: 'k',
-      secretAccessKey: 's',
-      forcePathStyle: true,
-      prefix: 'files/',
-    });
+  afterAll(() => s3.close());
+  const options = () => ({
+    bucket: 'obol',
+    region: 'us-east-1',
+    endpoint,
+    accessKeyId: 'S3RVER', // s3rver's own key pair: it checks each request's signature
+    secretAccessKey: 'S3RVER',
+    forcePathStyle: true,
+    prefix: 'files/',
+  });
+  const store = () => s3FileStore(options());
 
   it('uploads a small file and reads it back', async () => {
     const r = await roundTrip(store(), 'exports/a.csv', 'a,b\r\n1,2\r\n');
     expect(r).toEqual({ size: 10, back: 'a,b\r\n1,2\r\n' });
-    expect([...s3.objects.keys()]).toContain('obol/files/exports/a.csv');
+    expect(stored('files/exports/a.csv')).toBe(true);
   });
 
   it('streams a large file up in parts', async () => {
@@ -147,16 +80,21 @@ describe('the S3 file store', () => {
     const r = await roundTrip(store(), 'exports/big.csv', big);
     expect(r.size).toBe(big.length);
     expect(r.back.length).toBe(big.length);
-    expect(s3.uploads.size).toBe(0);
   });
 
   it('leaves nothing behind when aborted, and deletes', async () => {
     const f = await store().create('exports/c.csv');
     f.stream.write('never');
     await f.abort();
-    expect(s3.objects.has('obol/files/exports/c.csv')).toBe(false);
+    expect(stored('files/exports/c.csv')).toBe(false);
     await store().remove('exports/a.csv');
     await expect(store().open('exports/a.csv')).rejects.toThrow();
+  });
+
+  it('signs its requests: a wrong secret is refused', async () => {
+    const wrong = s3FileStore({ ...options(), secretAccessKey: 'not-the-secret' });
+    await expect(roundTrip(wrong, 'exports/d.csv', 'x')).rejects.toThrow(/signature/i);
+    expect(stored('files/exports/d.csv')).toBe(false);
   });
 
   it('is chosen by S3_BUCKET, path-style when an endpoint is given', () => {
