@@ -1,17 +1,6 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  bigserial,
-  check,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  smallint,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigId, bigNumber, moment, createdAt } from './columns.ts';
 
 // The platform's own tables: what route(), withIdempotency, the rate limits and the mailer write for every feature.
 // Platform code reads and writes only these; a feature's tables live in its own tables.ts (docs/architecture.md).
@@ -26,9 +15,9 @@ import {
 export const activityLog = pgTable(
   'activity_log',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigId(),
     /** position in the chain, 1, 2, 3, ... without gaps; set by the trigger */
-    seq: bigint('seq', { mode: 'number' })
+    seq: bigNumber('seq')
       .notNull()
       .unique('activity_log_seq_key')
       .$defaultFn(() => 0),
@@ -55,7 +44,7 @@ export const activityLog = pgTable(
     ip: text('ip'),
     requestId: text('request_id'),
     /** the time of the inserting transaction (now()); part of the hash */
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     // the list: a day's records, newest first
@@ -69,7 +58,7 @@ export const activityLogChain = pgTable(
   'activity_log_chain',
   {
     id: smallint('id').primaryKey().default(1),
-    seq: bigint('seq', { mode: 'number' }).notNull(),
+    seq: bigNumber('seq').notNull(),
     hash: text('hash').notNull(),
   },
   (t) => [check('activity_log_chain_one_row', sql`${t.id} = 1`)],
@@ -79,14 +68,14 @@ export const activityLogChain = pgTable(
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigId(),
     userId: integer('user_id').notNull(),
     key: text('key').notNull(),
     command: text('command').notNull(),
     requestHash: text('request_hash').notNull(),
     statusCode: integer('status_code'),
     response: jsonb('response'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex('idempotency_keys_user_key').on(t.userId, t.key)],
 );
@@ -94,7 +83,7 @@ export const idempotencyKeys = pgTable(
 /** Fixed-window counters (per address, per user and action), incremented and checked in one statement. */
 export const rateLimits = pgTable('rate_limits', {
   key: text('key').primaryKey(),
-  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  windowStart: moment('window_start').notNull(),
   count: integer('count').notNull().default(0),
 });
 
@@ -102,14 +91,14 @@ export const rateLimits = pgTable('rate_limits', {
 export const mailOutbox = pgTable(
   'mail_outbox',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigId(),
     to: text('to').notNull(),
     subject: text('subject').notNull(),
     template: text('template').notNull().default('message'),
     status: text('status').notNull().default('pending'),
     error: text('error'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    sentAt: moment('sent_at'),
   },
   (t) => [index('mail_outbox_status_idx').on(t.status, t.createdAt)],
 );

@@ -1,17 +1,6 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  bigserial,
-  boolean,
-  check,
-  index,
-  integer,
-  pgTable,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigId, bigNumber, moment, createdAt, money, bankAccount, providerMovement } from '../../platform/columns.ts';
 import { accounts } from '../ledger/tables.ts';
 import { users } from '../users/tables.ts';
 
@@ -33,10 +22,10 @@ export const companies = pgTable(
     /** Pending until the account holder approves the account access, then Approved */
     consent: text('consent').notNull().default('Pending'),
     consentTokenHash: text('consent_token_hash'),
-    consentExpiresAt: timestamp('consent_expires_at', { withTimezone: true }),
-    consentedAt: timestamp('consented_at', { withTimezone: true }),
+    consentExpiresAt: moment('consent_expires_at'),
+    consentedAt: moment('consented_at'),
     createdBy: integer('created_by').references(() => users.id),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('companies_api_key_hash_key').on(t.apiKeyHash),
@@ -113,7 +102,7 @@ export const accountingRules = pgTable(
     toAccountId: integer('to_account_id').references(() => companyAccounts.id),
     percentage: boolean('percentage').notNull(),
     /** cents (amount rule) or basis points (percentage rule) */
-    amount: bigint('amount', { mode: 'number' }).notNull(),
+    amount: bigNumber('amount').notNull(),
     /** HH:MM UTC */
     interval: text('interval').notNull(),
     intervalType: text('interval_type').notNull(),
@@ -122,7 +111,7 @@ export const accountingRules = pgTable(
     status: integer('status').notNull().default(1),
     lastPeriod: text('last_period'),
     createdBy: integer('created_by').references(() => users.id),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     index('accounting_rules_created_idx').on(t.createdAt.desc(), t.id.desc()),
@@ -148,7 +137,7 @@ export const accountingRules = pgTable(
 export const accountingTransactions = pgTable(
   'accounting_transactions',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigId(),
     companyId: integer('company_id')
       .notNull()
       .references(() => companies.id),
@@ -164,22 +153,14 @@ export const accountingTransactions = pgTable(
       .references(() => companyAccounts.id),
     accountCode: text('account_code').notNull(),
     transferType: text('transfer_type').notNull(),
-    beneficiaryName: text('beneficiary_name').notNull(),
-    iban: text('iban').notNull(),
-    bic: text('bic').notNull(),
-    amount: bigint('amount', { mode: 'number' }).notNull(),
-    currency: text('currency').notNull().default('EUR'),
+    ...bankAccount(),
+    ...money(),
     transferBy: text('transfer_by').notNull(),
     createdBy: integer('created_by').references(() => users.id),
     status: text('status').notNull(),
     reason: text('reason'),
     description: text('description').notNull().default(''),
-    idempotencyKey: text('idempotency_key').notNull(),
-    providerId: text('provider_id'),
-    submittedAt: timestamp('submitted_at', { withTimezone: true }),
-    settledAt: timestamp('settled_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...providerMovement(),
   },
   (t) => [
     uniqueIndex('accounting_transactions_idempotency_key').on(t.idempotencyKey),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigId, moment, createdAt } from '../../platform/columns.ts';
 import { users } from '../users/tables.ts';
 
 /**
@@ -15,19 +16,19 @@ import { users } from '../users/tables.ts';
 export const apiKeys = pgTable(
   'api_keys',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigId(),
     userId: integer('user_id')
       .notNull()
       .references(() => users.id),
     publicKey: text('public_key').notNull(),
     privateKeyEnc: text('private_key_enc').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     /** replaced by a newer key (it keeps working until expires_at) */
-    rotatedAt: timestamp('rotated_at', { withTimezone: true }),
+    rotatedAt: moment('rotated_at'),
     /** end of the key's validity (the end of a rotation's grace period); null: no end */
-    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    expiresAt: moment('expires_at'),
     /** ended at once, whatever expires_at says */
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedAt: moment('revoked_at'),
   },
   (t) => [
     uniqueIndex('api_keys_public_key_key').on(t.publicKey),

@@ -1,16 +1,6 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  bigserial,
-  check,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigId, bigNumber, moment, createdAt, updatedAt, money } from '../../platform/columns.ts';
 
 /**
  * A merchant's or a 2D company's approval threshold (issue 50): a manual payout, a batch total or a transfer at or
@@ -21,9 +11,9 @@ export const approvalPolicies = pgTable(
   {
     holderType: text('holder_type').notNull(),
     holderId: integer('holder_id').notNull(),
-    threshold: bigint('threshold', { mode: 'number' }).notNull(),
+    threshold: bigNumber('threshold').notNull(),
     updatedBy: text('updated_by'),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     primaryKey({ columns: [t.holderType, t.holderId] }),
@@ -40,7 +30,7 @@ export const approvalPolicies = pgTable(
 export const approvals = pgTable(
   'approvals',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigId(),
     /** payout, batch, transfer or 2d */
     kind: text('kind').notNull(),
     /** the payout's or transfer's id, the batch's batch id, the 2D transaction's id */
@@ -50,17 +40,16 @@ export const approvals = pgTable(
     /** the merchant or brand, or the company */
     holderId: integer('holder_id'),
     holderName: text('holder_name').notNull(),
-    amount: bigint('amount', { mode: 'number' }).notNull(),
-    currency: text('currency').notNull().default('EUR'),
+    ...money(),
     description: text('description').notNull(),
     status: text('status').notNull().default('Pending'),
     makerId: integer('maker_id').notNull(),
     makerName: text('maker_name').notNull(),
     decidedBy: integer('decided_by'),
     decidedByName: text('decided_by_name'),
-    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decidedAt: moment('decided_at'),
     reason: text('reason'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('approvals_kind_object_key').on(t.kind, t.objectId),

@@ -1,19 +1,20 @@
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigId, moment, createdAt, updatedAt } from '../../platform/columns.ts';
 import { users } from '../users/tables.ts';
 
 export const sessions = pgTable(
   'sessions',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigId(),
     userId: integer('user_id')
       .notNull()
       .references(() => users.id),
     tokenHash: text('token_hash').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
-    idleExpiresAt: timestamp('idle_expires_at', { withTimezone: true }).notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    lastSeenAt: moment('last_seen_at').notNull().defaultNow(),
+    idleExpiresAt: moment('idle_expires_at').notNull(),
+    expiresAt: moment('expires_at').notNull(),
+    revokedAt: moment('revoked_at'),
     ip: text('ip'),
     userAgent: text('user_agent'),
   },
@@ -27,7 +28,7 @@ export const sessions = pgTable(
 export const oneTimeCodes = pgTable(
   'one_time_codes',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigId(),
     userId: integer('user_id')
       .notNull()
       .references(() => users.id),
@@ -41,9 +42,9 @@ export const oneTimeCodes = pgTable(
     binding: jsonb('binding').$type<Record<string, unknown>>(),
     attempts: integer('attempts').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull().default(5),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: moment('expires_at').notNull(),
+    usedAt: moment('used_at'),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('one_time_codes_challenge_key').on(t.challengeHash),
@@ -54,13 +55,13 @@ export const oneTimeCodes = pgTable(
 export const backupCodes = pgTable(
   'backup_codes',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigId(),
     userId: integer('user_id')
       .notNull()
       .references(() => users.id),
     codeHash: text('code_hash').notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    usedAt: moment('used_at'),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex('backup_codes_hash_key').on(t.userId, t.codeHash)],
 );
@@ -72,10 +73,10 @@ export const backupCodes = pgTable(
 export const authFailures = pgTable(
   'auth_failures',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigId(),
     email: text('email'),
     ip: text('ip'),
-    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    at: moment('at').notNull().defaultNow(),
   },
   (t) => [index('auth_failures_email_idx').on(t.email, t.at), index('auth_failures_ip_idx').on(t.ip, t.at)],
 );
@@ -89,6 +90,6 @@ export const loginThrottle = pgTable('login_throttle', {
   /** attempts since the last successful sign-in */
   attempts: integer('attempts').notNull().default(0),
   /** no attempt is checked before this time */
-  nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  nextAttemptAt: moment('next_attempt_at').notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });

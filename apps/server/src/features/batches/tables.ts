@@ -1,5 +1,6 @@
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { bigNumber, moment, createdAt, updatedAt } from '../../platform/columns.ts';
 import { accounts } from '../ledger/tables.ts';
 import { users } from '../users/tables.ts';
 import { STAGED_ID_STRIDE } from './staged-ids.ts';
@@ -17,7 +18,7 @@ export const batches = pgTable(
      * The batch's number: its staged rows' ids are `seq * STAGED_ID_STRIDE + n`, in the file's order (stagedIdOf),
      * so that one index, the primary key on the id, finds a row by its id and reads a batch's rows in order.
      */
-    seq: bigint('seq', { mode: 'number' }).notNull().unique().generatedAlwaysAsIdentity(),
+    seq: bigNumber('seq').notNull().unique().generatedAlwaysAsIdentity(),
     merchantId: integer('merchant_id')
       .notNull()
       .references(() => users.id),
@@ -40,26 +41,26 @@ export const batches = pgTable(
     /** set when the staging refused the file */
     error: text('error'),
     /** totals of the executed rows */
-    amount: bigint('amount', { mode: 'number' })
+    amount: bigNumber('amount')
       .notNull()
       .default(sql`0`),
     /** the batch fee, applied on the summed amount of its transactions */
-    fee: bigint('fee', { mode: 'number' })
+    fee: bigNumber('fee')
       .notNull()
       .default(sql`0`),
     feeBps: integer('fee_bps').notNull().default(0),
     /** the amount of the batch's failed payouts, returned to the account */
-    amountReturned: bigint('amount_returned', { mode: 'number' })
+    amountReturned: bigNumber('amount_returned')
       .notNull()
       .default(sql`0`),
     /** the part of the batch fee returned with them: the fee always equals the fee on what was paid */
-    feeReturned: bigint('fee_returned', { mode: 'number' })
+    feeReturned: bigNumber('fee_returned')
       .notNull()
       .default(sql`0`),
-    savedAt: timestamp('saved_at', { withTimezone: true }),
-    executedAt: timestamp('executed_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    savedAt: moment('saved_at'),
+    executedAt: moment('executed_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     index('batches_merchant_updated_idx').on(t.merchantId, t.updatedAt.desc()),
@@ -73,7 +74,7 @@ export const stagedTransactions = pgTable(
   'staged_transactions',
   {
     /** `seq * STAGED_ID_STRIDE + n` of its batch (stagedIdOf), given when the row is staged: no sequence is drawn */
-    id: bigint('id', { mode: 'number' }).primaryKey(),
+    id: bigNumber('id').primaryKey(),
     /**
      * The batch it belongs to. Not a foreign key: its check would cost every one of up to 100,000 rows a look-up
      * of the batch. A statement trigger (migrations 0023, 0024) checks each statement's new rows at once, each in
@@ -89,7 +90,7 @@ export const stagedTransactions = pgTable(
     reference: text('reference').notNull().default(''),
     /** the amount as given (text), and as cents when valid */
     amountText: text('amount_text').notNull().default(''),
-    amount: bigint('amount', { mode: 'number' }),
+    amount: bigNumber('amount'),
     /** field -> message */
     errors: jsonb('errors').$type<Record<string, string>>().notNull().default({}),
     /** Pending (executable) or Failed (inexecutable) */

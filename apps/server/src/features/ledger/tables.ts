@@ -1,7 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint,
-  bigserial,
   boolean,
   check,
   index,
@@ -11,9 +9,9 @@ import {
   serial,
   smallint,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { bigId, bigNumber, createdAt } from '../../platform/columns.ts';
 import { users } from '../users/tables.ts';
 
 /**
@@ -43,10 +41,10 @@ export const accounts = pgTable(
      */
     shardCredits: boolean('shard_credits').notNull().default(false),
     /** the row's own part of the balance: with shardCredits, the balance is this plus the shards' amounts */
-    balance: bigint('balance', { mode: 'number' })
+    balance: bigNumber('balance')
       .notNull()
       .default(sql`0`),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('accounts_account_id_key').on(t.accountId),
@@ -73,7 +71,7 @@ export const accountCreditShards = pgTable(
       .notNull()
       .references(() => accounts.id),
     shard: smallint('shard').notNull(),
-    amount: bigint('amount', { mode: 'number' }).notNull(),
+    amount: bigNumber('amount').notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.accountId, t.shard] }),
@@ -85,7 +83,7 @@ export const accountCreditShards = pgTable(
 export const journalEntries = pgTable(
   'journal_entries',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigId(),
     idempotencyKey: text('idempotency_key').notNull(),
     /** hash of the command's payload, to tell a replay from a different command under the same key */
     requestHash: text('request_hash').notNull(),
@@ -93,9 +91,9 @@ export const journalEntries = pgTable(
     memo: text('memo'),
     businessType: text('business_type'),
     businessId: text('business_id'),
-    reversesId: bigint('reverses_id', { mode: 'number' }),
+    reversesId: bigNumber('reverses_id'),
     createdBy: integer('created_by'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('journal_entries_idempotency_key').on(t.idempotencyKey),
@@ -107,15 +105,15 @@ export const journalEntries = pgTable(
 export const postings = pgTable(
   'postings',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    entryId: bigint('entry_id', { mode: 'number' })
+    id: bigId(),
+    entryId: bigNumber('entry_id')
       .notNull()
       .references(() => journalEntries.id),
     accountId: integer('account_id')
       .notNull()
       .references(() => accounts.id),
-    amount: bigint('amount', { mode: 'number' }).notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    amount: bigNumber('amount').notNull(),
+    createdAt: createdAt(),
   },
   (t) => [
     index('postings_entry_idx').on(t.entryId),

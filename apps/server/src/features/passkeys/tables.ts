@@ -1,4 +1,5 @@
-import { bigint, bigserial, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigId, bigNumber, moment, createdAt } from '../../platform/columns.ts';
 import { sessions } from '../auth/tables.ts';
 import { users } from '../users/tables.ts';
 
@@ -6,7 +7,7 @@ import { users } from '../users/tables.ts';
 export const passkeys = pgTable(
   'passkeys',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigId(),
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -18,8 +19,8 @@ export const passkeys = pgTable(
     counter: integer('counter').notNull().default(0),
     transports: text('transports').array().notNull().default([]),
     name: text('name').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    lastUsedAt: moment('last_used_at'),
   },
   (t) => [uniqueIndex('passkeys_credential_key').on(t.credentialId), index('passkeys_user_idx').on(t.userId)],
 );
@@ -28,18 +29,18 @@ export const passkeys = pgTable(
 export const passkeyChallenges = pgTable(
   'passkey_challenges',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigId(),
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    sessionId: bigint('session_id', { mode: 'number' })
+    sessionId: bigNumber('session_id')
       .notNull()
       .references(() => sessions.id, { onDelete: 'cascade' }),
     /** sha256 of the challenge sent to the browser */
     challengeHash: text('challenge_hash').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: moment('expires_at').notNull(),
+    usedAt: moment('used_at'),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('passkey_challenges_hash_key').on(t.challengeHash),

@@ -1,18 +1,25 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  bigserial,
-  check,
-  date,
-  index,
-  integer,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { check, date, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigId, bigNumber, moment, createdAt, updatedAt, money } from '../../platform/columns.ts';
 import { accounts } from '../ledger/tables.ts';
 import { users } from '../users/tables.ts';
+
+/**
+ * Whose money a pay-in is, and a refund or reward of it: the tenant (`merchant_id`), the merchant or brand whose API
+ * key made the pay-in (`holder_id`), and that holder's pay-in account, which the pay-in credits and a refund or a
+ * reward is paid from.
+ */
+const holderColumns = () => ({
+  merchantId: integer('merchant_id')
+    .notNull()
+    .references(() => users.id),
+  holderId: integer('holder_id')
+    .notNull()
+    .references(() => users.id),
+  accountId: integer('account_id')
+    .notNull()
+    .references(() => accounts.id),
+});
 
 /**
  * A pay-in: a link at the provider that a payer pays on its hosted page, made by a merchant's (or brand's) own
@@ -22,18 +29,8 @@ import { users } from '../users/tables.ts';
 export const payins = pgTable(
   'payins',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    /** the tenant */
-    merchantId: integer('merchant_id')
-      .notNull()
-      .references(() => users.id),
-    /** the merchant or brand whose API key made it, and whose pay-in account it credits */
-    holderId: integer('holder_id')
-      .notNull()
-      .references(() => users.id),
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    id: bigId(),
+    ...holderColumns(),
     /** the pay-in account's public id (the ledger's account_id) */
     accountCode: text('account_code').notNull(),
     /** the merchant's name, and the brand's when a brand's key made it, as they were then (the list shows them) */
@@ -48,8 +45,7 @@ export const payins = pgTable(
     requestedBy: text('requested_by'),
     /** the merchant's own reference: unique per merchant */
     reference: text('reference').notNull(),
-    amount: bigint('amount', { mode: 'number' }).notNull(),
-    currency: text('currency').notNull().default('EUR'),
+    ...money(),
     firstName: text('first_name').notNull(),
     lastName: text('last_name').notNull(),
     dateOfBirth: date('date_of_birth').notNull(),
@@ -59,7 +55,7 @@ export const payins = pgTable(
     /** the provider's link id: the spec's request_id */
     providerId: text('provider_id').notNull(),
     url: text('url').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    expiresAt: moment('expires_at').notNull(),
     /** Pending, Completed, Declined, Expired */
     status: text('status').notNull().default('Pending'),
     /** Initiated (open), Used (its pay-in Completed or Declined: it takes no more payment), Expired (record 038) */
@@ -71,9 +67,9 @@ export const payins = pgTable(
      * Completed). A Completed pay-in gets 3; a refund may start at 0 or 3.
      */
     refundStatus: integer('refund_status'),
-    settledAt: timestamp('settled_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    settledAt: moment('settled_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('payins_merchant_reference').on(t.merchantId, t.reference),
@@ -104,20 +100,12 @@ export const payins = pgTable(
 export const refunds = pgTable(
   'refunds',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    payinId: bigint('payin_id', { mode: 'number' })
+    id: bigId(),
+    payinId: bigNumber('payin_id')
       .notNull()
       .references(() => payins.id),
-    merchantId: integer('merchant_id')
-      .notNull()
-      .references(() => users.id),
-    holderId: integer('holder_id')
-      .notNull()
-      .references(() => users.id),
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
-    amount: bigint('amount', { mode: 'number' }).notNull(),
+    ...holderColumns(),
+    amount: bigNumber('amount').notNull(),
     /** Pending, Completed, Declined */
     status: text('status').notNull().default('Pending'),
     reason: text('reason'),
@@ -127,8 +115,8 @@ export const refunds = pgTable(
     createdBy: integer('created_by')
       .notNull()
       .references(() => users.id),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    settledAt: timestamp('settled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    settledAt: moment('settled_at'),
   },
   (t) => [
     uniqueIndex('refunds_idempotency_key').on(t.idempotencyKey),
@@ -155,25 +143,17 @@ export const refunds = pgTable(
 export const payinRewards = pgTable(
   'payin_rewards',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    payinId: bigint('payin_id', { mode: 'number' })
+    id: bigId(),
+    payinId: bigNumber('payin_id')
       .notNull()
       .references(() => payins.id),
-    merchantId: integer('merchant_id')
-      .notNull()
-      .references(() => users.id),
-    holderId: integer('holder_id')
-      .notNull()
-      .references(() => users.id),
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    ...holderColumns(),
     /** the payer's Obol wallet: the spec's user_{product}_id */
     walletId: text('wallet_id').notNull(),
     /** the brand the provider is told (the wallet's, checked against the merchant's brands when it was written) */
     brand: text('brand').notNull(),
     beneficiaryName: text('beneficiary_name').notNull(),
-    amount: bigint('amount', { mode: 'number' }).notNull(),
+    amount: bigNumber('amount').notNull(),
     /** NotRewarded, Rewarded */
     status: text('status').notNull().default('NotRewarded'),
     /** the payment to the wallet: null before any, then Pending, Completed or Declined */
@@ -183,9 +163,9 @@ export const payinRewards = pgTable(
     idempotencyKey: text('idempotency_key'),
     providerId: text('provider_id'),
     rewardedBy: integer('rewarded_by').references(() => users.id),
-    rewardedAt: timestamp('rewarded_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    rewardedAt: moment('rewarded_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('payin_rewards_payin').on(t.payinId),

@@ -1,16 +1,6 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  bigserial,
-  boolean,
-  index,
-  integer,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  check,
-} from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, uniqueIndex, check } from 'drizzle-orm/pg-core';
+import { bigId, bigNumber, money, providerMovement } from '../../platform/columns.ts';
 import { accounts } from '../ledger/tables.ts';
 import { users } from '../users/tables.ts';
 
@@ -21,7 +11,7 @@ import { users } from '../users/tables.ts';
 export const payouts = pgTable(
   'payouts',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigId(),
     /** the merchant the payout belongs to (tenant) */
     merchantId: integer('merchant_id')
       .notNull()
@@ -43,24 +33,18 @@ export const payouts = pgTable(
     brand: text('brand').notNull(),
     obolId: text('obol_id').notNull(),
     reference: text('reference').notNull(),
-    currency: text('currency').notNull().default('EUR'),
-    amount: bigint('amount', { mode: 'number' }).notNull(),
-    fee: bigint('fee', { mode: 'number' }).notNull(),
+    ...money(),
+    fee: bigNumber('fee').notNull(),
     feeBps: integer('fee_bps').notNull(),
     /** Processing, Pending, Completed, Failed */
     status: text('status').notNull().default('Processing'),
-    idempotencyKey: text('idempotency_key').notNull(),
     /**
      * A batch row whose merchant transaction id an earlier payout of the merchant already holds: recorded as a
      * Failed payout (its money returned) and left out of the uniqueness of (merchant_id, merchant_transaction_id).
      */
     duplicateMtid: boolean('duplicate_mtid').notNull().default(false),
-    providerId: text('provider_id'),
     failureMessage: text('failure_message'),
-    submittedAt: timestamp('submitted_at', { withTimezone: true }),
-    settledAt: timestamp('settled_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...providerMovement(),
   },
   (t) => [
     uniqueIndex('payouts_idempotency_key').on(t.idempotencyKey),

@@ -1,18 +1,6 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  bigserial,
-  boolean,
-  check,
-  date,
-  integer,
-  jsonb,
-  pgTable,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { boolean, check, date, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigId, bigNumber, moment, createdAt } from '../../platform/columns.ts';
 import { users } from '../users/tables.ts';
 
 /**
@@ -23,7 +11,7 @@ import { users } from '../users/tables.ts';
 export const invoices = pgTable(
   'invoices',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigId(),
     merchantId: integer('merchant_id')
       .notNull()
       .references(() => users.id),
@@ -35,11 +23,11 @@ export const invoices = pgTable(
     seq: integer('seq').notNull(),
     /** as printed: OBL-<year>-<seq, 6 digits> */
     number: text('number').notNull(),
-    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+    issuedAt: moment('issued_at').notNull().defaultNow(),
     issuedBy: integer('issued_by')
       .notNull()
       .references(() => users.id),
-    totalFee: bigint('total_fee', { mode: 'number' }).notNull(),
+    totalFee: bigNumber('total_fee').notNull(),
     /** the lines, totals, the merchant's and our details, as issued */
     content: jsonb('content').notNull(),
   },
@@ -83,7 +71,7 @@ export const reportSchedules = pgTable(
     /** YYYY-MM of the last month pulled */
     lastPeriod: text('last_period'),
     active: boolean('active').notNull().default(true),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('report_schedules_owner_report').on(t.ownerId, t.kind, t.authId),

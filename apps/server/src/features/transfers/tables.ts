@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigId, money, bankAccount, providerMovement } from '../../platform/columns.ts';
 import { accounts } from '../ledger/tables.ts';
 import { users } from '../users/tables.ts';
 
@@ -11,7 +12,7 @@ import { users } from '../users/tables.ts';
 export const transfers = pgTable(
   'transfers',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigId(),
     /** the tenant: the merchant of the account's holder; null for the platform's Fee Account */
     merchantId: integer('merchant_id').references(() => users.id),
     /** the merchant or brand whose account pays; null for the Fee Account */
@@ -30,24 +31,16 @@ export const transfers = pgTable(
       .references(() => users.id),
     /** who made it, by name as it was then (the list and its export show it) */
     createdByName: text('created_by_name').notNull(),
-    beneficiaryName: text('beneficiary_name').notNull(),
-    iban: text('iban').notNull(),
-    bic: text('bic').notNull(),
-    currency: text('currency').notNull().default('EUR'),
-    amount: bigint('amount', { mode: 'number' }).notNull(),
+    ...bankAccount(),
+    ...money(),
     /** the purpose of payment */
     message: text('message').notNull().default(''),
     /** Pending, Completed, Declined */
     status: text('status').notNull().default('Pending'),
     /** why it was declined */
     detail: text('detail'),
-    /** one per transfer; the provider sees it too, so a retry never pays twice */
-    idempotencyKey: text('idempotency_key').notNull(),
-    providerId: text('provider_id'),
-    submittedAt: timestamp('submitted_at', { withTimezone: true }),
-    settledAt: timestamp('settled_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** one key per transfer */
+    ...providerMovement(),
   },
   (t) => [
     uniqueIndex('transfers_idempotency_key').on(t.idempotencyKey),

@@ -1,16 +1,6 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  bigserial,
-  check,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigId, bigNumber, moment, createdAt } from '../../platform/columns.ts';
 import { users } from '../users/tables.ts';
 
 /**
@@ -21,7 +11,7 @@ import { users } from '../users/tables.ts';
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigId(),
     /** the merchant or brand user who owns it */
     userId: integer('user_id')
       .notNull()
@@ -33,12 +23,12 @@ export const webhookEndpoints = pgTable(
     events: text('events').array().notNull(),
     secretEnc: text('secret_enc').notNull(),
     previousSecretEnc: text('previous_secret_enc'),
-    previousSecretExpiresAt: timestamp('previous_secret_expires_at', { withTimezone: true }),
+    previousSecretExpiresAt: moment('previous_secret_expires_at'),
     /** the first failure since the last success; three days of it disable the endpoint */
-    failingSince: timestamp('failing_since', { withTimezone: true }),
-    disabledAt: timestamp('disabled_at', { withTimezone: true }),
-    deletedAt: timestamp('deleted_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    failingSince: moment('failing_since'),
+    disabledAt: moment('disabled_at'),
+    deletedAt: moment('deleted_at'),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('webhook_endpoints_user_url_key')
@@ -57,12 +47,12 @@ export const webhookEndpoints = pgTable(
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    endpointId: bigint('endpoint_id', { mode: 'number' })
+    id: bigId(),
+    endpointId: bigNumber('endpoint_id')
       .notNull()
       .references(() => webhookEndpoints.id),
     /** the money_events row it tells of: the event id receivers see is `evt_<this>` */
-    eventId: bigint('event_id', { mode: 'number' }).notNull(),
+    eventId: bigNumber('event_id').notNull(),
     event: text('event').notNull(),
     /** its object, `<kind>:<id>`: deliveries of one object go out in event order */
     objectKey: text('object_key').notNull(),
@@ -70,10 +60,10 @@ export const webhookDeliveries = pgTable(
     payload: text('payload').notNull(),
     status: text('status').notNull().default('Pending'),
     attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    nextAttemptAt: moment('next_attempt_at').notNull().defaultNow(),
     /** a worker holds it until then: two workers never try one delivery at once */
-    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    claimedUntil: moment('claimed_until'),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('webhook_deliveries_endpoint_event_key').on(t.endpointId, t.eventId),
@@ -86,12 +76,12 @@ export const webhookDeliveries = pgTable(
 export const webhookAttempts = pgTable(
   'webhook_attempts',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    deliveryId: bigint('delivery_id', { mode: 'number' })
+    id: bigId(),
+    deliveryId: bigNumber('delivery_id')
       .notNull()
       .references(() => webhookDeliveries.id),
     attempt: integer('attempt').notNull(),
-    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    at: moment('at').notNull().defaultNow(),
     responseStatus: integer('response_status'),
     /** the first 500 characters of the answer, or why there was none */
     response: text('response').notNull(),
@@ -103,7 +93,7 @@ export const webhookAttempts = pgTable(
 /** Where the dispatcher is in the outbox: one row, locked by the one process dispatching at a time. */
 export const webhookCursor = pgTable('webhook_cursor', {
   id: integer('id').primaryKey(),
-  lastEventId: bigint('last_event_id', { mode: 'number' }).notNull(),
+  lastEventId: bigNumber('last_event_id').notNull(),
 });
 
 /**
@@ -121,7 +111,7 @@ export const demoShopEvents = pgTable(
     body: text('body').notNull(),
     signature: text('signature').notNull(),
     times: integer('times').notNull().default(1),
-    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    receivedAt: moment('received_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.inbox, t.eventId] }), index('demo_shop_events_received_idx').on(t.receivedAt)],
 );
