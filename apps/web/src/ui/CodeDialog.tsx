@@ -1,7 +1,8 @@
 import { MSG } from '@obol/contract';
-import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
+import { Dialog, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
 import { useState } from 'react';
 import { useSession } from '../lib/session.ts';
+import { FormActions } from './FormActions.tsx';
 
 /** The one title of the code step, wherever money is approved with a code. */
 export const CODE_STEP_TITLE = 'Enter the verification code';
@@ -71,14 +72,7 @@ export function CodeDialog({
             fullWidth
           />
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            Submit
-          </Button>
-        </DialogActions>
+        <FormActions onCancel={onClose} busy={busy} submit="Submit" />
       </form>
     </Dialog>
   );

@@ -1,9 +1,7 @@
 import { registerCompanyRequest } from '@obol/contract';
 import {
   Box,
-  Button,
   Dialog,
-  DialogActions,
   DialogContent,
   DialogContentText,
   DialogTitle,
@@ -15,6 +13,7 @@ import { useId, useState } from 'react';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { useRegisterCompany } from './api/companies.ts';
+import { FormActions } from '../../ui/FormActions.tsx';
 
 type Field = 'name' | 'email' | 'api_key';
 const LABELS: Record<Field, string> = { name: 'Company name', email: 'Email', api_key: 'API key' };
@@ -102,14 +101,7 @@ export function CompanyDialog({ onClose }: { onClose: () => void }) {
             {field('api_key', { help: 'The company’s API key at the bank', mono: true })}
           </Box>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy || !parsed.success}>
-            Add Company
-          </Button>
-        </DialogActions>
+        <FormActions onCancel={onClose} busy={busy} submit="Add Company" disabled={!parsed.success} />
       </form>
     </Dialog>
   );

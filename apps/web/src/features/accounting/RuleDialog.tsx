@@ -1,8 +1,6 @@
 import { INTERVAL_TYPES, WEEKDAYS, type IntervalType } from '@obol/contract';
 import {
-  Button,
   Dialog,
-  DialogActions,
   DialogContent,
   DialogContentText,
   DialogTitle,
@@ -20,6 +18,7 @@ import { useNotify } from '../../ui/notifications.tsx';
 import { useCreateRule } from './api/rules.ts';
 import { CompanyAccountFields, TargetFields } from './CompanyFields.tsx';
 import { EMPTY_RULE, ruleErrors, ruleRequest, type RuleErrors, type RuleKind, type RuleValues } from './ruleForm.ts';
+import { FormActions } from '../../ui/FormActions.tsx';
 
 const INTERVAL_LABELS: Record<IntervalType, string> = { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly' };
 
@@ -208,14 +207,7 @@ export function RuleDialog({ kind, onClose }: { kind: RuleKind; onClose: () => v
             )}
           </Grid>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            Create Rule
-          </Button>
-        </DialogActions>
+        <FormActions onCancel={onClose} busy={busy} submit="Create Rule" />
       </form>
     </Dialog>
   );

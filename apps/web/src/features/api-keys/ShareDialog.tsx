@@ -1,9 +1,10 @@
 import { MSG, email as emailSchema, type ApiKeyHolderRow } from '@obol/contract';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
+import { Dialog, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
 import { useId, useState } from 'react';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { emailKeys } from './api/apiKeys.ts';
+import { FormActions } from '../../ui/FormActions.tsx';
 
 /** Share keys: the address (required, valid); the public keys and account references go there. */
 export function ShareDialog({ holder, onClose }: { holder: ApiKeyHolderRow; onClose: () => void }) {
@@ -52,14 +53,7 @@ export function ShareDialog({ holder, onClose }: { holder: ApiKeyHolderRow; onCl
             autoFocus
           />
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            Share
-          </Button>
-        </DialogActions>
+        <FormActions onCancel={onClose} busy={busy} submit="Share" />
       </form>
     </Dialog>
   );

@@ -33,6 +33,7 @@ import { StatusChip } from '../../ui/StatusChip.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
 import { pageCount } from '../../lib/paging.ts';
 import { createWebhookEndpoint, resendWebhook, webhookDeliveriesQuery } from './api/webhooks.ts';
+import { FormActions } from '../../ui/FormActions.tsx';
 
 /** A signing secret, shown this once with its copy button and how to check a signature. */
 export function SecretOnce({
@@ -162,14 +163,7 @@ export function AddEndpointDialog({
             {errors.events ? <FormHelperText>{errors.events}</FormHelperText> : null}
           </FormControl>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            Add endpoint
-          </Button>
-        </DialogActions>
+        <FormActions onCancel={onClose} busy={busy} submit="Add endpoint" />
       </form>
     </Dialog>
   );

@@ -3,7 +3,6 @@ import {
   Alert,
   Button,
   Dialog,
-  DialogActions,
   DialogContent,
   DialogContentText,
   DialogTitle,
@@ -28,6 +27,7 @@ import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Pager } from '../../ui/Pager.tsx';
 import { StatusChip, StatusWithReason } from '../../ui/StatusChip.tsx';
 import { approvalsQuery, requestApprovalCode, useDecide } from './api/approvals.ts';
+import { FormActions } from '../../ui/FormActions.tsx';
 
 const KIND_LABEL: Record<ApprovalRow['kind'], string> = {
   payout: 'Manual payout',
@@ -289,14 +289,7 @@ function RejectDialog({
             slotProps={{ htmlInput: { maxLength: 500 } }}
           />
         </DialogContent>
-        <DialogActions>
-          <Button onClick={close} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            Reject
-          </Button>
-        </DialogActions>
+        <FormActions onCancel={close} busy={busy} submit="Reject" />
       </form>
     </Dialog>
   );

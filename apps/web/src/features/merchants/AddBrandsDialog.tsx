@@ -6,7 +6,6 @@ import {
   Box,
   Button,
   Dialog,
-  DialogActions,
   DialogContent,
   DialogTitle,
   IconButton,
@@ -22,6 +21,7 @@ import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { useCreateHolder } from './api/merchants.ts';
 import { issuesByField } from './MerchantDialog.tsx';
+import { FormActions } from '../../ui/FormActions.tsx';
 
 type BrandField = 'name' | 'email' | 'obol_id' | 'mId';
 type Draft = Record<BrandField, string> & { key: number };
@@ -158,14 +158,7 @@ export function AddBrandsDialog({ merchant, onClose }: { merchant: HolderRow; on
             Add another brand
           </Button>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={create.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={create.isPending}>
-            Create brands
-          </Button>
-        </DialogActions>
+        <FormActions onCancel={onClose} busy={create.isPending} submit="Create brands" />
       </form>
     </Dialog>
   );

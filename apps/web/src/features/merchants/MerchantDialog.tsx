@@ -1,9 +1,7 @@
 import { MERCHANT_MSG, MSG, createMerchantRequest, updateMerchantDetailsRequest, type HolderRow } from '@obol/contract';
 import {
   Box,
-  Button,
   Dialog,
-  DialogActions,
   DialogContent,
   DialogTitle,
   InputAdornment,
@@ -19,6 +17,7 @@ import { useNotify } from '../../ui/notifications.tsx';
 import { useCreateHolder, useUpdateMerchantDetails } from './api/merchants.ts';
 import { ApprovalThreshold } from '../../ui/ApprovalThreshold.tsx';
 import { useSession } from '../../lib/session.ts';
+import { FormActions } from '../../ui/FormActions.tsx';
 
 type Field =
   | 'name'
@@ -238,14 +237,7 @@ export function MerchantDialog({ holder, onClose }: Props) {
           ) : null}
           {holder && !isBrand && isAdmin ? <ApprovalThreshold holderType="merchant" holderId={holder.id} /> : null}
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy || !canSave}>
-            {holder ? 'Save' : 'Create merchant'}
-          </Button>
-        </DialogActions>
+        <FormActions onCancel={onClose} busy={busy} submit={holder ? 'Save' : 'Create merchant'} disabled={!canSave} />
       </form>
     </Dialog>
   );

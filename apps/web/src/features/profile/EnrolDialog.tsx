@@ -1,9 +1,7 @@
 import { MSG, TWO_FA_MSG, type TwoFaSetupResponse } from '@obol/contract';
 import {
   Box,
-  Button,
   Dialog,
-  DialogActions,
   DialogContent,
   DialogContentText,
   DialogTitle,
@@ -14,6 +12,7 @@ import {
 import { useId, useState } from 'react';
 import { ApiError } from '../../lib/api.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
+import { FormActions } from '../../ui/FormActions.tsx';
 
 /** The fallback of a 2FA failure without a server message (document 3, section 8). */
 const UNEXPECTED = 'An unexpected error occurred.';
@@ -93,14 +92,7 @@ export function EnrolDialog({
             />
           </Stack>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onCancel} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            Turn on
-          </Button>
-        </DialogActions>
+        <FormActions onCancel={onCancel} busy={busy} submit="Turn on" />
       </form>
     </Dialog>
   );

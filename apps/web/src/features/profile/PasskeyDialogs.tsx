@@ -1,15 +1,5 @@
 import { MSG, type PasskeyRow } from '@obol/contract';
-import {
-  Alert,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-  Stack,
-  TextField,
-} from '@mui/material';
+import { Alert, Dialog, DialogContent, DialogContentText, DialogTitle, Stack, TextField } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError, errorMessage } from '../../lib/api.ts';
@@ -21,6 +11,7 @@ import { passkeyRegisterOptions } from './api/passkeyRegisterOptions.ts';
 import { passkeysKey } from './api/passkeys.ts';
 import { renamePasskey } from './api/renamePasskey.ts';
 import { PasswordDialog } from '../../ui/PasswordDialog.tsx';
+import { FormActions } from '../../ui/FormActions.tsx';
 
 /** The field's message in a 400, or the answer's message. */
 const fieldOr = (err: unknown, field: string) =>
@@ -59,14 +50,7 @@ function FormDialog({
             {children}
           </Stack>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            {submitLabel}
-          </Button>
-        </DialogActions>
+        <FormActions onCancel={onClose} busy={busy} submit={submitLabel} />
       </form>
     </Dialog>
   );

@@ -1,8 +1,6 @@
 import { MERCHANT_SIDE_ROLES, MSG, email as emailSchema, type RoleName } from '@obol/contract';
 import {
-  Button,
   Dialog,
-  DialogActions,
   DialogContent,
   DialogTitle,
   MenuItem,
@@ -18,6 +16,7 @@ import { useNotify } from '../../ui/notifications.tsx';
 import { allMerchantsQuery } from './api/allMerchants.ts';
 import { allUserRolesQuery } from './api/allUserRoles.ts';
 import { useInviteUser } from './api/inviteUser.ts';
+import { FormActions } from '../../ui/FormActions.tsx';
 
 type Field = 'name' | 'email' | 'rolename' | 'parent_id';
 type Errors = Partial<Record<Field, string>>;
@@ -159,14 +158,7 @@ export function InviteDialog({ open, onClose, staff }: Props) {
             ) : null}
           </Stack>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={close} disabled={invite.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={invite.isPending}>
-            Invite
-          </Button>
-        </DialogActions>
+        <FormActions onCancel={close} busy={invite.isPending} submit="Invite" />
       </form>
     </Dialog>
   );

@@ -1,19 +1,10 @@
 import { USERS_MSG, manageableRoles, type RoleName, type UserRow } from '@obol/contract';
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  MenuItem,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Dialog, DialogContent, DialogTitle, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { useId, useState } from 'react';
 import { errorMessage } from '../../lib/api.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { useUpdateRole } from './api/updateRole.ts';
+import { FormActions } from '../../ui/FormActions.tsx';
 
 /**
  * Manage user: a new role from the user's own set (section 6: the merchant-side roles when the user holds one,
@@ -77,14 +68,7 @@ export function ManageDialog({ user, onClose }: { user: UserRow | null; onClose:
             </TextField>
           </Stack>
         </DialogContent>
-        <DialogActions>
-          <Button onClick={close} disabled={update.isPending}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={update.isPending || !role || role === current}>
-            Save
-          </Button>
-        </DialogActions>
+        <FormActions onCancel={close} busy={update.isPending} submit="Save" disabled={!role || role === current} />
       </form>
     </Dialog>
   );
