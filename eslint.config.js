@@ -33,6 +33,13 @@ const SQL_TABLE = /\b(?:FROM|JOIN|INTO|UPDATE)\s+(\w+)/gi;
  */
 const READ_MODELS = new Set(['transactions', 'reports', 'downloads']);
 
+/**
+ * Families: a feature's tables shared with the features cut from it. Merchants and brands are rows of the users
+ * table (with holder_details and fee_changes), so merchants, brands and fees read and write them as users does.
+ */
+const TABLE_FAMILY = { users: ['merchants', 'brands', 'fees'] };
+const foreignTo = (feature, owner) => owner !== feature && !TABLE_FAMILY[owner]?.includes(feature);
+
 /** The feature a path lies in and the path inside it; null outside the features. */
 function featureOf(file) {
   const rel = path.relative(FEATURES, file);
@@ -56,7 +63,7 @@ function foreignTables(context, hit) {
     const target = path.resolve(path.dirname(context.filename), spec).replace(/\.[cm]?[jt]s$/, '');
     if (target === SCHEMA) return hit('*', node.source, 'schema', data('*'));
     const there = featureOf(target);
-    if (there?.inside === 'tables' && there.feature !== here.feature) {
+    if (there?.inside === 'tables' && foreignTo(here.feature, there.feature)) {
       hit(there.feature, node.source, 'import', data(there.feature));
     }
   };
@@ -71,7 +78,7 @@ function foreignTables(context, hit) {
         const tables = new Set([...quasi.value.raw.matchAll(SQL_TABLE)].map((m) => m[1]));
         for (const table of tables) {
           const owner = TABLE_OWNER.get(table);
-          if (owner && owner !== here.feature) hit(owner, quasi, 'sql', data(owner, { table }));
+          if (owner && foreignTo(here.feature, owner)) hit(owner, quasi, 'sql', data(owner, { table }));
         }
       }
     },
@@ -248,7 +255,7 @@ const TABLE_EXCEPTIONS = {
   // duplicate merchant transaction ids are looked up among the merchant's payouts (payouts)
   'apps/server/src/features/batches/stage.ts': ['payouts'],
   // the merchants and brands a payment may be made for, and their brands: users with their role and accounts
-  'apps/server/src/features/merchants/holders.ts': ['ledger', 'roles', 'users'],
+  'apps/server/src/features/merchants/holders.ts': ['ledger', 'roles'],
   // duplicate ids among payouts (payouts), the manual payout's batch row (batches)
   'apps/server/src/features/payments/service.ts': ['batches', 'payouts'],
 };

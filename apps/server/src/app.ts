@@ -15,6 +15,7 @@ import { brandsRoutes } from './features/brands/routes.ts';
 import { merchantsRoutes } from './features/merchants/routes.ts';
 import { feesRoutes } from './features/fees/routes.ts';
 import { apiKeysRoutes } from './features/api-keys/routes.ts';
+import { issueApiKey } from './features/api-keys/service.ts';
 import { webhooksRoutes } from './features/webhooks/routes.ts';
 import { demoShopRoutes } from './features/webhooks/demo-shop.ts';
 import { approvalsRoutes } from './features/approvals/routes.ts';
@@ -204,7 +205,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   authRoutes(app, deps, currentBatchOf);
   passkeyRoutes(app, deps, confirmPassword);
   usersRoutes(app, deps, { endSessions, newInvitation });
-  merchantsRoutes(app, deps);
+  merchantsRoutes(app, deps, { issueApiKey, newInvitation });
   brandsRoutes(app, deps);
   feesRoutes(app, deps);
   apiKeysRoutes(app, deps);

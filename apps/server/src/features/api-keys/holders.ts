@@ -14,7 +14,7 @@ import { notFound } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import { throttle } from '../../platform/limits.ts';
 import type { Scope } from '../../platform/scope.ts';
-import { listMerchants, merchantBrands } from '../users/merchants.ts';
+import { listMerchants, merchantBrands } from '../merchants/merchants.ts';
 import { apiKeys } from './tables.ts';
 
 // The API Keys screen: merchants and brands with their current keys, masked; a merchant's brands' keys at a reveal.

@@ -5,7 +5,7 @@ import type { Deps } from '../../platform/deps.ts';
 import { forbidden } from '../../platform/errors.ts';
 import { route, type AuthContext } from '../../platform/http.ts';
 import { feeIncome } from '../ledger/income.ts';
-import { changeFee, feeHistory, listFees } from '../users/fees.ts';
+import { changeFee, feeHistory, listFees } from './fees.ts';
 
 /**
  * The Fee Module is the platform's pricing: staff's only, whatever permissions a role editor gives a merchant-side

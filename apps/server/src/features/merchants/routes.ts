@@ -3,12 +3,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { route } from '../../platform/http.ts';
 import { throttle } from '../../platform/limits.ts';
-import { issueApiKey } from '../api-keys/service.ts';
-import { newInvitation } from '../auth/passwords.ts';
 import { endSessions } from '../auth/sessions.ts';
-import { listMerchants, merchantBrands } from '../users/merchants.ts';
-import { createBrands, createMerchant } from '../users/merchant-create.ts';
-import { changeHolderStatus, setDirectMerchant, updateHolderDetails } from '../users/merchant-edit.ts';
+import { listMerchants, merchantBrands } from './merchants.ts';
+import { createBrands, createMerchant, type NewHolderHooks } from './create.ts';
+import { changeHolderStatus, setDirectMerchant, updateHolderDetails } from './edit.ts';
 
 function audited(req: FastifyRequest, id: number, before: unknown, after: unknown) {
   req.audit.targetType = 'user';
@@ -17,8 +15,8 @@ function audited(req: FastifyRequest, id: number, before: unknown, after: unknow
   req.audit.after = after;
 }
 
-export function merchantsRoutes(app: FastifyInstance, deps: Deps) {
-  const newHolder = { issueApiKey, newInvitation };
+/** newHolder: api-keys (which lists the merchants, so above them) and auth issue a new holder's key and invitation. */
+export function merchantsRoutes(app: FastifyInstance, deps: Deps, newHolder: NewHolderHooks) {
   route(app, merchantOps.merchants, ({ input, auth }) =>
     listMerchants(deps.db, auth.scope, { page: input.page, perPage: input.per_page, search: input.search }),
   );

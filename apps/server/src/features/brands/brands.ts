@@ -5,7 +5,7 @@ import { escapeLike, type Executor } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { holderReference } from '../ledger/accounts.ts';
 import { rolesNamed } from '../roles/repo.ts';
-import { users } from './tables.ts';
+import { users } from '../users/tables.ts';
 
 const merchant = alias(users, 'merchant');
 

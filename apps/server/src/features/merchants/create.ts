@@ -10,8 +10,8 @@ import type { MailMessage } from '../../platform/mail.ts';
 import { ProviderUnavailable } from '../../platform/provider.ts';
 import { openHolderAccounts } from '../ledger/accounts.ts';
 import { rolesNamed } from '../roles/repo.ts';
-import type { SignInHooks } from './admin.ts';
-import { holderDetails, users } from './tables.ts';
+import type { SignInHooks } from '../users/admin.ts';
+import { holderDetails, users } from '../users/tables.ts';
 import { merchantScope } from './merchants.ts';
 
 /** The wallet must exist at the provider: asked over HTTP before anything is written. */
@@ -28,8 +28,8 @@ async function checkWallet(deps: Deps, obolId: string, field: string) {
 }
 
 /**
- * What a new holder gets from the features above users (auth's invitation link, api-keys' key pair), handed in by
- * the merchants' routes.
+ * What a new holder gets from the features above merchants (auth's invitation link, api-keys' key pair), handed in
+ * by app.ts.
  */
 export interface NewHolderHooks extends Pick<SignInHooks, 'newInvitation'> {
   /** the holder's first key pair, in the caller's transaction */

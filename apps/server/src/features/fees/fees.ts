@@ -4,7 +4,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { escapeLike, type Executor, type Tx } from '../../platform/db.ts';
 import { notFound, unprocessable } from '../../platform/errors.ts';
 import { rolesNamed, roleName } from '../roles/repo.ts';
-import { feeChanges, users } from './tables.ts';
+import { feeChanges, users } from '../users/tables.ts';
 
 const parent = alias(users, 'parent');
 const changer = alias(users, 'changer');

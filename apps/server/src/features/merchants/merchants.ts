@@ -5,7 +5,7 @@ import { notFound } from '../../platform/errors.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { holderReference } from '../ledger/accounts.ts';
 import { rolesNamed } from '../roles/repo.ts';
-import { holderDetails, users } from './tables.ts';
+import { holderDetails, users } from '../users/tables.ts';
 
 // The Merchants screen: merchants and their brands with their details, as listed (creation: merchant-create.ts;
 // edits, status, the direct flag: merchant-edit.ts).

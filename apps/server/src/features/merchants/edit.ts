@@ -7,9 +7,9 @@ import { notFound, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { rolesNamed } from '../roles/repo.ts';
-import { changeFee } from './fees.ts';
-import type { SignInHooks } from './admin.ts';
-import { holderDetails, users } from './tables.ts';
+import { changeFee } from '../fees/fees.ts';
+import type { SignInHooks } from '../users/admin.ts';
+import { holderDetails, users } from '../users/tables.ts';
 import { isBrand, isMerchant, selectRows, toRow } from './merchants.ts';
 
 /** A merchant or brand in scope (staff: any; a merchant's side: its brands), locked for the rest of the transaction. */
