@@ -87,15 +87,15 @@ function foreignTables(context, hit) {
 
 // ---------- layers that go one way on the server ----------
 // The platform imports no feature; the ledger imports none; the engine imports only the ledger; and no two features
-// import each other (docs/architecture.md, "Layers"). A tables.ts may import another's tables.ts (foreign keys: the
-// schema is one layer), and tests may import anything.
+// import each other (docs/architecture.md, "Layers"). A tables.ts counts like any file: a foreign key points down
+// the layers (one that cannot is declared in SQL only, decisions/039). Tests may import anything.
 const PLATFORM = path.join(ROOT, 'apps/server/src/platform');
 /** what the bottom layers may import among the features */
 const BELOW = { ledger: [], engine: ['ledger'] };
 const IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'/gm;
 const isSource = (f) => f.endsWith('.ts') && !f.endsWith('.test.ts');
 
-/** feature -> the features its source files import (tables.ts to tables.ts left out) */
+/** feature -> the features its source files import */
 const FEATURE_IMPORTS = new Map(
   readdirSync(FEATURES).map((feature) => {
     const dir = path.join(FEATURES, feature);
@@ -106,7 +106,6 @@ const FEATURE_IMPORTS = new Map(
       for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
         const there = featureOf(path.resolve(path.dirname(file), m[1]));
         if (!there || there.feature === feature) continue;
-        if (String(f) === 'tables.ts' && there.inside.startsWith('tables')) continue;
         used.add(there.feature);
       }
     }
@@ -150,7 +149,6 @@ const seams = {
           if (!there || there.feature === here?.feature) return;
           const report = (messageId, data) => context.report({ node: node.source, messageId, data });
           if (inPlatform) return report('platform', { other: there.feature });
-          if (here.inside === 'tables.ts' && there.inside.startsWith('tables')) return;
           const below = BELOW[here.feature];
           if (below && !below.includes(there.feature))
             return report('below', { feature: here.feature, other: there.feature, may: below.join(', ') || 'none' });

@@ -68,3 +68,23 @@ describe('a journal entry that does not sum to zero', () => {
     expect(await count()).toBe(before + 1);
   });
 });
+
+// The owner's foreign key is declared in SQL only, so that the ledger imports no feature (decisions/039).
+describe("an account's owner", () => {
+  it('must be a user: the database refuses any other', async () => {
+    const err = await database.db
+      .insert(accounts)
+      .values({
+        accountId: `C-${randomUUID()}`,
+        accountReference: 'test',
+        kind: 'constraint_test',
+        name: 'x',
+        ownerId: -1,
+      })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(`${String(err)} ${String((err as { cause?: unknown })?.cause)}`).toMatch(/accounts_owner_id_users_id_fk/);
+  });
+});

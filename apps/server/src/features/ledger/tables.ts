@@ -12,7 +12,6 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { bigId, bigNumber, createdAt } from '../../platform/columns.ts';
-import { users } from '../users/tables.ts';
 
 /**
  * An account of the ledger. Balances are signed cents: a customer account's positive balance is money the
@@ -31,8 +30,11 @@ export const accounts = pgTable(
     /** payout, payin, clp, fee, payout_clearing, provider, company */
     kind: text('kind').notNull(),
     name: text('name').notNull(),
-    /** the merchant or brand user holding it; null for platform accounts */
-    ownerId: integer('owner_id').references(() => users.id),
+    /**
+     * the merchant or brand user holding it; null for platform accounts. Its foreign key to users is declared in SQL
+     * only (migration 0002): the ledger is the bottom layer and imports no feature (decisions/039).
+     */
+    ownerId: integer('owner_id'),
     currency: text('currency').notNull().default('EUR'),
     allowOverdraft: boolean('allow_overdraft').notNull().default(false),
     /**

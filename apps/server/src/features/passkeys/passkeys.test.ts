@@ -522,3 +522,25 @@ describe('the factor rule: a passkey user no longer signs in with an e-mailed co
     await expect(t.signIn(email)).resolves.toEqual(expect.any(String));
   });
 });
+
+// The session's foreign key is declared in SQL only: passkeys lie below auth, whose tables they do not import
+// (decisions/039).
+describe('a registration challenge', () => {
+  it('belongs to a session: the database refuses one for a session that does not exist', async () => {
+    const err = await t.deps.db
+      .insert(passkeyChallenges)
+      .values({
+        userId: await userId('reviewer@obol.example'),
+        sessionId: -1,
+        challengeHash: sha256(`orphan-${Date.now()}`),
+        expiresAt: new Date(Date.now() + 60_000),
+      })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(`${String(err)} ${String((err as { cause?: unknown })?.cause)}`).toMatch(
+      /passkey_challenges_session_id_sessions_id_fk/,
+    );
+  });
+});

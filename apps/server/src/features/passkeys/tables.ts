@@ -1,6 +1,5 @@
 import { index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { bigId, bigNumber, moment, createdAt } from '../../platform/columns.ts';
-import { sessions } from '../auth/tables.ts';
 import { users } from '../users/tables.ts';
 
 /** A user's passkeys (WebAuthn credentials), a second factor of the sign-in. */
@@ -33,9 +32,11 @@ export const passkeyChallenges = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    sessionId: bigNumber('session_id')
-      .notNull()
-      .references(() => sessions.id, { onDelete: 'cascade' }),
+    /**
+     * its foreign key to sessions (ON DELETE CASCADE) is declared in SQL only (migration 0011): passkeys lie below
+     * auth, which signs in with them (decisions/039)
+     */
+    sessionId: bigNumber('session_id').notNull(),
     /** sha256 of the challenge sent to the browser */
     challengeHash: text('challenge_hash').notNull(),
     expiresAt: moment('expires_at').notNull(),
