@@ -9,7 +9,7 @@ import { holderReference } from '../features/ledger/accounts.ts';
 import { giveBack, hit } from './limits.ts';
 import { mailOutbox, rateLimits } from '../schema.ts';
 import { makePayouts } from '../test/payouts.ts';
-import { settleMovement } from '../features/engine/movement.ts';
+import { settleMovement } from '../features/engine/settle.ts';
 import { payoutMovement } from '../features/batches/payout-movement.ts';
 import { payouts } from '../features/payouts/tables.ts';
 

@@ -1,6 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { settleMovement } from '../features/engine/movement.ts';
+import { settleMovement } from '../features/engine/settle.ts';
 import { payoutMovement } from '../features/batches/payout-movement.ts';
 import { payouts } from '../features/payouts/tables.ts';
 import { userIdByEmail } from '../seed.ts';

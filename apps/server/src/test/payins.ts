@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { apiKeys } from '../features/api-keys/tables.ts';
-import { settleMovements, settlementOf } from '../features/engine/movement.ts';
+import { settleMovements, settlementOf } from '../features/engine/settle.ts';
 import { payinItem, payinMovement } from '../features/payins/settle.ts';
 import type { Tx } from '../platform/db.ts';
 import type { ProviderPayin } from '../platform/provider.ts';

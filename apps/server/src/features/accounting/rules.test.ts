@@ -5,7 +5,7 @@ import type { Provider } from '../../../../provider/src/app.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { trialBalance } from '../ledger/service.ts';
 import { latestDuePeriod, percentageOf, runDueRules } from './rules.ts';
-import { recoverMovements } from '../engine/movement.ts';
+import { recoverMovements } from '../engine/recover.ts';
 import { accountingMovement } from './settlement.ts';
 import { accountingRules, accountingTransactions, companies } from './tables.ts';
 

@@ -9,7 +9,7 @@ import { consumeApprovalCode, issueApprovalCode } from '../auth/approval.ts';
 import { accountById, platformAccountId } from '../ledger/accounts.ts';
 import { entryIdByKey, InsufficientFunds, postEntry, reverseEntry } from '../ledger/service.ts';
 import type { PayoutRow } from '../payouts/service.ts';
-import { submitMovements } from '../engine/movement.ts';
+import { submitMovements } from '../engine/submit.ts';
 import { returnBatchPayout } from '../payouts/settle.ts';
 import { PROVIDER_BATCH_MAX } from '../../platform/provider.ts';
 import { payouts } from '../payouts/tables.ts';

@@ -13,7 +13,9 @@ import { transferMovement } from '../transfers/movement.ts';
 import { payoutMovement } from '../batches/payout-movement.ts';
 import { makePayouts } from '../../test/payouts.ts';
 import { userIdByEmail } from '../../seed.ts';
-import { recoverMovements, submitMovement, type Movement, type MovementRow } from './movement.ts';
+import type { Movement, MovementRow } from './movement.ts';
+import { recoverMovements } from './recover.ts';
+import { submitMovement } from './submit.ts';
 
 // A process dies at the two worst moments of a movement, for each kind the engine moves: after the provider took
 // it and before its answer was recorded, and in the middle of its settlement (the transaction rolled back). No

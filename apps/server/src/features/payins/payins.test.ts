@@ -8,7 +8,8 @@ import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/w
 import { apiKeys } from '../api-keys/tables.ts';
 import { activityLog } from '../../platform/tables.ts';
 import { users } from '../users/tables.ts';
-import { recoverMovements, settleMovement } from '../engine/movement.ts';
+import { recoverMovements } from '../engine/recover.ts';
+import { settleMovement } from '../engine/settle.ts';
 import { refundMovement } from './refunds.ts';
 import { payinMovement } from './settle.ts';
 

@@ -5,7 +5,7 @@ import { outboxPath } from '../../test/outbox.ts';
 import { completedPayin, merchantApiKey } from '../../test/payins.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { journalEntries } from '../ledger/tables.ts';
-import { recoverMovements } from '../engine/movement.ts';
+import { recoverMovements } from '../engine/recover.ts';
 import { refundMovement } from './refunds.ts';
 import { rewardMovement } from './rewards.ts';
 import { payinRewards, payins, refunds } from './tables.ts';

@@ -7,7 +7,7 @@ import { rowsOf } from '../../platform/db.ts';
 import { engine } from '../../test/harness.ts';
 import { merchantApiKey } from '../../test/payins.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
-import { settleMovement } from '../engine/movement.ts';
+import { settleMovement } from '../engine/settle.ts';
 import { refundMovement } from './refunds.ts';
 import { payinRewards, payins, refunds } from './tables.ts';
 

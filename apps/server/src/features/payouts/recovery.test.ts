@@ -9,7 +9,8 @@ import { holderAccounts } from '../ledger/accounts.ts';
 import { trialBalance } from '../ledger/service.ts';
 import { journalEntries } from '../ledger/tables.ts';
 import { reconcile } from '../provider/service.ts';
-import { recoverMovements, submitMovement } from '../engine/movement.ts';
+import { recoverMovements } from '../engine/recover.ts';
+import { submitMovement } from '../engine/submit.ts';
 import { payoutMovement } from '../batches/payout-movement.ts';
 import { payouts } from './tables.ts';
 

@@ -5,7 +5,8 @@ import { unprocessable } from '../../platform/errors.ts';
 import type { Jobs } from '../../platform/jobs.ts';
 import { platformAccountId, type AccountRow } from '../ledger/accounts.ts';
 import { postEntry } from '../ledger/service.ts';
-import { settleMovements, type Movement } from '../engine/movement.ts';
+import type { Movement } from '../engine/movement.ts';
+import { settleMovements } from '../engine/settle.ts';
 import { payouts } from './tables.ts';
 
 export type PayoutRow = typeof payouts.$inferSelect;

@@ -13,7 +13,7 @@ import {
   settleMovements,
   settlementOf,
   type MovementSettlement,
-} from '../engine/movement.ts';
+} from '../engine/settle.ts';
 import { REWARD_KEY_PREFIX } from '../payins/rewards.ts';
 import { MOVEMENTS } from './movements.ts';
 import { providerEvents, reconciliationReports, type ReconciliationDifference } from './tables.ts';

@@ -9,7 +9,7 @@ import { userIdByEmail } from '../../seed.ts';
 import { holderAccounts } from '../ledger/accounts.ts';
 import { trialBalance } from '../ledger/service.ts';
 import { journalEntries } from '../ledger/tables.ts';
-import { submitMovements } from '../engine/movement.ts';
+import { submitMovements } from '../engine/submit.ts';
 import { payoutMovement } from '../batches/payout-movement.ts';
 import { payouts } from '../payouts/tables.ts';
 import { providerEvents } from './tables.ts';

@@ -4,7 +4,7 @@ import type { Provider } from '../../../../provider/src/app.ts';
 import { outboxPath } from '../../test/outbox.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { journalEntries } from '../ledger/tables.ts';
-import { recoverMovements } from '../engine/movement.ts';
+import { recoverMovements } from '../engine/recover.ts';
 import { transferMovement } from './movement.ts';
 import { transfers } from './tables.ts';
 

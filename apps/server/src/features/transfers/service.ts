@@ -21,7 +21,7 @@ import { findAccountInScope, platformAccountId, type AccountRow } from '../ledge
 import { InsufficientFunds, postEntry } from '../ledger/service.ts';
 import { findHolderInScope } from '../merchants/holders.ts';
 import { usersUnder } from '../users/repo.ts';
-import { settleMovements } from '../engine/movement.ts';
+import { settleMovements } from '../engine/settle.ts';
 import { listRows } from './list.ts';
 import { transferMovement } from './movement.ts';
 import { transfers } from './tables.ts';
