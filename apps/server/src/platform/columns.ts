@@ -1,4 +1,4 @@
-import { bigint, bigserial, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, text, timestamp, type PgColumn } from 'drizzle-orm/pg-core';
 
 // The column shapes many tables share, written once: ids, times, amounts, and the columns of money sent to the
 // provider. Builders only: a table's own rules (checks, indexes, foreign keys) stay in its tables.ts.
@@ -42,4 +42,22 @@ export const providerMovement = () => ({
   settledAt: moment('settled_at'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
+});
+
+/** What sending a row with the providerMovement() columns sets besides its provider id. */
+export const sentTimes = () => ({ submittedAt: new Date(), updatedAt: new Date() });
+
+/**
+ * The columns the money engine names a movement's rows by (engine/movement.ts, `columns`): by default those of
+ * providerMovement() and the table's id and status; `own` names the table's own where they differ.
+ */
+export const movementColumns = (
+  t: { id: PgColumn; status: PgColumn; idempotencyKey: PgColumn; providerId: PgColumn; createdAt: PgColumn },
+  own: { status?: PgColumn; key?: PgColumn; since?: PgColumn } = {},
+) => ({
+  id: t.id,
+  status: own.status ?? t.status,
+  key: own.key ?? t.idempotencyKey,
+  providerId: t.providerId,
+  since: own.since ?? t.createdAt,
 });

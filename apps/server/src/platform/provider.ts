@@ -21,6 +21,19 @@ import {
 
 export * from './provider-answers.ts';
 
+/** What the provider is sent for a transfer to an IBAN, from a row with a bank account and an amount (columns.ts). */
+export const transferRequest = (
+  row: { idempotencyKey: string; iban: string; bic: string; amount: number; beneficiaryName: string },
+  reference: string,
+): ProviderTransferRequest => ({
+  idempotency_key: row.idempotencyKey,
+  iban: row.iban,
+  bic: row.bic,
+  amount: row.amount,
+  beneficiary_name: row.beneficiaryName,
+  reference,
+});
+
 /** The one way Obol talks to the payment provider: timeouts, retries that reuse the idempotency key. */
 export interface ProviderClient {
   lookupWallet(obolId: string): Promise<WalletInfo | null>;

@@ -1,3 +1,5 @@
+import { movementColumns, sentTimes } from '../../platform/columns.ts';
+import { transferRequest } from '../../platform/provider.ts';
 import type { Movement } from '../engine/movement.ts';
 import { accountingTransactions } from './tables.ts';
 import { ACCOUNTING_KEY_PREFIX } from './transfers.ts';
@@ -11,32 +13,16 @@ export const accountingMovement: Movement<typeof accountingTransactions.$inferSe
   kind: '2d',
   ledger: { businessType: 'accounting_transaction', entryKind: 'accounting' },
   table: accountingTransactions,
-  columns: {
-    id: accountingTransactions.id,
-    status: accountingTransactions.status,
-    key: accountingTransactions.idempotencyKey,
-    providerId: accountingTransactions.providerId,
-    since: accountingTransactions.createdAt,
-  },
+  columns: movementColumns(accountingTransactions),
   words: { inFlight: 'PENDING', completed: 'COMPLETED', failed: 'FAILED' },
   clearing: 'accounting_clearing',
   // a provider transfer under a 2D key
   events: ['transfer.completed', 'transfer.failed'],
   ownsKey: (key) => key.startsWith(ACCOUNTING_KEY_PREFIX),
   recoverAfterMs: 30_000,
-  async send(deps, t) {
-    const r = await deps.provider.createTransfer({
-      idempotency_key: t.idempotencyKey,
-      iban: t.iban,
-      bic: t.bic,
-      amount: t.amount,
-      beneficiary_name: t.beneficiaryName,
-      reference: `2D${t.id}`,
-    });
-    return r.id;
-  },
+  send: async (deps, t) => (await deps.provider.createTransfer(transferRequest(t, `2D${t.id}`))).id,
   lookup: (provider, key) => provider.transferByKey(key),
-  sentColumns: () => ({ submittedAt: new Date(), updatedAt: new Date() }),
+  sentColumns: sentTimes,
   settledColumns: (state, reason) => ({
     reason: state === 'failed' ? reason : null,
     settledAt: new Date(),

@@ -1,6 +1,7 @@
 import { REFUND_MSG } from '@obol/contract';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
+import { movementColumns } from '../../platform/columns.ts';
 import type { Executor, Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { notFound, unprocessable } from '../../platform/errors.ts';
@@ -138,13 +139,7 @@ export async function createRefund(
 export const refundMovement: Movement<typeof refunds.$inferSelect> = {
   kind: 'refund',
   table: refunds,
-  columns: {
-    id: refunds.id,
-    status: refunds.status,
-    key: refunds.idempotencyKey,
-    providerId: refunds.providerId,
-    since: refunds.createdAt,
-  },
+  columns: movementColumns(refunds),
   words: { inFlight: 'Pending', completed: 'Completed', failed: 'Declined' },
   clearing: 'refund_clearing',
   events: ['refund.completed', 'refund.failed'],

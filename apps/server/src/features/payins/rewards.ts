@@ -1,6 +1,7 @@
 import { REWARD_MSG, type RewardRow } from '@obol/contract';
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
+import { movementColumns } from '../../platform/columns.ts';
 import { escapeLike, rowsOf, type Executor, type Tx } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
@@ -117,13 +118,7 @@ export const rewardMovement: Movement<typeof payinRewards.$inferSelect> = {
   kind: 'reward',
   ledger: { key: (r, step) => `${r.idempotencyKey}:${step}` },
   table: payinRewards,
-  columns: {
-    id: payinRewards.id,
-    status: payinRewards.payoutStatus,
-    key: payinRewards.idempotencyKey,
-    providerId: payinRewards.providerId,
-    since: payinRewards.rewardedAt,
-  },
+  columns: movementColumns(payinRewards, { status: payinRewards.payoutStatus, since: payinRewards.rewardedAt }),
   words: { inFlight: 'Pending', completed: 'Completed', failed: 'Declined' },
   clearing: 'reward_clearing',
   // paid as a provider payout: a payout event under a reward's key

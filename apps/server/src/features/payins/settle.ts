@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { movementColumns } from '../../platform/columns.ts';
 import type { ProviderItem, ProviderPayin } from '../../platform/provider.ts';
 import type { Movement } from '../engine/movement.ts';
 import { payins } from './tables.ts';
@@ -37,13 +38,7 @@ export function payinItem(p: ProviderPayin): ProviderItem {
 export const payinMovement: Movement<typeof payins.$inferSelect> = {
   kind: 'payin',
   table: payins,
-  columns: {
-    id: payins.id,
-    status: payins.status,
-    key: payins.providerId,
-    providerId: payins.providerId,
-    since: payins.expiresAt,
-  },
+  columns: movementColumns(payins, { key: payins.providerId, since: payins.expiresAt }),
   words: { inFlight: 'Pending', completed: 'Completed', failed: 'Declined' },
   inbound: { account: (p) => p.accountId, memo: (p) => p.reference },
   events: ['payin.completed', 'payin.declined', 'payin.expired'],

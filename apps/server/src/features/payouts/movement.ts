@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { movementColumns, sentTimes } from '../../platform/columns.ts';
 import type { Movement } from '../engine/movement.ts';
 import { payoutSettlementEntries, type BatchReturns } from './settle.ts';
 import { payouts } from './tables.ts';
@@ -24,13 +25,7 @@ export const providerBody = (p: PayoutRow) => ({
 export const payoutMovementWith = (batchReturns: BatchReturns): Movement<PayoutRow> => ({
   kind: 'payout',
   table: payouts,
-  columns: {
-    id: payouts.id,
-    status: payouts.status,
-    key: payouts.idempotencyKey,
-    providerId: payouts.providerId,
-    since: payouts.createdAt,
-  },
+  columns: movementColumns(payouts),
   words: { inFlight: 'Processing', completed: 'Completed', failed: 'Failed' },
   clearing: 'payout_clearing',
   // the catch-all of payout events: a reward's payout owns its own keys (payins/rewards.ts)
@@ -42,7 +37,7 @@ export const payoutMovementWith = (batchReturns: BatchReturns): Movement<PayoutR
   sendMany: (deps, rows) => deps.provider.createPayouts(rows.map(providerBody)),
   lookup: (provider, key) => provider.payoutByKey(key),
   lookupMany: (provider, keys) => provider.lookupPayouts(keys),
-  sentColumns: () => ({ submittedAt: new Date(), updatedAt: new Date() }),
+  sentColumns: sentTimes,
   settledColumns: (state, reason) => ({
     failureMessage: state === 'failed' ? reason : null,
     settledAt: sql`now()`,

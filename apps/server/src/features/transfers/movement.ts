@@ -1,3 +1,5 @@
+import { movementColumns, sentTimes } from '../../platform/columns.ts';
+import { transferRequest } from '../../platform/provider.ts';
 import type { Movement } from '../engine/movement.ts';
 import { transfers } from './tables.ts';
 
@@ -11,30 +13,14 @@ type TransferDb = typeof transfers.$inferSelect;
 export const transferMovement: Movement<TransferDb> = {
   kind: 'transfer',
   table: transfers,
-  columns: {
-    id: transfers.id,
-    status: transfers.status,
-    key: transfers.idempotencyKey,
-    providerId: transfers.providerId,
-    since: transfers.createdAt,
-  },
+  columns: movementColumns(transfers),
   words: { inFlight: 'Pending', completed: 'Completed', failed: 'Declined' },
   clearing: 'transfer_clearing',
   events: ['transfer.completed', 'transfer.failed'],
   recoverAfterMs: 30_000,
-  async send(deps, t) {
-    const r = await deps.provider.createTransfer({
-      idempotency_key: t.idempotencyKey,
-      iban: t.iban,
-      bic: t.bic,
-      amount: t.amount,
-      beneficiary_name: t.beneficiaryName,
-      reference: `TR${t.id}`,
-    });
-    return r.id;
-  },
+  send: async (deps, t) => (await deps.provider.createTransfer(transferRequest(t, `TR${t.id}`))).id,
   lookup: (provider, key) => provider.transferByKey(key),
-  sentColumns: () => ({ submittedAt: new Date(), updatedAt: new Date() }),
+  sentColumns: sentTimes,
   settledColumns: (state, reason) => ({
     detail: state === 'failed' ? reason : null,
     settledAt: new Date(),
