@@ -12,6 +12,7 @@ import { setPassword } from './api/setPassword.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { PasswordRules } from '../../ui/PasswordRules.tsx';
 import { AuthLayout } from '../../ui/AuthLayout.tsx';
+import { fieldProps } from '../../lib/fieldProps.ts';
 
 export function ForgotPasswordPage() {
   const { notify } = useNotify();
@@ -40,13 +41,7 @@ export function ForgotPasswordPage() {
       ) : (
         <form onSubmit={submit} noValidate>
           <Stack spacing={2}>
-            <TextField
-              label="Email"
-              type="email"
-              {...form.register('email')}
-              error={!!form.formState.errors.email}
-              helperText={form.formState.errors.email?.message}
-            />
+            <TextField label="Email" type="email" {...fieldProps(form, 'email')} />
             <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
               Send link
             </Button>
@@ -101,21 +96,9 @@ export function NewPasswordPage() {
       ) : (
         <form onSubmit={submit} noValidate>
           <Stack spacing={2}>
-            <TextField
-              label="New password"
-              type="password"
-              {...form.register('password')}
-              error={!!form.formState.errors.password}
-              helperText={form.formState.errors.password?.message}
-            />
+            <TextField label="New password" type="password" {...fieldProps(form, 'password')} />
             <PasswordRules password={password ?? ''} id="password-rules" />
-            <TextField
-              label="Confirm password"
-              type="password"
-              {...form.register('password_confirmation')}
-              error={!!form.formState.errors.password_confirmation}
-              helperText={form.formState.errors.password_confirmation?.message}
-            />
+            <TextField label="Confirm password" type="password" {...fieldProps(form, 'password_confirmation')} />
             <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
               Set password
             </Button>

@@ -15,6 +15,7 @@ import { firstPermittedPath } from '../../app/paths.ts';
 import { AuthLayout } from '../../ui/AuthLayout.tsx';
 import { AuthTextField } from './AuthTextField.tsx';
 import { rememberFactor, strongFactorOf } from './factorMemory.ts';
+import { fieldProps } from '../../lib/fieldProps.ts';
 
 type Form = z.input<typeof loginRequest>;
 export { CHALLENGE_KEY };
@@ -101,21 +102,12 @@ export function SignInPage({ merchant = false }: { merchant?: boolean }) {
     >
       <form onSubmit={submit} noValidate>
         <Stack spacing={2}>
-          <AuthTextField
-            label="Email"
-            type="email"
-            autoComplete="username"
-            {...form.register('email')}
-            error={!!form.formState.errors.email}
-            helperText={form.formState.errors.email?.message}
-          />
+          <AuthTextField label="Email" type="email" autoComplete="username" {...fieldProps(form, 'email')} />
           <AuthTextField
             label="Password"
             type="password"
             autoComplete="current-password"
-            {...form.register('password')}
-            error={!!form.formState.errors.password}
-            helperText={form.formState.errors.password?.message}
+            {...fieldProps(form, 'password')}
           />
           <FormControl>
             <FormLabel id="factor-label">Second factor</FormLabel>

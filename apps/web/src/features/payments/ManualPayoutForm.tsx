@@ -13,6 +13,7 @@ import { useReceipt } from '../../ui/receipts.tsx';
 import { useCreatePayout } from './api/createPayout.ts';
 import { requestCode } from './api/requestCode.ts';
 import type { Selection } from './types.ts';
+import { fieldProps } from '../../lib/fieldProps.ts';
 
 const form = z.object({
   beneficiary_name: requiredText(),
@@ -135,9 +136,7 @@ export function ManualPayoutForm({
     <TextField
       label={label}
       fullWidth
-      {...f.register(name)}
-      error={!!f.formState.errors[name]}
-      helperText={f.formState.errors[name]?.message}
+      {...fieldProps(f, name)}
       slotProps={{ htmlInput: { maxLength: 50 } }}
       {...extra}
     />

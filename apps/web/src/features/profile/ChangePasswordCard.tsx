@@ -8,6 +8,7 @@ import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { PasswordRules } from '../../ui/PasswordRules.tsx';
 import { changePassword } from './api/changePassword.ts';
+import { fieldProps } from '../../lib/fieldProps.ts';
 
 type ChangeForm = z.input<typeof changePasswordRequest>;
 
@@ -47,28 +48,10 @@ export function ChangePasswordCard() {
       </Typography>
       <form onSubmit={submit} noValidate>
         <Stack spacing={2} sx={{ maxWidth: 420 }} key={round}>
-          <TextField
-            label="Current password"
-            type="password"
-            {...form.register('current_password')}
-            error={!!form.formState.errors.current_password}
-            helperText={form.formState.errors.current_password?.message}
-          />
-          <TextField
-            label="New password"
-            type="password"
-            {...form.register('password')}
-            error={!!form.formState.errors.password}
-            helperText={form.formState.errors.password?.message}
-          />
+          <TextField label="Current password" type="password" {...fieldProps(form, 'current_password')} />
+          <TextField label="New password" type="password" {...fieldProps(form, 'password')} />
           <PasswordRules password={password ?? ''} />
-          <TextField
-            label="Confirm new password"
-            type="password"
-            {...form.register('password_confirmation')}
-            error={!!form.formState.errors.password_confirmation}
-            helperText={form.formState.errors.password_confirmation?.message}
-          />
+          <TextField label="Confirm new password" type="password" {...fieldProps(form, 'password_confirmation')} />
           <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
             Change password
           </Button>

@@ -35,6 +35,7 @@ import { CopyButton } from '../../ui/CopyButton.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
 import { useReceipt } from '../../ui/receipts.tsx';
 import { sendOtp, transferBalanceQuery, useAmountTransfer } from './api/transfers.ts';
+import { fieldProps } from '../../lib/fieldProps.ts';
 
 /** One account a transfer may be made from: payout, payin or clp (the Fee Account shows as the Payout type). */
 export interface TransferSource {
@@ -169,15 +170,7 @@ export function TransferForm({ sources, holderName }: { sources: readonly Transf
   };
 
   const field = (name: (typeof FIELDS)[number], label: string, extra: object = {}) => (
-    <TextField
-      label={label}
-      fullWidth
-      disabled={!enabled}
-      {...f.register(name)}
-      error={!!f.formState.errors[name]}
-      helperText={f.formState.errors[name]?.message}
-      {...extra}
-    />
+    <TextField label={label} fullWidth disabled={!enabled} {...fieldProps(f, name)} {...extra} />
   );
 
   return (
