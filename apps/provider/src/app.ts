@@ -27,7 +27,10 @@ export interface ProviderOptions {
   dataDir?: string;
   /** fsync every journal write (survives a power loss, not only a process kill); default off */
   fsync?: boolean;
-  /** journal size (bytes) from which it is folded into a new snapshot (default 4 MiB, or the snapshot's size if bigger) */
+  /**
+   * journal size (bytes) from which it is folded into a new snapshot (default 4 MiB, or the snapshot's size if
+   * bigger)
+   */
   compactBytes?: number;
   /** base of the hosted pay-page links (default: the address it listens on) */
   publicUrl?: string;

@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 const eventsFor = (key: string) => receiver.received.filter((r) => r.event.data.idempotency_key === key);
 
-/** The simulator as its own process (`node src/main.ts`, Node's own type stripping), posting webhooks to the receiver. */
+/** The simulator as its own process (`node src/main.ts`, type-stripped by Node), posting webhooks to the receiver. */
 async function startProcess(env: Record<string, string>) {
   const port = await freePort();
   const here = path.dirname(fileURLToPath(import.meta.url));

@@ -25,7 +25,10 @@ export interface Item {
   request_hash: string;
   reference: string;
   amount: number;
-  /** Processing | Completed | Failed (payouts, transfers, refunds); Initiated | Completed | Declined | Expired (pay-ins) */
+  /**
+   * Processing | Completed | Failed (payouts, transfers, refunds);
+   * Initiated | Completed | Declined | Expired (pay-ins)
+   */
   status: string;
   message?: string;
   created_at: string;
@@ -179,7 +182,10 @@ export class Store {
     return `${prefix}_${Date.now().toString(36)}${this.data.seq.toString(36).padStart(4, '0')}`;
   }
 
-  /** Stores an item as it is now (new, or changed in place); with `key` (`<kind>:<idempotency_key>`) also its idempotency record. */
+  /**
+   * Stores an item as it is now (new, or changed in place); with `key` (`<kind>:<idempotency_key>`) also its
+   * idempotency record.
+   */
   putItem(item: Item, key?: string) {
     this.data.items[item.id] = item;
     if (key === undefined) return this.record([{ item }]);

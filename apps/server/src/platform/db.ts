@@ -70,7 +70,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   return { kind: 'pglite', db, pglite, close: () => pglite.close() };
 }
 
-/** Applies the committed SQL migrations; on PostgreSQL under an advisory lock so several processes may start at once. */
+/** Applies the committed SQL migrations; on PostgreSQL under an advisory lock, so several processes may start. */
 export async function runMigrations(database: Database): Promise<void> {
   if (database.kind === 'pglite') {
     await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_DIR });

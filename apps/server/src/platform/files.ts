@@ -134,7 +134,10 @@ export function s3FileStore(o: S3Options): FileStore {
   };
 }
 
-/** The file store the configuration names: an S3 bucket when S3_BUCKET is set, else a folder (DATA_DIR/files or FILES_DIR). */
+/**
+ * The file store the configuration names: an S3 bucket when S3_BUCKET is set, else a folder (DATA_DIR/files or
+ * FILES_DIR).
+ */
 export function createFileStore(config: { filesDir: string; s3?: S3Options }): FileStore {
   return config.s3 ? s3FileStore(config.s3) : localFileStore(config.filesDir);
 }

@@ -46,7 +46,10 @@ function holds(role: RoleName, access: Access): boolean {
   return (access as { roles: readonly RoleName[] }).roles.includes(role);
 }
 
-/** routes outside the permission model on purpose: the health probe, the provider's signed webhook, the API's description */
+/**
+ * routes outside the permission model on purpose: the health probe, the provider's signed webhook, the API's
+ * description
+ */
 const OPEN_BY_DESIGN = [
   'GET /api/health',
   'HEAD /api/health',

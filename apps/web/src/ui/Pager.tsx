@@ -17,7 +17,10 @@ interface PagerProps {
   estimatedTotal?: number;
 }
 
-/** Pagination with at most six numbered links (three on a phone), first/previous/next/last buttons and an optional page-size select. */
+/**
+ * Pagination with at most six numbered links (three on a phone), first/previous/next/last buttons and an optional
+ * page-size select.
+ */
 export function Pager({ page, pages, onPage, perPage, onPerPage, sizes = PAGE_SIZES, estimatedTotal }: PagerProps) {
   const estimated = estimatedTotal !== undefined;
   // on a phone three numbers: with first, previous, next and last the row fits 390 px without wrapping

@@ -13,7 +13,10 @@ export const TOTP_SETUP_TTL_MS = 10 * 60_000;
 
 export const ISSUER = 'Obol';
 
-/** The otpauth:// URI authenticator apps read (Key Uri Format): issuer, account, base32 secret, SHA-1, 6 digits, 30 s. */
+/**
+ * The otpauth:// URI authenticator apps read (Key Uri Format): issuer, account, base32 secret, SHA-1, 6 digits,
+ * 30 s.
+ */
 export const otpauthUrl = (email: string, secret: string) =>
   `otpauth://totp/${ISSUER}:${encodeURIComponent(email)}?secret=${secret}&issuer=${ISSUER}&algorithm=SHA1&digits=6&period=30`;
 

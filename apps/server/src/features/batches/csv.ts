@@ -12,7 +12,8 @@ const tooLongCell = (where: string, limits: FileLimits) =>
   new FileRefused(`${where} has a cell longer than ${num(limits.fieldChars)} characters`);
 
 function checkCells(cells: string[], where: string, limits: FileLimits) {
-  // the usual case at once: every cell short enough and no character refused (a comma joins them: it pairs no surrogate)
+  // the usual case at once: every cell short enough and no character refused
+  // (a comma joins them: it pairs no surrogate)
   let long = false;
   for (const c of cells) if (c.length > limits.fieldChars) long = true;
   if (!long && !badCharacter(cells.join(','))) return;
@@ -24,7 +25,10 @@ function checkCells(cells: string[], where: string, limits: FileLimits) {
   }
 }
 
-/** The CSV parser, each record tagged with the line it ends on (as its `info` option would, without building an object of every detail). */
+/**
+ * The CSV parser, each record tagged with the line it ends on (as its `info` option would, without building an
+ * object of every detail).
+ */
 class LineParser extends Parser {
   override push(chunk: unknown, encoding?: BufferEncoding): boolean {
     return super.push(chunk === null ? null : { record: chunk as string[], line: this.info.lines }, encoding);

@@ -211,7 +211,8 @@ describe("the chunk's look-up", () => {
           )
         ).rows;
         expect(Number(generic)).toBeGreaterThan(0);
-        // the plan kept: EXPLAIN EXECUTE shows it (still forced to the generic plan, it makes no other) and runs nothing
+        // the plan kept: EXPLAIN EXECUTE shows it and runs nothing (still forced to the generic plan, it makes
+        // no other)
         const values = types.map((type) => ({ 'text[]': "'{}'", integer: '0', text: "'none'" })[type]);
         plan = (await pglite.exec(`EXPLAIN EXECUTE obol_stage_look_up(${values.join(', ')})`))[0].rows
           .map((r) => Object.values(r)[0])

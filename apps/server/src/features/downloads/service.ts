@@ -15,7 +15,10 @@ import { yieldToRequests } from '../../platform/turns.ts';
 
 export type FileRow = typeof downloadFiles.$inferSelect;
 
-/** The files a caller's tenant owns: staff files for staff, a merchant's (and its brands') for its team, a brand's own. */
+/**
+ * The files a caller's tenant owns: staff files for staff, a merchant's (and its brands') for its team, a brand's
+ * own.
+ */
 export function fileScope(scope: Scope): SQL {
   switch (scope.kind) {
     case 'all':
@@ -143,9 +146,10 @@ async function mailReady(deps: Deps, file: FileRow, params: Record<string, unkno
  * `rows`) is formatted by the database (rows.ts: one COPY on PostgreSQL; on PGlite a snapshot of the keys, then
  * short chunks so other requests run in between). Other exports (the reports) are read in keyset chunks and
  * formatted here: on PostgreSQL inside one read-only REPEATABLE READ transaction (one snapshot, nobody waits); on
- * PGlite each chunk on its own, so requests run in between, and the file holds each chunk as it was when read. Memory holds one chunk either way. A rerun of a
- * finished file does nothing; a failure marks it Failed. `jsRowsOnly` writes a list's export through its `chunk`
- * and `cells` instead (the reference the database's formatting is tested and measured against).
+ * PGlite each chunk on its own, so requests run in between, and the file holds each chunk as it was when read.
+ * Memory holds one chunk either way. A rerun of a finished file does nothing; a failure marks it Failed.
+ * `jsRowsOnly` writes a list's export through its `chunk` and `cells` instead (the reference the database's
+ * formatting is tested and measured against).
  */
 /** Writes the rows of `spec` chunk by chunk through the writer (its `chunk`, `cells` and `cursorOf`); the count. */
 async function writeChunks(
@@ -239,7 +243,10 @@ export interface FileListQuery {
   accounting: boolean;
 }
 
-/** The download list of the caller's tenant, newest first: search by file name, or by a date (YYYY-MM-DD) of creation or range. */
+/**
+ * The download list of the caller's tenant, newest first: search by file name, or by a date (YYYY-MM-DD) of
+ * creation or range.
+ */
 export async function listFiles(db: Executor, scope: Scope, q: FileListQuery) {
   const terms: SQL[] = [
     fileScope(scope),

@@ -19,8 +19,8 @@ export type HolderKind = (typeof HOLDER_KINDS)[number];
 export const FEE_ACCOUNT_REFERENCE = 'Fee Account';
 
 /**
- * The platform's own accounts: the Fee Account, the clearing accounts (payouts, refunds, rewards and transfers on their way to
- * the provider), the provider.
+ * The platform's own accounts: the Fee Account, the clearing accounts (payouts, refunds, rewards and transfers on
+ * their way to the provider), the provider.
  */
 export const PLATFORM_ACCOUNTS = [
   {

@@ -82,7 +82,10 @@ export function toRow(r: Row): HolderRow {
   };
 }
 
-/** A page of merchants (newest first) whose name or e-mail contains the search (or the one `id`), with the scope's counters. */
+/**
+ * A page of merchants (newest first) whose name or e-mail contains the search (or the one `id`), with the scope's
+ * counters.
+ */
 export async function listMerchants(
   db: Executor,
   scope: Scope,

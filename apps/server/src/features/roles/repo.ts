@@ -24,7 +24,10 @@ export async function permissionsOfRole(db: Executor, roleId: number): Promise<P
   return rows.map((r) => r.name).filter(isPermission);
 }
 
-/** The permission names the role `roleId` (a column of another query) holds, in the order of the groups, as a column. */
+/**
+ * The permission names the role `roleId` (a column of another query) holds, in the order of the groups, as a
+ * column.
+ */
 export const permissionNames = (roleId: SQLWrapper) =>
   sql<
     string[]

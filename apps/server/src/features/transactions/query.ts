@@ -35,7 +35,10 @@ export interface DateFilter {
   tz: string;
 }
 
-/** The updated_at bounds of a day range in the user's time zone; one date means that day; reversed ranges are reordered. */
+/**
+ * The updated_at bounds of a day range in the user's time zone; one date means that day; reversed ranges are
+ * reordered.
+ */
 export function dateBounds(f: DateFilter): SQL[] {
   if (!f.start_date && !f.end_date) return [];
   const now = today(f.tz);

@@ -282,7 +282,8 @@ describe('POST /api/payout-transactions', () => {
       'Dan Brown',
       'Zed Other',
     ]);
-    // Bob's payout at 23:30 UTC two days ago is on the next day in Berlin; Carol's 00:30 UTC is on the day before in New York
+    // Bob's payout at 23:30 UTC two days ago is on the next day in Berlin;
+    // Carol's 00:30 UTC is on the day before in New York
     expect(names(await list({ start_date: daysAgo(2) }))).toEqual(['Bob Jones']);
     expect(names(await list({ start_date: daysAgo(1), tz: 'Europe/Berlin' }))).toEqual([
       '=HYPERLINK("http://evil","x")',

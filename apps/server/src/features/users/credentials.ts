@@ -34,7 +34,10 @@ export async function signInUser(
   return row ? { ...row.u, isActive: row.u.isActive && row.parentActive, roleName: row.roleName } : undefined;
 }
 
-/** Who a session or a job acts as: the user, able to act (active, not deleted, its merchant active), with its permissions. */
+/**
+ * Who a session or a job acts as: the user, able to act (active, not deleted, its merchant active), with its
+ * permissions.
+ */
 export interface ActingUser extends Omit<AuthUser, 'role'> {
   role: string;
   permissions: string[];

@@ -91,8 +91,8 @@ const blocked = (r: RewardRow) =>
 /**
  * Payin Rewards: the rewards merchants promised their payers (cashback to the payer's Obol wallet), 20 a page by
  * date, search (reference, wallet, merchant; debounced 1 s), the reward filter, export, and the update-reward action
- * with a confirmation: disabled once Rewarded (and while the pay-in is not Completed, or is refunded or being refunded). Updating pays the wallet
- * from the merchant's pay-in account.
+ * with a confirmation: disabled once Rewarded (and while the pay-in is not Completed, or is refunded or being
+ * refunded). Updating pays the wallet from the merchant's pay-in account.
  */
 export function PayinRewardsPage() {
   const session = useSession();

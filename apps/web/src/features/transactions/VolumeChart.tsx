@@ -142,7 +142,10 @@ export function VolumeChart({ filters }: { filters: PayoutVolumeInput }) {
   );
 }
 
-/** The figures of the chart as a table, for screen readers (hidden in a box: a table grows to its content whatever its width). */
+/**
+ * The figures of the chart as a table, for screen readers (hidden in a box: a table grows to its content whatever
+ * its width).
+ */
 function VolumeTable({ volume }: { volume: PayoutVolume }) {
   return (
     <Box sx={visuallyHidden}>

@@ -12,7 +12,10 @@ export const apiKeysQuery = (filters: ApiKeysFilters) =>
 export const apiKeyBrandsQuery = (id: number) =>
   queryOptions({ queryKey: ['api-key-brands', id], queryFn: () => call(apiKeyOps.apiKeyBrands, { id }) });
 
-/** After the password: the caller's own keys (and a merchant's brands') in plain text; kept in the page's state only. */
+/**
+ * After the password: the caller's own keys (and a merchant's brands') in plain text; kept in the page's state
+ * only.
+ */
 export const revealKeys = (input: InputOf<typeof profileOps.apiKey>) => call(profileOps.apiKey, input);
 /** After the password: a new key pair; the previous one works through the grace period. */
 export const rotateKeys = (input: InputOf<typeof profileOps.rotateApiKey>) => call(profileOps.rotateApiKey, input);
