@@ -44,6 +44,8 @@ import { createJobs, type Jobs } from './platform/jobs.ts';
 import { createProviderClient, type ProviderClient } from './platform/provider.ts';
 import { registerAudit } from './platform/audit.ts';
 import { createMetrics, holdsMetricsToken, readiness } from './platform/metrics.ts';
+import { payoutMetrics } from './features/payouts/metrics.ts';
+import { webhookMetrics } from './features/webhooks/metrics.ts';
 import type { Config } from './platform/config.ts';
 import { ping, type Database } from './platform/db.ts';
 import type { Deps } from './platform/deps.ts';
@@ -177,7 +179,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   });
 
   app.decorate('answerMode', config.production ? 'strip' : 'strict');
-  const metrics = createMetrics(app, database);
+  const metrics = createMetrics(app, database, [payoutMetrics, webhookMetrics]);
   route(app, systemOps.ready, async ({ reply }) => {
     const answer = await readiness(database);
     reply.status(answer.status === 'ready' ? 200 : 503);

@@ -16,10 +16,24 @@ import { runExport } from './features/downloads/service.ts';
 import { deliver } from './features/webhooks/deliver.ts';
 import { tidyWebhooks } from './features/webhooks/tidy.ts';
 import { dispatchWebhooks, DISPATCH_EVERY_MS } from './features/webhooks/dispatch.ts';
-import { pruneThrottles } from './platform/housekeeping.ts';
+import { pruneRateLimits } from './platform/housekeeping.ts';
+import { pruneLoginThrottle } from './features/auth/throttle.ts';
+import { pruneChallenges } from './features/passkeys/registration.ts';
 import { runDueSchedules } from './features/reports/schedules.ts';
 import { accountingMovement } from './features/accounting/settlement.ts';
 import { runDueRules } from './features/accounting/rules.ts';
+
+/**
+ * Deletes the throttle rows that no longer decide anything (each by its owner, one statement each): rate-limit
+ * windows, quiet sign-in throttles, old passkey challenges. Answers how many of each went.
+ */
+export async function pruneThrottles(deps: Pick<Deps, 'db' | 'config'>) {
+  return {
+    rateLimits: await pruneRateLimits(deps),
+    loginThrottle: await pruneLoginThrottle(deps),
+    passkeyChallenges: await pruneChallenges(deps.db),
+  };
+}
 
 /** What a job does, how many a worker takes at once, and the schedule it runs on, if any. */
 interface Handler<N extends JobName> {

@@ -4,7 +4,9 @@ import { startTestApp, type TestApp } from '../test/harness.ts';
 import { claimAttempt } from '../features/auth/throttle.ts';
 import { userIdByEmail } from '../seed.ts';
 import { hit } from './limits.ts';
-import { longestWindowSeconds, pruneThrottles, PASSKEY_CHALLENGE_KEEP_SECONDS } from './housekeeping.ts';
+import { longestWindowSeconds } from './housekeeping.ts';
+import { PASSKEY_CHALLENGE_KEEP_SECONDS } from '../features/passkeys/registration.ts';
+import { pruneThrottles } from '../workers.ts';
 import { DEFAULT_LIMITS } from './limit-rules.ts';
 import { loginThrottle, passkeyChallenges, rateLimits, sessions } from '../schema.ts';
 

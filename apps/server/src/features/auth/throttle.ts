@@ -2,11 +2,26 @@ import { tryAgainIn } from '@obol/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Limits } from '../../platform/limit-rules.ts';
 import { rowsOf } from '../../platform/db.ts';
+import { countDeleted } from '../../platform/housekeeping.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { tooManyRequests } from '../../platform/errors.ts';
 import { giveBack, limitKey, throttle } from '../../platform/limits.ts';
 
 type AccountRule = Limits['account'];
+
+/**
+ * Deletes the throttles of accounts quiet for `quietSeconds` whose delay has passed: their next attempt counts as
+ * the first anyway (claimAttempt). One statement, so a racing attempt counts in the old row or starts a new one.
+ */
+export async function pruneLoginThrottle(deps: Pick<Deps, 'db' | 'config'>): Promise<number> {
+  const quiet = deps.config.limits.account.quietSeconds;
+  return countDeleted(
+    deps.db,
+    sql`WITH d AS (DELETE FROM login_throttle
+      WHERE updated_at <= now() - make_interval(secs => ${quiet}::int) AND next_attempt_at <= now() RETURNING 1)
+    SELECT count(*)::int AS n FROM d`,
+  );
+}
 
 /** Seconds the next attempt on an account waits after `attempts` attempts: 0 while free, then 1, 2, 4 ... capped. */
 export function delayAfter(attempts: number, rule: AccountRule): number {

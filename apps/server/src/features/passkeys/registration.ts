@@ -9,9 +9,11 @@ import { generateRegistrationOptions, verifyRegistrationResponse } from '@simple
 import { decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpers';
 import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import { keyedHash, sha256 } from '../../platform/crypto.ts';
+import type { Executor } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
+import { countDeleted } from '../../platform/housekeeping.ts';
 import { knownTransports, passkeyRow, passkeysOf, PROMPT_TIMEOUT_MS } from './credentials.ts';
 import type { RelyingParty } from './rp.ts';
 import { passkeyChallenges, passkeys } from './tables.ts';
@@ -30,6 +32,20 @@ export type ConfirmPassword = (
 
 /** A registration challenge is answered within this time, once. */
 export const REGISTER_CHALLENGE_TTL_MS = 5 * 60_000;
+
+/** How long a used or expired challenge is kept (for an investigation of a failed registration). */
+export const PASSKEY_CHALLENGE_KEEP_SECONDS = 24 * 60 * 60;
+
+/** Deletes the challenges expired or used a day ago: a challenge is only ever accepted unused and unexpired. */
+export function pruneChallenges(db: Executor): Promise<number> {
+  return countDeleted(
+    db,
+    sql`WITH d AS (DELETE FROM passkey_challenges
+      WHERE coalesce(used_at, expires_at) <= now() - make_interval(secs => ${PASSKEY_CHALLENGE_KEEP_SECONDS}::int)
+      RETURNING 1)
+    SELECT count(*)::int AS n FROM d`,
+  );
+}
 
 /**
  * After the password (through the sign-in counters: a session cannot be used to guess it), the options for
