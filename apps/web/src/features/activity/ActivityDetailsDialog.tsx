@@ -17,6 +17,7 @@ import { useState, type ReactNode } from 'react';
 import { localDateTime } from '../../lib/format.ts';
 import { fieldChanges, show } from './diff.ts';
 import { StatusChip } from '../../ui/StatusChip.tsx';
+import { Facts } from '../../ui/Facts.tsx';
 
 const OUTCOME: Record<ActivityRow['outcome'], string> = { success: 'Success', failure: 'Failed', denied: 'Refused' };
 
@@ -51,21 +52,7 @@ export function ActivityDetailsDialog({ record, onClose }: { record: ActivityRow
     <Dialog open={!!record} onClose={onClose} fullWidth maxWidth="md" aria-labelledby="activity-details-title">
       <DialogTitle id="activity-details-title">Activity Details</DialogTitle>
       <DialogContent dividers>
-        <Box
-          component="dl"
-          sx={{ display: 'grid', gridTemplateColumns: 'max-content minmax(0, 1fr)', columnGap: 3, rowGap: 1, m: 0 }}
-        >
-          {facts.map(([label, value]) => (
-            <Box key={label} sx={{ display: 'contents' }}>
-              <Typography component="dt" color="text.secondary">
-                {label}
-              </Typography>
-              <Typography component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
-                {value}
-              </Typography>
-            </Box>
-          ))}
-        </Box>
+        <Facts facts={facts} />
         <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600, mt: 3, mb: 1 }}>
           Changes
         </Typography>

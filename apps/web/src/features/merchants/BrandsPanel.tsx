@@ -31,6 +31,7 @@ import { merchantBrandsQuery } from './api/merchants.ts';
 import { MerchantDialog } from './MerchantDialog.tsx';
 import { useHolderActions } from './useHolderActions.tsx';
 import { StatusChip } from '../../ui/StatusChip.tsx';
+import { Facts } from '../../ui/Facts.tsx';
 
 /** Why a brand's invitation or status cannot change (both follow its sign-up). */
 const RESEND_DONE = 'The brand has already signed up';
@@ -58,18 +59,7 @@ export function HolderDetailsDialog({ holder, onClose }: { holder: HolderRow; on
     <Dialog open onClose={onClose} fullWidth maxWidth="xs" aria-labelledby={`${id}-title`}>
       <DialogTitle id={`${id}-title`}>{holder.name}</DialogTitle>
       <DialogContent>
-        <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 1, m: 0 }}>
-          {lines.map(([label, value]) => (
-            <Box key={label} sx={{ display: 'contents' }}>
-              <Typography component="dt" variant="body2" color="text.secondary">
-                {label}
-              </Typography>
-              <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
-                {value ?? '-'}
-              </Typography>
-            </Box>
-          ))}
-        </Box>
+        <Facts facts={lines.map(([label, value]) => [label, value ?? '-'] as const)} variant="body2" />
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Close</Button>

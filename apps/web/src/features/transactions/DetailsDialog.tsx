@@ -14,6 +14,7 @@ import { useState, type ReactNode } from 'react';
 import { euro } from '../../lib/format.ts';
 import { StatusChip, TONE_COLORS, type Tone } from '../../ui/StatusChip.tsx';
 import { transactionDetails } from './api/transactionDetails.ts';
+import { Facts } from '../../ui/Facts.tsx';
 
 /** What the dialog shows of a transaction (the details answer, or a history row). */
 export type DetailsData = Pick<
@@ -92,21 +93,7 @@ export function TransactionDialog({
             <Typography sx={{ fontWeight: 600 }}>{banner.text}</Typography>
           </Box>
         ) : null}
-        <Box
-          component="dl"
-          sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 3, rowGap: 1, m: 0 }}
-        >
-          {rows.map(([label, value]) => (
-            <Box key={label} sx={{ display: 'contents' }}>
-              <Typography component="dt" color="text.secondary">
-                {label}
-              </Typography>
-              <Typography component="dd" sx={{ m: 0, wordBreak: 'break-all' }}>
-                {value}
-              </Typography>
-            </Box>
-          ))}
-        </Box>
+        <Facts facts={rows} />
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Close</Button>
