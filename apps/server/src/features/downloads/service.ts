@@ -10,7 +10,6 @@ import { downloadFiles } from './tables.ts';
 import { exportSpec, type ExportSpec } from './exports.ts';
 import { PGLITE_CHUNK, writeSqlRows } from './rows.ts';
 import { csvWriter, xlsxWriter, type RowWriter } from './writer.ts';
-import { ZipTooLarge } from './zip.ts';
 import { yieldToRequests } from '../../platform/turns.ts';
 
 export type FileRow = typeof downloadFiles.$inferSelect;
@@ -225,9 +224,7 @@ export async function runExport(deps: Deps, fileId: number, { jsRowsOnly = false
   } catch (err) {
     await out?.abort().catch(() => undefined);
     deps.log.error({ err, fileId }, 'export failed');
-    // an XLSX too large for a zip without ZIP64 says so: trying again would fail again
-    const message =
-      err instanceof ApiError || err instanceof ZipTooLarge ? err.message : 'The export failed; please try again';
+    const message = err instanceof ApiError ? err.message : 'The export failed; please try again';
     await deps.db
       .update(downloadFiles)
       .set({ status: 'Failed', error: message, completedAt: new Date() })

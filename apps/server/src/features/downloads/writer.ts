@@ -1,6 +1,6 @@
 import { once } from 'node:events';
-import type { Writable } from 'node:stream';
-import { ZipWriter } from './zip.ts';
+import { PassThrough, type Writable } from 'node:stream';
+import { ZipArchive } from 'archiver';
 
 /** A cell of an export: text (neutralised), cents (shown as euros), a whole number, or empty. */
 export type Cell = string | { cents: number } | number | null;
@@ -130,18 +130,27 @@ function xlsxCell(ref: string, cell: Cell, style = 0): string {
 }
 
 /**
- * XLSX written as a stream: the sheet's XML goes into the zip (deflated) as the rows come, with backpressure
- * from the file to the caller, so memory stays flat whatever the row count. Text is inline (no shared-string
- * table to hold), amounts are numbers shown with two decimals.
+ * XLSX written as a stream: the sheet's XML goes into the zip (archiver: deflated by zlib in the thread pool) as the
+ * rows come, with backpressure from the file to the caller, so memory stays flat whatever the row count. Text is
+ * inline (no shared-string table to hold), amounts are numbers shown with two decimals. Past 4 GiB archiver writes
+ * ZIP64.
  */
 export async function xlsxWriter(stream: Writable, header: string[]): Promise<RowWriter> {
+  // level 1: deflate's fast path (XML this repetitive still shrinks about tenfold); pieces as large as an export
+  // passes (256 KiB): zlib's default 16 KiB made many times the callbacks and buffers
+  const zip = new ZipArchive({ zlib: { level: 1, chunkSize: 256 * 1024 } });
+  const failed = new Promise<never>((_, reject) => zip.once('error', reject));
+  failed.catch(() => undefined);
   // the file store ends the output when it commits; the zip must have written everything by then
-  const zip = new ZipWriter(stream);
-  for (const [name, body] of PARTS) await zip.add(name, body);
-  const sheet = zip.stream('xl/worksheets/sheet1.xml');
+  zip.pipe(stream, { end: false });
+  for (const [name, body] of PARTS) zip.append(body, { name });
+  const sheet = new PassThrough({ highWaterMark: 1024 * 1024 });
+  zip.append(sheet, { name: 'xl/worksheets/sheet1.xml' });
   const refs = header.map((_, i) => columnName(i));
   let n = 0;
-  const send = (text: string | Buffer) => sheet.write(typeof text === 'string' ? Buffer.from(text, 'utf8') : text);
+  const send = async (bytes: string | Buffer) => {
+    if (!sheet.write(bytes)) await Promise.race([once(sheet, 'drain'), failed]);
+  };
   const row = (cells: Cell[], style = 0) => {
     n++;
     let xml = `<row r="${n}">`;
@@ -155,9 +164,8 @@ export async function xlsxWriter(stream: Writable, header: string[]): Promise<Ro
     },
     raw: send,
     async end() {
-      await send('</sheetData></worksheet>');
-      await sheet.end();
-      await zip.finish();
+      sheet.end('</sheetData></worksheet>');
+      await Promise.race([zip.finalize(), failed]);
     },
   };
 }
