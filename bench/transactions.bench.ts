@@ -360,28 +360,25 @@ async function bench(label: string, database: Database, pgUrl?: string) {
   console.log(
     `  baseline: COPY ... TO ${pgUrl ? 'STDOUT (streamed)' : "'/dev/blob' (held whole)"}: ${(copyMs / 1000).toFixed(1)} s, ${mb(statSync(out).size)} file, peak memory growth ${mb(peakRss - copyRss0)}`,
   );
-  // BENCH_EXPORT_JS=1 also measures the JavaScript writer (each spec's chunk and cells) the database's lines replace
-  const ways = process.env.BENCH_EXPORT_JS === '1' ? [false, true] : [false];
-  for (const jsRowsOnly of ways)
-    for (const format of ['csv', 'xlsx'] as const) {
-      const file = await startExport(deps, auth, PAYOUTS_EXPORT, { ...noFilters, 'sort-buy': 'DESC', format });
-      global.gc?.();
-      const rss0 = process.memoryUsage().rss;
-      peakRss = rss0;
-      // the longest the event loop was held (on PGlite: the longest any request waited behind the export)
-      const loop = monitorEventLoopDelay({ resolution: 5 });
-      loop.enable();
-      const [t] = await time(() => runExport(deps, file.id, { jsRowsOnly }));
-      loop.disable();
-      const [done] = rowsOf<{ rows: number; bytes: number; status: string }>(
-        await db.execute(sql`SELECT rows, bytes, status FROM download_files WHERE id = ${file.id}`),
-      );
-      console.log(
-        `  export ${format.toUpperCase()}${jsRowsOnly ? ' (JavaScript writer)' : ''} of all ${Number(done.rows).toLocaleString('en')} payouts: ` +
-          `${(t / 1000).toFixed(1)} s = ${(t / copyMs).toFixed(1)}x COPY (goal ${format === 'csv' ? '2' : '4'}x), ${mb(Number(done.bytes))} file, ` +
-          `peak memory growth ${mb(peakRss - rss0)} (goal 200 MB), event loop held at most ${(loop.max / 1e6).toFixed(0)} ms (${done.status})`,
-      );
-    }
+  for (const format of ['csv', 'xlsx'] as const) {
+    const file = await startExport(deps, auth, PAYOUTS_EXPORT, { ...noFilters, 'sort-buy': 'DESC', format });
+    global.gc?.();
+    const rss0 = process.memoryUsage().rss;
+    peakRss = rss0;
+    // the longest the event loop was held (on PGlite: the longest any request waited behind the export)
+    const loop = monitorEventLoopDelay({ resolution: 5 });
+    loop.enable();
+    const [t] = await time(() => runExport(deps, file.id));
+    loop.disable();
+    const [done] = rowsOf<{ rows: number; bytes: number; status: string }>(
+      await db.execute(sql`SELECT rows, bytes, status FROM download_files WHERE id = ${file.id}`),
+    );
+    console.log(
+      `  export ${format.toUpperCase()} of all ${Number(done.rows).toLocaleString('en')} payouts: ` +
+        `${(t / 1000).toFixed(1)} s = ${(t / copyMs).toFixed(1)}x COPY (goal ${format === 'csv' ? '2' : '4'}x), ${mb(Number(done.bytes))} file, ` +
+        `peak memory growth ${mb(peakRss - rss0)} (goal 200 MB), event loop held at most ${(loop.max / 1e6).toFixed(0)} ms (${done.status})`,
+    );
+  }
   await jobs.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -1,15 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { centsCell, intCell, isoSql, plainCell, textCell } from '../downloads/cells.ts';
 import { createdList, defineListExport } from '../downloads/lists.ts';
-import type { Cell } from '../downloads/writer.ts';
-import { accountingListSql, accountingWhere, toAccountingTransaction, type AccountingDbRow } from './list.ts';
+import { accountingWhere } from './list.ts';
 
 const where = (params: Record<string, unknown>) => {
   const ruleType = params.rule_type === 0 || params.rule_type === 1 ? params.rule_type : '';
   return accountingWhere({ status: String(params.status ?? ''), rule_type: ruleType });
 };
 
-/** The 2D transactions' export: the list's own query and order, read in keyset chunks, into the 2D downloads. */
+/** The 2D transactions' export: the list's own query and order, into the 2D downloads. */
 export const ACCOUNTING_EXPORT = defineListExport({
   kind: 'accounting-transactions',
   fileName: '2d-transactions',
@@ -32,31 +31,10 @@ export const ACCOUNTING_EXPORT = defineListExport({
     'Description',
     'Created At (UTC)',
   ],
-  ...createdList('t', accountingListSql),
+  ...createdList('t'),
   where: (_scope, params) => where(params),
-  cells: (row): Cell[] => {
-    const t = toAccountingTransaction(row as unknown as AccountingDbRow);
-    return [
-      t.id,
-      t.rule_name,
-      t.rule_type,
-      t.company_name,
-      t.beneficiary_name,
-      t.iban,
-      t.bic,
-      t.currency,
-      { cents: t.amount },
-      t.transfer_by,
-      t.account_id,
-      t.status,
-      t.reason ?? '',
-      t.transfer_type === 'internal_transfer' ? 'Internal' : 'External',
-      t.description,
-      t.created_at,
-    ];
-  },
   from: sql`accounting_transactions t`,
-  sqlCells: [
+  cells: [
     intCell(sql`t.id`),
     textCell(sql`coalesce(t.rule_name, '-')`),
     textCell(sql`t.rule_type`),

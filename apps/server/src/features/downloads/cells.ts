@@ -1,23 +1,35 @@
 import { sql, type SQL } from 'drizzle-orm';
 
 /**
- * The cells of an export written by the database: each spec that declares `rows` names its columns as SQL
- * expressions of one of these kinds, and the export turns them into a whole CSV line or a whole XLSX row in the
- * query itself (COPY on PostgreSQL, chunks on PGlite): byte for byte what writer.ts writes for the same values.
+ * The one cell writer of every export (issue 51): each export names its columns as SQL expressions of one of these
+ * kinds, and the query itself turns a row into a whole CSV line or a whole XLSX row (COPY on PostgreSQL, chunks on
+ * PGlite; rows.ts). JavaScript only moves the bytes into the file (writer.ts). What it buys (bench:transactions,
+ * 100,000 payouts on PostgreSQL, same run): XLSX 2.8x COPY against 8.5x for the JavaScript cell writer it replaced,
+ * CSV 2.1x against 4.3x; a whole-library writer (exceljs) took 5.6x. Three times the speed: kept
+ * (docs/decisions/040-xlsx-writer.md).
  *
- * - text: any text, neutralised (a leading =, +, -, @, tab or CR gets an apostrophe) and quoted as csvField does;
- *   NULL is an empty cell (as a null Cell: the empty field in CSV, no value in XLSX; coalesce to '' for an empty text)
+ * - text: any text, neutralised (a leading =, +, -, @, tab or CR gets an apostrophe, OWASP "CSV injection") and quoted
+ *   as RFC 4180 needs; NULL is an empty cell (coalesce to '' for an empty text)
+ * - heading: a text of the header row (bold in XLSX)
  * - plain: text known to hold none of what text guards against (digits, ISO times, fixed labels, codes); written
  *   as is; NULL is an empty cell
- * - cents: a whole number of cents, written as euros with two decimals (-0.05, 1234.56); NULL is an empty cell
+ * - cents: a whole number of cents, written as euros with two decimals (-0.05, 1234.56); in XLSX a number shown with
+ *   two decimals; NULL is an empty cell
  * - int: a whole number; NULL is an empty cell
  */
-export type SqlCell = { kind: 'text' | 'plain' | 'cents' | 'int'; sql: SQL };
+export type SqlCell = { kind: 'text' | 'heading' | 'plain' | 'cents' | 'int'; sql: SQL };
+
+/** the kinds whose text is neutralised, quoted and escaped */
+const isText = (c: SqlCell) => c.kind === 'text' || c.kind === 'heading';
 
 export const textCell = (e: SQL): SqlCell => ({ kind: 'text', sql: e });
 export const plainCell = (e: SQL): SqlCell => ({ kind: 'plain', sql: e });
 export const centsCell = (e: SQL): SqlCell => ({ kind: 'cents', sql: e });
 export const intCell = (e: SQL): SqlCell => ({ kind: 'int', sql: e });
+
+/** The header row's cells: its names as constants. */
+export const headingCells = (names: string[]): SqlCell[] =>
+  names.map((name) => ({ kind: 'heading', sql: sql`${name}::text` }));
 
 /** A label for each value (a JavaScript `LABELS[v] ?? v`): CASE e WHEN 'a' THEN 'A' ... ELSE e END. */
 export function labelSql(e: SQL, labels: Record<string | number, string>, otherwise: SQL = e): SQL {
@@ -42,7 +54,7 @@ const WS_CODES = [
   0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007,
   0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff,
 ];
-/** a formula's first character (writer.ts's neutralise): it gets an apostrophe before it */
+/** a formula's first character: it gets an apostrophe before it */
 const FORMULA_CODES = [0x3d, 0x2b, 0x2d, 0x40, 0x09, 0x0d, 0xff1d, 0xff0b, 0xff0d, 0xff20];
 /** the characters XML 1.0 cannot hold (PostgreSQL text holds no NUL) */
 const XML_BAD_CODES = [
@@ -65,12 +77,12 @@ const neutralised = (e: SQL) =>
 /** the neutralised text starts or ends with what trim removes (neutralising only puts an apostrophe first) */
 const trimmable = (e: SQL) =>
   sql`(ascii(${asText(e)}) IN ${inList(WS_CODES.filter((c) => !FORMULA_CODES.includes(c)))} OR ascii(right(${asText(e)}, 1)) IN ${inList(WS_CODES)})`;
-/** csvField quotes the neutralised text: a quote, comma, CR or LF anywhere, a first apostrophe, or trimmable */
+/** a CSV field quotes the neutralised text: a quote, comma, CR or LF anywhere, a first apostrophe, or trimmable */
 const csvQuoted = (e: SQL) =>
   sql`(${asText(e)} ~ ('[",' || chr(13) || chr(10) || ']') OR ascii(${asText(e)}) IN ${inList([0x27, ...FORMULA_CODES, ...WS_CODES])}
     OR ascii(right(${asText(e)}, 1)) IN ${inList(WS_CODES)})`;
 
-/** euros with two decimals from cents (as writer.ts's euros) */
+/** euros with two decimals from cents */
 const euros = (e: SQL) =>
   sql`(CASE WHEN (${e}) < 0 THEN '-' ELSE '' END || (abs((${e})::bigint) / 100)::text || '.' || lpad((abs((${e})::bigint) % 100)::text, 2, '0'))`;
 
@@ -83,6 +95,7 @@ function csvField(c: SqlCell): SQL {
     case 'cents':
       return sql`coalesce(${euros(c.sql)}, '')`;
     case 'text':
+    case 'heading':
       return sql`coalesce(CASE WHEN ${csvQuoted(c.sql)} THEN '"' || replace(${neutralised(c.sql)}, '"', '""') || '"' ELSE ${neutralised(c.sql)} END, '')`;
   }
 }
@@ -122,20 +135,20 @@ const last = (codes: number[]) => `${charClass(codes)} || '(' || ${SEP} || '|$)'
 /** csvQuoted or neutralise has something to do */
 const CSV_SPECIAL = `(${charClass([0x22, 0x2c, 0x0d, 0x0a])} || '|' || ${first([0x27, ...FORMULA_CODES, ...WS_CODES])} || '|' || ${last(WS_CODES)})`;
 
-/** The whole CSV line of a row, with its CRLF: csvWriter's `rows` for the same values. */
+/** The whole CSV line of a row, with its CRLF. */
 export function csvLineSql(cells: SqlCell[]): SQL {
   const line = (field: (c: SqlCell) => SQL) =>
     concatSql([...cells.flatMap((c, i) => (i ? [sql`','`, field(c)] : [field(c)])), sql`chr(13)`, sql`chr(10)`]);
-  const texts = cells.filter((c) => c.kind === 'text').map((c) => asText(c.sql));
+  const texts = cells.filter(isText).map((c) => asText(c.sql));
   if (!texts.length) return line(csvField);
   // most rows: no text to quote or neutralise; each field is its value (concat leaves out a NULL: the empty field)
-  const bare = line((c) => (c.kind === 'text' || c.kind === 'plain' ? asText(c.sql) : csvField(c)));
+  const bare = line((c) => (isText(c) || c.kind === 'plain' ? asText(c.sql) : csvField(c)));
   return sql`CASE WHEN ${someText(texts, CSV_SPECIAL)} THEN ${line(csvField)} ELSE ${bare} END`;
 }
 
 const xmlEscaped = (t: SQL) => sql`replace(replace(replace(${t}, '&', '&amp;'), '<', '&lt;'), '>', '&gt;')`;
 
-/** A, B, ..., Z, AA, ... (writer.ts's columnName) */
+/** A, B, ..., Z, AA, ... */
 function columnName(i: number): string {
   let n = i + 1;
   let name = '';
@@ -156,12 +169,14 @@ const XLSX_TAGS: Record<SqlCell['kind'], [string, string]> = {
   cents: ['" s="2"><v>', '</v></c>'],
   plain: ['" t="inlineStr"><is><t>', '</t></is></c>'],
   text: ['" t="inlineStr"><is><t>', '</t></is></c>'],
+  // style 1 of writer.ts's styles: bold
+  heading: ['" t="inlineStr" s="1"><is><t>', '</t></is></c>'],
 };
 
 /** a cell's value as XLSX writes it, when it holds nothing to escape or mark */
 function bareValue(c: SqlCell): SQL {
   if (c.kind === 'int') return sql`(${c.sql})::bigint::text`;
-  // the number as xlsxWriter writes cents / 100 (79.2, not 79.20): the cell's format shows two decimals
+  // the number of euros (79.2, not 79.20): the cell's format (style 2) shows two decimals
   if (c.kind === 'cents') return sql`trim_scale((${c.sql})::numeric / 100)::text`;
   return asText(c.sql);
 }
@@ -173,11 +188,10 @@ function bareValue(c: SqlCell): SQL {
 function xlsxCell(c: SqlCell): SQL[] {
   const t = asText(c.sql);
   const [open, close] = XLSX_TAGS[c.kind];
-  const preserve =
-    c.kind === 'text'
-      ? sql`WHEN ${trimmable(c.sql)} THEN ${lit(open.replace('<t>', '<t xml:space="preserve">'))}`
-      : sql``;
-  const value = c.kind === 'text' ? xmlEscaped(xmlHeld(c.sql)) : c.kind === 'plain' ? xmlEscaped(t) : bareValue(c);
+  const preserve = isText(c)
+    ? sql`WHEN ${trimmable(c.sql)} THEN ${lit(open.replace('<t>', '<t xml:space="preserve">'))}`
+    : sql``;
+  const value = isText(c) ? xmlEscaped(xmlHeld(c.sql)) : c.kind === 'plain' ? xmlEscaped(t) : bareValue(c);
   return [
     sql`CASE WHEN ${t} IS NULL THEN '"/>' ${preserve} ELSE ${lit(open)} END`,
     value,
@@ -197,7 +211,7 @@ function bareRow(cells: SqlCell[]): SQL {
   const numbers = cells.filter((c) => c.kind === 'int' || c.kind === 'cents').map((c) => c.sql);
   for (let i = 0; i < numbers.length; i += 99)
     terms.push(sql`num_nulls(${sql.join(numbers.slice(i, i + 99), sql`, `)}) = 0`);
-  const texts = cells.filter((c) => c.kind === 'text' || c.kind === 'plain');
+  const texts = cells.filter((c) => isText(c) || c.kind === 'plain');
   if (texts.length)
     terms.push(
       sql`NOT ${someText(
@@ -209,8 +223,8 @@ function bareRow(cells: SqlCell[]): SQL {
 }
 
 /**
- * The whole XLSX row of a row, numbered `n` (a text; the header is row 1): xlsxWriter's row of the same values,
- * every cell naming its place (A<n>, B<n>, ...); an empty cell is written as <c r=".."/>. The cells' SQL should
+ * The whole XLSX row of a row, numbered `n` (a text; the header is row 1), every cell naming its place (A<n>, B<n>,
+ * ...); an empty cell is written as <c r=".."/>. The cells' SQL should
  * name values computed once (a subquery's columns: rows.ts), as each is read more than once.
  */
 export function xlsxRowSql(cells: SqlCell[], n: SQL): SQL {

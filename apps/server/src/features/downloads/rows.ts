@@ -3,13 +3,13 @@ import { sql, type SQL } from 'drizzle-orm';
 import { to as copyTo } from 'pg-copy-streams';
 import { pgDialect, rowsOf, type Database } from '../../platform/db.ts';
 import { quoteText } from '../../platform/statements.ts';
-import { cellColumns, csvLineSql, xlsxRowSql } from './cells.ts';
+import { cellColumns, csvLineSql, headingCells, xlsxRowSql, type SqlCell } from './cells.ts';
 import type { ExportRows } from './exports.ts';
-import type { RowWriter } from './writer.ts';
+import type { FileWriter } from './writer.ts';
 import { yieldToRequests } from '../../platform/turns.ts';
 
 /**
- * An export whose spec declares `rows` is written by the database: the query makes each row's whole CSV line or
+ * Every export's rows are written by the database (cells.ts). A list's export (a spec with `rows`) is written so: the query makes each row's whole CSV line or
  * XLSX row (cells.ts), and JavaScript only moves bytes to the file, waiting whenever the file (or the zip) asks.
  *
  * - PostgreSQL: one `COPY (query) TO STDOUT (FORMAT binary)` on a connection of its own. One statement is one
@@ -194,6 +194,22 @@ export function exportQuery(rows: ExportRows, format: 'csv' | 'xlsx'): SQL {
     FROM (SELECT ${columns}, (row_number() OVER (ORDER BY ${rows.orderBy}) + 1)::text AS _n ${source}) s`;
 }
 
+/** The header row: the file's first line (CSV) or row 1 (XLSX). */
+export function headerQuery(header: string[], format: 'csv' | 'xlsx'): SQL {
+  const cells = headingCells(header);
+  return sql`SELECT ${format === 'csv' ? csvLineSql(cells) : xlsxRowSql(cells, sql`'1'`)} AS line`;
+}
+
+/**
+ * A report's chunk (its own keyset query) with each row's line, `_line`, beside its columns (for the cursor):
+ * `cells` read the chunk's columns as r.<name>; an XLSX row is numbered after the `before` rows written already.
+ */
+export function linedChunkQuery(chunk: SQL, cells: SqlCell[], format: 'csv' | 'xlsx', before: number): SQL {
+  const line = format === 'csv' ? csvLineSql(cells) : xlsxRowSql(cells, sql`(r._rn + ${before + 1})::text`);
+  return sql`SELECT ${line} AS _line, r.*
+    FROM (SELECT c.*, row_number() OVER () AS _rn FROM (${chunk}) c) r ORDER BY r._rn`;
+}
+
 /** The keys of the rows in the file's order, as one text: '12,7,3'. */
 export const snapshotQuery = (rows: ExportRows): SQL =>
   sql`SELECT coalesce(string_agg((${rows.key})::text, ',' ORDER BY ${rows.orderBy}), '') AS keys
@@ -221,7 +237,7 @@ export async function writeSqlRows(
   database: Database,
   rows: ExportRows,
   format: 'csv' | 'xlsx',
-  writer: RowWriter,
+  writer: FileWriter,
   chunk?: number,
 ): Promise<number> {
   if (database.kind === 'postgres') {

@@ -8,8 +8,8 @@ import type { AuthContext } from '../../platform/http.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { downloadFiles } from './tables.ts';
 import { exportSpec, type ExportSpec } from './exports.ts';
-import { PGLITE_CHUNK, writeSqlRows } from './rows.ts';
-import { csvWriter, xlsxWriter, type RowWriter } from './writer.ts';
+import { headerQuery, linedChunkQuery, PGLITE_CHUNK, writeSqlRows } from './rows.ts';
+import { csvFile, xlsxFile, type FileWriter } from './writer.ts';
 import { yieldToRequests } from '../../platform/turns.ts';
 
 export type FileRow = typeof downloadFiles.$inferSelect;
@@ -65,7 +65,7 @@ async function hasRows(db: Executor, spec: ExportSpec, params: Record<string, un
     const r = spec.rows(params.scope, params);
     return rowsOf(await db.execute(sql`SELECT 1 FROM ${r.from} WHERE ${r.where} LIMIT 1`)).length > 0;
   }
-  return rowsOf(await db.execute(spec.chunk(params.scope, params, null, 1))).length > 0;
+  return rowsOf(await db.execute(spec.chunk!(params.scope, params, null, 1))).length > 0;
 }
 
 /**
@@ -141,39 +141,42 @@ async function mailReady(deps: Deps, file: FileRow, params: Record<string, unkno
 }
 
 /**
- * The export job: writes the rows to the file store and marks the file Completed. A list's export (a spec with
- * `rows`) is formatted by the database (rows.ts: one COPY on PostgreSQL; on PGlite a snapshot of the keys, then
- * short chunks so other requests run in between). Other exports (the reports) are read in keyset chunks and
- * formatted here: on PostgreSQL inside one read-only REPEATABLE READ transaction (one snapshot, nobody waits); on
- * PGlite each chunk on its own, so requests run in between, and the file holds each chunk as it was when read.
- * Memory holds one chunk either way. A rerun of a finished file does nothing; a failure marks it Failed.
- * `jsRowsOnly` writes a list's export through its `chunk` and `cells` instead (the reference the database's
- * formatting is tested and measured against).
+ * A report's rows (a spec with `chunk` and `cells`), chunk by chunk, each chunk's lines made by the database (cells.ts)
+ * beside its columns, which give the cursor of the next chunk; the count.
  */
-/** Writes the rows of `spec` chunk by chunk through the writer (its `chunk`, `cells` and `cursorOf`); the count. */
 async function writeChunks(
   db: Executor,
   spec: ExportSpec,
   params: Record<string, unknown> & { scope: Scope },
-  writer: RowWriter,
+  format: 'csv' | 'xlsx',
+  writer: FileWriter,
   size: number,
   yieldBetween: boolean,
 ): Promise<number> {
   let rows = 0;
   let cursor: unknown = null;
   for (;;) {
-    const chunk = rowsOf<Record<string, unknown>>(await db.execute(spec.chunk(params.scope, params, cursor, size)));
+    const query = linedChunkQuery(spec.chunk!(params.scope, params, cursor, size), spec.cells!, format, rows);
+    const chunk = rowsOf<Record<string, unknown>>(await db.execute(query));
     if (!chunk.length) break;
-    await writer.rows(chunk.map((r) => spec.cells(r, params)));
+    await writer.raw(chunk.map((r) => r._line).join(''));
     rows += chunk.length;
-    cursor = spec.cursorOf(chunk[chunk.length - 1]);
+    cursor = spec.cursorOf!(chunk[chunk.length - 1]);
     if (chunk.length < size) break;
     if (yieldBetween) await yieldToRequests();
   }
   return rows;
 }
 
-export async function runExport(deps: Deps, fileId: number, { jsRowsOnly = false } = {}): Promise<void> {
+/**
+ * The export job: writes the rows to the file store and marks the file Completed. The database formats every row
+ * (cells.ts). A list's export (a spec with `rows`) is one COPY on PostgreSQL, and on PGlite a snapshot of the keys
+ * then short chunks so other requests run in between (rows.ts). A report is read in keyset chunks: on PostgreSQL
+ * inside one read-only REPEATABLE READ transaction (one snapshot, nobody waits); on PGlite each chunk on its own, so
+ * requests run in between, and the file holds each chunk as it was when read. Memory holds one chunk either way. A
+ * rerun of a finished file does nothing; a failure marks it Failed.
+ */
+export async function runExport(deps: Deps, fileId: number): Promise<void> {
   const [file] = await deps.db.select().from(downloadFiles).where(eq(downloadFiles.id, fileId));
   if (!file || file.status !== 'Initiated') return;
   let out: Awaited<ReturnType<Deps['files']['create']>> | null = null;
@@ -198,17 +201,19 @@ export async function runExport(deps: Deps, fileId: number, { jsRowsOnly = false
         .where(and(eq(downloadFiles.id, fileId), eq(downloadFiles.status, 'Initiated')));
       return;
     }
-    const writer =
-      file.format === 'xlsx' ? await xlsxWriter(stream, spec.header) : await csvWriter(stream, spec.header);
-    if (spec.rows && (file.format === 'csv' || file.format === 'xlsx') && !jsRowsOnly) {
-      // the database writes the lines (rows.ts): COPY on PostgreSQL, short chunks by key on PGlite
-      rows = await writeSqlRows(deps.database, spec.rows(params.scope, params), file.format, writer);
+    const format = file.format === 'xlsx' ? 'xlsx' : 'csv';
+    const writer = format === 'xlsx' ? await xlsxFile(stream) : await csvFile(stream);
+    const [header] = rowsOf<{ line: string }>(await deps.db.execute(headerQuery(spec.header, format)));
+    await writer.raw(header.line);
+    if (spec.rows) {
+      // COPY on PostgreSQL, short chunks by key on PGlite
+      rows = await writeSqlRows(deps.database, spec.rows(params.scope, params), format, writer);
     } else if (deps.database.kind === 'pglite') {
       // one connection for every request: a report read in one transaction would hold them all for its length;
       // each chunk is its own short statement instead, the event loop free in between (as rows.ts does for lists)
-      rows = await writeChunks(deps.db, spec, params, writer, PGLITE_CHUNK, true);
+      rows = await writeChunks(deps.db, spec, params, format, writer, PGLITE_CHUNK, true);
     } else {
-      rows = await deps.db.transaction((tx) => writeChunks(tx, spec, params, writer, CHUNK, false), {
+      rows = await deps.db.transaction((tx) => writeChunks(tx, spec, params, format, writer, CHUNK, false), {
         isolationLevel: 'repeatable read',
         accessMode: 'read only',
       });

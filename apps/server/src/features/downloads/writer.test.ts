@@ -1,55 +1,99 @@
 import { randomBytes } from 'node:crypto';
 import { PassThrough, Writable } from 'node:stream';
+import { PGlite } from '@electric-sql/pglite';
+import { parse } from 'csv-parse/sync';
+import { sql, type SQL } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { describe, expect, it } from 'vitest';
-import { csvWriter, neutralise, xlsxWriter, type Cell } from './writer.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { pgDialect } from '../../platform/db.ts';
+import { centsCell, csvLineSql, intCell, textCell, xlsxRowSql, type SqlCell } from './cells.ts';
+import { headerQuery } from './rows.ts';
+import { csvFile, xlsxFile } from './writer.ts';
+import { TRICKY, xmlRead } from '../../test/tricky.ts';
 
-/** Everything written to a stream, once the writer is done. */
-function sink() {
-  const chunks: Buffer[] = [];
-  const stream = new PassThrough();
-  stream.on('data', (c: Buffer) => chunks.push(c));
-  return { stream, bytes: () => Buffer.concat(chunks) };
+/**
+ * The one cell writer (cells.ts: every export's lines made by the database) and the files around its lines
+ * (writer.ts): what a spreadsheet reads back, texts that need neutralising, quoting or escaping included.
+ */
+
+/** a formula gets an apostrophe before it (OWASP "CSV injection") */
+const neutralised = (t: string) => (/^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(t) ? `'${t}` : t);
+
+const pg = new PGlite();
+afterAll(() => pg.close());
+
+/** the lines the database makes of rows of cells, a row's values given as SQL */
+async function lines(rows: SqlCell[][], format: 'csv' | 'xlsx'): Promise<string> {
+  let out = '';
+  for (const [i, cells] of rows.entries()) {
+    const q: SQL = format === 'csv' ? csvLineSql(cells) : xlsxRowSql(cells, sql`${String(i + 2)}::text`);
+    const { sql: text, params } = pgDialect.sqlToQuery(sql`SELECT ${q} AS line`);
+    out += (await pg.query<{ line: string }>(text, params)).rows[0].line;
+  }
+  return out;
 }
 
-describe('neutralise', () => {
-  it('puts an apostrophe before what a spreadsheet would run as a formula', () => {
-    for (const t of ['=1+1', '+31 6', '-2', '@SUM(A1)', '\tx', '\rx', '＝1']) expect(neutralise(t)).toBe(`'${t}`);
-    for (const t of ['Ana', '1-2', 'a=b', '']) expect(neutralise(t)).toBe(t);
-  });
-});
+async function header(names: string[], format: 'csv' | 'xlsx') {
+  const { sql: text, params } = pgDialect.sqlToQuery(headerQuery(names, format));
+  return (await pg.query<{ line: string }>(text, params)).rows[0].line;
+}
 
-describe('csvWriter', () => {
-  it('writes RFC 4180 rows with a byte order mark, quoting where needed', async () => {
-    const out = sink();
-    const w = await csvWriter(out.stream, ['Name', 'Amount']);
-    await w.rows([
-      ['Ana "A" Novak', { cents: 123456 }],
-      ['=cmd', { cents: -5 }],
-      [' padded', null],
-    ]);
-    await w.end();
-    out.stream.end();
-    expect(out.bytes().toString('utf8')).toBe(
-      '\uFEFFName,Amount\r\n"Ana ""A"" Novak",1234.56\r\n"\'=cmd",-0.05\r\n" padded",\r\n',
+/** a whole file of these rows under this header */
+async function file(format: 'csv' | 'xlsx', names: string[], rows: SqlCell[][]): Promise<Buffer> {
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  const w = format === 'csv' ? await csvFile(out) : await xlsxFile(out);
+  await w.raw(await header(names, format));
+  await w.raw(await lines(rows, format));
+  await w.end();
+  out.end();
+  return Buffer.concat(chunks);
+}
+
+async function sheet(bytes: Buffer) {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(bytes as never);
+  return wb.worksheets[0];
+}
+
+const text = (t: string | null) => textCell(sql`${t}::text`);
+
+describe('the cell writer', () => {
+  it('writes RFC 4180 CSV with a byte order mark, quoting and neutralising where needed', async () => {
+    const bytes = await file(
+      'csv',
+      ['Name', 'Amount', 'N'],
+      [
+        [text('Ana "A" Novak'), centsCell(sql`123456`), intCell(sql`42`)],
+        [text('=cmd'), centsCell(sql`-5`), intCell(sql`NULL::int`)],
+        [text(' padded'), centsCell(sql`NULL::int`), intCell(sql`-7`)],
+      ],
+    );
+    expect(bytes.toString('utf8')).toBe(
+      '\uFEFFName,Amount,N\r\n"Ana ""A"" Novak",1234.56,42\r\n"\'=cmd",-0.05,\r\n" padded",,-7\r\n',
     );
   });
-});
 
-describe('xlsxWriter', () => {
-  it('writes a workbook a spreadsheet reads back: text, amounts, numbers, blanks, many columns', async () => {
-    const out = sink();
-    const header = Array.from({ length: 30 }, (_, i) => `Col ${i + 1}`);
-    const w = await xlsxWriter(out.stream, header);
-    const wide: Cell[] = header.map((_, i) => `v${i + 1}`);
-    await w.rows([['Ana & <Bob>', { cents: 250075 }, 42, null, '@evil', '  spaced  ', 'bell\u0007gone'], wide]);
-    await w.end();
-    out.stream.end();
-    const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load(out.bytes() as never);
-    const ws = wb.worksheets[0];
+  it('writes a workbook a spreadsheet reads back: text, amounts, numbers, blanks, a bold header, many columns', async () => {
+    const names = Array.from({ length: 30 }, (_, i) => `Col ${i + 1}`);
+    const ws = await sheet(
+      await file('xlsx', names, [
+        [
+          text('Ana & <Bob>'),
+          centsCell(sql`250075`),
+          intCell(sql`42`),
+          text(null),
+          text('@evil'),
+          text('  spaced  '),
+          text('bell\u0007gone'),
+        ],
+        names.map((_, i) => text(`v${i + 1}`)),
+      ]),
+    );
     expect(ws.name).toBe('Export');
     expect(ws.getRow(1).getCell(1).value).toBe('Col 1');
+    expect(ws.getRow(1).getCell(1).font?.bold).toBe(true);
     expect(ws.getRow(1).getCell(30).value).toBe('Col 30');
     const r2 = ws.getRow(2);
     expect(r2.getCell(1).value).toBe('Ana & <Bob>');
@@ -66,6 +110,16 @@ describe('xlsxWriter', () => {
     expect(ws.rowCount).toBe(3);
   });
 
+  it('gives back every tricky text, neutralised, in CSV and in XLSX, alone or beside others', async () => {
+    const rows = TRICKY.map((t, i) => [text(t), text(TRICKY[(i * 7) % TRICKY.length]), text('plain')]);
+    const expected = TRICKY.map((t, i) => [t, TRICKY[(i * 7) % TRICKY.length], 'plain'].map(neutralised));
+    const csv = parse((await file('csv', ['A', 'B', 'C'], rows)).toString('utf8'), { bom: true, relax_quotes: false });
+    expect(csv.slice(1)).toEqual(expected);
+    const ws = await sheet(await file('xlsx', ['A', 'B', 'C'], rows));
+    const got = expected.map((_, i) => [1, 2, 3].map((c) => ws.getRow(i + 2).getCell(c).value ?? ''));
+    expect(got).toEqual(expected.map((r) => r.map(xmlRead)));
+  });
+
   it('waits for a slow destination instead of piling rows up in memory', async () => {
     // a destination that takes nothing until released; rows that do not compress, so what is held is seen
     const held: (() => void)[] = [];
@@ -77,22 +131,21 @@ describe('xlsxWriter', () => {
         held.push(cb);
       },
     });
-    const w = await xlsxWriter(slow, ['A', 'B', 'C']);
-    const rows: Cell[][] = Array.from({ length: 2_000 }, (_, i) => [
-      `row ${i} ${randomBytes(100).toString('hex')}`,
-      { cents: i },
-      i,
-    ]);
+    const w = await xlsxFile(slow);
+    const rows = Array.from(
+      { length: 2_000 },
+      (_, i) => `<row r="${i + 2}"><c r="A${i + 2}"><v>${randomBytes(100).toString('hex')}</v></c></row>`,
+    ).join('');
     let written = 0;
     const producing = (async () => {
       for (let i = 0; i < 200; i++) {
-        await w.rows(rows);
+        await w.raw(rows);
         written++;
       }
     })();
     await new Promise((r) => setTimeout(r, 1000));
-    // the producer is held back: what is in flight is bounded by the streams' buffers (about 10 MB of XML
-    // here, whatever the wait), not all 200 chunks (130 MB)
+    // the producer is held back: what is in flight is bounded by the streams' buffers (a few MB of XML here,
+    // whatever the wait), not all 200 chunks (100 MB)
     expect(written).toBeLessThan(40);
     expect(received).toBeLessThan(8 << 20);
     // released, everything goes through

@@ -2,34 +2,12 @@ import { once } from 'node:events';
 import { PassThrough, type Writable } from 'node:stream';
 import { ZipArchive } from 'archiver';
 
-/** A cell of an export: text (neutralised), cents (shown as euros), a whole number, or empty. */
-export type Cell = string | { cents: number } | number | null;
-
 /**
- * A cell that a spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a carriage return)
- * gets a leading apostrophe, so it opens as the text it is (OWASP "CSV injection").
+ * The file around an export's rows. The rows themselves, header included, are written by the database (cells.ts:
+ * the one cell writer); these only frame them and move their bytes, waiting whenever the file asks.
  */
-export function neutralise(text: string): string {
-  return /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(text) ? `'${text}` : text;
-}
-
-const euros = (cents: number) => {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-};
-
-function csvField(cell: Cell): string {
-  if (cell === null) return '';
-  if (typeof cell === 'number') return String(cell);
-  if (typeof cell === 'object') return euros(cell.cents);
-  const t = neutralise(cell);
-  return /[",\r\n]/.test(t) || t !== t.trim() || t.startsWith("'") ? `"${t.replace(/"/g, '""')}"` : t;
-}
-
-export interface RowWriter {
-  rows(rows: Cell[][]): Promise<void>;
-  /** lines (CSV) or <row> elements (XLSX) the database wrote already (cells.ts), after any `rows` */
+export interface FileWriter {
+  /** CSV lines or XLSX <row> elements, in order */
   raw(bytes: string | Buffer): Promise<void>;
   end(): Promise<void>;
 }
@@ -39,12 +17,9 @@ async function write(stream: Writable, chunk: string | Buffer) {
 }
 
 /** CSV (RFC 4180, CRLF, UTF-8 with a byte order mark so spreadsheets read accents right). */
-export async function csvWriter(stream: Writable, header: string[]): Promise<RowWriter> {
-  await write(stream, `\uFEFF${header.map(csvField).join(',')}\r\n`);
+export async function csvFile(stream: Writable): Promise<FileWriter> {
+  await write(stream, '\uFEFF');
   return {
-    async rows(rows) {
-      if (rows.length) await write(stream, rows.map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n');
-    },
     raw: (bytes) => write(stream, bytes),
     async end() {
       /* the file store ends the stream when it commits */
@@ -98,44 +73,12 @@ const PARTS: [string, string][] = [
   ],
 ];
 
-/** A, B, ..., Z, AA, ... */
-function columnName(i: number): string {
-  let n = i + 1;
-  let name = '';
-  while (n > 0) {
-    const m = (n - 1) % 26;
-    name = String.fromCharCode(65 + m) + name;
-    n = Math.floor((n - 1) / 26);
-  }
-  return name;
-}
-
-/** Text for XML: escaped, and without the control characters XML 1.0 cannot hold. */
-const xmlText = (t: string) =>
-  t
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
-
-function xlsxCell(ref: string, cell: Cell, style = 0): string {
-  const s = style ? ` s="${style}"` : '';
-  if (cell === null) return '';
-  if (typeof cell === 'number') return `<c r="${ref}"${s}><v>${cell}</v></c>`;
-  if (typeof cell === 'object') return `<c r="${ref}" s="2"><v>${cell.cents / 100}</v></c>`;
-  const t = neutralise(cell);
-  const space = t !== t.trim() ? ' xml:space="preserve"' : '';
-  return `<c r="${ref}" t="inlineStr"${s}><is><t${space}>${xmlText(t)}</t></is></c>`;
-}
-
 /**
  * XLSX written as a stream: the sheet's XML goes into the zip (archiver: deflated by zlib in the thread pool) as the
  * rows come, with backpressure from the file to the caller, so memory stays flat whatever the row count. Text is
- * inline (no shared-string table to hold), amounts are numbers shown with two decimals. Past 4 GiB archiver writes
- * ZIP64.
+ * inline (no shared-string table to hold). Past 4 GiB archiver writes ZIP64.
  */
-export async function xlsxWriter(stream: Writable, header: string[]): Promise<RowWriter> {
+export async function xlsxFile(stream: Writable): Promise<FileWriter> {
   // level 1: deflate's fast path (XML this repetitive still shrinks about tenfold); pieces as large as an export
   // passes (256 KiB): zlib's default 16 KiB made many times the callbacks and buffers
   const zip = new ZipArchive({ zlib: { level: 1, chunkSize: 256 * 1024 } });
@@ -146,22 +89,11 @@ export async function xlsxWriter(stream: Writable, header: string[]): Promise<Ro
   for (const [name, body] of PARTS) zip.append(body, { name });
   const sheet = new PassThrough({ highWaterMark: 1024 * 1024 });
   zip.append(sheet, { name: 'xl/worksheets/sheet1.xml' });
-  const refs = header.map((_, i) => columnName(i));
-  let n = 0;
   const send = async (bytes: string | Buffer) => {
     if (!sheet.write(bytes)) await Promise.race([once(sheet, 'drain'), failed]);
   };
-  const row = (cells: Cell[], style = 0) => {
-    n++;
-    let xml = `<row r="${n}">`;
-    for (let i = 0; i < cells.length; i++) xml += xlsxCell(`${refs[i] ?? columnName(i)}${n}`, cells[i], style);
-    return `${xml}</row>`;
-  };
-  await send(`${XML}<worksheet xmlns="${NS}"><sheetData>${row(header, 1)}`);
+  await send(`${XML}<worksheet xmlns="${NS}"><sheetData>`);
   return {
-    async rows(rows) {
-      if (rows.length) await send(rows.map((r) => row(r)).join(''));
-    },
     raw: send,
     async end() {
       sheet.end('</sheetData></worksheet>');

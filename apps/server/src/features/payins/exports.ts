@@ -2,14 +2,13 @@ import { REFUND_STATUS_LABELS } from '@obol/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import { centsCell, intCell, isoSql, labelSql, plainCell, textCell } from '../downloads/cells.ts';
 import { createdList, defineListExport } from '../downloads/lists.ts';
-import type { Cell } from '../downloads/writer.ts';
-import { refundListSql, refundWhere, toRefundRow, type RefundDbRow, type RefundFilters } from './refund-list.ts';
-import { rewardListSql, rewardWhere, toRewardRow, type RewardDbRow, type RewardFilters } from './rewards.ts';
-import { payinListSql, payinWhere, toPayinRow, type PayinDbRow, type PayinFilters } from './list.ts';
+import { refundWhere, type RefundFilters } from './refund-list.ts';
+import { rewardWhere, type RewardFilters } from './rewards.ts';
+import { payinWhere, type PayinFilters } from './list.ts';
 
 const orEmpty = (e: SQL) => textCell(sql`coalesce(${e}, '')`);
 
-/** The pay-in list's export: the list's own filters, query and order, read in keyset chunks. */
+/** The pay-in list's export: the list's own filters, query and order. */
 export const PAYINS_EXPORT = defineListExport({
   kind: 'payins',
   fileName: 'payin-transactions',
@@ -33,33 +32,10 @@ export const PAYINS_EXPORT = defineListExport({
     'Account ID',
     'Created At (UTC)',
   ],
-  ...createdList('p', payinListSql),
+  ...createdList('p'),
   where: (scope, params) => payinWhere(scope, params as unknown as PayinFilters),
-  cells: (row): Cell[] => {
-    const p = toPayinRow(row as unknown as PayinDbRow);
-    return [
-      p.id,
-      p.pay_in_reference,
-      p.merchant_name,
-      p.brand_name ?? '',
-      p.currency,
-      { cents: p.amount },
-      p.request_id,
-      p.channel,
-      p.requested_by ?? '',
-      p.transaction_status,
-      p.link_status,
-      p.reason ?? '',
-      p.first_name,
-      p.last_name,
-      p.date_of_birth,
-      p.refund_status === null ? 'Not Allowed' : REFUND_STATUS_LABELS[p.refund_status],
-      p.account_id,
-      p.created_at,
-    ];
-  },
   from: sql`payins p`,
-  sqlCells: [
+  cells: [
     intCell(sql`p.id`),
     textCell(sql`p.reference`),
     textCell(sql`p.merchant_name`),
@@ -83,7 +59,7 @@ export const PAYINS_EXPORT = defineListExport({
   ],
 });
 
-/** The refund list's export: the list's own filters, query and order, read in keyset chunks. */
+/** The refund list's export: the list's own filters, query and order. */
 export const REFUNDS_EXPORT = defineListExport({
   kind: 'refunds',
   fileName: 'refund-transactions',
@@ -105,31 +81,10 @@ export const REFUNDS_EXPORT = defineListExport({
     'Account ID',
     'Created At (UTC)',
   ],
-  ...createdList('r', refundListSql),
+  ...createdList('r'),
   where: (scope, params) => refundWhere(scope, params as unknown as RefundFilters),
-  cells: (row): Cell[] => {
-    const r = toRefundRow(row as unknown as RefundDbRow);
-    return [
-      r.id,
-      r.batch_id ?? '',
-      r.payin_reference,
-      r.merchant_name,
-      r.brand_name ?? '',
-      r.currency,
-      { cents: r.amount },
-      r.request_id,
-      r.transaction_type,
-      r.transaction_status,
-      r.reason ?? '',
-      r.first_name,
-      r.last_name,
-      r.date_of_birth,
-      r.account_id,
-      r.created_at,
-    ];
-  },
   from: sql`refunds r JOIN payins p ON p.id = r.payin_id`,
-  sqlCells: [
+  cells: [
     intCell(sql`r.id`),
     orEmpty(sql`r.provider_id`),
     textCell(sql`p.reference`),
@@ -149,7 +104,7 @@ export const REFUNDS_EXPORT = defineListExport({
   ],
 });
 
-/** The reward list's export: the list's own search, filter, query and order, read in keyset chunks. */
+/** The reward list's export: the list's own search, filter, query and order. */
 export const REWARDS_EXPORT = defineListExport({
   kind: 'rewards',
   fileName: 'payin-rewards',
@@ -168,28 +123,10 @@ export const REWARDS_EXPORT = defineListExport({
     'Created At (UTC)',
     'Rewarded At (UTC)',
   ],
-  ...createdList('r', rewardListSql),
+  ...createdList('r'),
   where: (scope, params) => rewardWhere(scope, params as unknown as RewardFilters),
-  cells: (row): Cell[] => {
-    const r = toRewardRow(row as unknown as RewardDbRow);
-    return [
-      r.id,
-      r.pay_in_reference,
-      r.user_obol_id,
-      r.merchant_name,
-      r.brand_name ?? '',
-      r.currency,
-      { cents: r.amount },
-      r.transaction_status,
-      r.reward_status === 'NotRewarded' ? 'Not Rewarded' : r.reward_status,
-      r.payout_status ?? '',
-      r.reason ?? '',
-      r.created_at,
-      r.rewarded_at ?? '',
-    ];
-  },
   from: sql`payin_rewards r JOIN payins p ON p.id = r.payin_id`,
-  sqlCells: [
+  cells: [
     intCell(sql`r.id`),
     textCell(sql`p.reference`),
     textCell(sql`r.wallet_id`),

@@ -197,9 +197,6 @@ export const INVOICE_EXPORT = defineExport({
   fileName: 'invoice',
   isReport: true,
   header: [],
-  chunk: () => sql`SELECT 1 WHERE false`,
-  cells: () => [],
-  cursorOf: () => null,
   write: async (tx, params, out) => {
     const [inv] = await tx
       .select()

@@ -31,5 +31,4 @@ export function bounds(p: ReportParams) {
 export const params = (raw: Record<string, unknown>) => raw as unknown as ReportParams;
 export const both = (caller: Scope, raw: Record<string, unknown>) =>
   [caller, holderScope(params(raw), caller)] as const;
-export const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : '');
 export const num = (v: unknown) => Number(v ?? 0);

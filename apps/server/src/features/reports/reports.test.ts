@@ -273,7 +273,7 @@ describe('reports', () => {
         );
       // when the export reads each chunk
       const reads: number[] = [];
-      const original = ACTIVITY_REPORT.chunk;
+      const original = ACTIVITY_REPORT.chunk!;
       const spy = vi.spyOn(ACTIVITY_REPORT, 'chunk').mockImplementation((...args) => {
         reads.push(performance.now());
         return original(...args);

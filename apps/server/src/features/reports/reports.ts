@@ -1,9 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Scope } from '../../platform/scope.ts';
 import { defineExport } from '../downloads/exports.ts';
-import type { Cell } from '../downloads/writer.ts';
+import { centsCell, intCell, isoSql, labelSql, plainCell, textCell } from '../downloads/cells.ts';
 import { completedWhere, payoutScope } from '../transactions/query.ts';
-import { both, bounds, iso, num, params } from './params.ts';
+import { both, bounds, num, params } from './params.ts';
 
 /**
  * The reports of /generate-reports: each is an export (the same job, file store and download list) marked as a
@@ -83,18 +83,18 @@ export const ACTIVITY_REPORT = defineExport({
       ORDER BY m.acc, m.created_at, m.id
       LIMIT ${limit}`;
   },
-  cells: (r): Cell[] => [
-    String(r.holder),
-    String(r.account_code),
-    ACCOUNT_LABEL[String(r.account_kind)] ?? String(r.account_kind),
-    iso(r.created_at),
-    String(r.entry_kind),
-    [r.business_type, r.business_id, r.memo].filter(Boolean).join(' '),
-    { cents: num(r.amount) },
-    { cents: num(r.balance_after) },
-    num(r.amount),
-    num(r.balance_after),
-    num(r.entry_id),
+  cells: [
+    textCell(sql`r.holder`),
+    textCell(sql`r.account_code`),
+    textCell(labelSql(sql`r.account_kind`, ACCOUNT_LABEL)),
+    plainCell(isoSql(sql`r.created_at`)),
+    textCell(sql`r.entry_kind`),
+    textCell(sql`concat_ws(' ', nullif(r.business_type, ''), nullif(r.business_id::text, ''), nullif(r.memo, ''))`),
+    centsCell(sql`r.amount`),
+    centsCell(sql`r.balance_after`),
+    intCell(sql`r.amount`),
+    intCell(sql`r.balance_after`),
+    intCell(sql`r.entry_id`),
   ],
   cursorOf: (r) => ({ acc: num(r.acc), at: String(r.at_key), id: num(r.id) }),
 });
@@ -146,24 +146,24 @@ export const BATCH_PAYOUTS_REPORT = defineExport({
       ORDER BY b.executed_at, b.batch_id
       LIMIT ${limit}`;
   },
-  cells: (r): Cell[] => [
-    String(r.batch_id),
-    String(r.payout_type),
-    String(r.file_name),
-    String(r.merchant),
-    String(r.behalf_of),
-    iso(r.executed_at),
-    num(r.total_rows),
-    { cents: num(r.amount) },
-    { cents: num(r.fee) },
-    num(r.completed),
-    { cents: num(r.completed_amount) },
-    num(r.failed),
-    { cents: num(r.amount_returned) },
-    { cents: num(r.fee_returned) },
-    num(r.in_flight),
-    { cents: num(r.fee) - num(r.fee_returned) },
-    String(r.status),
+  cells: [
+    textCell(sql`r.batch_id`),
+    textCell(sql`r.payout_type`),
+    textCell(sql`r.file_name`),
+    textCell(sql`r.merchant`),
+    textCell(sql`r.behalf_of`),
+    plainCell(isoSql(sql`r.executed_at`)),
+    intCell(sql`r.total_rows`),
+    centsCell(sql`r.amount`),
+    centsCell(sql`r.fee`),
+    intCell(sql`r.completed`),
+    centsCell(sql`r.completed_amount`),
+    intCell(sql`r.failed`),
+    centsCell(sql`r.amount_returned`),
+    centsCell(sql`r.fee_returned`),
+    intCell(sql`r.in_flight`),
+    centsCell(sql`r.fee - r.fee_returned`),
+    textCell(sql`r.status`),
   ],
   cursorOf: (r) => ({ at: String(r.at_key), id: String(r.batch_id) }),
 });
@@ -217,20 +217,20 @@ export const FAILED_REPORT = defineExport({
       ORDER BY p.updated_at, p.id
       LIMIT ${limit}`;
   },
-  cells: (r): Cell[] => [
-    num(r.id),
-    r.batch_id ? String(r.batch_id) : '',
-    String(r.merchant_transaction_id),
-    String(r.merchant),
-    String(r.behalf_of),
-    String(r.beneficiary_name),
-    String(r.obol_id),
-    String(r.brand),
-    { cents: num(r.amount) },
-    { cents: num(r.fee) },
-    r.failure_message ? String(r.failure_message) : '',
-    iso(r.created_at),
-    iso(r.updated_at),
+  cells: [
+    intCell(sql`r.id`),
+    textCell(sql`coalesce(r.batch_id, '')`),
+    textCell(sql`r.merchant_transaction_id`),
+    textCell(sql`r.merchant`),
+    textCell(sql`r.behalf_of`),
+    textCell(sql`r.beneficiary_name`),
+    textCell(sql`r.obol_id`),
+    textCell(sql`r.brand`),
+    centsCell(sql`r.amount`),
+    centsCell(sql`r.fee`),
+    textCell(sql`coalesce(r.failure_message, '')`),
+    plainCell(isoSql(sql`r.created_at`)),
+    plainCell(isoSql(sql`r.updated_at`)),
   ],
   cursorOf: (r) => ({ at: String(r.at_key), id: num(r.id) }),
 });
@@ -271,17 +271,14 @@ export const FEES_REPORT = defineExport({
       ORDER BY g.total_row, g.merchant, g.behalf_of
       LIMIT ${limit} OFFSET ${offset}`;
   },
-  cells: (r): Cell[] => {
-    const total = num(r.total_row) > 0;
-    return [
-      total ? 'Total' : String(r.merchant),
-      total ? '' : String(r.behalf_of),
-      num(r.payouts),
-      { cents: num(r.amount) },
-      { cents: num(r.fees) },
-      num(r.fees),
-    ];
-  },
+  cells: [
+    textCell(sql`CASE WHEN r.total_row > 0 THEN 'Total' ELSE r.merchant END`),
+    textCell(sql`CASE WHEN r.total_row > 0 THEN '' ELSE r.behalf_of END`),
+    intCell(sql`r.payouts`),
+    centsCell(sql`r.amount`),
+    centsCell(sql`r.fees`),
+    intCell(sql`r.fees`),
+  ],
   cursorOf: (r) => ({ n: num(r.rn) }),
 });
 

@@ -3,48 +3,34 @@ import { sql, type SQL } from 'drizzle-orm';
 import { centsCell, intCell, isoSql, plainCell, textCell } from '../downloads/cells.ts';
 import { defineExport } from '../downloads/exports.ts';
 import { defineListExport, type ListExportSpec } from '../downloads/lists.ts';
-import type { Cell } from '../downloads/writer.ts';
 import { historySource, type HistoryFilters } from './history.ts';
 import {
   completedWhere,
   orderBy,
-  pageQuery,
   PAYOUT_JOINS,
   payoutWhere,
   type CompletedFilters,
-  type Cursor,
   type Direction,
-  type PayoutDbRow,
   type PayoutFilters,
 } from './query.ts';
 
 /**
- * What the exports of the transaction lists hold: the same queries as the lists (one filter builder each, so
- * a file holds exactly what its list shows), read in keyset chunks, and their columns. The downloads feature
+ * What the exports of the transaction lists hold: the same filters and order as the lists (one filter builder each,
+ * so a file holds exactly what its list shows), and their columns. The downloads feature
  * keeps the files and runs the job that writes them.
  */
 
-const iso = (v: unknown) => new Date(v as string).toISOString();
-const cents = (v: unknown) => ({ cents: Number(v) });
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
-const payoutCursor = (r: Record<string, unknown>): Cursor => ({
-  updatedAt: String(r.updated_key),
-  id: Number(r.id),
-});
 
-/** What the payout lists' exports share: the lists' page query by keyset, their joins, order and cursor. */
-const payoutList: Pick<ListExportSpec, 'chunk' | 'cursorOf' | 'from' | 'joins' | 'key' | 'orderBy'> = {
-  chunk: (where, dir, cursor, limit) => pageQuery(where, dir, limit, 0, cursor as Cursor | null),
-  cursorOf: payoutCursor,
+/** What the payout lists' exports share: their table, joins, key and order. */
+const payoutList: Pick<ListExportSpec, 'from' | 'joins' | 'key' | 'orderBy'> = {
   from: sql`payouts p`,
   joins: PAYOUT_JOINS,
   key: sql`p.id`,
   orderBy,
 };
 
-const reason = (status: unknown, message: unknown) =>
-  status === 'Failed' ? str(message) || TRX_MSG.defaultReason : '';
-/** `reason` in SQL */
+/** a failed payout's reason (the provider's message, or the default one) */
 const reasonSql = (status: SQL, message: SQL) =>
   sql`CASE WHEN ${status} = 'Failed' THEN coalesce(nullif(${message}, ''), ${TRX_MSG.defaultReason}) ELSE '' END`;
 
@@ -74,29 +60,7 @@ export const PAYOUTS_EXPORT = defineListExport({
   ...payoutList,
   where: (scope, params) => payoutWhere(scope, params as unknown as PayoutFilters),
   dir: (params) => (params['sort-buy'] as Direction) ?? 'DESC',
-  cells: (row): Cell[] => {
-    const r = row as unknown as PayoutDbRow;
-    return [
-      Number(r.id),
-      r.beneficiary_name,
-      r.brand,
-      r.behalf_of,
-      r.uploaded_by,
-      r.account_used,
-      r.merchant_transaction_id,
-      str(r.provider_id),
-      r.reference,
-      r.obol_id,
-      str(r.batch_id),
-      r.currency,
-      cents(r.amount),
-      cents(r.fee),
-      r.status,
-      reason(r.status, r.failure_message),
-      iso(r.updated_at),
-    ];
-  },
-  sqlCells: [
+  cells: [
     intCell(sql`p.id`),
     textCell(sql`p.beneficiary_name`),
     textCell(sql`p.brand`),
@@ -138,24 +102,7 @@ export const COMPLETED_EXPORT = defineListExport({
   ...payoutList,
   where: (scope, params) => completedWhere(scope, params as unknown as CompletedFilters),
   dir: () => 'DESC',
-  cells: (row): Cell[] => {
-    const r = row as unknown as PayoutDbRow;
-    return [
-      str(r.batch_id),
-      r.beneficiary_name,
-      r.brand,
-      cents(r.batch_type === 'Batch Payout' ? r.batch_fee : 0),
-      cents(r.fee),
-      cents(r.amount),
-      r.reference,
-      r.behalf_of,
-      r.uploaded_by,
-      r.account_used,
-      r.status,
-      iso(r.updated_at),
-    ];
-  },
-  sqlCells: [
+  cells: [
     textCell(sql`coalesce(p.batch_id, '')`),
     textCell(sql`p.beneficiary_name`),
     textCell(sql`p.brand`),
@@ -192,27 +139,6 @@ export const BATCH_HISTORY_EXPORT = defineExport({
     'Reason',
     'Timestamp (UTC)',
   ],
-  chunk: (_scope, params, cursor, limit) => {
-    // the batch was found in the caller's scope when the export was asked for
-    const f = historyFilters(params);
-    return sql`SELECT * FROM (${historySource(f.executed, f)}) h
-      WHERE h.id > ${Number(cursor ?? 0)} ORDER BY h.id LIMIT ${limit}`;
-  },
-  cells: (r, params): Cell[] => [
-    str(params.batch_id),
-    str(r.beneficiary_name),
-    str(r.account_id),
-    str(r.intergiro_trx_id),
-    str(r.merchant_transaction_id),
-    str(r.brand),
-    str(r.reference),
-    str(r.currency),
-    r.amount === null ? null : cents(r.amount),
-    str(r.status),
-    reason(r.status, r.reason),
-    iso(r.updated_at),
-  ],
-  cursorOf: (r) => Number(r.id),
   rows: (_scope, params) => {
     const f = historyFilters(params);
     return {

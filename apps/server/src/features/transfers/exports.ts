@@ -1,10 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { centsCell, intCell, isoSql, labelSql, plainCell, textCell } from '../downloads/cells.ts';
 import { createdList, defineListExport } from '../downloads/lists.ts';
-import type { Cell } from '../downloads/writer.ts';
-import { KIND_LABEL, listSql, toTransferRow, transferWhere, type TransferDbRow } from './list.ts';
+import { KIND_LABEL, transferWhere } from './list.ts';
 
-/** The transfer list's export: the list's own query and order, read in keyset chunks. */
+/** The transfer list's export: the list's own query and order. */
 export const TRANSFERS_EXPORT = defineListExport({
   kind: 'transfers',
   fileName: 'transfer-transactions',
@@ -24,29 +23,10 @@ export const TRANSFERS_EXPORT = defineListExport({
     'Purpose of Payment',
     'Created At (UTC)',
   ],
-  ...createdList('t', listSql),
+  ...createdList('t'),
   where: (scope, params) => transferWhere(scope, { status: String(params.status ?? '') }),
-  cells: (row): Cell[] => {
-    const t = toTransferRow(row as unknown as TransferDbRow);
-    return [
-      t.id,
-      t.beneficiary_name,
-      t.iban,
-      t.bic,
-      t.currency,
-      { cents: t.amount },
-      t.transfer_by,
-      t.merchant_name,
-      t.account_used,
-      t.account_id,
-      t.status,
-      t.detail ?? '',
-      t.message,
-      t.created_at,
-    ];
-  },
   from: sql`transfers t`,
-  sqlCells: [
+  cells: [
     intCell(sql`t.id`),
     textCell(sql`t.beneficiary_name`),
     textCell(sql`t.iban`),
