@@ -6,8 +6,9 @@ import type { SqlCell } from './cells.ts';
 
 /**
  * The rows of a list's export as SQL, for the database to write (rows.ts): the file is
- * `SELECT <cells> FROM from joins WHERE where ORDER BY orderBy`, each cell formatted in the query (cells.ts). On PGlite the keys (`key`, a whole number unique to a row) are taken first, then
- * the rows are read by key: `where` and `orderBy` must only name `from`, and `joins` only add a row's cells.
+ * `SELECT <cells> FROM from joins WHERE where ORDER BY orderBy`, each cell formatted in the query (cells.ts). On
+ * PGlite the keys (`key`, a whole number unique to a row) are taken first, then the rows are read by key: `where`
+ * and `orderBy` must only name `from`, and `joins` only add a row's cells.
  */
 export interface ExportRows {
   /** the table the rows are, with its alias: payouts p */
