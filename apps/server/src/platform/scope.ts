@@ -1,4 +1,5 @@
 import { MERCHANT_SIDE_ROLES, STAFF_ROLES, type RoleName } from '@obol/contract';
+import { sql, type Column, type SQL } from 'drizzle-orm';
 
 /**
  * Whose data a caller sees (DECISIONS.md, "Who sees whose data"). Every repository query takes one.
@@ -21,4 +22,21 @@ export function scopeFor(user: { id: number; role: RoleName; parentId: number | 
     return { kind: 'merchant', merchantId: user.parentId };
   // a merchant-side user without a merchant sees nothing
   return { kind: 'none' };
+}
+
+/**
+ * The rows a scope may see of a table kept with its tenant (`merchant`) and its holder (the brand it is for or on
+ * behalf of): staff all, a merchant (and its team) its own and its brands', a brand its own.
+ */
+export function tenantFilter(scope: Scope, merchant: Column | SQL, holder: Column | SQL): SQL {
+  switch (scope.kind) {
+    case 'all':
+      return sql`true`;
+    case 'merchant':
+      return sql`${merchant} = ${scope.merchantId}`;
+    case 'brand':
+      return sql`${holder} = ${scope.brandId}`;
+    default:
+      return sql`false`;
+  }
 }

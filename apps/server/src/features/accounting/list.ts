@@ -1,6 +1,7 @@
 import type { AccountingTransaction } from '@obol/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../platform/db.ts';
+import { createdPageSql, listPage, type CreatedList, type ListDir } from '../../platform/lists.ts';
 
 /* The 2D transactions list (and its export's query). */
 
@@ -11,17 +12,18 @@ export function accountingWhere(f: { status: string; rule_type: '' | 0 | 1 }): S
   return sql.join(terms, sql` AND `);
 }
 
-export function accountingListSql(where: SQL, dir: 'ASC' | 'DESC', limit: number, offset: number, after?: SQL): SQL {
-  const order = dir === 'ASC' ? sql`t.created_at ASC, t.id ASC` : sql`t.created_at DESC, t.id DESC`;
-  return sql`SELECT t.id, t.rule_id, t.rule_name, t.rule_type, t.company_name, t.beneficiary_name, t.iban, t.bic,
+/** The 2D transactions list: what a row shows. */
+const accountingList: CreatedList = {
+  alias: 't',
+  from: sql`accounting_transactions t`,
+  columns: sql`t.id, t.rule_id, t.rule_name, t.rule_type, t.company_name, t.beneficiary_name, t.iban, t.bic,
       t.amount, t.currency, t.transfer_by, t.account_code, t.status, t.reason, t.transfer_type, t.description,
-      t.created_at,
-      to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS created_key
-    FROM accounting_transactions t
-    WHERE ${where}${after ? sql` AND ${after}` : sql``}
-    ORDER BY ${order}
-    LIMIT ${limit} OFFSET ${offset}`;
-}
+      t.created_at`,
+};
+
+/** One page (or export chunk) of the list, newest or oldest first. */
+export const accountingListSql = (where: SQL, dir: ListDir, limit: number, offset: number, after?: SQL): SQL =>
+  createdPageSql(accountingList, where, dir, limit, offset, after);
 
 export interface AccountingDbRow {
   id: number | string;
@@ -73,12 +75,6 @@ export async function listAccountingTransactions(
   db: Executor,
   q: { status: string; rule_type: '' | 0 | 1; sortby: 'ASC' | 'DESC'; page: number; per_page: number },
 ) {
-  const where = accountingWhere(q);
-  const [transactions, [{ total }]] = await Promise.all([
-    listRows(db, where, q.sortby, q.per_page, (q.page - 1) * q.per_page),
-    db
-      .execute(sql`SELECT count(*) AS total FROM accounting_transactions t WHERE ${where}`)
-      .then((r) => rowsOf<{ total: number | string }>(r)),
-  ]);
-  return { transactions, total: Number(total) };
+  const { data, total } = await listPage(db, accountingList, accountingWhere(q), q, toAccountingTransaction);
+  return { transactions: data, total };
 }

@@ -2,7 +2,7 @@ import { feeCents, PAYMENT_MSG, type BatchStatus, type BatchView } from '@obol/c
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor, Tx } from '../../platform/db.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
-import type { Scope } from '../../platform/scope.ts';
+import { type Scope, tenantFilter } from '../../platform/scope.ts';
 import { findHolderInScope } from '../merchants/holders.ts';
 import { accounts } from '../ledger/tables.ts';
 import { batches, stagedTransactions } from './tables.ts';
@@ -23,18 +23,7 @@ export const STAGE_CHUNK = 1000;
 export const uploadKey = (batchId: string, format: string) => `uploads/${batchId}.${format}`;
 
 /** Batches a scope may see: staff all; a merchant (team) its own; a brand those made on its behalf. */
-export function batchScopeFilter(scope: Scope): SQL {
-  switch (scope.kind) {
-    case 'all':
-      return sql`true`;
-    case 'merchant':
-      return eq(batches.merchantId, scope.merchantId);
-    case 'brand':
-      return eq(batches.behalfOfId, scope.brandId);
-    default:
-      return sql`false`;
-  }
-}
+export const batchScopeFilter = (scope: Scope): SQL => tenantFilter(scope, batches.merchantId, batches.behalfOfId);
 
 export async function findBatchInScope(db: Executor, scope: Scope, batchId: string): Promise<BatchRow> {
   const [b] = await db

@@ -1,9 +1,10 @@
 import type { PayinRow } from '@obol/contract';
 import { sql, type SQL } from 'drizzle-orm';
-import { escapeLike, rowsOf, type Executor } from '../../platform/db.ts';
+import { escapeLike, type Executor } from '../../platform/db.ts';
+import { createdPageSql, listPage, type CreatedList, type ListDir } from '../../platform/lists.ts';
 import { dayRange, today } from '../../platform/dates.ts';
 import { badRequest } from '../../platform/errors.ts';
-import type { Scope } from '../../platform/scope.ts';
+import { type Scope, tenantFilter } from '../../platform/scope.ts';
 
 // ---- the pay-in list (/payin) and its export ----
 
@@ -21,18 +22,7 @@ export interface PayinFilters {
   tz: string;
 }
 
-function payinScope(scope: Scope): SQL {
-  switch (scope.kind) {
-    case 'all':
-      return sql`true`;
-    case 'merchant':
-      return sql`p.merchant_id = ${scope.merchantId}`;
-    case 'brand':
-      return sql`p.holder_id = ${scope.brandId}`;
-    default:
-      return sql`false`;
-  }
-}
+const payinScope = (scope: Scope): SQL => tenantFilter(scope, sql`p.merchant_id`, sql`p.holder_id`);
 
 /**
  * WHERE terms of the pay-in list: the caller's scope, the channel (Payin or CardEye), who requested it (CardEye, in
@@ -75,19 +65,19 @@ export function createdBetween(column: SQL, f: { start_date: string; end_date: s
   return [sql`${column} >= ${from.toISOString()}::timestamptz`, sql`${column} < ${to.toISOString()}::timestamptz`];
 }
 
-/** One page (or export chunk) of pay-ins, newest or oldest first. */
-export function payinListSql(where: SQL, dir: 'ASC' | 'DESC', limit: number, offset: number, after?: SQL): SQL {
-  const order = dir === 'ASC' ? sql`p.created_at ASC, p.id ASC` : sql`p.created_at DESC, p.id DESC`;
-  return sql`SELECT p.id, p.reference, p.merchant_name, p.brand_name, p.amount, p.currency, p.provider_id, p.channel,
+/** The pay-ins list: what a row shows. */
+const payinList: CreatedList = {
+  alias: 'p',
+  from: sql`payins p`,
+  columns: sql`p.id, p.reference, p.merchant_name, p.brand_name, p.amount, p.currency, p.provider_id, p.channel,
       p.requested_by, p.status,
       p.link_status, p.reason, p.refund_status, p.first_name, p.last_name, p.date_of_birth::text AS date_of_birth, p.account_code,
-      p.created_at, p.updated_at,
-      to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS created_key
-    FROM payins p
-    WHERE ${where}${after ? sql` AND ${after}` : sql``}
-    ORDER BY ${order}
-    LIMIT ${limit} OFFSET ${offset}`;
-}
+      p.created_at, p.updated_at`,
+};
+
+/** One page (or export chunk) of the list, newest or oldest first. */
+export const payinListSql = (where: SQL, dir: ListDir, limit: number, offset: number, after?: SQL): SQL =>
+  createdPageSql(payinList, where, dir, limit, offset, after);
 
 export interface PayinDbRow {
   id: number | string;
@@ -135,18 +125,10 @@ export const toPayinRow = (r: PayinDbRow): PayinRow => ({
   updated_at: iso(r.updated_at),
 });
 
-export async function listPayins(
+export function listPayins(
   db: Executor,
   scope: Scope,
   q: PayinFilters & { sortby: 'ASC' | 'DESC'; page: number; per_page: number },
 ) {
-  const where = payinWhere(scope, q);
-  const [rows, counted] = await Promise.all([
-    db.execute(payinListSql(where, q.sortby, q.per_page, (q.page - 1) * q.per_page)),
-    db.execute(sql`SELECT count(*) AS total FROM payins p WHERE ${where}`),
-  ]);
-  return {
-    data: rowsOf<PayinDbRow>(rows).map(toPayinRow),
-    total: Number(rowsOf<{ total: number | string }>(counted)[0].total),
-  };
+  return listPage(db, payinList, payinWhere(scope, q), q, toPayinRow);
 }

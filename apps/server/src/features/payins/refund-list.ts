@@ -1,6 +1,7 @@
 import type { RefundRow } from '@obol/contract';
 import { sql, type SQL } from 'drizzle-orm';
-import { rowsOf, type Executor } from '../../platform/db.ts';
+import type { Executor } from '../../platform/db.ts';
+import { createdPageSql, listPage, type CreatedList, type ListDir } from '../../platform/lists.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { createdBetween } from './list.ts';
 
@@ -43,18 +44,18 @@ export function refundWhere(scope: Scope, f: RefundFilters): SQL {
   return sql.join(terms, sql` AND `);
 }
 
-/** One page (or export chunk) of refunds with their pay-ins, newest or oldest first. */
-export function refundListSql(where: SQL, dir: 'ASC' | 'DESC', limit: number, offset: number, after?: SQL): SQL {
-  const order = dir === 'ASC' ? sql`r.created_at ASC, r.id ASC` : sql`r.created_at DESC, r.id DESC`;
-  return sql`SELECT r.id, r.provider_id AS batch_id, p.reference, p.merchant_name, p.brand_name, r.amount, p.currency,
+/** The refunds list: each refund with its pay-in. */
+const refundList: CreatedList = {
+  alias: 'r',
+  from: sql`refunds r JOIN payins p ON p.id = r.payin_id`,
+  columns: sql`r.id, r.provider_id AS batch_id, p.reference, p.merchant_name, p.brand_name, r.amount, p.currency,
       p.provider_id AS request_id, p.channel, r.status, r.reason, p.first_name, p.last_name,
-      p.date_of_birth::text AS date_of_birth, p.account_code, r.created_at,
-      to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS created_key
-    FROM refunds r JOIN payins p ON p.id = r.payin_id
-    WHERE ${where}${after ? sql` AND ${after}` : sql``}
-    ORDER BY ${order}
-    LIMIT ${limit} OFFSET ${offset}`;
-}
+      p.date_of_birth::text AS date_of_birth, p.account_code, r.created_at`,
+};
+
+/** One page (or export chunk) of the list, newest or oldest first. */
+export const refundListSql = (where: SQL, dir: ListDir, limit: number, offset: number, after?: SQL): SQL =>
+  createdPageSql(refundList, where, dir, limit, offset, after);
 
 export interface RefundDbRow {
   id: number | string;
@@ -95,18 +96,10 @@ export const toRefundRow = (r: RefundDbRow): RefundRow => ({
   created_at: new Date(r.created_at).toISOString(),
 });
 
-export async function listRefunds(
+export function listRefunds(
   db: Executor,
   scope: Scope,
   q: RefundFilters & { sortby: 'ASC' | 'DESC'; page: number; per_page: number },
 ) {
-  const where = refundWhere(scope, q);
-  const [rows, counted] = await Promise.all([
-    db.execute(refundListSql(where, q.sortby, q.per_page, (q.page - 1) * q.per_page)),
-    db.execute(sql`SELECT count(*) AS total FROM refunds r JOIN payins p ON p.id = r.payin_id WHERE ${where}`),
-  ]);
-  return {
-    data: rowsOf<RefundDbRow>(rows).map(toRefundRow),
-    total: Number(rowsOf<{ total: number | string }>(counted)[0].total),
-  };
+  return listPage(db, refundList, refundWhere(scope, q), q, toRefundRow);
 }

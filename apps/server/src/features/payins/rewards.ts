@@ -3,10 +3,11 @@ import { eq, sql, type SQL } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { movementColumns } from '../../platform/columns.ts';
 import { escapeLike, rowsOf, type Executor, type Tx } from '../../platform/db.ts';
+import { createdPageSql, listPage, type CreatedList, type ListDir } from '../../platform/lists.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
-import type { Scope } from '../../platform/scope.ts';
+import { type Scope, tenantFilter } from '../../platform/scope.ts';
 import { platformAccountId } from '../ledger/accounts.ts';
 import type { Movement } from '../engine/movement.ts';
 import { InsufficientFunds, postEntry } from '../ledger/service.ts';
@@ -21,18 +22,7 @@ export const REWARD_KEY_PREFIX = 'reward:';
  */
 const NOT_REFUNDED = sql.raw('0, 3');
 
-function rewardScope(scope: Scope): SQL {
-  switch (scope.kind) {
-    case 'all':
-      return sql`true`;
-    case 'merchant':
-      return sql`r.merchant_id = ${scope.merchantId}`;
-    case 'brand':
-      return sql`r.holder_id = ${scope.brandId}`;
-    default:
-      return sql`false`;
-  }
-}
+const rewardScope = (scope: Scope): SQL => tenantFilter(scope, sql`r.merchant_id`, sql`r.holder_id`);
 
 /**
  * Pays a reward ("update reward"): in one transaction the reward's pay-in row is locked, then the reward moves from
@@ -170,18 +160,18 @@ export function rewardWhere(scope: Scope, f: RewardFilters): SQL {
   return sql.join(terms, sql` AND `);
 }
 
-/** One page (or export chunk) of rewards with their pay-ins, newest or oldest first. */
-export function rewardListSql(where: SQL, dir: 'ASC' | 'DESC', limit: number, offset: number, after?: SQL): SQL {
-  const order = dir === 'ASC' ? sql`r.created_at ASC, r.id ASC` : sql`r.created_at DESC, r.id DESC`;
-  return sql`SELECT r.id, p.reference, r.wallet_id, p.merchant_name, p.brand_name, r.amount, p.currency,
+/** The rewards list: each reward with its pay-in. */
+const rewardList: CreatedList = {
+  alias: 'r',
+  from: sql`payin_rewards r JOIN payins p ON p.id = r.payin_id`,
+  columns: sql`r.id, p.reference, r.wallet_id, p.merchant_name, p.brand_name, r.amount, p.currency,
       p.status AS transaction_status, p.refund_status, r.status AS reward_status, r.payout_status, r.reason,
-      r.created_at, r.rewarded_at,
-      to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS created_key
-    FROM payin_rewards r JOIN payins p ON p.id = r.payin_id
-    WHERE ${where}${after ? sql` AND ${after}` : sql``}
-    ORDER BY ${order}
-    LIMIT ${limit} OFFSET ${offset}`;
-}
+      r.created_at, r.rewarded_at`,
+};
+
+/** One page (or export chunk) of the list, newest or oldest first. */
+export const rewardListSql = (where: SQL, dir: ListDir, limit: number, offset: number, after?: SQL): SQL =>
+  createdPageSql(rewardList, where, dir, limit, offset, after);
 
 export interface RewardDbRow {
   id: number | string;
@@ -218,18 +208,10 @@ export const toRewardRow = (r: RewardDbRow): RewardRow => ({
   rewarded_at: r.rewarded_at === null ? null : new Date(r.rewarded_at).toISOString(),
 });
 
-export async function listRewards(
+export function listRewards(
   db: Executor,
   scope: Scope,
   q: RewardFilters & { sortby: 'ASC' | 'DESC'; page: number; per_page: number },
 ) {
-  const where = rewardWhere(scope, q);
-  const [rows, counted] = await Promise.all([
-    db.execute(rewardListSql(where, q.sortby, q.per_page, (q.page - 1) * q.per_page)),
-    db.execute(sql`SELECT count(*) AS total FROM payin_rewards r JOIN payins p ON p.id = r.payin_id WHERE ${where}`),
-  ]);
-  return {
-    data: rowsOf<RewardDbRow>(rows).map(toRewardRow),
-    total: Number(rowsOf<{ total: number | string }>(counted)[0].total),
-  };
+  return listPage(db, rewardList, rewardWhere(scope, q), q, toRewardRow);
 }

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Scope } from '../../platform/scope.ts';
+import { type Scope, tenantFilter } from '../../platform/scope.ts';
 import { defineExport } from '../downloads/exports.ts';
 import { centsCell, intCell, isoSql, labelSql, plainCell, textCell } from '../downloads/cells.ts';
 import { completedWhere, payoutScope } from '../transactions/query.ts';
@@ -168,18 +168,7 @@ export const BATCH_PAYOUTS_REPORT = defineExport({
   cursorOf: (r) => ({ at: String(r.at_key), id: String(r.batch_id) }),
 });
 
-function batchScope(scope: Scope): SQL {
-  switch (scope.kind) {
-    case 'all':
-      return sql`true`;
-    case 'merchant':
-      return sql`b.merchant_id = ${scope.merchantId}`;
-    case 'brand':
-      return sql`b.behalf_of_id = ${scope.brandId}`;
-    default:
-      return sql`false`;
-  }
-}
+const batchScope = (scope: Scope): SQL => tenantFilter(scope, sql`b.merchant_id`, sql`b.behalf_of_id`);
 
 /** Failed or returned transfers: the payouts that failed in the days, with the provider's reason. */
 export const FAILED_REPORT = defineExport({

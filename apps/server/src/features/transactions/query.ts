@@ -3,7 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { escapeLike } from '../../platform/db.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { dayRange, today } from '../../platform/dates.ts';
-import type { Scope } from '../../platform/scope.ts';
+import { type Scope, tenantFilter } from '../../platform/scope.ts';
 
 /**
  * The SQL of the payout lists (payout transactions, completed transactions, one batch's history) and their
@@ -16,18 +16,7 @@ import type { Scope } from '../../platform/scope.ts';
 const contains = (s: string) => `%${escapeLike(s)}%`;
 
 /** Payouts the caller may see: staff all, a merchant (and its team) its own, a brand those made on its behalf. */
-export function payoutScope(scope: Scope): SQL {
-  switch (scope.kind) {
-    case 'all':
-      return sql`true`;
-    case 'merchant':
-      return sql`p.merchant_id = ${scope.merchantId}`;
-    case 'brand':
-      return sql`p.behalf_of_id = ${scope.brandId}`;
-    default:
-      return sql`false`;
-  }
-}
+export const payoutScope = (scope: Scope): SQL => tenantFilter(scope, sql`p.merchant_id`, sql`p.behalf_of_id`);
 
 export interface DateFilter {
   start_date: string;

@@ -1,7 +1,8 @@
 import type { TransferRow } from '@obol/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../platform/db.ts';
-import type { Scope } from '../../platform/scope.ts';
+import { createdPageSql, listPage, type CreatedList, type ListDir } from '../../platform/lists.ts';
+import { type Scope, tenantFilter } from '../../platform/scope.ts';
 
 // ---- the list ----
 
@@ -9,18 +10,7 @@ import type { Scope } from '../../platform/scope.ts';
 export const KIND_LABEL: Record<string, string> = { payout: 'Payout', payin: 'Payin', clp: 'CLP', fee: 'Fee Account' };
 
 /** Transfers a scope may see: staff all; a merchant (team) its own and its brands'; a brand its own. */
-export function transferScope(scope: Scope): SQL {
-  switch (scope.kind) {
-    case 'all':
-      return sql`true`;
-    case 'merchant':
-      return sql`t.merchant_id = ${scope.merchantId}`;
-    case 'brand':
-      return sql`t.holder_id = ${scope.brandId}`;
-    default:
-      return sql`false`;
-  }
-}
+export const transferScope = (scope: Scope): SQL => tenantFilter(scope, sql`t.merchant_id`, sql`t.holder_id`);
 
 export function transferWhere(scope: Scope, f: { status: string }): SQL {
   const terms = [transferScope(scope)];
@@ -28,17 +18,17 @@ export function transferWhere(scope: Scope, f: { status: string }): SQL {
   return sql.join(terms, sql` AND `);
 }
 
-/** One page (or chunk) of transfers, newest or oldest first (names and account ids are kept with each transfer). */
-export function listSql(where: SQL, dir: 'ASC' | 'DESC', limit: number, offset: number, after?: SQL): SQL {
-  const order = dir === 'ASC' ? sql`t.created_at ASC, t.id ASC` : sql`t.created_at DESC, t.id DESC`;
-  return sql`SELECT t.id, t.beneficiary_name, t.iban, t.bic, t.amount, t.currency, t.status, t.detail, t.message,
-      t.account_kind, t.account_code, t.holder_name, t.created_by_name, t.created_at, t.updated_at,
-      to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS created_key
-    FROM transfers t
-    WHERE ${where}${after ? sql` AND ${after}` : sql``}
-    ORDER BY ${order}
-    LIMIT ${limit} OFFSET ${offset}`;
-}
+/** The transfers list (names and account ids are kept with each transfer). */
+const transferList: CreatedList = {
+  alias: 't',
+  from: sql`transfers t`,
+  columns: sql`t.id, t.beneficiary_name, t.iban, t.bic, t.amount, t.currency, t.status, t.detail, t.message,
+      t.account_kind, t.account_code, t.holder_name, t.created_by_name, t.created_at, t.updated_at`,
+};
+
+/** One page (or export chunk) of the list, newest or oldest first. */
+export const listSql = (where: SQL, dir: ListDir, limit: number, offset: number, after?: SQL): SQL =>
+  createdPageSql(transferList, where, dir, limit, offset, after);
 
 export interface TransferDbRow {
   id: number | string;
@@ -82,17 +72,10 @@ export async function listRows(db: Executor, where: SQL, dir: 'ASC' | 'DESC', li
   return rowsOf<TransferDbRow>(await db.execute(listSql(where, dir, limit, offset))).map(toTransferRow);
 }
 
-export async function listTransfers(
+export function listTransfers(
   db: Executor,
   scope: Scope,
   q: { status: string; sortby: 'ASC' | 'DESC'; page: number; per_page: number },
 ) {
-  const where = transferWhere(scope, q);
-  const [data, [{ total }]] = await Promise.all([
-    listRows(db, where, q.sortby, q.per_page, (q.page - 1) * q.per_page),
-    db
-      .execute(sql`SELECT count(*) AS total FROM transfers t WHERE ${where}`)
-      .then((r) => rowsOf<{ total: number | string }>(r)),
-  ]);
-  return { data, total: Number(total) };
+  return listPage(db, transferList, transferWhere(scope, q), q, toTransferRow);
 }
