@@ -2,12 +2,13 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNTING_MSG, MSG } from '@obol/contract';
 import type { Provider } from '../../../../provider/src/app.ts';
+import { approvedCompany } from '../../test/companies.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
 import { trialBalance } from '../ledger/service.ts';
 import { latestDuePeriod, percentageOf, runDueRules } from './rules.ts';
 import { recoverMovements } from '../engine/recover.ts';
 import { accountingMovement } from './settlement.ts';
-import { accountingRules, accountingTransactions, companies } from './tables.ts';
+import { accountingRules, accountingTransactions } from './tables.ts';
 
 describe('when a rule is due (UTC)', () => {
   const at = (iso: string) => new Date(iso);
@@ -58,20 +59,11 @@ beforeAll(async () => {
   t = await startTestAppWithProvider({ webhooks: 'none', provider: { settleMs: 100 } });
   provider = t.provider;
   admin2d = await t.signIn('2d-admin@obol.example');
-  const email = 'treasury@rules.example';
-  const r = await t.post(
-    '/api/register-company',
-    { name: 'Rules Co', email, api_key: 'ck_rules000000000000003' },
-    admin2d,
-  );
-  expect(r.status, r.text).toBe(201);
-  const token = /token=([\w-]+)/.exec(t.lastMailTo(email)!.text)![1];
-  expect((await t.post('/api/consent-approve', { token })).status).toBe(200);
-  const [row] = await t.deps.db.select().from(companies).where(eq(companies.email, email));
-  company = {
-    id: row.id,
-    accounts: (await t.post('/api/company-accounts', { companyId: row.id }, admin2d)).body.accounts,
-  };
+  company = await approvedCompany(t, admin2d, {
+    name: 'Rules Co',
+    email: 'treasury@rules.example',
+    api_key: 'ck_rules000000000000003',
+  });
 });
 afterAll(async () => {
   await t?.close();

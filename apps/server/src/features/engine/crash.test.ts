@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Provider } from '../../../../provider/src/app.ts';
+import { approvedCompany, companyAccounts } from '../../test/companies.ts';
 import { outboxPath } from '../../test/outbox.ts';
 import { completedPayin, merchantApiKey, paidPayin } from '../../test/payins.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from '../../test/with-provider.ts';
@@ -10,10 +11,11 @@ import { rewardMovement } from '../payins/rewards.ts';
 import { payinMovement } from '../payins/settle.ts';
 import { payinRewards, payins, refunds } from '../payins/tables.ts';
 import { transferMovement } from '../transfers/movement.ts';
+import { accountingMovement } from '../accounting/settlement.ts';
 import { payoutMovement } from '../batches/payout-movement.ts';
 import { makePayouts } from '../../test/payouts.ts';
 import { userIdByEmail } from '../../seed.ts';
-import type { Movement, MovementRow } from './movement.ts';
+import { statusField, type Movement, type MovementRow } from './movement.ts';
 import { recoverMovements } from './recover.ts';
 import { submitMovement } from './submit.ts';
 
@@ -26,6 +28,9 @@ let admin: string;
 let merchant: string;
 let apiKey: string;
 let payinAccount: string;
+let admin2d: string;
+/** a company's account a 2D transfer is made from */
+let company: { id: number; account: string };
 
 beforeAll(async () => {
   t = await startTestAppWithProvider({ env: { LOG_LEVEL: 'error' }, webhooks: 'lost', provider: { settleMs: 20 } });
@@ -34,12 +39,21 @@ beforeAll(async () => {
   merchant = await t.signIn('merchant@obol.example');
   payinAccount = (await t.post('/api/login-user-account', {}, merchant)).body.payin_account_id;
   apiKey = await merchantApiKey(t, 'merchant@obol.example');
+  admin2d = await t.signIn('2d-admin@obol.example');
+  const c = await approvedCompany(t, admin2d, {
+    name: 'Crash Co',
+    email: 'treasury@crash.example',
+    api_key: 'ck_crash000000000000004',
+  });
+  company = { id: c.id, account: c.accounts[0].id };
 });
 afterAll(async () => {
   await t?.close();
 });
 
 /** Each kind: made through the API as a user would (reserved, its job enqueued, never run); answers its id. */
+// what else each kind's money must show once settled (checked after the restart)
+const after: Record<string, () => Promise<void>> = {};
 const make: Record<string, () => Promise<number>> = {
   async payout() {
     const [id] = await makePayouts(t.deps, (await userIdByEmail(t.deps.db, 'merchant@obol.example'))!, 1, 'crash');
@@ -59,6 +73,26 @@ const make: Record<string, () => Promise<number>> = {
     const r = await t.post('/api/amount-transfer', { ...body, code }, admin);
     expect(r.status, r.text).toBe(201);
     return r.body.transfer.id as number;
+  },
+  async '2D transfer'() {
+    const balance = async () => (await companyAccounts(t, admin2d, company.id))[0].balance;
+    const before = await balance();
+    const body = {
+      company_id: company.id,
+      account_id: company.account,
+      beneficiary_id: 'BEN-1',
+      transfer_type: 'external_transfer',
+      amount: 1_700,
+      reference: 'Crash 2D',
+    };
+    expect((await t.post('/api/generate-accounting-otp', body, admin2d)).status).toBe(200);
+    const otp = t.lastMailTo('2d-admin@obol.example')!.code!;
+    const r = await t.post('/api/accounting-transfer', { ...body, otp }, admin2d);
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.transaction.status).toBe('PENDING');
+    // paid once: the reserve taken once and never returned (twice or a reversal would show in the balance)
+    after['2D transfer'] = async () => expect(await balance()).toBe(before - 1_700);
+    return r.body.transaction.id as number;
   },
   async refund() {
     const p = await completedPayin(t, apiKey, 1_900);
@@ -87,6 +121,7 @@ const make: Record<string, () => Promise<number>> = {
 const movements: Record<string, Movement<MovementRow>> = {
   payout: payoutMovement as unknown as Movement<MovementRow>,
   transfer: transferMovement as unknown as Movement<MovementRow>,
+  '2D transfer': accountingMovement as unknown as Movement<MovementRow>,
   refund: refundMovement as unknown as Movement<MovementRow>,
   reward: rewardMovement as unknown as Movement<MovementRow>,
   payin: payinMovement as unknown as Movement<MovementRow>,
@@ -97,6 +132,8 @@ describe('a process killed mid-movement', () => {
   for (const kind of Object.keys(make)) {
     it(`a ${kind} is settled exactly once after the restart, through the one recover path`, async () => {
       const m = movements[kind];
+      const businessType = m.ledger?.businessType ?? m.kind;
+      const entryKind = m.ledger?.entryKind ?? m.kind;
       const id = await make[kind]();
       const row = async () =>
         (await t.deps.db.select().from(m.table).where(eq(m.columns.id, id)))[0] as unknown as MovementRow;
@@ -124,25 +161,27 @@ describe('a process killed mid-movement', () => {
         },
       };
       await expect(recoverMovements(t.deps, settleThenDie, 0)).rejects.toThrow(died);
-      expect(await outboxPath(t.deps.db, kind, id)).toEqual([[null, m.words.inFlight]]);
+      expect(await outboxPath(t.deps.db, m.kind, id)).toEqual([[null, m.words.inFlight]]);
       // 3. the next restart: two processes' sweeps at once settle it once, from the provider's answer
       const [a, b] = await Promise.all([recoverMovements(t.deps, m, 0), recoverMovements(t.deps, m, 0)]);
       expect(a.settled + b.settled).toBe(1);
       expect((await recoverMovements(t.deps, m, 0)).settled).toBe(0);
       const done = await row();
       expect(done.providerId).toBeTruthy();
-      expect(await outboxPath(t.deps.db, kind, id)).toEqual([
+      expect((done as unknown as Record<string, unknown>)[statusField(m)]).toBe(m.words.completed);
+      expect(await outboxPath(t.deps.db, m.kind, id)).toEqual([
         [null, m.words.inFlight],
         [m.words.inFlight, m.words.completed],
       ]);
       const entries = await t.deps.db
         .select({ kind: journalEntries.kind })
         .from(journalEntries)
-        .where(and(eq(journalEntries.businessType, kind), eq(journalEntries.businessId, String(id))));
+        .where(and(eq(journalEntries.businessType, businessType), eq(journalEntries.businessId, String(id))));
       // money out was reserved when made; money in has only its completion
       expect(entries.map((e) => e.kind).sort()).toEqual(
-        m.inbound ? [`${kind}.complete`] : [`${kind}.complete`, `${kind}.reserve`],
+        m.inbound ? [`${entryKind}.complete`] : [`${entryKind}.complete`, `${entryKind}.reserve`],
       );
+      await after[kind]?.();
       const tb = (await t.post('/api/trial-balance', {}, admin)).body;
       expect(tb.balanced && tb.balances_match_postings && tb.no_overdrawn_accounts).toBe(true);
     });
