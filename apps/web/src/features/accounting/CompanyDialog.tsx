@@ -1,19 +1,10 @@
 import { registerCompanyRequest } from '@obol/contract';
-import {
-  Box,
-  Dialog,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-  TextField,
-  useMediaQuery,
-  type Theme,
-} from '@mui/material';
-import { useId, useState } from 'react';
+import { Box, DialogContentText, TextField } from '@mui/material';
+import { useState } from 'react';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { useRegisterCompany } from './api/companies.ts';
-import { FormActions } from '../../ui/FormActions.tsx';
+import { FormDialog } from '../../ui/FormDialog.tsx';
 
 type Field = 'name' | 'email' | 'api_key';
 const LABELS: Record<Field, string> = { name: 'Company name', email: 'Email', api_key: 'API key' };
@@ -25,8 +16,6 @@ const EMPTY: Record<Field, string> = { name: '', email: '', api_key: '' };
  * link to the company's e-mail.
  */
 export function CompanyDialog({ onClose }: { onClose: () => void }) {
-  const id = useId();
-  const phone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'), { noSsr: true });
   const { notify } = useNotify();
   const register = useRegisterCompany();
   const [v, setV] = useState(EMPTY);
@@ -80,29 +69,23 @@ export function CompanyDialog({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <Dialog
-      open
-      onClose={busy ? undefined : onClose}
-      fullWidth
-      maxWidth="sm"
-      fullScreen={phone}
-      aria-labelledby={`${id}-title`}
+    <FormDialog
+      title="Add Company Details"
+      onClose={onClose}
+      onSubmit={submit}
+      busy={busy}
+      submit="Add Company"
+      disabled={!parsed.success}
     >
-      <form onSubmit={submit} noValidate>
-        <DialogTitle id={`${id}-title`}>Add Company Details</DialogTitle>
-        <DialogContent>
-          <DialogContentText sx={{ mb: 2 }}>
-            The API key is checked at the bank and kept encrypted. The company stays inactive until the account holder
-            approves the account access from the link mailed to this e-mail.
-          </DialogContentText>
-          <Box sx={{ display: 'grid', gap: 2, pt: 1 }}>
-            {field('name')}
-            {field('email', { type: 'email' })}
-            {field('api_key', { help: 'The company’s API key at the bank', mono: true })}
-          </Box>
-        </DialogContent>
-        <FormActions onCancel={onClose} busy={busy} submit="Add Company" disabled={!parsed.success} />
-      </form>
-    </Dialog>
+      <DialogContentText sx={{ mb: 2 }}>
+        The API key is checked at the bank and kept encrypted. The company stays inactive until the account holder
+        approves the account access from the link mailed to this e-mail.
+      </DialogContentText>
+      <Box sx={{ display: 'grid', gap: 2, pt: 1 }}>
+        {field('name')}
+        {field('email', { type: 'email' })}
+        {field('api_key', { help: 'The company’s API key at the bank', mono: true })}
+      </Box>
+    </FormDialog>
   );
 }

@@ -5,9 +5,6 @@ import {
   Alert,
   Box,
   Button,
-  Dialog,
-  DialogContent,
-  DialogTitle,
   IconButton,
   Stack,
   TextField,
@@ -16,12 +13,12 @@ import {
   useMediaQuery,
   type Theme,
 } from '@mui/material';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { useCreateHolder } from './api/merchants.ts';
 import { issuesByField } from './MerchantDialog.tsx';
-import { FormActions } from '../../ui/FormActions.tsx';
+import { FormDialog } from '../../ui/FormDialog.tsx';
 
 type BrandField = 'name' | 'email' | 'obol_id' | 'mId';
 type Draft = Record<BrandField, string> & { key: number };
@@ -35,7 +32,6 @@ const blank = (): Draft => ({ key: nextKey++, name: '', email: '', obol_id: '', 
  * ten at a time, created all or none; each brand gets the merchant's fee and an invitation mail.
  */
 export function AddBrandsDialog({ merchant, onClose }: { merchant: HolderRow; onClose: () => void }) {
-  const id = useId();
   const phone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'), { noSsr: true });
   const { notify } = useNotify();
   const create = useCreateHolder();
@@ -74,92 +70,86 @@ export function AddBrandsDialog({ merchant, onClose }: { merchant: HolderRow; on
   };
 
   return (
-    <Dialog
-      open
-      onClose={create.isPending ? undefined : onClose}
-      fullWidth
+    <FormDialog
+      title={<>Add brands to {merchant.name}</>}
+      onClose={onClose}
+      onSubmit={submit}
+      busy={create.isPending}
+      submit="Create brands"
       maxWidth="md"
-      fullScreen={phone}
-      aria-labelledby={`${id}-title`}
     >
-      <form onSubmit={submit} noValidate>
-        <DialogTitle id={`${id}-title`}>Add brands to {merchant.name}</DialogTitle>
-        <DialogContent>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-            Each brand gets its own sign-in (an invitation is mailed), payout, pay-in and CLP accounts, API keys and the
-            merchant&apos;s fee of {merchant.fee ?? 0} %.
-          </Typography>
-          {errors.brands ? (
-            <Alert severity="error" sx={{ mb: 2 }}>
-              {errors.brands}
-            </Alert>
-          ) : null}
-          <Stack spacing={2}>
-            {rows.map((r, i) => (
-              <Box
-                key={r.key}
-                role="group"
-                aria-label={`Brand ${i + 1}`}
-                sx={{
-                  display: 'grid',
-                  gridTemplateColumns: { xs: '1fr', md: '1.2fr 1.4fr 1fr 1fr auto' },
-                  gap: 1.5,
-                  alignItems: 'start',
-                  pb: phone ? 2 : 0,
-                  borderBottom: phone ? 1 : 0,
-                  borderColor: 'divider',
-                }}
-              >
-                {(Object.keys(LABELS) as BrandField[]).map((k) => (
-                  <TextField
-                    key={k}
-                    label={LABELS[k]}
-                    value={r[k]}
-                    onChange={(e) => edit(i, k, e.target.value)}
-                    required
-                    size="small"
-                    type={k === 'email' ? 'email' : undefined}
-                    autoComplete="off"
-                    error={!!errors[`brands.${i}.${k}`]}
-                    helperText={errors[`brands.${i}.${k}`] || (k === 'name' ? '4 to 20 characters' : undefined)}
-                    slotProps={{ htmlInput: { 'aria-label': `${LABELS[k]} of brand ${i + 1}` } }}
-                  />
-                ))}
-                {phone ? (
-                  <Button
-                    startIcon={<RemoveIcon />}
-                    color="inherit"
-                    onClick={() => setRows((old) => old.filter((_, j) => j !== i))}
-                    aria-label={`Remove brand ${i + 1}`}
-                    sx={{ justifySelf: 'start' }}
-                  >
-                    Remove brand
-                  </Button>
-                ) : (
-                  <Tooltip title="Remove this brand">
-                    <IconButton
-                      aria-label={`Remove brand ${i + 1}`}
-                      onClick={() => setRows((old) => old.filter((_, j) => j !== i))}
-                      sx={{ justifySelf: 'start' }}
-                    >
-                      <RemoveIcon />
-                    </IconButton>
-                  </Tooltip>
-                )}
-              </Box>
-            ))}
-          </Stack>
-          <Button
-            startIcon={<AddIcon />}
-            onClick={() => setRows((old) => [...old, blank()])}
-            disabled={rows.length >= MAX_BRANDS_PER_REQUEST}
-            sx={{ mt: 2 }}
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        Each brand gets its own sign-in (an invitation is mailed), payout, pay-in and CLP accounts, API keys and the
+        merchant&apos;s fee of {merchant.fee ?? 0} %.
+      </Typography>
+      {errors.brands ? (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {errors.brands}
+        </Alert>
+      ) : null}
+      <Stack spacing={2}>
+        {rows.map((r, i) => (
+          <Box
+            key={r.key}
+            role="group"
+            aria-label={`Brand ${i + 1}`}
+            sx={{
+              display: 'grid',
+              gridTemplateColumns: { xs: '1fr', md: '1.2fr 1.4fr 1fr 1fr auto' },
+              gap: 1.5,
+              alignItems: 'start',
+              pb: phone ? 2 : 0,
+              borderBottom: phone ? 1 : 0,
+              borderColor: 'divider',
+            }}
           >
-            Add another brand
-          </Button>
-        </DialogContent>
-        <FormActions onCancel={onClose} busy={create.isPending} submit="Create brands" />
-      </form>
-    </Dialog>
+            {(Object.keys(LABELS) as BrandField[]).map((k) => (
+              <TextField
+                key={k}
+                label={LABELS[k]}
+                value={r[k]}
+                onChange={(e) => edit(i, k, e.target.value)}
+                required
+                size="small"
+                type={k === 'email' ? 'email' : undefined}
+                autoComplete="off"
+                error={!!errors[`brands.${i}.${k}`]}
+                helperText={errors[`brands.${i}.${k}`] || (k === 'name' ? '4 to 20 characters' : undefined)}
+                slotProps={{ htmlInput: { 'aria-label': `${LABELS[k]} of brand ${i + 1}` } }}
+              />
+            ))}
+            {phone ? (
+              <Button
+                startIcon={<RemoveIcon />}
+                color="inherit"
+                onClick={() => setRows((old) => old.filter((_, j) => j !== i))}
+                aria-label={`Remove brand ${i + 1}`}
+                sx={{ justifySelf: 'start' }}
+              >
+                Remove brand
+              </Button>
+            ) : (
+              <Tooltip title="Remove this brand">
+                <IconButton
+                  aria-label={`Remove brand ${i + 1}`}
+                  onClick={() => setRows((old) => old.filter((_, j) => j !== i))}
+                  sx={{ justifySelf: 'start' }}
+                >
+                  <RemoveIcon />
+                </IconButton>
+              </Tooltip>
+            )}
+          </Box>
+        ))}
+      </Stack>
+      <Button
+        startIcon={<AddIcon />}
+        onClick={() => setRows((old) => [...old, blank()])}
+        disabled={rows.length >= MAX_BRANDS_PER_REQUEST}
+        sx={{ mt: 2 }}
+      >
+        Add another brand
+      </Button>
+    </FormDialog>
   );
 }

@@ -1,23 +1,13 @@
 import { MERCHANT_MSG, MSG, createMerchantRequest, updateMerchantDetailsRequest, type HolderRow } from '@obol/contract';
-import {
-  Box,
-  Dialog,
-  DialogContent,
-  DialogTitle,
-  InputAdornment,
-  TextField,
-  Typography,
-  useMediaQuery,
-  type Theme,
-} from '@mui/material';
-import { useId, useState } from 'react';
+import { Box, InputAdornment, TextField, Typography } from '@mui/material';
+import { useState } from 'react';
 import type { z } from 'zod';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { useCreateHolder, useUpdateMerchantDetails } from './api/merchants.ts';
 import { ApprovalThreshold } from '../../ui/ApprovalThreshold.tsx';
 import { useSession } from '../../lib/session.ts';
-import { FormActions } from '../../ui/FormActions.tsx';
+import { FormDialog } from '../../ui/FormDialog.tsx';
 
 type Field =
   | 'name'
@@ -100,8 +90,6 @@ interface Props {
  * merchant's only; Save is enabled once something changed and the form is valid.
  */
 export function MerchantDialog({ holder, onClose }: Props) {
-  const id = useId();
-  const phone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'), { noSsr: true });
   const { notify } = useNotify();
   const create = useCreateHolder();
   const update = useUpdateMerchantDetails();
@@ -196,49 +184,41 @@ export function MerchantDialog({ holder, onClose }: Props) {
   );
 
   return (
-    <Dialog
-      open
-      onClose={busy ? undefined : onClose}
-      fullWidth
-      maxWidth="sm"
-      fullScreen={phone}
-      aria-labelledby={`${id}-title`}
+    <FormDialog
+      title={holder ? `Edit ${isBrand ? 'brand' : 'merchant'}: ${holder.name}` : 'Add New Merchant'}
+      onClose={onClose}
+      onSubmit={submit}
+      busy={busy}
+      submit={holder ? 'Save' : 'Create merchant'}
+      disabled={!canSave}
     >
-      <form onSubmit={submit} noValidate>
-        <DialogTitle id={`${id}-title`}>
-          {holder ? `Edit ${isBrand ? 'brand' : 'merchant'}: ${holder.name}` : 'Add New Merchant'}
-        </DialogTitle>
-        <DialogContent>
-          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2, pt: 1 }}>
-            {field('name', { required: true, readOnly: editing })}
-            {field('email', { required: true, readOnly: editing, type: 'email' })}
-            {field('payin_name', { required: true, help: 'Shown on card statements, up to 22 characters' })}
-            {editing ? (
-              <TextField
-                label="Descriptor code"
-                value={holder.descriptor_code}
-                variant="filled"
-                slotProps={{ input: { readOnly: true } }}
-              />
-            ) : null}
-            {field('obol_id', { required: true, readOnly: editing, help: editing ? undefined : 'The payout wallet' })}
-            {field('mId', { required: true, readOnly: editing })}
-            {isBrand ? null : field('fee', { required: true, help: 'Above 0, at most 100' })}
-            {field('brand_name')}
-            {field('registrationNumber')}
-            {field('street')}
-            {field('city')}
-            {field('zipCode')}
-          </Box>
-          {isBrand ? (
-            <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
-              {MERCHANT_MSG.brandFee}.
-            </Typography>
-          ) : null}
-          {holder && !isBrand && isAdmin ? <ApprovalThreshold holderType="merchant" holderId={holder.id} /> : null}
-        </DialogContent>
-        <FormActions onCancel={onClose} busy={busy} submit={holder ? 'Save' : 'Create merchant'} disabled={!canSave} />
-      </form>
-    </Dialog>
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2, pt: 1 }}>
+        {field('name', { required: true, readOnly: editing })}
+        {field('email', { required: true, readOnly: editing, type: 'email' })}
+        {field('payin_name', { required: true, help: 'Shown on card statements, up to 22 characters' })}
+        {editing ? (
+          <TextField
+            label="Descriptor code"
+            value={holder.descriptor_code}
+            variant="filled"
+            slotProps={{ input: { readOnly: true } }}
+          />
+        ) : null}
+        {field('obol_id', { required: true, readOnly: editing, help: editing ? undefined : 'The payout wallet' })}
+        {field('mId', { required: true, readOnly: editing })}
+        {isBrand ? null : field('fee', { required: true, help: 'Above 0, at most 100' })}
+        {field('brand_name')}
+        {field('registrationNumber')}
+        {field('street')}
+        {field('city')}
+        {field('zipCode')}
+      </Box>
+      {isBrand ? (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
+          {MERCHANT_MSG.brandFee}.
+        </Typography>
+      ) : null}
+      {holder && !isBrand && isAdmin ? <ApprovalThreshold holderType="merchant" holderId={holder.id} /> : null}
+    </FormDialog>
   );
 }

@@ -1,22 +1,13 @@
 import { MERCHANT_SIDE_ROLES, MSG, email as emailSchema, type RoleName } from '@obol/contract';
-import {
-  Dialog,
-  DialogContent,
-  DialogTitle,
-  MenuItem,
-  Stack,
-  TextField,
-  useMediaQuery,
-  type Theme,
-} from '@mui/material';
+import { MenuItem, Stack, TextField } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useNotify } from '../../ui/notifications.tsx';
 import { allMerchantsQuery } from './api/allMerchants.ts';
 import { allUserRolesQuery } from './api/allUserRoles.ts';
 import { useInviteUser } from './api/inviteUser.ts';
-import { FormActions } from '../../ui/FormActions.tsx';
+import { FormDialog } from '../../ui/FormDialog.tsx';
 
 type Field = 'name' | 'email' | 'rolename' | 'parent_id';
 type Errors = Partial<Record<Field, string>>;
@@ -30,8 +21,6 @@ interface Props {
 
 /** Invite user: name, e-mail and role (and for staff giving a merchant-side role, the merchant). */
 export function InviteDialog({ open, onClose, staff }: Props) {
-  const id = useId();
-  const phone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'), { noSsr: true });
   const { notify } = useNotify();
   const invite = useInviteUser();
   const roles = useQuery({ ...allUserRolesQuery(), enabled: open });
@@ -87,79 +76,72 @@ export function InviteDialog({ open, onClose, staff }: Props) {
   };
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onClose={invite.isPending ? undefined : close}
-      fullWidth
+      title="Invite user"
+      onClose={close}
+      onSubmit={submit}
+      busy={invite.isPending}
+      submit="Invite"
       maxWidth="xs"
-      fullScreen={phone}
-      aria-labelledby={`${id}-title`}
     >
-      <form onSubmit={submit} noValidate>
-        <DialogTitle id={`${id}-title`}>Invite user</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            <TextField
-              label="Name"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              error={!!errors.name}
-              helperText={errors.name}
-              required
-              autoFocus
-              slotProps={{ htmlInput: { maxLength: 100 } }}
-            />
-            <TextField
-              label="Email"
-              type="email"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              error={!!errors.email}
-              helperText={errors.email}
-              required
-              autoComplete="off"
-            />
-            <TextField
-              select
-              label="Role"
-              value={role}
-              onChange={(e) => {
-                setRole(e.target.value as RoleName);
-                setMerchant('');
-              }}
-              error={!!errors.rolename}
-              helperText={errors.rolename}
-              required
-            >
-              {(roles.data?.roles ?? []).map((r) => (
-                <MenuItem key={r} value={r}>
-                  {r}
-                </MenuItem>
-              ))}
-            </TextField>
-            {needsMerchant ? (
-              <TextField
-                select
-                label="Merchant"
-                value={merchant}
-                onChange={(e) => setMerchant(Number(e.target.value))}
-                error={!!errors.parent_id}
-                helperText={
-                  errors.parent_id ?? (merchants.data?.data.length === 0 ? "Merchant doesn't exist" : undefined)
-                }
-                required
-              >
-                {(merchants.data?.data ?? []).map((m) => (
-                  <MenuItem key={m.id} value={m.id}>
-                    {m.name}
-                  </MenuItem>
-                ))}
-              </TextField>
-            ) : null}
-          </Stack>
-        </DialogContent>
-        <FormActions onCancel={close} busy={invite.isPending} submit="Invite" />
-      </form>
-    </Dialog>
+      <Stack spacing={2} sx={{ pt: 1 }}>
+        <TextField
+          label="Name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          error={!!errors.name}
+          helperText={errors.name}
+          required
+          autoFocus
+          slotProps={{ htmlInput: { maxLength: 100 } }}
+        />
+        <TextField
+          label="Email"
+          type="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={!!errors.email}
+          helperText={errors.email}
+          required
+          autoComplete="off"
+        />
+        <TextField
+          select
+          label="Role"
+          value={role}
+          onChange={(e) => {
+            setRole(e.target.value as RoleName);
+            setMerchant('');
+          }}
+          error={!!errors.rolename}
+          helperText={errors.rolename}
+          required
+        >
+          {(roles.data?.roles ?? []).map((r) => (
+            <MenuItem key={r} value={r}>
+              {r}
+            </MenuItem>
+          ))}
+        </TextField>
+        {needsMerchant ? (
+          <TextField
+            select
+            label="Merchant"
+            value={merchant}
+            onChange={(e) => setMerchant(Number(e.target.value))}
+            error={!!errors.parent_id}
+            helperText={errors.parent_id ?? (merchants.data?.data.length === 0 ? "Merchant doesn't exist" : undefined)}
+            required
+          >
+            {(merchants.data?.data ?? []).map((m) => (
+              <MenuItem key={m.id} value={m.id}>
+                {m.name}
+              </MenuItem>
+            ))}
+          </TextField>
+        ) : null}
+      </Stack>
+    </FormDialog>
   );
 }
