@@ -27,21 +27,24 @@ export function DisabledWhy({
   );
 }
 
+/** One action of a row: its text, its name for the row, its icon, and why it is disabled if it is. */
+export interface RowActionItem {
+  /** the visible text, e.g. "Edit" */
+  text: string;
+  /** the accessible name, e.g. "Edit Acme" (contains the text) */
+  label: string;
+  icon: ReactNode;
+  /** why the action cannot be used now; given, the action is disabled and says so */
+  disabledReason?: string | null;
+  danger?: boolean;
+  onClick: () => void;
+}
+
 /**
  * A row's action: an icon with its short visible text, named for the row (`label`, e.g. "Edit Acme", which
  * contains the text). It is disabled only with a reason, which it gives (DisabledWhy).
  */
-export function ActionButton(props: {
-  /** the visible text, e.g. "Edit" */
-  text: string;
-  /** the accessible name, e.g. "Edit Acme" */
-  label: string;
-  icon: ReactNode;
-  /** why the action cannot be used now; given, the action is disabled */
-  disabledReason?: string | null;
-  danger?: boolean;
-  onClick: () => void;
-}) {
+export function ActionButton(props: RowActionItem) {
   return (
     <DisabledWhy reason={props.disabledReason}>
       {(describedBy) => (

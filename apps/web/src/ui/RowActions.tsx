@@ -1,20 +1,9 @@
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import { Button, ListItemIcon, ListItemText, Menu, MenuItem, Stack } from '@mui/material';
-import { useId, useRef, useState, type ReactNode } from 'react';
-import { ActionButton } from './ActionButton.tsx';
+import { useId, useRef, useState } from 'react';
+import { ActionButton, type RowActionItem } from './ActionButton.tsx';
 
-/** One action of a row: as ActionButton takes it. */
-export interface RowActionItem {
-  /** the visible text, e.g. "Edit" */
-  text: string;
-  /** the accessible name of the button, e.g. "Edit Acme" (contains the text) */
-  label: string;
-  icon: ReactNode;
-  /** why the action cannot be used now; given, the action is disabled and says so */
-  disabledReason?: string | null;
-  danger?: boolean;
-  onClick: () => void;
-}
+export type { RowActionItem };
 
 /** from this many actions on, a row shows one labelled "Actions" menu instead of a line of buttons */
 export const MENU_FROM = 3;
