@@ -106,34 +106,22 @@ export async function recordAccountingTransaction(
       settledAt: internal ? new Date() : null,
     })
     .returning();
-  if (internal) {
-    await postEntry(tx, {
-      idempotencyKey: `2d:${row.id}:internal`,
-      kind: 'accounting.internal',
-      businessType: 'accounting_transaction',
-      businessId: row.id,
-      createdBy: t.createdBy ?? undefined,
-      memo: t.description,
-      postings: [
-        { accountId: t.source.ledgerAccountId, amount: -row.amount },
-        { accountId: t.target!.ledgerAccountId, amount: row.amount },
-      ],
-    });
-    return row;
-  }
+  // internal: straight to the company's other account; external: reserved in 2D in flight until the provider settles
+  const step = internal ? 'internal' : 'reserve';
+  const to = internal ? t.target!.ledgerAccountId : await platformAccountId(tx, 'accounting_clearing');
   await postEntry(tx, {
-    idempotencyKey: `2d:${row.id}:reserve`,
-    kind: 'accounting.reserve',
+    idempotencyKey: `2d:${row.id}:${step}`,
+    kind: `accounting.${step}`,
     businessType: 'accounting_transaction',
     businessId: row.id,
     createdBy: t.createdBy ?? undefined,
     memo: t.description,
     postings: [
       { accountId: t.source.ledgerAccountId, amount: -row.amount },
-      { accountId: await platformAccountId(tx, 'accounting_clearing'), amount: row.amount },
+      { accountId: to, amount: row.amount },
     ],
   });
-  if (!t.held) await deps.jobs.send('accounting.submit', { transactionId: row.id }, { tx });
+  if (!internal && !t.held) await deps.jobs.send('accounting.submit', { transactionId: row.id }, { tx });
   return row;
 }
 
