@@ -1,7 +1,7 @@
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { bigNumber, moment, createdAt, updatedAt } from '../../platform/columns.ts';
-import { accounts } from '../ledger/tables.ts';
+import { behalfOfColumns } from '../payouts/tables.ts';
 import { users } from '../users/tables.ts';
 import { STAGED_ID_STRIDE } from './staged-ids.ts';
 
@@ -19,15 +19,7 @@ export const batches = pgTable(
      * so that one index, the primary key on the id, finds a row by its id and reads a batch's rows in order.
      */
     seq: bigNumber('seq').notNull().unique().generatedAlwaysAsIdentity(),
-    merchantId: integer('merchant_id')
-      .notNull()
-      .references(() => users.id),
-    behalfOfId: integer('behalf_of_id')
-      .notNull()
-      .references(() => users.id),
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    ...behalfOfColumns(),
     uploadedBy: integer('uploaded_by')
       .notNull()
       .references(() => users.id),

@@ -5,6 +5,22 @@ import { accounts } from '../ledger/tables.ts';
 import { users } from '../users/tables.ts';
 
 /**
+ * Whose money a payout is, and a batch of them (its payouts carry the batch's): the merchant it belongs to (the
+ * tenant), the merchant or brand on whose behalf it is made, and the payout account it is paid from.
+ */
+export const behalfOfColumns = () => ({
+  merchantId: integer('merchant_id')
+    .notNull()
+    .references(() => users.id),
+  behalfOfId: integer('behalf_of_id')
+    .notNull()
+    .references(() => users.id),
+  accountId: integer('account_id')
+    .notNull()
+    .references(() => accounts.id),
+});
+
+/**
  * A payout to a wallet: reserved from the payout account when created, sent to the provider by a job,
  * settled to Completed or Failed by the provider's webhook; a failed payout's money returns by a reversal.
  */
@@ -12,17 +28,7 @@ export const payouts = pgTable(
   'payouts',
   {
     id: bigId(),
-    /** the merchant the payout belongs to (tenant) */
-    merchantId: integer('merchant_id')
-      .notNull()
-      .references(() => users.id),
-    /** the merchant or brand on whose behalf it was made */
-    behalfOfId: integer('behalf_of_id')
-      .notNull()
-      .references(() => users.id),
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    ...behalfOfColumns(),
     createdBy: integer('created_by')
       .notNull()
       .references(() => users.id),
