@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from './platform/config.ts';
 import { openConfiguredDatabase } from './platform/boot.ts';
 import { buildApp } from './app.ts';
 import { seedDemo, syncReferenceData } from './seed.ts';
-import { seedDemoPayouts, seedDemoTransfers } from './demo.ts';
+import { seedDemoAccounting, seedDemoPayouts, seedDemoTransfers } from './demo.ts';
 import { ensureApiKeys } from './features/api-keys/service.ts';
 import { startWorkers } from './workers.ts';
 
@@ -14,10 +14,14 @@ async function main() {
   // every merchant and brand has an API key pair (the demo ones, and those of a database older than the keys)
   await ensureApiKeys(database.db, config.secretsKey);
   const { app, deps } = await buildApp({ config, database });
-  // a fresh demo database gets a payout and transfer history; the workers send it to the provider simulator
+  // a fresh demo database gets a payout, transfer and 2D history; the workers send it to the provider simulator
   if (seeded) {
     await seedDemoPayouts(deps);
     await seedDemoTransfers(deps);
+    // the 2D companies are read from the simulator: without it the server still starts, with no 2D demo
+    await seedDemoAccounting(deps).catch((err: unknown) =>
+      app.log.warn({ err }, 'no 2D demo: the provider simulator did not answer'),
+    );
   }
   const stopWorkers = config.workers ? await startWorkers(deps) : async () => undefined;
   await app.listen({ port: config.port, host: config.host });

@@ -47,7 +47,11 @@ export async function consentDetails(deps: Deps, token: string): Promise<Consent
  * saved beneficiaries are kept.
  */
 export async function approveConsent(deps: Deps, token: string) {
-  const row = await companyByToken(deps.db, token);
+  return grantAccess(deps, await companyByToken(deps.db, token));
+}
+
+/** The approval itself, for a company found by its consent link (or, in the demo seed, just registered). */
+export async function grantAccess(deps: Deps, row: CompanyDb) {
   if (row.consent === 'Approved') return { company: row, message: [ACCOUNTING_MSG.consentApproved] };
   const bank = await atProvider(deps, decryptSecret(deps.config.secretsKey, row.apiKeyEnc));
   return deps.db.transaction(async (tx) => {
