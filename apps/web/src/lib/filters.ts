@@ -132,3 +132,12 @@ export function dateErrors(v: { start_date?: string; end_date?: string }) {
     !d ? undefined : !isCalendarDate(d) ? FILTER_MSG.dateInvalid : d > max ? FILTER_MSG.dateFuture : undefined;
   return { start_date: check(v.start_date), end_date: check(v.end_date) };
 }
+
+/**
+ * Clearing what narrows a list (its filters, search, status or type kept in the URL under `keys`) in one patch,
+ * back to page 1; undefined when none is set, so an empty list offers its create action instead.
+ */
+export function clearFilters(url: UrlParams, keys: readonly string[]): (() => void) | undefined {
+  if (!keys.some((k) => url.params.get(k))) return undefined;
+  return () => url.update({ ...Object.fromEntries(keys.map((k) => [k, null])), ...FIRST_PAGE });
+}

@@ -1,4 +1,3 @@
-import { MSG } from '@obol/contract';
 import {
   Box,
   CircularProgress,
@@ -15,23 +14,24 @@ import {
 } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useTablePrefs } from '../lib/tablePrefs.ts';
-import { defaultsOf, type Column, type RowAction } from './columns.ts';
+import { defaultsOf, type Column, type EmptyState, type RowAction } from './columns.ts';
 import { ColumnsMenu } from './ColumnsMenu.tsx';
+import { EmptyMessage } from './EmptyState.tsx';
 import { RowCards } from './RowCards.tsx';
 
-export type { Column, RowAction } from './columns.ts';
+export type { Column, EmptyState, NextAction, RowAction } from './columns.ts';
 
 /** The one row of a table body that is loading or has nothing to show; null when there are rows. */
 export function BodyState({
   loading,
   empty,
   colSpan,
-  text = MSG.noRecord,
+  state,
 }: {
   loading: boolean;
   empty: boolean;
   colSpan: number;
-  text?: string;
+  state?: EmptyState;
 }) {
   if (!loading && !empty) return null;
   return (
@@ -40,7 +40,7 @@ export function BodyState({
         {/* centred in the visible part of a table wider than its card (cqi: the scrolling container's width), not
             on the whole scroll width */}
         <Box data-empty-state sx={{ position: 'sticky', left: 16, width: 'calc(100cqi - 32px)', textAlign: 'center' }}>
-          {loading ? <CircularProgress size={24} aria-label="Loading" /> : text}
+          {loading ? <CircularProgress size={24} aria-label="Loading" /> : <EmptyMessage empty={state} />}
         </Box>
       </TableCell>
     </TableRow>
@@ -73,7 +73,8 @@ export interface ListTableProps<T> {
   rowKey: (row: T) => string | number;
   action?: RowAction<T>;
   loading: boolean;
-  emptyText?: string;
+  /** what an empty list says and offers next (clear the filters, or the page's create action) */
+  empty?: EmptyState;
   /** the scrolling area's size (the header sticks to its top) */
   sx?: SxProps<Theme>;
   /** shown left of the Columns button (a search box, a status select) */
@@ -95,7 +96,7 @@ export interface ListTableProps<T> {
  * view; on a phone (below 600 px) each row is a card instead of a table that scrolls sideways.
  */
 export function ListTable<T>(props: ListTableProps<T>) {
-  const { id, label, columns, rows, rowKey, action, loading, emptyText, sx, toolbar, lead, footer } = props;
+  const { id, label, columns, rows, rowKey, action, loading, empty, sx, toolbar, lead, footer } = props;
   const phone = useMediaQuery((t: Theme) => t.breakpoints.down('sm'), { noSsr: true });
   const state = useTablePrefs(id, defaultsOf(columns, action));
   const byId = new Map(columns.map((c) => [c.id, c]));
@@ -103,7 +104,6 @@ export function ListTable<T>(props: ListTableProps<T>) {
   const labels = Object.fromEntries(columns.map((c) => [c.id, c.label]));
   const content = (row: T, c: Column<T>) => props.cellOverride?.(row, c) ?? c.cell(row);
   const span = shown.length + (action ? 1 : 0) + (lead ? 1 : 0);
-  const empty = !rows.length;
 
   return (
     <>
@@ -142,7 +142,7 @@ export function ListTable<T>(props: ListTableProps<T>) {
           lead={lead?.cell}
           content={content}
           loading={loading}
-          emptyText={emptyText}
+          empty={empty}
           footer={footer}
         />
       ) : (
@@ -172,7 +172,7 @@ export function ListTable<T>(props: ListTableProps<T>) {
               </TableRow>
             </TableHead>
             <TableBody>
-              <BodyState loading={loading} empty={empty} colSpan={span} text={emptyText} />
+              <BodyState loading={loading} empty={!rows.length} colSpan={span} state={empty} />
               {rows.map((r) => (
                 <TableRow
                   key={rowKey(r)}

@@ -1,7 +1,7 @@
-import { MSG } from '@obol/contract';
 import { Box, CircularProgress, Paper, Stack, Table, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
-import type { Column, RowAction } from './columns.ts';
+import type { Column, EmptyState, RowAction } from './columns.ts';
+import { EmptyMessage } from './EmptyState.tsx';
 
 /** a card's actions share its width, wrapping onto more lines when their labels do not fit one */
 const cardActions = {
@@ -27,7 +27,7 @@ export function RowCards<T>({
   lead,
   content,
   loading,
-  emptyText = MSG.noRecord,
+  empty,
   footer,
 }: {
   label: string;
@@ -38,7 +38,7 @@ export function RowCards<T>({
   lead?: (row: T) => ReactNode;
   content: (row: T, c: Column<T>) => ReactNode;
   loading: boolean;
-  emptyText?: string;
+  empty?: EmptyState;
   footer?: ReactNode;
 }) {
   const title = columns.find((c) => c.card === 'title') ?? columns[0];
@@ -47,7 +47,7 @@ export function RowCards<T>({
   if (loading || !rows.length)
     return (
       <Box data-empty-state sx={{ py: 4, textAlign: 'center' }}>
-        {loading ? <CircularProgress size={24} aria-label="Loading" /> : emptyText}
+        {loading ? <CircularProgress size={24} aria-label="Loading" /> : <EmptyMessage empty={empty} />}
       </Box>
     );
   return (

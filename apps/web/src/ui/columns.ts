@@ -34,6 +34,25 @@ export interface RowAction<T> {
   width?: number;
 }
 
+/** What a user can do next from an empty list: a button (onClick) or a link (to) to the page's create action. */
+export interface NextAction {
+  label: string;
+  onClick?: () => void;
+  to?: string;
+  icon?: ReactNode;
+}
+
+/**
+ * What an empty list says (MSG.noRecord unless `text`) and offers: while filters, a search or a status narrow the
+ * list, `clear` (a Clear filters button); otherwise the page's create actions, given only to a user allowed to use
+ * them.
+ */
+export interface EmptyState {
+  text?: string;
+  clear?: () => void;
+  create?: readonly NextAction[];
+}
+
 /** the width of a list's card at 1366 px with the side menu open (1366 - menu - page margins), less a margin */
 export const FIT_WIDTH = 1030;
 export const DEFAULT_WIDTH = 130;

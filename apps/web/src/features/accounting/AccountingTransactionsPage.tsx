@@ -20,6 +20,8 @@ import { Pager } from '../../ui/Pager.tsx';
 import { accountingTransactionsQuery, useExportAccountingTransactions } from './api/transactions.ts';
 import { AccountingStatusChip, TRANSFER_TYPE_LABELS } from './labels.tsx';
 import { useTarget } from './useTarget.ts';
+import { clearFilters } from '../../lib/filters.ts';
+import { useLinkAction } from '../../ui/EmptyState.tsx';
 
 const COLUMNS: Column<AccountingTransaction>[] = [
   { id: 'rule_name', label: 'Rule Name', pinned: true, card: 'title', cell: (t) => t.rule_name },
@@ -72,6 +74,7 @@ export function AccountingTransactionsPage() {
   const sort = DATE_SORT_OPTIONS.find((o) => o.sort === sortKey)?.value ?? DATE_SORT_OPTIONS[0].value;
   const described = useTarget<AccountingTransaction>();
   const exporting = useExportAccountingTransactions();
+  const pay = useLinkAction('/accounting-payment', 'Make a 2D payment');
   const filters = { sortby: sortKey, status, rule_type: ruleType };
   const q = useQuery({
     ...accountingTransactionsQuery({ ...filters, page: paging.page, per_page: paging.perPage }),
@@ -125,6 +128,7 @@ export function AccountingTransactionsPage() {
           rows={q.data?.transactions ?? []}
           rowKey={(r) => r.id}
           loading={q.isLoading}
+          empty={{ clear: clearFilters(url, ['status', 'type']), create: pay }}
           sx={{ maxHeight: '65vh' }}
           action={{
             label: 'Description',

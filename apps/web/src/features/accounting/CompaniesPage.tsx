@@ -43,6 +43,7 @@ import { activeChip, question } from './labels.tsx';
 import { useTarget } from './useTarget.ts';
 import { OneLine } from '../../ui/OneLine.tsx';
 import { StatusChip } from '../../ui/StatusChip.tsx';
+import { clearFilters } from '../../lib/filters.ts';
 
 const PER_PAGE = 10;
 
@@ -215,6 +216,10 @@ export function CompaniesPage() {
           rowKey={(c) => c.id}
           toolbar={<SearchField value={text} onChange={setText} helperText="Name or email contains" />}
           loading={q.isLoading}
+          empty={{
+            clear: clearFilters(url, ['q']),
+            create: canRegister ? [{ label: 'Add New Company', onClick: () => setCreating(true) }] : [],
+          }}
         />
         <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
       </Paper>

@@ -26,6 +26,7 @@ import { RuleDialog } from './RuleDialog.tsx';
 import type { RuleKind } from './ruleForm.ts';
 import { useTarget } from './useTarget.ts';
 import { OneLine } from '../../ui/OneLine.tsx';
+import { clearFilters } from '../../lib/filters.ts';
 
 const PER_PAGE = 10;
 /** the rule-type filter in the URL: `type=amount` or `type=percentage` */
@@ -188,6 +189,15 @@ export function RulesPage() {
             </>
           }
           loading={q.isLoading}
+          empty={{
+            clear: clearFilters(url, ['q', 'type']),
+            create: canCreate
+              ? [
+                  { label: 'Create Percentage Rule', onClick: () => setCreating('percentage') },
+                  { label: 'Create Amount Rule', onClick: () => setCreating('amount') },
+                ]
+              : [],
+          }}
         />
         <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
       </Paper>

@@ -16,6 +16,7 @@ import { logsQuery } from './api/getLogs.ts';
 import { verifyLogs } from './api/verifyLogs.ts';
 import { OneLine } from '../../ui/OneLine.tsx';
 import { DateField } from '../../ui/DateField.tsx';
+import { clearFilters } from '../../lib/filters.ts';
 
 const COLUMNS: Column<ActivityRow>[] = [
   { id: 'user', label: 'User Name', pinned: true, card: 'title', cell: (r) => r.user_name ?? '-' },
@@ -108,6 +109,7 @@ export function ActivityLogsPage() {
           rowKey={(r) => r.id}
           action={action}
           loading={!error && q.isLoading}
+          empty={{ clear: clearFilters(url, ['date']) }}
           toolbar={
             <>
               <DateField

@@ -26,6 +26,7 @@ import { KeyLine } from './KeyLine.tsx';
 import { ShareDialog } from './ShareDialog.tsx';
 import { WebhooksPanel } from './WebhooksPanel.tsx';
 import { OneLine } from '../../ui/OneLine.tsx';
+import { clearFilters } from '../../lib/filters.ts';
 
 const PER_PAGE = 10;
 
@@ -150,6 +151,7 @@ export function ApiKeysPage() {
           rowKey={(h) => h.id}
           toolbar={<SearchField value={text} onChange={setText} helperText="Merchant name contains" />}
           loading={q.isLoading}
+          empty={{ clear: clearFilters(url, ['q']) }}
         />
         <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
       </Paper>

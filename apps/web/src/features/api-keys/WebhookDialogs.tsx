@@ -234,7 +234,7 @@ export function DeliveriesDialog({ endpoint, onClose }: { endpoint: WebhookEndpo
           rows={q.data?.data ?? []}
           rowKey={(a) => `${a.delivery_id}-${a.attempt}`}
           loading={q.isLoading}
-          emptyText="Nothing sent yet: deliveries appear here as your money moves."
+          empty={{ text: 'Nothing sent yet: deliveries appear here as your money moves.' }}
         />
         <Pager page={page} pages={pageCount(q.data?.total, PER_PAGE)} onPage={setPage} />
       </DialogContent>

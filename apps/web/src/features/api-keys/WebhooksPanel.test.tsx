@@ -55,7 +55,9 @@ describe('webhooks on the API Keys screen', () => {
     signInAs(DEFAULT_ROLE_PERMISSIONS.Merchant, { role: 'Merchant', email: 'm1@shop.test' });
     renderApp('/api-keys');
     expect(await screen.findByText(/No endpoints yet/)).toBeTruthy();
-    await userEvent.click(screen.getByRole('button', { name: 'Add endpoint' }));
+    // the empty list's own next step
+    const table = within(screen.getByRole('table', { name: 'Webhook endpoints' }));
+    await userEvent.click(table.getByRole('button', { name: 'Add endpoint' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Add webhook endpoint' }));
     // every event is chosen to start with; none is refused by the form
     for (const label of ['Pay-in completed', 'Payout failed', 'Transfer failed'])

@@ -98,7 +98,10 @@ export function WebhooksPanel() {
         rows={q.data?.data ?? []}
         rowKey={(e) => e.id}
         loading={q.isLoading}
-        emptyText="No endpoints yet. Add one to hear about your money as it moves."
+        empty={{
+          text: 'No endpoints yet. Add one to hear about your money as it moves.',
+          create: [{ label: 'Add endpoint', onClick: () => setAdding(true) }],
+        }}
       />
       {adding ? (
         <AddEndpointDialog

@@ -16,6 +16,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { euro, localDateTime } from '../../lib/format.ts';
+import { clearFilters } from '../../lib/filters.ts';
 import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { oneOf, useUrlParams } from '../../lib/urlState.ts';
 import { CodeDialog } from '../../ui/CodeDialog.tsx';
@@ -174,7 +175,10 @@ export function ApprovalsPage({ group }: { group: 'payments' | '2d' }) {
           rows={q.data?.data ?? []}
           rowKey={(a) => a.id}
           loading={q.isLoading}
-          emptyText={statusName === 'Pending' ? 'Nothing waits for approval.' : undefined}
+          empty={{
+            text: statusName === 'Pending' ? 'Nothing waits for approval.' : undefined,
+            clear: clearFilters(url, ['status']),
+          }}
           sx={{ maxHeight: '65vh' }}
           action={{
             label: 'Decide',

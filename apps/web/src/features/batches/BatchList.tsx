@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { localDateTime } from '../../lib/format.ts';
+import { clearFilters } from '../../lib/filters.ts';
 import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { serverMessage } from '../../lib/serverMessage.ts';
 import { sessionStore } from '../../lib/session.ts';
@@ -16,6 +17,7 @@ import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { Pager } from '../../ui/Pager.tsx';
 import { StatusChip } from '../../ui/StatusChip.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
+import { useLinkAction } from '../../ui/EmptyState.tsx';
 import { useClearBatch } from './api/clearBatch.ts';
 import { batchesQuery } from './api/batches.ts';
 import { batchHistory } from './api/batchHistory.ts';
@@ -133,6 +135,7 @@ export function BatchList({ mode }: { mode: 'all' | 'recent' }) {
   const recent = mode === 'recent';
   const clear = useClearBatch();
   const { ask, dialog } = useConfirm();
+  const upload = useLinkAction('/payments', 'Upload a batch');
   const q = useQuery<{ data: BatchRow[]; total: number }>({
     ...(recent
       ? recentBatchesQuery({ per_page: BATCH_PER_PAGE, page: paging.page, search })
@@ -263,7 +266,11 @@ export function BatchList({ mode }: { mode: 'all' | 'recent' }) {
         }
         sx={{ maxHeight: '70vh' }}
         loading={q.isLoading}
-        emptyText={recent ? 'No batch uploaded in last 24 hours' : undefined}
+        empty={{
+          text: recent ? 'No batch uploaded in last 24 hours' : undefined,
+          clear: clearFilters(url, ['q', 'status']),
+          create: upload,
+        }}
       />
       {dialog}
       <Pager page={paging.page} pages={pageCount(total, BATCH_PER_PAGE)} onPage={paging.setPage} />

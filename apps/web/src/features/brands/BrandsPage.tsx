@@ -14,6 +14,8 @@ import { SearchField } from '../../ui/SearchField.tsx';
 import { brandsQuery } from './api/brands.ts';
 import { OneLine } from '../../ui/OneLine.tsx';
 import { StatusChip } from '../../ui/StatusChip.tsx';
+import { clearFilters } from '../../lib/filters.ts';
+import { useLinkAction } from '../../ui/EmptyState.tsx';
 
 const PER_PAGE = 10;
 
@@ -62,6 +64,8 @@ export function BrandsPage() {
   const url = useUrlParams();
   const paging = usePaging(PER_PAGE, [PER_PAGE], url);
   const { text, setText, search } = useUrlSearch(url);
+  // a brand is added from its merchant
+  const addBrand = useLinkAction('/merchants', 'Add a brand in Merchants');
   const q = useQuery({
     ...brandsQuery({ per_page: PER_PAGE, page: paging.page, name: search }),
     placeholderData: keepPreviousData,
@@ -86,6 +90,7 @@ export function BrandsPage() {
           rowKey={(b) => b.id}
           toolbar={<SearchField value={text} onChange={setText} helperText="Brand name contains" />}
           loading={q.isLoading}
+          empty={{ clear: clearFilters(url, ['q']), create: addBrand }}
         />
         <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
       </Paper>

@@ -18,6 +18,7 @@ import { downloadFile } from './api/downloadFile.ts';
 import { downloadFilesQuery } from './api/downloadFiles.ts';
 import { OneLine } from '../../ui/OneLine.tsx';
 import { useFresh, useLiveConnected } from '../../lib/live.tsx';
+import { clearFilters } from '../../lib/filters.ts';
 
 /** While a file is still being generated the list asks again this often. */
 export const DOWNLOADS_POLL_MS = 5000;
@@ -111,6 +112,7 @@ export function DownloadsPage({ type, accounting, title }: { type: 0 | 1; accoun
           }
           sx={{ maxHeight: '70vh' }}
           loading={q.isLoading}
+          empty={{ clear: clearFilters(url, ['q']) }}
         />
         <Pager page={paging.page} pages={pageCount(total, DOWNLOADS_PER_PAGE)} onPage={paging.setPage} />
       </Paper>

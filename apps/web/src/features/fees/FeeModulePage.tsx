@@ -30,6 +30,7 @@ import { EditFeeDialog, FeeHistoryDialog } from './FeeDialogs.tsx';
 import { OneLine } from '../../ui/OneLine.tsx';
 import { StatusChip } from '../../ui/StatusChip.tsx';
 import { DateField, dateTextError } from '../../ui/DateField.tsx';
+import { clearFilters } from '../../lib/filters.ts';
 
 const PER_PAGE = 10;
 const GROUPS = [
@@ -171,6 +172,7 @@ export function FeeModulePage() {
           rowKey={(r) => r.id}
           toolbar={<SearchField value={text} onChange={setText} helperText="Name or email contains" />}
           loading={q.isLoading}
+          empty={{ clear: clearFilters(url, ['q']) }}
         />
         <Pager page={paging.page} pages={pageCount(q.data?.total, PER_PAGE)} onPage={paging.setPage} />
       </Paper>

@@ -25,6 +25,7 @@ import { MerchantDialog } from './MerchantDialog.tsx';
 import { useHolderActions } from './useHolderActions.tsx';
 import { OneLine } from '../../ui/OneLine.tsx';
 import { StatusChip } from '../../ui/StatusChip.tsx';
+import { clearFilters } from '../../lib/filters.ts';
 
 const PER_PAGE = 10;
 
@@ -196,6 +197,10 @@ export function MerchantsPage() {
           rowKey={(m) => m.id}
           toolbar={<SearchField value={text} onChange={setText} helperText="Name or email contains" />}
           loading={q.isLoading}
+          empty={{
+            clear: clearFilters(url, ['q']),
+            create: actions.canManage ? [{ label: 'Add New Merchant', onClick: () => setCreating(true) }] : [],
+          }}
         />
         <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
       </Paper>

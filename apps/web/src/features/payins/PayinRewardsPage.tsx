@@ -21,6 +21,7 @@ import { Pager } from '../../ui/Pager.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { StatusChip, StatusWithReason } from '../../ui/StatusChip.tsx';
 import { rewardsQuery, useExportRewards, useUpdateReward } from './api/payins.ts';
+import { clearFilters } from '../../lib/filters.ts';
 
 /** The payment to the wallet, in words: on its way, paid, or refused by the provider. */
 const PAYMENT_LABELS = { Pending: 'Sending', Completed: 'Paid', Declined: 'Refused' } as const;
@@ -190,6 +191,7 @@ export function PayinRewardsPage() {
             <SearchField value={text} onChange={setText} helperText="Pay-in reference, Obol ID, merchant or brand" />
           }
           loading={q.isLoading}
+          empty={{ clear: clearFilters(url, ['q', 'status']) }}
           sx={{ maxHeight: '65vh' }}
           action={{ label: 'Update Reward', cell: action }}
         />

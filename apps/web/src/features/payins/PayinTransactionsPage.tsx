@@ -9,7 +9,15 @@ import {
 import { Paper, Stack, TextField } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { browserTimeZone } from '../../lib/dates.ts';
-import { dateErrors, filterBody, MATCH, useFilters, type ApplyResult, type FilterValues } from '../../lib/filters.ts';
+import {
+  type ApplyResult,
+  clearFilters,
+  dateErrors,
+  filterBody,
+  type FilterValues,
+  MATCH,
+  useFilters,
+} from '../../lib/filters.ts';
 import { euro, localDateTime } from '../../lib/format.ts';
 import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
@@ -209,6 +217,7 @@ export function PayinTransactionsPage({ channel = 'Payin' }: { channel?: PayinCh
           rowKey={(p) => p.id}
           rowFresh={(p) => fresh(p.id)}
           loading={q.isLoading}
+          empty={{ clear: clearFilters(url, [...Object.keys(EMPTY), 'status']) }}
           sx={{ maxHeight: '65vh' }}
           action={canRefund ? { label: 'Refund', cell: refund.button } : undefined}
         />

@@ -8,7 +8,15 @@ import {
 import { Paper, Stack, TextField } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { browserTimeZone } from '../../lib/dates.ts';
-import { dateErrors, filterBody, MATCH, useFilters, type ApplyResult, type FilterValues } from '../../lib/filters.ts';
+import {
+  type ApplyResult,
+  clearFilters,
+  dateErrors,
+  filterBody,
+  type FilterValues,
+  MATCH,
+  useFilters,
+} from '../../lib/filters.ts';
 import { euro, localDateTime } from '../../lib/format.ts';
 import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
@@ -169,6 +177,7 @@ export function RefundTransactionsPage() {
           rowKey={(r) => r.id}
           rowFresh={(r) => fresh(r.id)}
           loading={q.isLoading}
+          empty={{ clear: clearFilters(url, [...Object.keys(EMPTY), 'status', 'type']) }}
           sx={{ maxHeight: '65vh' }}
         />
         <Pager

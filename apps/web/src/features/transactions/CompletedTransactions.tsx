@@ -2,7 +2,7 @@ import { AUTO_REFRESH_MS } from '@obol/contract';
 import { Box, Paper, Stack, TextField, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { browserTimeZone } from '../../lib/dates.ts';
-import { dateErrors, filterBody, MATCH, useFilters, type ApplyResult } from '../../lib/filters.ts';
+import { type ApplyResult, clearFilters, dateErrors, filterBody, MATCH, useFilters } from '../../lib/filters.ts';
 import { keysetPages, useClampPage, useKeysetPaging, usePaging } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
@@ -16,6 +16,7 @@ import { COMPLETED_COLUMNS } from './columns.tsx';
 import { useTransactionDetails } from './DetailsDialog.tsx';
 import { ExportButton } from '../../ui/ExportButton.tsx';
 import { useFallbackPoll, useFresh } from '../../lib/live.tsx';
+import { useLinkAction } from '../../ui/EmptyState.tsx';
 
 export { BATCH_FEE_TIP } from './columns.tsx';
 
@@ -32,6 +33,7 @@ export function CompletedTransactions() {
   const url = useUrlParams();
   const paging = usePaging(undefined, undefined, url);
   const f = useFilters(EMPTY, dateErrors, url);
+  const createPayment = useLinkAction('/payments', 'Create Payment');
   const details = useTransactionDetails();
   const exporting = useExportCompletedTransactions();
   const filters = filterBody(f.applied);
@@ -92,6 +94,7 @@ export function CompletedTransactions() {
           action={details.action}
           sx={{ maxHeight: '70vh' }}
           loading={q.isLoading}
+          empty={{ clear: clearFilters(url, Object.keys(EMPTY)), create: createPayment }}
         />
         <Box
           sx={{ display: 'flex', gap: 4, flexWrap: 'wrap', px: 2, pt: 2, borderTop: 1, borderColor: 'divider' }}

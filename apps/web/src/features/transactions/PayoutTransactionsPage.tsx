@@ -3,13 +3,14 @@ import { Paper, Stack, TextField } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { browserTimeZone } from '../../lib/dates.ts';
 import {
+  type ApplyResult,
   centsError,
+  clearFilters,
   dateErrors,
   filterBody,
+  type FilterValues,
   MATCH,
   useFilters,
-  type ApplyResult,
-  type FilterValues,
 } from '../../lib/filters.ts';
 import { FIRST_PAGE, keysetPages, useClampPage, useKeysetPaging, usePaging } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
@@ -27,6 +28,7 @@ import { useTransactionDetails } from './DetailsDialog.tsx';
 import { ExportButton } from '../../ui/ExportButton.tsx';
 import { VolumeChart } from './VolumeChart.tsx';
 import { useFallbackPoll, useFresh } from '../../lib/live.tsx';
+import { useLinkAction } from '../../ui/EmptyState.tsx';
 
 const EMPTY = {
   beneficiary_name: '',
@@ -67,6 +69,7 @@ export function PayoutTransactionsPage() {
   const f = useFilters(EMPTY, validate, url);
   const details = useTransactionDetails();
   const exporting = useExportPayoutTransactions();
+  const createPayment = useLinkAction('/payments', 'Create Payment');
 
   const filters = filterBody(f.applied);
   const tz = browserTimeZone();
@@ -171,6 +174,7 @@ export function PayoutTransactionsPage() {
           action={details.action}
           sx={{ maxHeight: '65vh' }}
           loading={q.isLoading}
+          empty={{ clear: clearFilters(url, [...Object.keys(EMPTY), 'status']), create: createPayment }}
         />
         <Pager
           page={paging.page}

@@ -6,7 +6,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../lib/api.ts';
-import { centsError } from '../../lib/filters.ts';
+import { centsError, clearFilters } from '../../lib/filters.ts';
 import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { serverMessage } from '../../lib/serverMessage.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
@@ -198,6 +198,7 @@ export function TransactionHistoryPage() {
           action={{ label: 'Action', cell: (t) => <ViewDetailsButton onClick={() => setShown(t)} /> }}
           sx={{ maxHeight: '70vh' }}
           loading={q.isLoading}
+          empty={{ clear: clearFilters(url, ['min', 'max', 'status']) }}
         />
         <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
       </Paper>

@@ -17,6 +17,8 @@ import { StatusWithReason } from '../../ui/StatusChip.tsx';
 import { transfersQuery, useExportTransfers } from './api/transfers.ts';
 import { OneLine } from '../../ui/OneLine.tsx';
 import { useFresh } from '../../lib/live.tsx';
+import { clearFilters } from '../../lib/filters.ts';
+import { useLinkAction } from '../../ui/EmptyState.tsx';
 
 const COLUMNS: Column<TransferRow>[] = [
   {
@@ -73,6 +75,7 @@ export function TransferTransactionsPage() {
   const sort = DATE_SORT_OPTIONS.find((o) => o.sort === sortKey)?.value ?? DATE_SORT_OPTIONS[0].value;
   const [purpose, setPurpose] = useState<TransferRow | null>(null);
   const exporting = useExportTransfers();
+  const transfer = useLinkAction('/amount-transfer', 'Transfer an amount');
   const q = useQuery({
     ...transfersQuery({ status, sortby: sortKey, page: paging.page, per_page: paging.perPage }),
     placeholderData: keepPreviousData,
@@ -121,6 +124,7 @@ export function TransferTransactionsPage() {
           rowKey={(t) => t.id}
           rowFresh={(t) => fresh(t.id)}
           loading={q.isLoading}
+          empty={{ clear: clearFilters(url, ['status']), create: transfer }}
           sx={{ maxHeight: '65vh' }}
           action={{
             label: 'Purpose',

@@ -89,5 +89,32 @@ describe('users list', () => {
     });
     expect(callsTo(fetch, '/api/users')).toHaveLength(before + 1);
     expect(await screen.findByText('No Record Found')).toBeTruthy();
+
+    // the empty list's next step: clearing the search and the role in one go, back to every user
+    const table = screen.getByRole('table', { name: 'Users' });
+    expect(within(table).queryByRole('button', { name: 'Invite user' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await waitFor(() => expect(callsTo(fetch, '/api/users').at(-1)).toMatchObject({ search: '', roles: '', page: 1 }));
+    expect(await screen.findByText('User 1')).toBeTruthy();
+    expect((screen.getByLabelText('Search') as HTMLInputElement).value).toBe('');
+  });
+
+  it('offers Invite user on an empty list to a user who may invite', async () => {
+    usersServer(0);
+    signInAs();
+    renderApp('/users');
+    const table = await screen.findByRole('table', { name: 'Users' });
+    await within(table).findByText('No Record Found');
+    await userEvent.click(within(table).getByRole('button', { name: 'Invite user' }));
+    expect(await screen.findByRole('dialog')).toBeTruthy();
+  });
+
+  it('offers no invitation on an empty list without the permission to invite', async () => {
+    usersServer(0);
+    signInAs(ALL_PERMISSIONS.filter((p) => p !== 'User can update user details'));
+    renderApp('/users');
+    const table = await screen.findByRole('table', { name: 'Users' });
+    await within(table).findByText('No Record Found');
+    expect(within(table).queryByRole('button')).toBeNull();
   });
 });

@@ -19,6 +19,7 @@ import { usersQuery } from './api/users.ts';
 import { InviteDialog } from './InviteDialog.tsx';
 import { useUserActions } from './useUserActions.tsx';
 import { OneLine } from '../../ui/OneLine.tsx';
+import { clearFilters } from '../../lib/filters.ts';
 
 const PER_PAGE = 10;
 const ALL_ROLES = 'All Roles';
@@ -110,6 +111,10 @@ export function UsersPage() {
             </>
           }
           loading={q.isLoading}
+          empty={{
+            clear: clearFilters(url, ['q', 'role']),
+            create: actions.canUpdate ? [{ label: 'Invite user', onClick: () => setInviting(true) }] : [],
+          }}
         />
         <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
       </Paper>
