@@ -53,6 +53,13 @@ describe('the 2D Transactions screen', () => {
     expect(tone('Failed')).toBe('red');
     expect(tone('Pending Approval')).toBe('amber');
     expect(screen.getAllByText('€25.00').length).toBeGreaterThan(0);
+    // the IBAN, with its copy button, is one click away in Columns (the default columns fit 1366 px)
+    expect(screen.queryByRole('button', { name: 'Copy the IBAN DE89370400440532013000' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Columns' }));
+    await userEvent.click(
+      within(screen.getByRole('dialog', { name: 'Table settings' })).getByRole('checkbox', { name: 'IBAN' }),
+    );
+    await userEvent.keyboard('{Escape}');
     expect(screen.getAllByRole('button', { name: 'Copy the IBAN DE89370400440532013000' }).length).toBe(4);
 
     await userEvent.click(screen.getAllByRole('button', { name: /^Payment description of the transfer/ })[0]);

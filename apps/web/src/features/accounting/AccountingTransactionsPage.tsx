@@ -24,12 +24,15 @@ import { clearFilters } from '../../lib/filters.ts';
 import { useLinkAction } from '../../ui/EmptyState.tsx';
 
 const COLUMNS: Column<AccountingTransaction>[] = [
-  { id: 'rule_name', label: 'Rule Name', pinned: true, card: 'title', cell: (t) => t.rule_name },
-  { id: 'rule_type', label: 'Rule Type', hidden: true, cell: (t) => t.rule_type },
-  { id: 'beneficiary', label: 'Beneficiary Name', cell: (t) => t.beneficiary_name },
+  { id: 'rule_name', label: 'Rule Name', pinned: true, card: 'title', width: 120, cell: (t) => t.rule_name },
+  { id: 'rule_type', label: 'Rule Type', hidden: true, width: 110, cell: (t) => t.rule_type },
+  { id: 'beneficiary', label: 'Beneficiary Name', width: 180, cell: (t) => t.beneficiary_name },
   {
     id: 'iban',
     label: 'IBAN',
+    // the beneficiary's name tells a row apart; the IBAN (with its copy button) is one click away in Columns
+    priority: 3,
+    width: 262,
     nowrap: true,
     cell: (t) => (
       <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
@@ -38,21 +41,34 @@ const COLUMNS: Column<AccountingTransaction>[] = [
       </Stack>
     ),
   },
-  { id: 'bic', label: 'BIC', hidden: true, nowrap: true, cell: (t) => t.bic },
-  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (t) => euro(t.amount) },
-  { id: 'currency', label: 'Currency', hidden: true, cell: (t) => t.currency || '-' },
-  { id: 'transfer_by', label: 'Transfer By', cell: (t) => t.transfer_by },
-  { id: 'account_id', label: 'Company Account ID', hidden: true, nowrap: true, cell: (t) => t.account_id },
+  { id: 'bic', label: 'BIC', hidden: true, nowrap: true, width: 120, cell: (t) => t.bic },
+  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, width: 105, cell: (t) => euro(t.amount) },
+  { id: 'currency', label: 'Currency', hidden: true, width: 90, cell: (t) => t.currency || '-' },
+  { id: 'transfer_by', label: 'Transfer By', priority: 3, width: 150, cell: (t) => t.transfer_by },
+  {
+    id: 'account_id',
+    label: 'Company Account ID',
+    hidden: true,
+    nowrap: true,
+    width: 170,
+    cell: (t) => t.account_id,
+  },
   {
     id: 'status',
     label: 'Status',
     pinned: true,
     card: 'status',
+    width: 120,
     cell: (t) => <AccountingStatusChip status={t.status} reason={t.reason} />,
   },
-  { id: 'transfer_type', label: 'Transaction Type', cell: (t) => TRANSFER_TYPE_LABELS[t.transfer_type] },
-  { id: 'company', label: 'Company', hidden: true, cell: (t) => t.company_name },
-  { id: 'created_at', label: 'Date', nowrap: true, cell: (t) => localDateTime(t.created_at) },
+  {
+    id: 'transfer_type',
+    label: 'Transaction Type',
+    width: 165,
+    cell: (t) => TRANSFER_TYPE_LABELS[t.transfer_type],
+  },
+  { id: 'company', label: 'Company', hidden: true, width: 150, cell: (t) => t.company_name },
+  { id: 'created_at', label: 'Date', nowrap: true, width: 181, cell: (t) => localDateTime(t.created_at) },
 ];
 
 const SIZES = [20, 50, 100];
@@ -132,6 +148,7 @@ export function AccountingTransactionsPage() {
           sx={{ maxHeight: '65vh' }}
           action={{
             label: 'Description',
+            width: 146,
             cell: (r) => (
               <ActionButton
                 text="Description"

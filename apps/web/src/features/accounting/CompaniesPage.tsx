@@ -92,22 +92,32 @@ export function CompaniesPage() {
   };
 
   const columns: Column<CompanyRow>[] = [
-    { id: 'name', label: 'Company Name', pinned: true, card: 'title', cell: (c) => c.name },
+    { id: 'name', label: 'Company Name', pinned: true, card: 'title', width: 155, cell: (c) => c.name },
     {
       id: 'email',
       label: 'Company Email',
       pinned: true,
+      width: 250,
       cell: (c) => <OneLine text={c.email} />,
     },
     {
       id: 'api_key',
       label: 'API Key',
-      pinned: true,
+      // masked until the password is given: the first to go when the columns do not fit (an admin's wider actions)
+      priority: 3,
+      width: 210,
       cell: (c) => {
         const plain = keys[c.id];
         return (
           <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0 }}>
-            <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all', minWidth: 0 }}>
+            <Typography
+              variant="body2"
+              sx={{
+                fontFamily: 'monospace',
+                minWidth: 0,
+                ...(plain ? { wordBreak: 'break-all' } : { whiteSpace: 'nowrap' }),
+              }}
+            >
               {plain ?? c.api_key}
             </Typography>
             {plain ? (
@@ -142,6 +152,7 @@ export function CompaniesPage() {
             id: 'active_switch',
             label: 'Active',
             pinned: true,
+            width: 90,
             cell: (c: CompanyRow) => (
               <Switch
                 checked={c.status === 1}
@@ -154,18 +165,29 @@ export function CompaniesPage() {
           },
         ]
       : []),
-    { id: 'status', label: 'Status', card: 'status', cell: (c) => activeChip(c.status) },
+    // the Active switch says it too: the chip goes first when the columns do not fit
+    { id: 'status', label: 'Status', card: 'status', priority: 3, width: 90, cell: (c) => activeChip(c.status) },
     {
       id: 'consent',
       label: 'Consent',
+      width: 110,
       cell: (c) => <StatusChip status={c.consent} tone={c.consent === 'Approved' ? 'green' : 'amber'} />,
     },
-    { id: 'accounts', label: 'Accounts', hidden: true, cell: (c) => c.accounts },
-    { id: 'created_at', label: 'Registered', hidden: true, nowrap: true, cell: (c) => localDateTime(c.created_at) },
+    { id: 'accounts', label: 'Accounts', hidden: true, width: 100, cell: (c) => c.accounts },
+    {
+      id: 'created_at',
+      label: 'Registered',
+      hidden: true,
+      nowrap: true,
+      width: 180,
+      cell: (c) => localDateTime(c.created_at),
+    },
   ];
 
   const action: RowAction<CompanyRow> = {
     label: 'Action',
+    // View rules, and Threshold for an admin
+    width: isAdmin ? 250 : 140,
     cell: (c) => (
       <Stack direction="row" spacing={0.5}>
         <ActionButton

@@ -62,7 +62,8 @@ describe('the Rules screen', () => {
     expect(screen.getAllByText('€25.00').length).toBeGreaterThan(0);
     expect(screen.getAllByText('12.5 %').length).toBeGreaterThan(0);
     expect(screen.getAllByText('Weekly, Monday').length).toBeGreaterThan(0);
-    expect(screen.getAllByText('14:30').length).toBeGreaterThan(0);
+    // a daily rule's time shows in its day column (the Interval column is one click away in Columns)
+    expect(screen.getAllByText('Daily, 14:30').length).toBeGreaterThan(0);
     expect(screen.getAllByRole('button', { name: 'Copy the beneficiary id of Rule 1' }).length).toBeGreaterThan(0);
     expect(callsTo(fetch, '/api/accounting-rules')[0]).toEqual({ per_page: 10, page: 1, search: '', rule_type: '' });
     await userEvent.click(screen.getByRole('combobox', { name: 'Rule type' }));

@@ -35,28 +35,29 @@ const TYPE_KEYS = ['amount', 'percentage'] as const;
 /** An amount rule's cents in euro; a percentage rule's share as '12.5 %'. */
 export const ruleAmount = (r: RuleRow) => (r.rule_type === 'Percentage' ? `${r.amount} %` : euro(Number(r.amount)));
 
-/** When a rule runs: every day, on a weekday, or on a day of the month. */
+/** When a rule runs: every day at its UTC time, on a weekday, or on a day of the month (both at 00:00 UTC). */
 export const ruleDay = (r: RuleRow) =>
   r.interval_type === 'weekly'
     ? `Weekly, ${r.interval_day ?? '-'}`
     : r.interval_type === 'monthly'
       ? `Monthly, day ${r.interval_day ?? '-'}`
-      : 'Daily';
+      : `Daily, ${r.interval}`;
 
 const COLUMNS: Column<RuleRow>[] = [
   { id: 'rule_name', label: 'Rule Name', pinned: true, card: 'title', width: 150, cell: (r) => r.rule_name },
-  { id: 'company_name', label: 'Company Name', hidden: true, cell: (r) => r.company_name },
+  { id: 'company_name', label: 'Company Name', hidden: true, width: 150, cell: (r) => r.company_name },
   {
     id: 'company_email',
     label: 'Company Email',
     hidden: true,
+    width: 220,
     cell: (r) => <OneLine text={r.company_email} maxWidth={200} />,
   },
-  { id: 'account_id', label: 'Account ID', hidden: true, nowrap: true, cell: (r) => r.account_id },
+  { id: 'account_id', label: 'Account ID', hidden: true, nowrap: true, width: 150, cell: (r) => r.account_id },
   {
     id: 'beneficiary',
     label: 'Beneficiary',
-    width: 250,
+    width: 255,
     // one line (a long beneficiary id broke mid-word and made the row 150 px tall), the whole of it on hover
     cell: (r) => (
       <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0 }}>
@@ -67,20 +68,28 @@ const COLUMNS: Column<RuleRow>[] = [
   },
 ];
 const AFTER_SWITCH: Column<RuleRow>[] = [
-  { id: 'status', label: 'Status', hidden: true, card: 'status', cell: (r) => activeChip(r.status) },
+  { id: 'status', label: 'Status', hidden: true, card: 'status', width: 90, cell: (r) => activeChip(r.status) },
   {
     id: 'transfer_type',
     label: 'Transaction Type',
     priority: 3,
-    width: 150,
+    width: 165,
     cell: (r) => TRANSFER_TYPE_LABELS[r.transfer_type],
   },
-  { id: 'rule_type', label: 'Rule Type', pinned: true, width: 110, cell: (r) => r.rule_type },
-  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, width: 100, cell: ruleAmount },
-  { id: 'interval', label: 'Interval (UTC)', nowrap: true, width: 130, cell: (r) => r.interval },
-  { id: 'interval_day', label: 'Interval Day/Date', nowrap: true, width: 150, cell: ruleDay },
-  { id: 'reference', label: 'Reference', hidden: true, cell: (r) => r.reference },
-  { id: 'created_at', label: 'Created At', hidden: true, nowrap: true, cell: (r) => localDateTime(r.created_at) },
+  { id: 'rule_type', label: 'Rule Type', pinned: true, width: 111, cell: (r) => r.rule_type },
+  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, width: 112, cell: ruleAmount },
+  // the day column says a daily rule's time too (the others run at 00:00): one click away in Columns
+  { id: 'interval', label: 'Interval (UTC)', priority: 3, nowrap: true, width: 143, cell: (r) => r.interval },
+  { id: 'interval_day', label: 'Interval Day/Date', nowrap: true, width: 171, cell: ruleDay },
+  { id: 'reference', label: 'Reference', hidden: true, width: 150, cell: (r) => r.reference },
+  {
+    id: 'created_at',
+    label: 'Created At',
+    hidden: true,
+    nowrap: true,
+    width: 180,
+    cell: (r) => localDateTime(r.created_at),
+  },
 ];
 
 /**
@@ -124,6 +133,7 @@ export function RulesPage() {
     id: 'active_switch',
     label: 'Active',
     pinned: true,
+    width: 90,
     cell: (r) => (
       <Switch
         checked={r.status === 1}
@@ -136,6 +146,7 @@ export function RulesPage() {
   const action: RowAction<RuleRow> | undefined = canCreate
     ? {
         label: 'Delete Rule',
+        width: 124,
         cell: (r) => (
           <ActionButton
             text="Delete"

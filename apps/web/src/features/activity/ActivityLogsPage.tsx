@@ -19,15 +19,23 @@ import { DateField } from '../../ui/DateField.tsx';
 import { clearFilters } from '../../lib/filters.ts';
 
 const COLUMNS: Column<ActivityRow>[] = [
-  { id: 'user', label: 'User Name', pinned: true, card: 'title', cell: (r) => r.user_name ?? '-' },
+  { id: 'user', label: 'User Name', width: 120, pinned: true, card: 'title', cell: (r) => r.user_name ?? '-' },
   {
     id: 'email',
     label: 'User Email',
+    width: 190,
     pinned: true,
     cell: (r) => <OneLine text={r.user_email ?? '-'} />,
   },
-  { id: 'activity', label: 'Action', pinned: true, cell: (r) => r.activity },
-  { id: 'created_at', label: 'Date and Time', pinned: true, nowrap: true, cell: (r) => localDateTime(r.created_at) },
+  { id: 'activity', label: 'Action', width: 260, pinned: true, cell: (r) => r.activity },
+  {
+    id: 'created_at',
+    label: 'Date and Time',
+    width: 180,
+    pinned: true,
+    nowrap: true,
+    cell: (r) => localDateTime(r.created_at),
+  },
 ];
 
 /** The day filter: a real date up to today, or none. */

@@ -57,10 +57,11 @@ export function ApiKeysPage() {
   const own = (h: ApiKeyHolderRow) => h.id === me?.id;
 
   const columns: Column<ApiKeyHolderRow>[] = [
-    { id: 'name', label: 'Merchant Name', pinned: true, card: 'title', cell: (h) => h.name },
+    { id: 'name', label: 'Merchant Name', width: 160, pinned: true, card: 'title', cell: (h) => h.name },
     {
       id: 'account_reference',
       label: 'Account Reference',
+      width: 180,
       nowrap: true,
       cell: (h) => (
         <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
@@ -69,10 +70,11 @@ export function ApiKeysPage() {
         </Stack>
       ),
     },
-    { id: 'email', label: 'Email', cell: (h) => <OneLine text={h.email} /> },
+    { id: 'email', label: 'Email', width: 220, cell: (h) => <OneLine text={h.email} /> },
     {
       id: 'public_key',
       label: 'Public Key',
+      width: 170,
       pinned: true,
       nowrap: true,
       cell: (h) => {
@@ -80,7 +82,14 @@ export function ApiKeysPage() {
         return <KeyLine label={`public key of ${h.name}`} value={plain} shown={plain ?? h.public_key_masked ?? '-'} />;
       },
     },
-    { id: 'issued', label: 'Issued', nowrap: true, hidden: true, cell: (h) => localDateTime(h.key_created_at) },
+    {
+      id: 'issued',
+      label: 'Issued',
+      width: 180,
+      nowrap: true,
+      hidden: true,
+      cell: (h) => localDateTime(h.key_created_at),
+    },
   ];
 
   const action: RowAction<ApiKeyHolderRow> = {

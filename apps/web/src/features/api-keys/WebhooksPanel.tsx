@@ -28,16 +28,18 @@ export function WebhooksPanel() {
   const [logOf, setLogOf] = useState<WebhookEndpointRow | null>(null);
 
   const columns: Column<WebhookEndpointRow>[] = [
-    { id: 'url', label: 'URL', pinned: true, card: 'title', cell: (e) => <OneLine text={e.url} /> },
+    { id: 'url', label: 'URL', width: 220, pinned: true, card: 'title', cell: (e) => <OneLine text={e.url} /> },
     {
       id: 'events',
       label: 'Events',
+      width: 170,
       // all nine read as one phrase; a choice on one line, whole on hover
       cell: (e) => (e.events.length === WEBHOOK_EVENTS.length ? 'All events' : <OneLine text={e.events.join(', ')} />),
     },
     {
       id: 'status',
       label: 'Status',
+      width: 130,
       pinned: true,
       card: 'status',
       nowrap: true,
@@ -46,10 +48,11 @@ export function WebhooksPanel() {
     {
       id: 'failing_since',
       label: 'Failing Since',
+      width: 180,
       nowrap: true,
       cell: (e) => (e.failing_since ? localDateTime(e.failing_since) : '-'),
     },
-    { id: 'created_at', label: 'Added', nowrap: true, cell: (e) => localDateTime(e.created_at) },
+    { id: 'created_at', label: 'Added', width: 180, nowrap: true, cell: (e) => localDateTime(e.created_at) },
   ];
   const action: RowAction<WebhookEndpointRow> = {
     label: 'Action',

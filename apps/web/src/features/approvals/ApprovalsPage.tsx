@@ -45,17 +45,19 @@ const columnsOf = (group: 'payments' | '2d'): Column<ApprovalRow>[] => [
   {
     id: 'what',
     label: 'What',
+    width: 130,
     pinned: true,
     card: 'title',
     nowrap: true,
     cell: (a) => `${KIND_LABEL[a.kind]} ${a.object_id}`,
   },
-  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (a) => euro(a.amount) },
-  { id: 'holder', label: group === '2d' ? 'Company' : 'Merchant', cell: (a) => a.holder_name },
-  { id: 'description', label: 'Details', cell: (a) => <OneLine text={a.description} maxWidth={200} /> },
+  { id: 'amount', label: 'Amount', width: 110, pinned: true, nowrap: true, cell: (a) => euro(a.amount) },
+  { id: 'holder', label: group === '2d' ? 'Company' : 'Merchant', width: 160, cell: (a) => a.holder_name },
+  { id: 'description', label: 'Details', width: 210, cell: (a) => <OneLine text={a.description} maxWidth={200} /> },
   {
     id: 'made',
     label: 'Made',
+    width: 180,
     cell: (a) => (
       <>
         {a.made_by}
@@ -68,6 +70,7 @@ const columnsOf = (group: 'payments' | '2d'): Column<ApprovalRow>[] => [
   {
     id: 'status',
     label: 'Status',
+    width: 145,
     pinned: true,
     card: 'status',
     cell: (a) =>
@@ -80,6 +83,7 @@ const columnsOf = (group: 'payments' | '2d'): Column<ApprovalRow>[] => [
   {
     id: 'decided',
     label: 'Decided By',
+    width: 180,
     hidden: true,
     cell: (a) => (a.decided_by ? `${a.decided_by}, ${localDateTime(a.decided_at)}` : ''),
   },

@@ -20,17 +20,19 @@ import { useLinkAction } from '../../ui/EmptyState.tsx';
 const PER_PAGE = 10;
 
 const COLUMNS: Column<BrandRow>[] = [
-  { id: 'name', label: 'Name', pinned: true, card: 'title', cell: (b) => b.name },
+  { id: 'name', label: 'Name', width: 130, pinned: true, card: 'title', cell: (b) => b.name },
   {
     id: 'email',
     label: 'Email',
+    width: 200,
     pinned: true,
     cell: (b) => <OneLine text={b.email} />,
   },
-  { id: 'merchant', label: 'Merchant', cell: (b) => b.parent.name },
+  { id: 'merchant', label: 'Merchant', width: 140, cell: (b) => b.parent.name },
   {
     id: 'account_reference',
     label: 'Account Reference',
+    width: 180,
     cell: (b) =>
       b.account_reference ? (
         <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
@@ -41,10 +43,11 @@ const COLUMNS: Column<BrandRow>[] = [
         '-'
       ),
   },
-  { id: 'registered', label: 'Register Date', nowrap: true, cell: (b) => localDate(b.created_at) },
+  { id: 'registered', label: 'Register Date', width: 140, nowrap: true, cell: (b) => localDate(b.created_at) },
   {
     id: 'verified',
     label: 'Verified',
+    width: 100,
     pinned: true,
     card: 'status',
     cell: (b) => <StatusChip status={b.remember_token_status} />,
@@ -52,6 +55,7 @@ const COLUMNS: Column<BrandRow>[] = [
   {
     id: 'status',
     label: 'Status',
+    width: 90,
     cell: (b) => <StatusChip status={b.is_active === '1' ? 'Active' : 'Inactive'} />,
   },
 ];

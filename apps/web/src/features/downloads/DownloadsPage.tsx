@@ -30,13 +30,21 @@ const COLUMNS: Column<DownloadFile>[] = [
   {
     id: 'file_name',
     label: 'File Name',
+    width: 230,
     pinned: true,
     card: 'title',
     cell: (f) => <OneLine text={f.file_name} maxWidth={280} />,
   },
-  { id: 'date_range', label: 'Date Range', nowrap: true, cell: dateRange },
-  { id: 'status', label: 'Status', pinned: true, card: 'status', cell: (f) => <StatusChip status={f.status} /> },
-  { id: 'created_at', label: 'Created At', nowrap: true, cell: (f) => localDateTime(f.created_at) },
+  { id: 'date_range', label: 'Date Range', width: 250, nowrap: true, cell: dateRange },
+  {
+    id: 'status',
+    label: 'Status',
+    width: 170,
+    pinned: true,
+    card: 'status',
+    cell: (f) => <StatusChip status={f.status} />,
+  },
+  { id: 'created_at', label: 'Created At', width: 180, nowrap: true, cell: (f) => localDateTime(f.created_at) },
 ];
 
 /**

@@ -39,17 +39,19 @@ const GROUPS = [
 ] as const;
 
 const COLUMNS: Column<FeeRow>[] = [
-  { id: 'name', label: 'Name', pinned: true, card: 'title', cell: (r) => r.name },
-  { id: 'email', label: 'Email', cell: (r) => <OneLine text={r.email} /> },
+  { id: 'name', label: 'Name', width: 140, pinned: true, card: 'title', cell: (r) => r.name },
+  { id: 'email', label: 'Email', width: 220, cell: (r) => <OneLine text={r.email} /> },
   {
     id: 'role',
     label: 'Type',
+    width: 110,
     cell: (r) => <StatusChip status={r.role} tone="grey" />,
   },
-  { id: 'merchant', label: 'Merchant', cell: (r) => r.parent?.name ?? '-' },
+  { id: 'merchant', label: 'Merchant', width: 140, cell: (r) => r.parent?.name ?? '-' },
   {
     id: 'fee',
     label: 'Fee',
+    width: 85,
     pinned: true,
     card: 'status',
     cell: (r) => <Box sx={{ fontVariantNumeric: 'tabular-nums', fontWeight: 600 }}>{r.fee}%</Box>,
@@ -57,6 +59,7 @@ const COLUMNS: Column<FeeRow>[] = [
   {
     id: 'changed',
     label: 'Last Changed',
+    width: 140,
     nowrap: true,
     cell: (r) => (r.changed_at ? localDateTime(r.changed_at) : '-'),
   },

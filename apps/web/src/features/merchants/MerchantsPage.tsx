@@ -69,18 +69,33 @@ export function MerchantsPage() {
   };
 
   const columns: Column<HolderRow>[] = [
-    { id: 'name', label: 'Name', pinned: true, card: 'title', cell: (m) => m.name },
+    { id: 'name', label: 'Name', width: 140, pinned: true, card: 'title', cell: (m) => m.name },
     {
       id: 'email',
       label: 'Email',
+      width: 220,
       pinned: true,
       cell: (m) => <OneLine text={m.email} maxWidth={200} />,
     },
-    { id: 'descriptor_name', label: 'Descriptor Name', hidden: true, cell: (m) => m.descriptor_name ?? '-' },
-    { id: 'descriptor_code', label: 'Descriptor Code', hidden: true, nowrap: true, cell: (m) => m.descriptor_code },
+    {
+      id: 'descriptor_name',
+      label: 'Descriptor Name',
+      width: 160,
+      hidden: true,
+      cell: (m) => m.descriptor_name ?? '-',
+    },
+    {
+      id: 'descriptor_code',
+      label: 'Descriptor Code',
+      width: 150,
+      hidden: true,
+      nowrap: true,
+      cell: (m) => m.descriptor_code,
+    },
     {
       id: 'brands',
       label: 'Brands',
+      width: 120,
       nowrap: true,
       cell: (m) => (
         <Link component="button" type="button" onClick={() => setPanel(m)} aria-label={`View brands of ${m.name}`}>
@@ -88,7 +103,7 @@ export function MerchantsPage() {
         </Link>
       ),
     },
-    { id: 'total_brands', label: 'Total Brands', hidden: true, cell: (m) => m.total_brands },
+    { id: 'total_brands', label: 'Total Brands', width: 110, hidden: true, cell: (m) => m.total_brands },
     ...(actions.canManage
       ? [
           {
@@ -109,15 +124,17 @@ export function MerchantsPage() {
     {
       id: 'status',
       label: 'Status',
+      width: 90,
       card: 'status',
       cell: (m) => <StatusChip status={m.is_active === '1' ? 'Active' : 'Inactive'} />,
     },
-    { id: 'verified', label: 'Verified', cell: verifiedChip },
+    { id: 'verified', label: 'Verified', width: 100, cell: verifiedChip },
     ...(admin
       ? [
           {
             id: 'direct',
             label: 'Direct Merchant',
+            width: 160,
             cell: (m: HolderRow) => (
               <Checkbox
                 checked={m.direct_merchant === 1}

@@ -45,6 +45,7 @@ const payinReason = (p: PayinRow) =>
 const REQUESTED_BY: Column<PayinRow> = {
   id: 'requested_by',
   label: 'Requested By',
+  width: 150,
   nowrap: true,
   cell: (p) => p.requested_by ?? '–',
 };
@@ -53,38 +54,42 @@ const PAYIN_COLUMNS: Column<PayinRow>[] = [
   {
     id: 'reference',
     label: 'Pay-in Reference',
+    width: 185,
     pinned: true,
     card: 'title',
     nowrap: true,
     cell: (p) => p.pay_in_reference,
   },
-  { id: 'merchant', label: 'Merchant', nowrap: true, cell: (p) => p.merchant_name },
-  { id: 'brand', label: 'Brand', hidden: true, cell: (p) => p.brand_name ?? '–' },
-  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (p) => euro(p.amount) },
+  { id: 'merchant', label: 'Merchant', width: 130, nowrap: true, cell: (p) => p.merchant_name },
+  { id: 'brand', label: 'Brand', width: 120, hidden: true, cell: (p) => p.brand_name ?? '–' },
+  { id: 'amount', label: 'Amount', width: 105, pinned: true, nowrap: true, cell: (p) => euro(p.amount) },
   {
     id: 'request_id',
     label: 'Request ID',
+    width: 135,
     nowrap: true,
     cell: (p) => <OneLine text={p.request_id} maxWidth={160} copy={`Copy the request id ${p.request_id}`} />,
   },
   {
     id: 'status',
     label: 'Status',
+    width: 100,
     pinned: true,
     card: 'status',
     cell: (p) => <StatusWithReason status={p.transaction_status} reason={payinReason(p)} />,
   },
-  { id: 'link_status', label: 'Link Status', hidden: true, cell: (p) => p.link_status },
+  { id: 'link_status', label: 'Link Status', width: 110, hidden: true, cell: (p) => p.link_status },
   {
     id: 'refund_status',
     label: 'Refund Status',
+    width: 160,
     nowrap: true,
     cell: (p) => (p.refund_status === null ? 'Not Allowed' : REFUND_STATUS_LABELS[p.refund_status]),
   },
-  { id: 'payer', label: 'Payer', cell: (p) => `${p.first_name} ${p.last_name}` },
-  { id: 'date_of_birth', label: 'Date of Birth', hidden: true, nowrap: true, cell: (p) => p.date_of_birth },
-  { id: 'account_id', label: 'Account ID', hidden: true, nowrap: true, cell: (p) => p.account_id },
-  { id: 'created_at', label: 'Date', nowrap: true, cell: (p) => localDateTime(p.created_at) },
+  { id: 'payer', label: 'Payer', width: 140, cell: (p) => `${p.first_name} ${p.last_name}` },
+  { id: 'date_of_birth', label: 'Date of Birth', width: 120, hidden: true, nowrap: true, cell: (p) => p.date_of_birth },
+  { id: 'account_id', label: 'Account ID', width: 130, hidden: true, nowrap: true, cell: (p) => p.account_id },
+  { id: 'created_at', label: 'Date', width: 180, nowrap: true, cell: (p) => localDateTime(p.created_at) },
 ];
 /** CardEye: the same columns, with who requested the card payment beside the reference (the request id one click
  * away in Columns, so that the list fits 1366 px). */

@@ -35,20 +35,22 @@ const COLUMNS: Column<RefundRow>[] = [
   {
     id: 'reference',
     label: 'Pay-in Reference',
+    width: 185,
     pinned: true,
     card: 'title',
     nowrap: true,
     cell: (r) => r.payin_reference,
   },
-  { id: 'batch_id', label: 'Refund ID', nowrap: true, cell: (r) => r.batch_id ?? '–' },
-  { id: 'merchant', label: 'Merchant', hidden: true, cell: (r) => r.merchant_name },
-  { id: 'brand', label: 'Brand', cell: (r) => r.brand_name ?? '–' },
-  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (r) => euro(r.amount) },
-  { id: 'request_id', label: 'Request ID', nowrap: true, cell: (r) => r.request_id },
-  { id: 'type', label: 'Type', cell: (r) => r.transaction_type },
+  { id: 'batch_id', label: 'Refund ID', width: 135, nowrap: true, cell: (r) => r.batch_id ?? '–' },
+  { id: 'merchant', label: 'Merchant', width: 130, hidden: true, cell: (r) => r.merchant_name },
+  { id: 'brand', label: 'Brand', width: 120, cell: (r) => r.brand_name ?? '–' },
+  { id: 'amount', label: 'Amount', width: 105, pinned: true, nowrap: true, cell: (r) => euro(r.amount) },
+  { id: 'request_id', label: 'Request ID', width: 135, nowrap: true, cell: (r) => r.request_id },
+  { id: 'type', label: 'Type', width: 90, cell: (r) => r.transaction_type },
   {
     id: 'status',
     label: 'Status',
+    width: 100,
     pinned: true,
     card: 'status',
     cell: (r) => (
@@ -58,10 +60,10 @@ const COLUMNS: Column<RefundRow>[] = [
       />
     ),
   },
-  { id: 'payer', label: 'Payer', cell: (r) => `${r.first_name} ${r.last_name}` },
-  { id: 'date_of_birth', label: 'Date of Birth', hidden: true, nowrap: true, cell: (r) => r.date_of_birth },
-  { id: 'account_id', label: 'Account ID', hidden: true, nowrap: true, cell: (r) => r.account_id },
-  { id: 'created_at', label: 'Date', nowrap: true, cell: (r) => localDateTime(r.created_at) },
+  { id: 'payer', label: 'Payer', width: 140, cell: (r) => `${r.first_name} ${r.last_name}` },
+  { id: 'date_of_birth', label: 'Date of Birth', width: 120, hidden: true, nowrap: true, cell: (r) => r.date_of_birth },
+  { id: 'account_id', label: 'Account ID', width: 130, hidden: true, nowrap: true, cell: (r) => r.account_id },
+  { id: 'created_at', label: 'Date', width: 180, nowrap: true, cell: (r) => localDateTime(r.created_at) },
 ];
 
 const EMPTY = { batch_id: '', pay_in_reference: '', request_id: '', account_id: '', start_date: '', end_date: '' };

@@ -16,14 +16,27 @@ import { useDeleteUser } from './api/deleteUser.ts';
 import { usersOfRoleQuery } from './api/userRoles.ts';
 import { OneLine } from '../../ui/OneLine.tsx';
 
-const NAME: Column<RoleUser> = { id: 'name', label: 'Name', pinned: true, card: 'title', cell: (u) => u.name };
+const NAME: Column<RoleUser> = {
+  id: 'name',
+  label: 'Name',
+  width: 140,
+  pinned: true,
+  card: 'title',
+  cell: (u) => u.name,
+};
 const EMAIL: Column<RoleUser> = {
   id: 'email',
   label: 'Email',
+  width: 220,
   pinned: true,
   cell: (u) => <OneLine text={u.email} />,
 };
-const MERCHANT: Column<RoleUser> = { id: 'merchant', label: 'Merchant Name', cell: (u) => u.merchant_name ?? '-' };
+const MERCHANT: Column<RoleUser> = {
+  id: 'merchant',
+  label: 'Merchant Name',
+  width: 160,
+  cell: (u) => u.merchant_name ?? '-',
+};
 
 /** The columns for a role: no merchant name for Manager (spec). */
 export const columnsFor = (role: RoleName) => (role === 'Manager' ? [NAME, EMAIL] : [NAME, EMAIL, MERCHANT]);

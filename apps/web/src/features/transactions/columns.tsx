@@ -16,18 +16,38 @@ export const BATCH_FEE_TIP = 'The batch fee is applied on the summed amount of a
  * less start hidden so the list fits a 1366 px screen without sideways scrolling (the Columns menu shows them).
  */
 export const PAYOUT_COLUMNS: Column<PayoutRow>[] = [
-  { id: 'beneficiary', label: 'Beneficiary Name', pinned: true, card: 'title', cell: (t) => t.beneficiary_name },
-  { id: 'brand', label: 'Brand', cell: (t) => t.brand },
-  { id: 'behalf_of', label: 'Behalf Of', hidden: true, cell: (t) => dash(t.behalf_of) },
-  { id: 'uploaded_by', label: 'Uploaded By', hidden: true, cell: (t) => dash(t.uploaded_by) },
-  { id: 'account_used', label: 'Account Used', hidden: true, cell: (t) => dash(t.account_used) },
-  { id: 'merchant_trx', label: 'Merchant Transaction ID', hidden: true, cell: (t) => t.merchant_transaction_id },
-  { id: 'intergiro_trx', label: 'Intergiro Trx ID', hidden: true, cell: (t) => dash(t.intergiro_trx_id) },
-  { id: 'reference', label: 'Reference', cell: (t) => t.reference },
-  { id: 'obol_id', label: 'Obol ID', hidden: true, cell: (t) => t.account_id },
-  { id: 'amount', label: 'Amount', pinned: true, nowrap: true, cell: (t) => euro(t.amount) },
-  { id: 'status', label: 'Status', pinned: true, card: 'status', cell: (t) => <StatusChip status={t.status} /> },
-  { id: 'updated_at', label: 'Updated At', nowrap: true, cell: (t) => localDateTime(t.updated_at) },
+  {
+    id: 'beneficiary',
+    label: 'Beneficiary Name',
+    width: 190,
+    pinned: true,
+    card: 'title',
+    cell: (t) => t.beneficiary_name,
+  },
+  { id: 'brand', label: 'Brand', width: 130, cell: (t) => t.brand },
+  { id: 'behalf_of', label: 'Behalf Of', width: 130, hidden: true, cell: (t) => dash(t.behalf_of) },
+  { id: 'uploaded_by', label: 'Uploaded By', width: 130, hidden: true, cell: (t) => dash(t.uploaded_by) },
+  { id: 'account_used', label: 'Account Used', width: 150, hidden: true, cell: (t) => dash(t.account_used) },
+  {
+    id: 'merchant_trx',
+    label: 'Merchant Transaction ID',
+    width: 190,
+    hidden: true,
+    cell: (t) => t.merchant_transaction_id,
+  },
+  { id: 'intergiro_trx', label: 'Intergiro Trx ID', width: 170, hidden: true, cell: (t) => dash(t.intergiro_trx_id) },
+  { id: 'reference', label: 'Reference', width: 130, cell: (t) => t.reference },
+  { id: 'obol_id', label: 'Obol ID', width: 110, hidden: true, cell: (t) => t.account_id },
+  { id: 'amount', label: 'Amount', width: 95, pinned: true, nowrap: true, cell: (t) => euro(t.amount) },
+  {
+    id: 'status',
+    label: 'Status',
+    width: 120,
+    pinned: true,
+    card: 'status',
+    cell: (t) => <StatusChip status={t.status} />,
+  },
+  { id: 'updated_at', label: 'Updated At', width: 180, nowrap: true, cell: (t) => localDateTime(t.updated_at) },
 ];
 
 const feeTip = (
@@ -72,9 +92,9 @@ export const COMPLETED_COLUMNS: Column<CompletedRow>[] = [
   },
   { id: 'amount', label: 'Amount', pinned: true, nowrap: true, width: 95, cell: (t) => euro(t.amount) },
   { id: 'reference', label: 'Reference', priority: 3, width: 110, cell: (t) => t.reference },
-  { id: 'behalf_of', label: 'Behalf Of', hidden: true, cell: (t) => dash(t.behalf_of) },
-  { id: 'uploaded_by', label: 'Uploaded By', hidden: true, cell: (t) => dash(t.uploaded_by) },
-  { id: 'account_used', label: 'Account Used', hidden: true, cell: (t) => dash(t.account_used) },
+  { id: 'behalf_of', label: 'Behalf Of', width: 130, hidden: true, cell: (t) => dash(t.behalf_of) },
+  { id: 'uploaded_by', label: 'Uploaded By', width: 130, hidden: true, cell: (t) => dash(t.uploaded_by) },
+  { id: 'account_used', label: 'Account Used', width: 150, hidden: true, cell: (t) => dash(t.account_used) },
   {
     id: 'status',
     label: 'Status',
@@ -119,7 +139,7 @@ export const HISTORY_COLUMNS: Column<HistoryRow>[] = [
         '-'
       ),
   },
-  { id: 'currency', label: 'Currency', hidden: true, cell: (t) => t.currency },
+  { id: 'currency', label: 'Currency', width: 90, hidden: true, cell: (t) => t.currency },
   { id: 'amount', label: 'Amount', pinned: true, nowrap: true, width: 100, cell: (t) => euro(t.amount) },
   { id: 'timestamp', label: 'Timestamp', nowrap: true, width: 180, cell: (t) => localDateTime(t.updated_at) },
   {

@@ -26,20 +26,36 @@ const ALL_ROLES = 'All Roles';
 const ROLE_CHOICES = [ALL_ROLES, ...ROLES].map((r) => ({ label: r, value: r }));
 
 const COLUMNS: Column<UserRow>[] = [
-  { id: 'name', label: 'Full Name', pinned: true, card: 'title', cell: (u) => u.name },
+  { id: 'name', label: 'Full Name', width: 170, pinned: true, card: 'title', cell: (u) => u.name },
   {
     id: 'email',
     label: 'Email',
+    width: 235,
     pinned: true,
     cell: (u) => <OneLine text={u.email} />,
   },
-  { id: 'user_of', label: 'User Of', cell: (u) => u.parent?.name ?? '-' },
-  { id: 'registered', label: 'Register Date', hidden: true, nowrap: true, cell: (u) => localDate(u.created_at) },
-  { id: 'last_login', label: 'Last Login', hidden: true, nowrap: true, cell: (u) => localDateTime(u.last_login) },
-  { id: 'role', label: 'User Role', cell: (u) => u.roles[0]?.name },
+  { id: 'user_of', label: 'User Of', width: 140, cell: (u) => u.parent?.name ?? '-' },
+  {
+    id: 'registered',
+    label: 'Register Date',
+    width: 130,
+    hidden: true,
+    nowrap: true,
+    cell: (u) => localDate(u.created_at),
+  },
+  {
+    id: 'last_login',
+    label: 'Last Login',
+    width: 180,
+    hidden: true,
+    nowrap: true,
+    cell: (u) => localDateTime(u.last_login),
+  },
+  { id: 'role', label: 'User Role', width: 130, cell: (u) => u.roles[0]?.name },
   {
     id: 'status',
     label: 'Status',
+    width: 90,
     pinned: true,
     card: 'status',
     cell: (u) => <StatusChip status={userStatus(u)} />,
