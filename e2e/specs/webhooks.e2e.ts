@@ -39,7 +39,8 @@ describe('merchant webhooks', () => {
     await page.goto('/api-keys');
     const panel = page.getByRole('region', { name: 'Webhooks' });
     const addEndpoint = async (url: string) => {
-      await panel.getByRole('button', { name: 'Add endpoint' }).click();
+      // the panel's own button (an empty list offers a second one)
+      await panel.getByRole('button', { name: 'Add endpoint' }).first().click();
       const add = page.getByRole('dialog', { name: 'Add webhook endpoint' });
       await add.getByRole('textbox', { name: 'Endpoint URL' }).fill(url);
       for (const box of await add.getByRole('checkbox').all()) await box.uncheck();
