@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rowsOf } from './platform/db.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from './test/with-provider.ts';
-import { seedDemoAccounting } from './demo.ts';
+import { seedDemoAccounting } from './demo-accounting.ts';
 
 let t: TestAppWithProvider;
 beforeAll(async () => {

@@ -2,7 +2,8 @@ import { ConfigError, loadConfig } from './platform/config.ts';
 import { openConfiguredDatabase } from './platform/boot.ts';
 import { buildApp } from './app.ts';
 import { seedDemo, syncReferenceData } from './seed.ts';
-import { seedDemoAccounting, seedDemoPayouts, seedDemoTransfers } from './demo.ts';
+import { seedDemoAccounting } from './demo-accounting.ts';
+import { seedDemoPayouts, seedDemoTransfers } from './demo.ts';
 import { ensureApiKeys } from './features/api-keys/service.ts';
 import { startWorkers } from './workers.ts';
 

@@ -9,8 +9,9 @@ import type { FileWriter } from './writer.ts';
 import { yieldToRequests } from '../../platform/turns.ts';
 
 /**
- * Every export's rows are written by the database (cells.ts). A list's export (a spec with `rows`) is written so: the query makes each row's whole CSV line or
- * XLSX row (cells.ts), and JavaScript only moves bytes to the file, waiting whenever the file (or the zip) asks.
+ * Every export's rows are written by the database (cells.ts). A list's export (a spec with `rows`) is written so:
+ * the query makes each row's whole CSV line or XLSX row (cells.ts), and JavaScript only moves bytes to the file,
+ * waiting whenever the file (or the zip) asks.
  *
  * - PostgreSQL: one `COPY (query) TO STDOUT (FORMAT binary)` on a connection of its own. One statement is one
  *   snapshot, so the file is consistent without a transaction; nothing else waits for it.
