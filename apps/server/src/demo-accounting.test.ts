@@ -8,9 +8,10 @@ let t: TestAppWithProvider;
 beforeAll(async () => {
   t = await startTestAppWithProvider({ workers: true, provider: { settleMs: 100 } });
 });
+// closing waits for the workers' jobs, which the seeded rules start: past the 60 s default once in a loaded full run
 afterAll(async () => {
   await t?.close();
-});
+}, 180_000);
 
 const balanced = async () => {
   const [{ total }] = rowsOf<{ total: number }>(
