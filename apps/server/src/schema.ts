@@ -18,3 +18,4 @@ export * from './features/accounting/tables.ts';
 export * from './features/engine/tables.ts';
 export * from './features/webhooks/tables.ts';
 export * from './features/approvals/tables.ts';
+export * from './features/activity/tables.ts';

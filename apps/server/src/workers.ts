@@ -16,6 +16,7 @@ import { runExport } from './features/downloads/service.ts';
 import { deliver } from './features/webhooks/deliver.ts';
 import { tidyWebhooks } from './features/webhooks/tidy.ts';
 import { dispatchWebhooks, DISPATCH_EVERY_MS } from './features/webhooks/dispatch.ts';
+import { recordMoneyEvents, RECORD_EVERY_MS } from './features/activity/money.ts';
 import { pruneRateLimits } from './platform/housekeeping.ts';
 import { pruneLoginThrottle } from './features/auth/throttle.ts';
 import { pruneChallenges } from './features/passkeys/registration.ts';
@@ -139,6 +140,17 @@ export async function startWorkers(deps: Deps): Promise<() => Promise<void>> {
   };
   const dispatcher = setInterval(dispatch, DISPATCH_EVERY_MS);
   dispatcher.unref();
+  // the activity log: committed outbox events become its records within about a second
+  let recording = false;
+  const record = () => {
+    if (recording) return;
+    recording = true;
+    recordMoneyEvents(deps)
+      .catch((err: unknown) => deps.log.warn({ err }, 'recording money events failed; it runs again shortly'))
+      .finally(() => (recording = false));
+  };
+  const recorder = setInterval(record, RECORD_EVERY_MS);
+  recorder.unref();
   recover();
   // the staging reader's thread, started now so that the first upload does not wait for it (stage-reader.ts)
   warmStagingReader();
@@ -154,6 +166,7 @@ export async function startWorkers(deps: Deps): Promise<() => Promise<void>> {
   return async () => {
     clearInterval(sweeper);
     clearInterval(dispatcher);
+    clearInterval(recorder);
     await closeStagingReaders();
   };
 }
