@@ -15,8 +15,9 @@ import { executeBatch, submitBatch } from './features/batches/execute.ts';
 import { runExport } from './features/downloads/service.ts';
 import { deliver } from './features/webhooks/deliver.ts';
 import { tidyWebhooks } from './features/webhooks/tidy.ts';
-import { dispatchWebhooks, DISPATCH_EVERY_MS } from './features/webhooks/dispatch.ts';
-import { recordMoneyEvents, RECORD_EVERY_MS } from './features/activity/money.ts';
+import { dispatchWebhooks, DISPATCH_EVERY_MS, webhookCursorEventId } from './features/webhooks/dispatch.ts';
+import { activityCursorEventId, recordMoneyEvents, RECORD_EVERY_MS } from './features/activity/money.ts';
+import { pruneMoneyEvents } from './features/engine/prune.ts';
 import { pruneRateLimits } from './platform/housekeeping.ts';
 import { pruneLoginThrottle } from './features/auth/throttle.ts';
 import { pruneChallenges } from './features/passkeys/registration.ts';
@@ -34,6 +35,15 @@ export async function pruneThrottles(deps: Pick<Deps, 'db' | 'config'>) {
     loginThrottle: await pruneLoginThrottle(deps),
     passkeyChallenges: await pruneChallenges(deps.db),
   };
+}
+
+/**
+ * Deletes the outbox's events every reader is done with: the readers that keep a cursor (the webhooks' dispatch,
+ * the activity log) hand in where they are; open screens are covered by the engine's age limit.
+ */
+export async function pruneOutbox(deps: Pick<Deps, 'db'>) {
+  const consumed = [await webhookCursorEventId(deps), await activityCursorEventId(deps)];
+  return { moneyEvents: await pruneMoneyEvents(deps.db, consumed) };
 }
 
 /** What a job does, how many a worker takes at once, and the schedule it runs on, if any. */
@@ -87,12 +97,15 @@ function handlers(deps: Deps): { [N in JobName]: Handler<N> } {
       batchSize: 20,
       cron: '* * * * *',
     },
-    // rate-limit windows, quiet sign-in throttles and old passkey challenges that no longer decide anything; old
-    // webhook delivery logs, deliveries whose job was lost, and the demo shop's day-old events
+    // rate-limit windows, quiet sign-in throttles and old passkey challenges that no longer decide anything; outbox
+    // events every reader has read; old webhook delivery logs, deliveries whose job was lost, and the demo shop's
+    // day-old events
     'maintenance.prune': {
       run: async () => {
         const pruned = await pruneThrottles(deps);
         deps.log.info({ pruned }, 'throttle rows pruned');
+        const outbox = await pruneOutbox(deps);
+        if (outbox.moneyEvents) deps.log.info(outbox, 'outbox events pruned');
         const webhooks = await tidyWebhooks(deps);
         if (webhooks.pruned || webhooks.requeued || webhooks.demoShop)
           deps.log.info(webhooks, 'webhook deliveries tidied');

@@ -58,7 +58,8 @@ const HORIZON = sql`coalesce(
  * an event whose transaction commits later: ids are taken before commit and a later commit may hold a smaller id.
  * The price: while a transaction of this database that started writing earlier is still open, later events wait
  * for it. An
- * `afterId` that does not exist reads nothing.
+ * `afterId` that was pruned (prune.ts: what goes is a prefix of this order) reads on from the first event kept; one
+ * that no event ever had reads nothing.
  */
 export async function eventsAfter(
   db: Executor,
@@ -90,8 +91,10 @@ export async function eventsAfter(
         sql`${moneyEvents.tx} < ${HORIZON}`,
         afterId === 0
           ? undefined
-          : sql`(${moneyEvents.tx}, ${moneyEvents.id}) >
-              (SELECT c.tx, c.id FROM money_events c WHERE c.id = ${afterId})`,
+          : sql`((${moneyEvents.tx}, ${moneyEvents.id}) >
+              (SELECT c.tx, c.id FROM money_events c WHERE c.id = ${afterId})
+            OR (NOT EXISTS (SELECT 1 FROM money_events c WHERE c.id = ${afterId})
+              AND ${afterId}::bigint < (SELECT max(m.id) FROM money_events m)))`,
         visible,
       ),
     )

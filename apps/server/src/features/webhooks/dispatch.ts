@@ -91,3 +91,9 @@ export async function dispatchWebhooks(deps: Deps, limit = 500): Promise<number>
     return created;
   });
 }
+
+/** The last outbox event the dispatch has read (the pruning of the outbox keeps what comes after it). */
+export async function webhookCursorEventId(deps: Pick<Deps, 'db'>): Promise<number> {
+  const [row] = await deps.db.select({ id: webhookCursor.lastEventId }).from(webhookCursor);
+  return row?.id ?? 0;
+}
