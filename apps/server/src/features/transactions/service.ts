@@ -7,13 +7,16 @@ import type {
   PayoutStatus,
   TransactionDetails,
 } from '@obol/contract';
-import { EXACT_TOTAL_UP_TO, formatCents } from '@obol/contract';
+import { EXACT_TOTAL_UP_TO, formatCents, PAGE_SIZES } from '@obol/contract';
 import { sql, type SQL } from 'drizzle-orm';
+import { sha256 } from '../../platform/crypto.ts';
 import { pgDialect, rowsOf, type Executor } from '../../platform/db.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import type { Scope } from '../../platform/scope.ts';
+import { executeNamed } from '../../platform/statements.ts';
 import {
   boundedCountQuery,
+  completedFilters,
   completedWhere,
   decodeCursor,
   encodeCursor,
@@ -21,6 +24,7 @@ import {
   pageQuery,
   PAYOUT_COLUMNS,
   PAYOUT_JOINS,
+  payoutFilters,
   payoutScope,
   payoutWhere,
   planRows,
@@ -176,15 +180,26 @@ async function estimateOf(db: Executor, where: SQL): Promise<Estimate> {
 const cursorOf = (r: PayoutDbRow | undefined) =>
   r ? encodeCursor({ updatedAt: r.updated_key, id: Number(r.id) }) : null;
 
-async function pageOf(db: Executor, where: SQL, dir: Direction, p: Paging) {
+/**
+ * The page's statement runs prepared (planned once per connection: executeNamed) when the list has no filter, is
+ * read from its start or a cursor and by one of the web's page sizes: the list everyone opens and pages through,
+ * whose planning (the joins) cost more than its run. Its texts are few (scope kind, order, position, count, size).
+ * A filtered list is planned for its values each time: a plan kept for one value can be slow for another.
+ */
+const preparedPage = (filtered: boolean, p: Paging, offset: number, cursor: Cursor | null) =>
+  !filtered && (cursor !== null || offset === 0) && (PAGE_SIZES as readonly number[]).includes(p.perPage);
+
+async function pageOf(db: Executor, where: SQL, dir: Direction, p: Paging, filtered: boolean) {
   const { cursor, before } = resolvePosition(p);
   const offset = (p.page - 1) * p.perPage;
   // the estimate is kept (estimateOf): it decides, before the page is read, whether the page's statement counts too
   const estimate = await estimateOf(db, where);
   const count = estimate.rows <= SURELY_LARGE && !estimate.aboveCap;
-  const data = rowsOf<PayoutDbRow & { counted?: number }>(
-    await db.execute(pageQuery(where, dir, p.perPage, offset, cursor, before, count)),
-  );
+  const query = pageQuery(where, dir, p.perPage, offset, cursor, before, count);
+  type Row = PayoutDbRow & { counted?: number };
+  const data = preparedPage(filtered, p, offset, cursor)
+    ? await executeNamed<Row>(db, `obol_page_${sha256(pgDialect.sqlToQuery(query).sql).slice(0, 24)}`, query)
+    : rowsOf<Row>(await db.execute(query));
   // a page read by offset that is not full is the last one (an empty one says so only as page 1)
   const short = !cursor && data.length < p.perPage && (data.length > 0 || offset === 0) ? offset + data.length : null;
   // the count came with the rows; an empty page past the end counts on its own
@@ -200,7 +215,7 @@ export async function listPayouts(
   dir: Direction,
   p: Paging,
 ): Promise<PayoutListResponse> {
-  const r = await pageOf(db, payoutWhere(scope, f), dir, p);
+  const r = await pageOf(db, payoutWhere(scope, f), dir, p, payoutFilters(f).length > 0);
   return {
     transactions: { data: r.data.map(toPayoutRow), total: r.total.total, total_estimated: r.total.estimated },
     next_cursor: r.next_cursor,
@@ -215,7 +230,8 @@ export async function listCompleted(
   p: Paging,
 ): Promise<CompletedListResponse> {
   const where = completedWhere(scope, f);
-  const [r, fees] = await Promise.all([pageOf(db, where, 'DESC', p), db.execute(feeTotalQuery(where))]);
+  const filtered = completedFilters(f).length > 0;
+  const [r, fees] = await Promise.all([pageOf(db, where, 'DESC', p, filtered), db.execute(feeTotalQuery(where))]);
   const cents = Number(rowsOf<{ total: number | string | null }>(fees)[0]?.total ?? 0);
   return {
     transactions: { data: r.data.map(toCompletedRow), total: r.total.total, total_estimated: r.total.estimated },
