@@ -157,14 +157,22 @@ async function serve() {
     targets,
   };
   process.send!(ready);
-  process.on('message', async (m) => {
+  process.on('message', (m) => {
     if (m !== 'stop') return;
     bare.close();
     bareSql.close();
     bareFast.close();
-    await t.close();
-    process.exit(0);
+    t.close().then(
+      () => process.exit(0),
+      (err: unknown) => fail('closing the servers', err),
+    );
   });
+}
+
+/** ends the process with one line saying what failed (never an unhandled error dumping its objects) */
+function fail(what: string, err: unknown): never {
+  console.error(`bench:api: ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
 }
 
 /**
@@ -179,13 +187,15 @@ const SESSION_SQL = `
   WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.idle_expires_at > now() AND s.expires_at > now()
     AND u.deleted_at IS NULL AND u.is_active`;
 const sessionCheck = preparedStatement<Record<string, unknown>>('bench_bare_session', ['text'], SESSION_SQL);
-/** the staff list's first page of 10 with its count up to 10,001 rows (the same statement the API runs) */
-const dialect = new PgDialect();
-const PAGE = dialect.sqlToQuery(pageQuery(sql`true`, 'DESC', 10, 0, null, false, true));
-
-async function rawQuery(database: Database, text: string, params: unknown[]): Promise<Record<string, unknown>[]> {
-  if (database.pglite) return (await database.pglite.query<Record<string, unknown>>(text, params)).rows;
-  return (await database.pool!.query(text, params)).rows;
+/**
+ * the staff list's first page of 10 with its count up to 10,001 rows: the same statement the API runs, and as the
+ * API runs it (a list without filters, pageOf): prepared on PostgreSQL, planned each time on PGlite
+ */
+const PAGE = new PgDialect().sqlToQuery(pageQuery(sql`true`, 'DESC', 10, 0, null, false, true));
+const preparedPage = preparedStatement<Record<string, unknown>>('bench_bare_page', [], PAGE.sql);
+async function bareSqlPage(database: Database): Promise<Record<string, unknown>[]> {
+  if (database.pglite) return (await database.pglite.query<Record<string, unknown>>(PAGE.sql, PAGE.params)).rows;
+  return preparedPage(database, []);
 }
 
 /** what a hand-written server does for the two routes: the session check, then the route's own SQL */
@@ -201,7 +211,7 @@ async function bareAnswer(database: Database, url: string, authorization: string
         session: { idle_timeout_seconds: 900, expires_at: new Date(session.expires_at as string).toISOString() },
       }),
     ];
-  const rows = await rawQuery(database, PAGE.sql, PAGE.params);
+  const rows = await bareSqlPage(database);
   return [200, JSON.stringify({ transactions: { data: rows, total: rows[0]?.counted ?? 0 }, next_cursor: null })];
 }
 
@@ -305,6 +315,7 @@ async function main() {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: process.env,
   });
+  child.on('error', (err) => console.error(`bench:api: the servers' process: ${err.message}`));
   const ready = await new Promise<Ready>((resolve, reject) => {
     child.once('message', (m) => resolve(m as Ready));
     child.once('exit', (code) => reject(new Error(`the servers' process ended (${code}) before it was ready`)));
@@ -344,10 +355,15 @@ async function main() {
       console.log(`  API / bare, no database: ${share(bare)} of the rate, p95 ${p95(bare)}`);
     }
   } finally {
-    child.send('stop');
-    await new Promise((resolve) => child.once('exit', resolve));
+    // the servers' process may have ended already (a failure it reported): nothing to stop then
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      if (child.connected) child.send('stop');
+      else child.kill();
+      await exited;
+    }
   }
 }
 
-if (process.argv[2] === 'serve') await serve();
-else await main();
+if (process.argv[2] === 'serve') await serve().catch((err: unknown) => fail('starting the servers', err));
+else await main().catch((err: unknown) => fail('the run', err));
