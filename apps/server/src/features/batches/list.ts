@@ -1,16 +1,13 @@
 import type { BatchListResponse, BatchStatus } from '@obol/contract';
 import { and, count, desc, eq, gte, ilike, or, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import { escapeLike, type Executor } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
-import { accounts } from '../ledger/tables.ts';
+import { accountNameColumns } from '../ledger/accounts.ts';
 import { batchOutcomes } from '../payouts/find.ts';
-import { users } from '../users/tables.ts';
+import { userNameColumn } from '../users/repo.ts';
 import { batchScopeFilter } from './service.ts';
 import { batches } from './tables.ts';
 
-const uploader = alias(users, 'uploader');
-const behalf = alias(users, 'behalf');
 export interface BatchListQuery {
   page: number;
   perPage: number;
@@ -41,15 +38,11 @@ export async function listBatches(db: Executor, scope: Scope, q: BatchListQuery)
       amount: batches.amount,
       fee: batches.fee,
       totalRows: batches.totalRows,
-      uploadedBy: sql<string>`${uploader.name}`.as('uploaded_by_name'),
-      behalfOf: sql<string>`${behalf.name}`.as('behalf_of_name'),
-      accountName: sql<string>`${accounts.name}`.as('account_name'),
-      accountReference: accounts.accountReference,
+      uploadedById: batches.uploadedBy,
+      behalfOfId: batches.behalfOfId,
+      accountId: batches.accountId,
     })
     .from(batches)
-    .innerJoin(uploader, eq(uploader.id, batches.uploadedBy))
-    .innerJoin(behalf, eq(behalf.id, batches.behalfOfId))
-    .innerJoin(accounts, eq(accounts.id, batches.accountId))
     .where(where)
     .orderBy(desc(batches.updatedAt), desc(batches.batchId))
     .limit(q.perPage)
@@ -58,6 +51,8 @@ export async function listBatches(db: Executor, scope: Scope, q: BatchListQuery)
   // the page's batches' payouts counted by outcome, in the same statement: one index range of payouts_batch_idx
   // per batch of the page (the page is cut first, so a long list costs no more than its page)
   const outcome = batchOutcomes(db, page.batchId);
+  // who and which account, looked up by their owners for the page's rows only
+  const account = accountNameColumns(page.accountId);
   const rows = await db
     .select({
       batchId: page.batchId,
@@ -69,10 +64,10 @@ export async function listBatches(db: Executor, scope: Scope, q: BatchListQuery)
       amount: page.amount,
       fee: page.fee,
       totalRows: page.totalRows,
-      uploadedBy: page.uploadedBy,
-      behalfOf: page.behalfOf,
-      accountName: page.accountName,
-      accountReference: page.accountReference,
+      uploadedBy: userNameColumn(page.uploadedById),
+      behalfOf: userNameColumn(page.behalfOfId),
+      accountName: account.name,
+      accountReference: account.reference,
       completed: outcome.completed,
       failed: outcome.failed,
       inFlight: outcome.inFlight,

@@ -4,7 +4,7 @@ import type { Executor, Tx } from '../../platform/db.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
 import { type Scope, tenantFilter } from '../../platform/scope.ts';
 import { findHolderInScope } from '../merchants/holders.ts';
-import { accounts } from '../ledger/tables.ts';
+import { accountById } from '../ledger/accounts.ts';
 import { batches, stagedTransactions } from './tables.ts';
 
 /**
@@ -96,7 +96,7 @@ export async function batchAmount(db: Executor, b: BatchRow) {
 }
 
 async function batchFeeBps(db: Executor, b: BatchRow) {
-  const [acct] = await db.select({ kind: accounts.kind }).from(accounts).where(eq(accounts.id, b.accountId));
+  const acct = await accountById(db, b.accountId);
   if (acct?.kind === 'fee') return 0;
   const holder = await findHolderInScope(db, { kind: 'all' }, b.behalfOfId);
   return holder?.feeBps ?? 0;

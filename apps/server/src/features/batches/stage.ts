@@ -11,7 +11,7 @@ import { pgDialect, type Database, type Executor } from '../../platform/db.ts';
 import { preparedStatement, sqlLiteral, type InTransaction } from '../../platform/statements.ts';
 import { randomToken } from '../../platform/crypto.ts';
 import { brandNamesOf, findHolderInScope } from '../merchants/holders.ts';
-import { payouts } from '../payouts/tables.ts';
+import { paidMtids } from '../payouts/find.ts';
 import { FileRefused, type FileFormat } from './parse.ts';
 import { COPY_COLUMNS, markDuplicates, StagingReader, type ChunkText } from './stage-reader.ts';
 import { uploadKey, type BatchRow } from './service.ts';
@@ -25,16 +25,7 @@ import { yieldToRequests } from '../../platform/turns.ts';
  */
 export async function takenMtids(db: Executor, merchantId: number, batchId: string, mtids: string[]) {
   if (!mtids.length) return new Set<string>();
-  const paid = await db
-    .select({ m: payouts.merchantTransactionId })
-    .from(payouts)
-    .where(
-      and(
-        eq(payouts.merchantId, merchantId),
-        inArray(payouts.merchantTransactionId, mtids),
-        eq(payouts.duplicateMtid, false),
-      ),
-    );
+  const paid = await paidMtids(db, merchantId, mtids);
   const staged = await db
     .select({ m: stagedTransactions.merchantTransactionId })
     .from(stagedTransactions)
@@ -46,7 +37,7 @@ export async function takenMtids(db: Executor, merchantId: number, batchId: stri
         eq(stagedTransactions.status, 'Pending'),
       ),
     );
-  return new Set([...paid, ...staged].map((r) => r.m));
+  return new Set([...paid, ...staged.map((r) => r.m)]);
 }
 
 /** The ids of the merchant's other batches awaiting execution (staged, or being staged). */

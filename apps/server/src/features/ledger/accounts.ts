@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Executor, Tx } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { accountCreditShards, accounts } from './tables.ts';
@@ -157,6 +157,25 @@ export async function feeAccount(db: Executor): Promise<AccountRow> {
     .where(eq(accounts.id, await platformAccountId(db, 'fee')));
   return fee;
 }
+
+/**
+ * The account id and reference of the holder `ownerId` (a column of another query) of one kind, as columns of that
+ * query: null when it has none (one at most: unique per owner and kind).
+ */
+export const holderAccountColumns = (ownerId: SQLWrapper, kind: HolderKind) => ({
+  accountId: sql<
+    string | null
+  >`(SELECT ${accounts.accountId} FROM ${accounts} WHERE ${accounts.ownerId} = ${ownerId} AND ${accounts.kind} = ${kind})`,
+  accountReference: sql<
+    string | null
+  >`(SELECT ${accounts.accountReference} FROM ${accounts} WHERE ${accounts.ownerId} = ${ownerId} AND ${accounts.kind} = ${kind})`,
+});
+
+/** The name and reference of the account `id` (a column of another query), as columns of that query. */
+export const accountNameColumns = (id: SQLWrapper) => ({
+  name: sql<string>`(SELECT ${accounts.name} FROM ${accounts} WHERE ${accounts.id} = ${id})`,
+  reference: sql<string>`(SELECT ${accounts.accountReference} FROM ${accounts} WHERE ${accounts.id} = ${id})`,
+});
 
 /** The payout accounts of a merchant or brand. */
 export async function payoutAccountsOf(db: Executor, ownerId: number): Promise<AccountRow[]> {

@@ -9,11 +9,11 @@ import {
   FEE_ACCOUNT_REFERENCE,
   feeAccount,
   findAccountInScope,
+  holderAccountColumns,
   payoutAccountsOf,
   type AccountRow,
 } from '../ledger/accounts.ts';
-import { accounts } from '../ledger/tables.ts';
-import { roles } from '../roles/tables.ts';
+import { roleName, rolesNamed } from '../roles/repo.ts';
 import { usersUnder } from '../users/repo.ts';
 import { users } from '../users/tables.ts';
 
@@ -45,12 +45,15 @@ export function holderScopeFilter(scope: Scope): SQL {
   }
 }
 
+/** The roles of merchants and brands, as a subquery of their ids. */
+const HOLDER_ROLES = rolesNamed(['Merchant', 'Brand']);
+
 const holderColumns = {
   id: users.id,
   parentId: users.parentId,
   name: users.name,
   email: users.email,
-  role: roles.name,
+  role: roleName(users.roleId),
   isActive: users.isActive,
   verifiedAt: users.emailVerifiedAt,
   feeBps: users.feeBps,
@@ -82,8 +85,7 @@ export async function findHolderInScope(db: Executor, scope: Scope, id: number):
   const [r] = await db
     .select(holderColumns)
     .from(users)
-    .innerJoin(roles, eq(roles.id, users.roleId))
-    .where(and(holderScopeFilter(scope), eq(users.id, id), inArray(roles.name, ['Merchant', 'Brand'])))
+    .where(and(holderScopeFilter(scope), eq(users.id, id), inArray(users.roleId, HOLDER_ROLES)))
     .limit(1);
   return r ? toHolder(r) : undefined;
 }
@@ -96,16 +98,9 @@ export async function searchHolders(db: Executor, scope: Scope, search: string):
   const filters: SQL[] = [holderScopeFilter(scope), eq(users.isActive, true)];
   if (search) filters.push(ilike(users.name, `%${escapeLike(search)}%`));
   const rows = await db
-    .select({
-      ...holderColumns,
-      accountReference: accounts.accountReference,
-      accountId: accounts.accountId,
-      balance: accounts.balance,
-    })
+    .select({ ...holderColumns, ...holderAccountColumns(users.id, 'payout') })
     .from(users)
-    .innerJoin(roles, eq(roles.id, users.roleId))
-    .leftJoin(accounts, and(eq(accounts.ownerId, users.id), eq(accounts.kind, 'payout')))
-    .where(and(...filters, inArray(roles.name, ['Merchant', 'Brand'])))
+    .where(and(...filters, inArray(users.roleId, HOLDER_ROLES)))
     .orderBy(asc(users.name))
     .limit(200);
   const shape = (r: (typeof rows)[number]): HolderChoice => ({
@@ -192,7 +187,6 @@ export async function brandNamesOf(db: Executor, merchantId: number, holder: Hol
   const rows = await db
     .select({ name: users.name })
     .from(users)
-    .innerJoin(roles, eq(roles.id, users.roleId))
-    .where(and(eq(users.parentId, merchantId), eq(roles.name, 'Brand'), eq(users.isActive, true)));
+    .where(and(eq(users.parentId, merchantId), inArray(users.roleId, rolesNamed(['Brand'])), eq(users.isActive, true)));
   return new Set(rows.map((r) => r.name.toLowerCase()));
 }

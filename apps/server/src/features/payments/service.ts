@@ -6,7 +6,6 @@ import {
   type CreatePayoutRequest,
   type CreatePayoutResponse,
 } from '@obol/contract';
-import { and, eq } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.ts';
 import { isUniqueViolation, type Tx } from '../../platform/db.ts';
 import { ApiError, badRequest, conflict, unprocessable } from '../../platform/errors.ts';
@@ -17,11 +16,11 @@ import { holdForApproval, needsApproval, thresholdOf } from '../approvals/servic
 import { consumeApprovalCode } from '../auth/approval.ts';
 import { newBatchId } from '../batches/batch-id.ts';
 import { payoutMovement } from '../batches/payout-movement.ts';
-import { batches } from '../batches/tables.ts';
+import { insertManualBatch, settleManualBatch } from '../batches/manual.ts';
 import { InsufficientFunds } from '../ledger/service.ts';
 import { brandNamesOf, payingAccount } from '../merchants/holders.ts';
 import { createPayout, rejectHeldPayout, releaseHeldPayout } from '../payouts/service.ts';
-import { payouts } from '../payouts/tables.ts';
+import { paidMtids } from '../payouts/find.ts';
 
 export const manualPayoutBinding = (amount: number, obolId: string) => ({
   op: 'manual_payout',
@@ -54,18 +53,8 @@ export async function createManualPayout(
     const brands = await brandNamesOf(deps.db, merchantId, holder);
     if (!brands.has(input.brand.trim().toLowerCase())) throw unprocessable(PAYMENT_MSG.brandMissing, 'brand');
     // an early answer for the common case; the unique index on payouts decides when two race
-    const [dup] = await deps.db
-      .select({ id: payouts.id })
-      .from(payouts)
-      .where(
-        and(
-          eq(payouts.merchantId, merchantId),
-          eq(payouts.merchantTransactionId, input.merchant_transaction_id),
-          eq(payouts.duplicateMtid, false),
-        ),
-      )
-      .limit(1);
-    if (dup) throw unprocessable(PAYMENT_MSG.duplicateMtid, 'merchant_transaction_id');
+    if ((await paidMtids(deps.db, merchantId, [input.merchant_transaction_id])).size)
+      throw unprocessable(PAYMENT_MSG.duplicateMtid, 'merchant_transaction_id');
     const fee = feeCents(input.amount, feeBps);
     if (input.total_payable !== undefined && Number(input.total_payable) !== input.amount + fee) {
       throw conflict(`The total payable is ${input.amount + fee} cents; review the fee and try again`);
@@ -86,17 +75,14 @@ export async function createManualPayout(
       return await deps.db.transaction(async (tx) => {
         // four eyes at or above the merchant's threshold (read where the money moves)
         const held = needsApproval(await thresholdOf(tx, 'merchant', holder ? merchantId : null), input.amount);
-        await tx.insert(batches).values({
+        await insertManualBatch(tx, {
           batchId,
           merchantId,
           behalfOfId: holder?.id ?? auth.user.id,
           accountId: account.id,
           uploadedBy: auth.user.id,
-          payoutType: 'Manual Payout',
           fileName: `manual-${input.merchant_transaction_id}`.replace(/\W+/g, '_'),
           status: held ? PENDING_APPROVAL : 'Completed',
-          totalRows: 1,
-          processedRows: 1,
           amount: input.amount,
           fee,
           feeBps,
@@ -167,10 +153,3 @@ export const manualPayoutApproval = (deps: Pick<Deps, 'jobs'>) => ({
     if (row?.batchId) await settleManualBatch(tx, row.batchId, 'Declined');
   },
 });
-
-async function settleManualBatch(tx: Tx, batchId: string, status: 'Completed' | 'Declined') {
-  await tx
-    .update(batches)
-    .set({ status, updatedAt: new Date() })
-    .where(and(eq(batches.batchId, batchId), eq(batches.status, PENDING_APPROVAL)));
-}

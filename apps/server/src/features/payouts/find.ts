@@ -13,6 +13,25 @@ export async function payoutsByKeys(db: Executor, idempotencyKeys: string[]): Pr
 }
 
 /** Every payout settled here as Completed: its key, the provider's id, its status and reference. */
+/**
+ * The merchant transaction ids among `mtids` that a payout of the merchant already carries (a payout marked as a
+ * duplicate does not count), by the unique index (merchant_id, merchant_transaction_id).
+ */
+export async function paidMtids(db: Executor, merchantId: number, mtids: readonly string[]): Promise<Set<string>> {
+  if (!mtids.length) return new Set();
+  const rows = await db
+    .select({ m: payouts.merchantTransactionId })
+    .from(payouts)
+    .where(
+      and(
+        eq(payouts.merchantId, merchantId),
+        inArray(payouts.merchantTransactionId, [...mtids]),
+        eq(payouts.duplicateMtid, false),
+      ),
+    );
+  return new Set(rows.map((r) => r.m));
+}
+
 export async function completedPayouts(db: Executor) {
   return db
     .select({

@@ -1,5 +1,5 @@
 import { MERCHANT_SIDE_ROLES, type RoleName, type UserRow } from '@obol/contract';
-import { and, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { escapeLike, type Executor } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
@@ -117,6 +117,10 @@ export async function userNameOf(db: Executor, id: number): Promise<{ id: number
 }
 
 /** The ids of the users (brands and team) under a merchant, as a subquery. */
+/** The name of the user `id` (a column of another query), as a column of that query. */
+export const userNameColumn = (id: SQLWrapper) =>
+  sql<string>`(SELECT ${users.name} FROM ${users} WHERE ${users.id} = ${id})`;
+
 export const usersUnder = (merchantId: number) =>
   sql`(SELECT ${users.id} FROM ${users} WHERE ${users.parentId} = ${merchantId})`;
 
