@@ -4,6 +4,8 @@ import { holderAccounts } from './features/ledger/accounts.ts';
 import { batches } from './features/batches/tables.ts';
 import { createPayout } from './features/payouts/service.ts';
 import { recordTransfer } from './features/transfers/service.ts';
+import { transfers } from './features/transfers/tables.ts';
+import { holdForApproval, needsApproval, thresholdOf, writePolicy } from './features/approvals/service.ts';
 import { newBatchId } from './features/batches/batch-id.ts';
 import { users } from './features/users/tables.ts';
 import { eq } from 'drizzle-orm';
@@ -208,4 +210,56 @@ export async function seedDemoTransfers(deps: Deps): Promise<number> {
     n++;
   }
   return n;
+}
+
+/**
+ * A transfer waiting for a second person in Approvals: Globex Trading's four-eyes threshold set to 5,000.00 EUR (as
+ * the Admin sets it on the merchant), then a transfer of 7,500.00 from its payout account made by the accountant as
+ * createTransfer makes it past its code: reserved, held, and its approval recorded in the same transaction. Once
+ * (`demo:transfer:approval`). Answers whether it made it.
+ */
+export async function seedDemoApproval(deps: Deps): Promise<boolean> {
+  const key = 'demo:transfer:approval';
+  const [had] = await deps.db.select({ id: transfers.id }).from(transfers).where(eq(transfers.idempotencyKey, key));
+  if (had) return false;
+  const holderId = (await userIdByEmail(deps.db, 'merchant2@obol.example'))!;
+  const [holder] = await deps.db.select().from(users).where(eq(users.id, holderId));
+  const [admin] = await deps.db.select().from(users).where(eq(users.email, 'admin@obol.example'));
+  const [staff] = await deps.db.select().from(users).where(eq(users.email, 'accountant@obol.example'));
+  await writePolicy(deps.db, 'merchant', holderId, 500_000, admin.name);
+  const account = (await holderAccounts(deps.db, holderId)).payout!;
+  const t = {
+    beneficiaryName: 'Globex Property Ltd',
+    iban: 'GB33BUKB20201555555555',
+    bic: 'BUKBGB22',
+    amount: 750_000,
+    message: 'Warehouse lease, Q1',
+  };
+  await deps.db.transaction(async (tx) => {
+    const held = needsApproval(await thresholdOf(tx, 'merchant', holderId), t.amount);
+    const row = await recordTransfer(tx, deps, {
+      held,
+      merchantId: holderId,
+      holderId,
+      account,
+      holderName: holder.name,
+      createdBy: staff.id,
+      createdByName: staff.name,
+      ...t,
+      idempotencyKey: key,
+    });
+    if (held)
+      await holdForApproval(tx, {
+        kind: 'transfer',
+        objectId: String(row.id),
+        merchantId: holderId,
+        holderId,
+        holderName: holder.name,
+        amount: row.amount,
+        description: `${t.beneficiaryName}, IBAN ${t.iban}, from ${account.accountId}`,
+        makerId: staff.id,
+        makerName: staff.name,
+      });
+  });
+  return true;
 }

@@ -3,7 +3,8 @@ import { openConfiguredDatabase } from './platform/boot.ts';
 import { buildApp } from './app.ts';
 import { seedDemo, syncReferenceData } from './seed.ts';
 import { seedDemoAccounting } from './demo-accounting.ts';
-import { seedDemoPayouts, seedDemoTransfers } from './demo.ts';
+import { seedDemoApproval, seedDemoPayouts, seedDemoTransfers } from './demo.ts';
+import { seedDemoDownload, seedDemoPayins, seedDemoWebhook } from './demo-payins.ts';
 import { ensureApiKeys } from './features/api-keys/service.ts';
 import { startWorkers } from './workers.ts';
 
@@ -15,10 +16,18 @@ async function main() {
   // every merchant and brand has an API key pair (the demo ones, and those of a database older than the keys)
   await ensureApiKeys(database.db, config.secretsKey);
   const { app, deps } = await buildApp({ config, database });
-  // a fresh demo database gets a payout, transfer and 2D history; the workers send it to the provider simulator
+  // a fresh demo database gets a payout, transfer, pay-in and 2D history, an approval waiting, an export and a
+  // webhook endpoint; the workers send it to the provider simulator
   if (seeded) {
     await seedDemoPayouts(deps);
     await seedDemoTransfers(deps);
+    await seedDemoApproval(deps);
+    await seedDemoDownload(deps);
+    await seedDemoWebhook(deps);
+    // pay-ins are made at the simulator too: without it the server starts with none
+    await seedDemoPayins(app, deps).catch((err: unknown) =>
+      app.log.warn({ err }, 'no demo pay-ins: the provider simulator did not answer'),
+    );
     // the 2D companies are read from the simulator: without it the server still starts, with no 2D demo
     await seedDemoAccounting(deps).catch((err: unknown) =>
       app.log.warn({ err }, 'no 2D demo: the provider simulator did not answer'),

@@ -77,6 +77,19 @@ export async function createRefund(
   if (p.status !== 'Completed' || !REFUNDABLE.includes(p.refundStatus ?? -1))
     throw unprocessable(REFUND_MSG.notRefundable, 'reference');
   await consumeApprovalCode(deps, auth.user, 'payin_refund', refundBinding(p), input.code);
+  return refundPayin(deps, auth.user.id, p, record);
+}
+
+/**
+ * The refund itself, once its code is used up (createRefund; the demo seed, which has no mailbox to read a code
+ * from, starts here as it starts a demo transfer at recordTransfer).
+ */
+export async function refundPayin(
+  deps: Deps,
+  userId: number,
+  p: typeof payins.$inferSelect,
+  record?: (tx: Tx, refundId: number) => Promise<void>,
+) {
   try {
     return await deps.db.transaction(async (tx) => {
       const [moved] = await tx
@@ -101,7 +114,7 @@ export async function createRefund(
           accountId: p.accountId,
           amount: p.amount,
           idempotencyKey: `refund:${p.id}:${randomUUID()}`,
-          createdBy: auth.user.id,
+          createdBy: userId,
         })
         .returning();
       await postEntry(tx, {
@@ -109,7 +122,7 @@ export async function createRefund(
         kind: 'refund.reserve',
         businessType: 'refund',
         businessId: refund.id,
-        createdBy: auth.user.id,
+        createdBy: userId,
         memo: p.reference,
         postings: [
           { accountId: p.accountId, amount: -p.amount },
