@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rowsOf } from './platform/db.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from './test/with-provider.ts';
 import { seedDemoApproval, seedDemoPayouts } from './demo.ts';
-import { seedDemoDownload, seedDemoPayins, seedDemoWebhook } from './demo-payins.ts';
+import { seedDemoDownloads, seedDemoPayins, seedDemoWebhook } from './demo-payins.ts';
 
 let t: TestAppWithProvider;
 beforeAll(async () => {
@@ -93,13 +93,15 @@ it('holds a transfer above Globex’s threshold for a second person, once', asyn
   expect(await balanced()).toBe(0);
 });
 
-it('asks for an export of the merchant’s payouts, once', async () => {
-  expect(await seedDemoDownload(t.deps)).toBe(false); // no payout yet: nothing to export, no file
+it('asks for an export of the merchant’s payouts and a report, once', async () => {
+  expect(await seedDemoDownloads(t.deps)).toBe(0); // no payout yet: nothing to export, no file
   await seedDemoPayouts(t.deps);
-  expect(await seedDemoDownload(t.deps)).toBe(true);
-  expect(await seedDemoDownload(t.deps)).toBe(false);
-  const files = await one<{ n: number; queued: number }>(sql`SELECT count(*)::int AS n,
+  expect(await seedDemoDownloads(t.deps)).toBe(2);
+  expect(await seedDemoDownloads(t.deps)).toBe(0);
+  const files = await one<{ transactions: number; reports: number; queued: number }>(sql`SELECT
+      count(*) FILTER (WHERE kind = 'payouts' AND is_report = 0)::int AS transactions,
+      count(*) FILTER (WHERE is_report = 1)::int AS reports,
       (SELECT count(*)::int FROM pgboss.job WHERE name = 'export.run') AS queued
-    FROM download_files WHERE kind = 'payouts'`);
-  expect(files).toEqual({ n: 1, queued: 1 });
+    FROM download_files`);
+  expect(files).toEqual({ transactions: 1, reports: 1, queued: 2 });
 });

@@ -14,7 +14,9 @@ import { settleMovements, settlementOf } from './features/engine/settle.ts';
 import { refundPayin } from './features/payins/refunds.ts';
 import { payinItem, payinMovement } from './features/payins/settle.ts';
 import { payins } from './features/payins/tables.ts';
+import { pullReport } from './features/reports/service.ts';
 import { PAYOUTS_EXPORT } from './features/transactions/exports.ts';
+import { today } from './platform/dates.ts';
 import { createEndpoint } from './features/webhooks/service.ts';
 import { webhookEndpoints } from './features/webhooks/tables.ts';
 
@@ -198,7 +200,8 @@ export async function seedDemoPayins(app: FastifyInstance, deps: Deps): Promise<
         redirect: 'manual',
       });
       // 409: paid by an earlier run
-      if (paid.status >= 400 && paid.status !== 409) throw new Error(`demo pay-in ${id}: the simulator said ${paid.status}`);
+      if (paid.status >= 400 && paid.status !== 409)
+        throw new Error(`demo pay-in ${id}: the simulator said ${paid.status}`);
       const word = await deps.provider.payinLink(id);
       const settlement = word && settlementOf(payinMovement, payinItem(word));
       if (settlement) await deps.db.transaction((tx) => settleMovements(tx, payinMovement, [settlement]));
@@ -213,24 +216,41 @@ export async function seedDemoPayins(app: FastifyInstance, deps: Deps): Promise<
 }
 
 /**
- * A finished export in the merchant's Download Transactions: its payout transactions as CSV, asked for as the list's
- * Export asks (the export job writes it once the workers run). Once: a merchant with a file already is left alone.
+ * Finished files in the merchant's downloads, asked for as its screens ask (the export job writes them once the
+ * workers run): its payout transactions as CSV (Download Transactions) and today's batch payouts report (Download
+ * Reports). Once: a merchant with a file already is left alone. Answers how many it asked for.
  */
-export async function seedDemoDownload(deps: Deps): Promise<boolean> {
+export async function seedDemoDownloads(deps: Deps): Promise<number> {
   const merchantId = (await userIdByEmail(deps.db, 'merchant@obol.example'))!;
   const [had] = await deps.db
     .select({ id: downloadFiles.id })
     .from(downloadFiles)
     .where(eq(downloadFiles.ownerId, merchantId))
     .limit(1);
-  if (had) return false;
+  if (had) return 0;
   const auth = (await authContextOf(deps, merchantId))!;
-  try {
-    await startExport(deps, auth, PAYOUTS_EXPORT, payoutExportRequest.parse({ format: 'csv' }));
-  } catch (err) {
-    // no payout to export (a database seeded without them): no file
-    if (err instanceof ApiError && err.status === 404) return false;
-    throw err;
+  const day = today('UTC');
+  const asks = [
+    () => startExport(deps, auth, PAYOUTS_EXPORT, payoutExportRequest.parse({ format: 'csv' })),
+    () =>
+      pullReport(deps, auth, 'batch_payouts', {
+        name: 'Batch payouts',
+        auth_id: merchantId,
+        start_date: day,
+        end_date: day,
+        tz: 'UTC',
+        format: 'csv',
+      }),
+  ];
+  let n = 0;
+  for (const ask of asks) {
+    try {
+      await ask();
+      n++;
+    } catch (err) {
+      // nothing to export (a database seeded without payouts): no file
+      if (!(err instanceof ApiError && err.status === 404)) throw err;
+    }
   }
-  return true;
+  return n;
 }

@@ -4,7 +4,7 @@ import { buildApp } from './app.ts';
 import { seedDemo, syncReferenceData } from './seed.ts';
 import { seedDemoAccounting } from './demo-accounting.ts';
 import { seedDemoApproval, seedDemoPayouts, seedDemoTransfers } from './demo.ts';
-import { seedDemoDownload, seedDemoPayins, seedDemoWebhook } from './demo-payins.ts';
+import { seedDemoDownloads, seedDemoPayins, seedDemoWebhook } from './demo-payins.ts';
 import { ensureApiKeys } from './features/api-keys/service.ts';
 import { startWorkers } from './workers.ts';
 
@@ -22,7 +22,7 @@ async function main() {
     await seedDemoPayouts(deps);
     await seedDemoTransfers(deps);
     await seedDemoApproval(deps);
-    await seedDemoDownload(deps);
+    await seedDemoDownloads(deps);
     await seedDemoWebhook(deps);
     // pay-ins are made at the simulator too: without it the server starts with none
     await seedDemoPayins(app, deps).catch((err: unknown) =>

@@ -57,7 +57,7 @@ export function RowCards<T>({
           <Paper component="li" variant="outlined" key={rowKey(r)} data-row-card sx={{ p: 1.5 }}>
             <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start', mb: 1 }}>
               {lead ? lead(r) : null}
-              <Typography component="div" sx={{ flex: 1, fontWeight: 600, wordBreak: 'break-word' }}>
+              <Typography component="div" sx={{ flex: 1, minWidth: 0, fontWeight: 600, wordBreak: 'break-word' }}>
                 {title ? content(r, title) : null}
               </Typography>
               {status ? content(r, status) : null}
@@ -66,7 +66,8 @@ export function RowCards<T>({
               component="dl"
               sx={{
                 display: 'grid',
-                gridTemplateColumns: 'minmax(96px, max-content) 1fr',
+                // minmax(0, …): a one-line value (OneLine) is cut with its ellipsis instead of widening the card
+                gridTemplateColumns: 'minmax(96px, max-content) minmax(0, 1fr)',
                 gap: 0.5,
                 columnGap: 2,
                 m: 0,

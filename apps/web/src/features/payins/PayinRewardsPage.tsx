@@ -41,10 +41,13 @@ const COLUMNS: Column<RewardRow>[] = [
   { id: 'wallet', label: 'User Obol ID', width: 130, hidden: true, nowrap: true, cell: (r) => r.user_obol_id },
   { id: 'merchant', label: 'Merchant', width: 130, nowrap: true, cell: (r) => r.brand_name ?? r.merchant_name },
   { id: 'amount', label: 'Amount', width: 100, pinned: true, nowrap: true, cell: (r) => euro(r.amount) },
+  // the pay-in's status starts hidden when the list would not fit 1366 px (98 px too wide with rows): the reward's
+  // own status and its payment are what this list is about
   {
     id: 'transaction_status',
     label: 'Transaction Status',
-    width: 160,
+    width: 180,
+    priority: 3,
     cell: (r) => <StatusChip status={r.transaction_status} />,
   },
   {
@@ -198,7 +201,7 @@ export function PayinRewardsPage() {
           loading={q.isLoading}
           empty={{ clear: clearFilters(url, ['q', 'status']) }}
           sx={{ maxHeight: '65vh' }}
-          action={{ label: 'Update Reward', cell: action }}
+          action={{ label: 'Update Reward', cell: action, width: 155 }}
         />
         <Pager
           page={paging.page}

@@ -45,7 +45,7 @@ const payinReason = (p: PayinRow) =>
 const REQUESTED_BY: Column<PayinRow> = {
   id: 'requested_by',
   label: 'Requested By',
-  width: 150,
+  width: 170,
   nowrap: true,
   cell: (p) => p.requested_by ?? '–',
 };
@@ -92,10 +92,17 @@ const PAYIN_COLUMNS: Column<PayinRow>[] = [
   { id: 'account_id', label: 'Account ID', width: 130, hidden: true, nowrap: true, cell: (p) => p.account_id },
   { id: 'created_at', label: 'Date', width: 180, nowrap: true, cell: (p) => localDateTime(p.created_at) },
 ];
-/** CardEye: the same columns, with who requested the card payment beside the reference (the request id one click
- * away in Columns, so that the list fits 1366 px). */
+/** CardEye: the same columns, with who requested the card payment beside the reference. So that the list fits
+ * 1366 px with it (measured with rows: 83 px too wide), the request id and the merchant are one click away in
+ * Columns: a merchant's till payments are its own, and the Admin can show the column. */
 const CARDEYE_COLUMNS: Column<PayinRow>[] = PAYIN_COLUMNS.flatMap((c) =>
-  c.id === 'reference' ? [c, REQUESTED_BY] : c.id === 'request_id' ? [{ ...c, hidden: true }] : [c],
+  c.id === 'reference'
+    ? [c, REQUESTED_BY]
+    : c.id === 'request_id'
+      ? [{ ...c, hidden: true }]
+      : c.id === 'merchant'
+        ? [{ ...c, priority: 3 as const }]
+        : [c],
 );
 
 const PAGES = {

@@ -46,7 +46,8 @@ const COLUMNS: Column<RefundRow>[] = [
   { id: 'brand', label: 'Brand', width: 120, cell: (r) => r.brand_name ?? '–' },
   { id: 'amount', label: 'Amount', width: 105, pinned: true, nowrap: true, cell: (r) => euro(r.amount) },
   { id: 'request_id', label: 'Request ID', width: 135, nowrap: true, cell: (r) => r.request_id },
-  { id: 'type', label: 'Type', width: 90, cell: (r) => r.transaction_type },
+  // the type and the payer start hidden when the list would not fit 1366 px (73-80 px too wide with rows)
+  { id: 'type', label: 'Type', width: 90, priority: 3, cell: (r) => r.transaction_type },
   {
     id: 'status',
     label: 'Status',
@@ -60,7 +61,7 @@ const COLUMNS: Column<RefundRow>[] = [
       />
     ),
   },
-  { id: 'payer', label: 'Payer', width: 140, cell: (r) => `${r.first_name} ${r.last_name}` },
+  { id: 'payer', label: 'Payer', width: 140, priority: 3, cell: (r) => `${r.first_name} ${r.last_name}` },
   { id: 'date_of_birth', label: 'Date of Birth', width: 120, hidden: true, nowrap: true, cell: (r) => r.date_of_birth },
   { id: 'account_id', label: 'Account ID', width: 130, hidden: true, nowrap: true, cell: (r) => r.account_id },
   { id: 'created_at', label: 'Date', width: 180, nowrap: true, cell: (r) => localDateTime(r.created_at) },
