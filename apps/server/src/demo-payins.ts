@@ -180,7 +180,7 @@ export async function seedDemoPayins(app: FastifyInstance, deps: Deps): Promise<
       token = answer.access_token as string;
       tokens.set(p.holder, token);
     }
-    const { holder, outcome, refund, reward, ...fields } = p;
+    const { holder: _holder, outcome, refund, reward, ...fields } = p;
     const link = await callApi(
       app,
       '/api/create-payin-link',
