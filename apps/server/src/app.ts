@@ -8,7 +8,6 @@ import { currentBatchOf } from './features/batches/current.ts';
 import { passkeyRoutes } from './features/passkeys/routes.ts';
 import { authenticateKey, endSessions, tokenKey } from './features/auth/sessions.ts';
 import { confirmPassword, newInvitation } from './features/auth/passwords.ts';
-import { KnownSessions } from './platform/speculation.ts';
 import { usersRoutes } from './features/users/routes.ts';
 import { assertSomeoneCanEditRoles } from './features/users/guard.ts';
 import { brandsRoutes } from './features/brands/routes.ts';
@@ -124,8 +123,6 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
 
   app.decorateRequest('auth', null);
   app.decorateRequest('audit', null as never);
-  app.decorateRequest('authCheck', null);
-  const known = new KnownSessions();
   // a callback hook: a request without a session token goes on at once (no promise, no extra turn)
   app.addHook('onRequest', (req, reply, done) => {
     req.audit = {};
@@ -136,20 +133,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     const token = header.slice(7).trim();
     if (!token || token.length > 200) return done();
     const key = tokenKey(token);
-    const check = authenticateKey(deps, key).then((auth) => {
-      known.set(key, auth);
-      return auth;
-    });
-    const last = req.routeOptions.config?.speculative ? known.get(key) : undefined;
-    if (last) {
-      // a read that starts beside its check, on what this token's last check answered: route() answers it only
-      // once this check has confirmed the same authority (RouteOptions.speculative)
-      check.catch(() => undefined); // read by route(); a request refused before its handler never reads it
-      req.auth = last;
-      req.authCheck = check;
-      return done();
-    }
-    check.then((auth) => {
+    authenticateKey(deps, key).then((auth) => {
       req.auth = auth;
       done();
     }, done);

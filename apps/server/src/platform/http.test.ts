@@ -194,12 +194,11 @@ describe('every route declares who may call it', () => {
     expect((await t.post('/api/users', {}, merchant)).status).toBe(200);
   });
 
-  it('holds a read that starts beside its session check to the check: taken permissions, deactivation, logout', async () => {
-    // /api/payout-transactions starts on the token's last known authority (RouteOptions.speculative)
+  it('holds a list read to the session check of its own request: taken permissions, deactivation, logout', async () => {
     const list = (tk: string) => t.post('/api/payout-transactions', { per_page: 10 }, tk);
     const merchant = await t.signIn('merchant@obol.example');
     expect((await list(merchant)).status).toBe(200);
-    expect((await list(merchant)).status).toBe(200); // now known: this one started beside its check
+    expect((await list(merchant)).status).toBe(200);
     const [role] = await t.deps.db.select().from(roles).where(eq(roles.name, 'Merchant'));
     const granted = await t.deps.db.select().from(rolePermissions).where(eq(rolePermissions.roleId, role.id));
     await t.deps.db.delete(rolePermissions).where(eq(rolePermissions.roleId, role.id));

@@ -12,7 +12,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiError, forbidden, fromZod, unauthorized } from './errors.ts';
 import type { Scope } from './scope.ts';
-import { confirmAuth, sameAuthority } from './speculation.ts';
 
 export interface AuthUser {
   id: number;
@@ -66,11 +65,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
     audit: AuditDraft;
-    /**
-     * The request's own session check while a speculative read runs on what the token's last check answered
-     * (`auth` until then); null otherwise. route() settles it (confirmAuth) before any answer.
-     */
-    authCheck: Promise<AuthContext | null> | null;
   }
   interface FastifyContextConfig {
     access?: Access;
@@ -80,8 +74,6 @@ declare module 'fastify' {
     input?: z.ZodType;
     /** the contract's operation the route serves */
     operation?: Operation;
-    /** a read that may start beside its session check (route()'s option) */
-    speculative?: boolean;
   }
   interface FastifyInstance {
     /** how answers are held to their operation's schema: `strict` (tests, development) or `strip` (production) */
@@ -120,30 +112,13 @@ type Handler<O extends Operation> = (ctx: {
   reply: FastifyReply;
 }) => Promise<AnswerOf<O> | FastifyReply | void> | AnswerOf<O> | FastifyReply | void;
 
-export interface RouteOptions {
-  /**
-   * A read (no audit action, a JSON answer, no change anywhere) that may start beside its session check instead
-   * of after it, on the authority the same token's last check answered: its database work then overlaps the
-   * check's. It is answered only once the request's own check confirms that same authority; otherwise it is run
-   * again on the new one, or refused (401, 403) as any request. Never for a handler that writes.
-   */
-  speculative?: boolean;
-}
-
 /**
  * Declares the route of a contract operation: its method and path, its access rule, its input (and path
  * parameters) and its audit action all come from the operation. The platform authenticates (see the auth
  * hook), authorises, applies the text rule, validates the input and records; the handler does the work; its
  * answer is held to the operation's output schema (see AnswerMode) and sent with the operation's status.
  */
-export function route<const O extends Operation>(
-  app: FastifyInstance,
-  op: O,
-  handler: Handler<O>,
-  options: RouteOptions = {},
-): void {
-  if (options.speculative && (op.access === 'public' || op.audit || op.multipart || isFileAnswer(op.output)))
-    throw new Error(`${op.id}: only a JSON read of a signed-in caller may start beside its session check`);
+export function route<const O extends Operation>(app: FastifyInstance, op: O, handler: Handler<O>): void {
   const refusal = (auth: AuthContext | null, req: FastifyRequest): ApiError | undefined => {
     if (!auth) return unauthorized();
     if (!allows(auth, op.access)) {
@@ -160,7 +135,7 @@ export function route<const O extends Operation>(
   app.route({
     method: op.method,
     url: op.path,
-    config: { access: op.access, audit: op.audit, input: op.input, operation: op, speculative: options.speculative },
+    config: { access: op.access, audit: op.audit, input: op.input, operation: op },
     // a file (a download) is sent as it is read: compressing it on the fly would hold its first bytes back
     ...('file' in op.output ? { compress: false as const } : {}),
     // a public operation has nothing to check; the others are checked before the handler, synchronously (a
@@ -168,38 +143,11 @@ export function route<const O extends Operation>(
     ...(op.access === 'public'
       ? {}
       : {
-          preHandler: (req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
-            // a speculative read whose last known authority would be refused waits for its own check to decide
-            if (req.authCheck && refusal(req.auth, req)) {
-              req.audit.detail = undefined;
-              return void confirmAuth(req).then((auth) => done(refusal(auth, req)), done);
-            }
-            done(refusal(req.auth, req));
-          },
+          preHandler: (req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) =>
+            done(refusal(req.auth, req)),
         }),
     handler: async (req, reply) => {
-      let result;
-      if (req.authCheck) {
-        // started on the token's last known authority, beside the request's own check (RouteOptions.speculative)
-        const started = req.auth as AuthContext;
-        const first = await Promise.resolve()
-          .then(() => attempt(req, reply))
-          .then(
-            (value) => ({ value }),
-            (error: unknown) => ({ error }),
-          );
-        const auth = await confirmAuth(req);
-        if (auth && sameAuthority(auth, started)) {
-          if ('error' in first) throw first.error;
-          result = first.value;
-        } else {
-          // the session ended, or its user or permissions changed: nothing of the first run is answered
-          req.audit = {};
-          const refused = refusal(auth, req);
-          if (refused) throw refused;
-          result = await attempt(req, reply);
-        }
-      } else result = await attempt(req, reply);
+      const result = await attempt(req, reply);
       if (reply.sent || result === reply) return reply;
       // a handler may answer 202 (accepted, waiting for a second person: issue 50); else the operation's status
       if (op.status && reply.statusCode === 200) reply.status(op.status);

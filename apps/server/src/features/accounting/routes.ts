@@ -118,9 +118,7 @@ export function accountingRoutes(app: FastifyInstance, deps: Deps) {
     return { message };
   });
 
-  route(app, accountingOps.accountingTransactions, ({ input }) => listAccountingTransactions(deps.db, input), {
-    speculative: true,
-  });
+  route(app, accountingOps.accountingTransactions, ({ input }) => listAccountingTransactions(deps.db, input));
 
   route(app, accountingOps.exportAccountingTransactions, async ({ input, auth, req }) => {
     await throttle(deps, 'export', auth.user.id);

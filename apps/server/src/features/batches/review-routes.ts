@@ -7,21 +7,16 @@ import { batchAmount, batchView, findBatchInScope } from './service.ts';
 
 /** The review page: the staged rows and the total, edits, deletes, the name, clearing the batch. */
 export function reviewRoutes(app: FastifyInstance, deps: Deps) {
-  route(
-    app,
-    batchOps.stagedTransactions,
-    async ({ input, auth }) => {
-      const b = await findBatchInScope(deps.db, auth.scope, input.batch_id);
-      const page = await review.stagedPage(deps.db, b.batchId, {
-        page: input.page,
-        perPage: input.per_page,
-        search: input.search,
-        status: input.status,
-      });
-      return { ...page, batch: await batchView(deps.db, b.batchId) };
-    },
-    { speculative: true },
-  );
+  route(app, batchOps.stagedTransactions, async ({ input, auth }) => {
+    const b = await findBatchInScope(deps.db, auth.scope, input.batch_id);
+    const page = await review.stagedPage(deps.db, b.batchId, {
+      page: input.page,
+      perPage: input.per_page,
+      search: input.search,
+      status: input.status,
+    });
+    return { ...page, batch: await batchView(deps.db, b.batchId) };
+  });
 
   route(app, batchOps.batchAmount, async ({ input, auth }) => {
     const b = await findBatchInScope(deps.db, auth.scope, input.batch_id);

@@ -40,6 +40,6 @@ export function batchesRoutes(app: FastifyInstance, deps: Deps) {
 export function batchListRoutes(app: FastifyInstance, deps: Deps) {
   const list = (scope: Scope, input: { page: number; per_page: number; search: string }, status = '', recent = false) =>
     listBatches(deps.db, scope, { page: input.page, perPage: input.per_page, search: input.search, status, recent });
-  route(app, batchOps.batches, ({ input, auth }) => list(auth.scope, input, input.status), { speculative: true });
-  route(app, batchOps.recentBatches, ({ input, auth }) => list(auth.scope, input, '', true), { speculative: true });
+  route(app, batchOps.batches, ({ input, auth }) => list(auth.scope, input, input.status));
+  route(app, batchOps.recentBatches, ({ input, auth }) => list(auth.scope, input, '', true));
 }

@@ -13,7 +13,7 @@ import { randomToken } from '../../platform/crypto.ts';
 import { brandNamesOf, findHolderInScope } from '../merchants/holders.ts';
 import { paidMtids } from '../payouts/find.ts';
 import { FileRefused, type FileFormat } from './parse.ts';
-import { COPY_COLUMNS, markDuplicates, StagingReader, type ChunkText } from './stage-reader.ts';
+import { COPY_COLUMNS, markDuplicates, stagingReader, type ChunkReader, type ChunkText } from './stage-reader.ts';
 import { uploadKey, type BatchRow } from './service.ts';
 import { batches, stagedTransactions } from './tables.ts';
 import { yieldToRequests } from '../../platform/turns.ts';
@@ -65,7 +65,7 @@ export async function stageBatch(deps: Deps, batchId: string): Promise<void> {
   const [b] = await deps.db.select().from(batches).where(eq(batches.batchId, batchId));
   if (!b || b.status !== 'Processing' || b.executedAt) return;
   // the reader's thread starts now, and loads its code while the file is readied
-  const reader = new StagingReader();
+  const reader = stagingReader();
   try {
     await stageWith(deps, b, reader);
   } finally {
@@ -73,7 +73,7 @@ export async function stageBatch(deps: Deps, batchId: string): Promise<void> {
   }
 }
 
-async function stageWith(deps: Deps, b: BatchRow, reader: StagingReader) {
+async function stageWith(deps: Deps, b: BatchRow, reader: ChunkReader) {
   const { batchId } = b;
   const format = (b.fileFormat ?? 'csv') as FileFormat;
   const key = uploadKey(batchId, format);

@@ -21,21 +21,16 @@ function assertMay(auth: AuthContext, p: Permission) {
 
 /** The generated files of the caller's tenant: the lists and the file itself. */
 export function downloadsRoutes(app: FastifyInstance, deps: Deps) {
-  route(
-    app,
-    downloadOps.downloadFiles,
-    ({ input, auth }) => {
-      assertMay(auth, needed(input.type, input.accounting));
-      return listFiles(deps.db, auth.scope, {
-        page: input.page,
-        perPage: input.per_page,
-        search: input.search,
-        isReport: input.type as 0 | 1,
-        accounting: input.accounting,
-      });
-    },
-    { speculative: true },
-  );
+  route(app, downloadOps.downloadFiles, ({ input, auth }) => {
+    assertMay(auth, needed(input.type, input.accounting));
+    return listFiles(deps.db, auth.scope, {
+      page: input.page,
+      perPage: input.per_page,
+      search: input.search,
+      isReport: input.type as 0 | 1,
+      accounting: input.accounting,
+    });
+  });
 
   route(app, downloadOps.downloadFile, async ({ params, auth, req, reply }) => {
     const file = await findFile(deps.db, auth.scope, params.id);

@@ -42,15 +42,10 @@ export function payinsRoutes(app: FastifyInstance, deps: Deps) {
     return link;
   });
 
-  route(
-    app,
-    payinOps.payinList,
-    ({ input, auth }) => {
-      if (!auth.permissions.has(channelPermission(input.channel))) throw forbidden();
-      return listPayins(deps.db, auth.scope, input);
-    },
-    { speculative: true },
-  );
+  route(app, payinOps.payinList, ({ input, auth }) => {
+    if (!auth.permissions.has(channelPermission(input.channel))) throw forbidden();
+    return listPayins(deps.db, auth.scope, input);
+  });
 
   route(app, payinOps.exportPayins, async ({ input, auth, req }) => {
     if (!auth.permissions.has(channelPermission(input.channel))) throw forbidden();
@@ -100,7 +95,7 @@ export function payinsRoutes(app: FastifyInstance, deps: Deps) {
     return { message: [MSG.processingBackground], file };
   });
 
-  route(app, payinOps.refundList, ({ input, auth }) => listRefunds(deps.db, auth.scope, input), { speculative: true });
+  route(app, payinOps.refundList, ({ input, auth }) => listRefunds(deps.db, auth.scope, input));
 
   route(app, payinOps.exportRefunds, async ({ input, auth, req }) => {
     if (!auth.permissions.has('User can view cardeye transactions')) throw forbidden();

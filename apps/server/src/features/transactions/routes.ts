@@ -29,16 +29,11 @@ export function transactionsRoutes(app: FastifyInstance, deps: Deps) {
     return { message: [MSG.processingBackground], file };
   };
 
-  route(
-    app,
-    transactionOps.payoutTransactions,
-    ({ input, auth }) => listPayouts(deps.db, auth.scope, input, input['sort-by'], paging(input)),
-    { speculative: true },
+  route(app, transactionOps.payoutTransactions, ({ input, auth }) =>
+    listPayouts(deps.db, auth.scope, input, input['sort-by'], paging(input)),
   );
 
-  route(app, transactionOps.payoutVolume, ({ input, auth }) => payoutVolume(deps.db, auth.scope, input), {
-    speculative: true,
-  });
+  route(app, transactionOps.payoutVolume, ({ input, auth }) => payoutVolume(deps.db, auth.scope, input));
 
   route(app, transactionOps.exportPayoutTransactions, async ({ input, auth, req }) => {
     await throttleExports(auth.user.id);
@@ -46,20 +41,12 @@ export function transactionsRoutes(app: FastifyInstance, deps: Deps) {
     return started(req, await startExport(deps, auth, PAYOUTS_EXPORT, input));
   });
 
-  route(
-    app,
-    transactionOps.transactionDetails,
-    ({ input, auth }) => transactionDetails(deps.db, auth.scope, input.id),
-    { speculative: true },
-  );
+  route(app, transactionOps.transactionDetails, ({ input, auth }) => transactionDetails(deps.db, auth.scope, input.id));
 
   route(app, transactionOps.brandList, ({ auth }) => brandList(deps.db, auth.scope));
 
-  route(
-    app,
-    transactionOps.completedTransactions,
-    ({ input, auth }) => listCompleted(deps.db, auth.scope, input, paging(input)),
-    { speculative: true },
+  route(app, transactionOps.completedTransactions, ({ input, auth }) =>
+    listCompleted(deps.db, auth.scope, input, paging(input)),
   );
 
   route(app, transactionOps.exportCompletedTransactions, async ({ input, auth, req }) => {
@@ -68,11 +55,8 @@ export function transactionsRoutes(app: FastifyInstance, deps: Deps) {
     return started(req, await startExport(deps, auth, COMPLETED_EXPORT, input));
   });
 
-  route(
-    app,
-    transactionOps.batchHistory,
-    ({ input, auth }) => batchHistory(deps.db, auth.scope, input, { page: input.page, perPage: input.per_page }),
-    { speculative: true },
+  route(app, transactionOps.batchHistory, ({ input, auth }) =>
+    batchHistory(deps.db, auth.scope, input, { page: input.page, perPage: input.per_page }),
   );
 
   route(app, transactionOps.exportBatchHistory, async ({ input, auth, req }) => {

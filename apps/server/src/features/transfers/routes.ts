@@ -26,9 +26,7 @@ export function transfersRoutes(app: FastifyInstance, deps: Deps) {
     return r;
   });
 
-  route(app, transferOps.transferList, ({ input, auth }) => listTransfers(deps.db, auth.scope, input), {
-    speculative: true,
-  });
+  route(app, transferOps.transferList, ({ input, auth }) => listTransfers(deps.db, auth.scope, input));
 
   route(app, transferOps.exportTransfers, async ({ input, auth, req }) => {
     await throttle(deps, 'export', auth.user.id);
