@@ -1,7 +1,7 @@
 import { FILTER_MSG, isCalendarDate, normaliseRange } from '@obol/contract';
 import { useState } from 'react';
 import { today } from './dates.ts';
-import { FIRST_PAGE } from './paging.ts';
+import { FIRST_PAGE, type Paging } from './paging.ts';
 import { useUrlParams, type UrlParams, type UrlPatch } from './urlState.ts';
 
 export type FilterValues<K extends string> = Record<K, string>;
@@ -141,3 +141,13 @@ export function clearFilters(url: UrlParams, keys: readonly string[]): (() => vo
   if (!keys.some((k) => url.params.get(k))) return undefined;
   return () => url.update({ ...Object.fromEntries(keys.map((k) => [k, null])), ...FIRST_PAGE });
 }
+
+/**
+ * What a list does with a search's result (useFilters' apply and close): a changed search already went to page 1
+ * with the URL; the same one reloads the list, back on page 1.
+ */
+export const searchAgain = (paging: Paging, refetch: () => unknown) => (r: ApplyResult) => {
+  if (r !== 'same') return;
+  if (paging.page === 1) void refetch();
+  else paging.reset();
+};

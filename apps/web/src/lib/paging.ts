@@ -1,4 +1,5 @@
 import { PAGE_SIZES } from '@obol/contract';
+import { keepPreviousData, useQuery, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { positiveInt, useUrlParams, type UrlParams } from './urlState.ts';
 
@@ -31,6 +32,7 @@ export function usePaging(initialSize: number = PAGE_SIZES[0], sizes: readonly n
   return {
     page,
     perPage,
+    sizes,
     setPage(p: number) {
       update({ page: p === 1 ? null : p });
     },
@@ -104,6 +106,33 @@ export function useKeysetPaging(paging: Paging, list: unknown) {
       paging.setPage(p);
     },
   };
+}
+export type KeysetPaging = ReturnType<typeof useKeysetPaging>;
+
+/**
+ * A list paged by keyset, read from the server: `listed` is its request but the page (filters, sort, page size),
+ * `query` the query of one page's request. The page on screen stays while the next one loads, and a page beyond
+ * the last (when the total is exact) drops to the last one. `settled`: the answer is this page's own.
+ */
+export function useKeysetList<A extends KeysetAnswer, L extends object, K extends QueryKey>(
+  paging: Paging,
+  listed: L,
+  query: (
+    body: NoInfer<L> & { page: number; cursor?: string; prev_cursor?: string },
+  ) => UseQueryOptions<A, Error, A, K>,
+  refetchInterval: number | false,
+) {
+  const keyset = useKeysetPaging(paging, listed);
+  const q = useQuery({
+    ...query({ ...listed, page: paging.page, ...keyset.cursor }),
+    placeholderData: keepPreviousData,
+    refetchInterval,
+  });
+  const settled = !!q.data && !q.isPlaceholderData;
+  const total = q.data?.transactions.total;
+  useClampPage(paging, q.data?.transactions.total_estimated ? undefined : total, settled);
+  const rows: A['transactions']['data'] = q.data?.transactions.data ?? [];
+  return { q, keyset, settled, total, rows };
 }
 
 /**

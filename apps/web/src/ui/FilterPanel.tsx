@@ -3,29 +3,32 @@ import SearchIcon from '@mui/icons-material/Search';
 import { Box, Button, IconButton, Paper, Stack, Tooltip } from '@mui/material';
 import type { ReactNode } from 'react';
 import { today } from '../lib/dates.ts';
+import type { ApplyResult } from '../lib/filters.ts';
 import { DateField } from './DateField.tsx';
 
-/**
- * The search-toggle icon of a list header. `searchTarget` marks it as what the `/` shortcut focuses while the
- * panel is closed (then Enter opens it); once open, the panel's first field is the target.
- */
-export function FilterToggle({
-  open,
-  onToggle,
-  searchTarget,
-}: {
+/** What the search toggle and the filter panel use of a list's filters (useFilters). */
+interface SearchFilters {
   open: boolean;
-  onToggle: () => void;
-  searchTarget?: boolean;
-}) {
+  setOpen: (open: boolean) => void;
+  apply: () => ApplyResult;
+  close: () => ApplyResult;
+}
+
+/**
+ * The search-toggle icon of a list header: opens the filter panel, or closes it (clearing the filters) and hands
+ * the result to `onResult` (searchAgain). While the panel is closed it is what the `/` shortcut focuses (then
+ * Enter opens it); once open, the panel's first field is the target.
+ */
+export function FilterToggle({ filters, onResult }: { filters: SearchFilters; onResult: (r: ApplyResult) => void }) {
+  const { open } = filters;
   return (
     <Tooltip title={open ? 'Close search' : 'Search'}>
       <IconButton
         aria-label="Toggle search filters"
         aria-expanded={open}
-        onClick={onToggle}
+        onClick={() => (open ? onResult(filters.close()) : filters.setOpen(true))}
         color="primary"
-        data-search-input={searchTarget || undefined}
+        data-search-input={!open || undefined}
       >
         {open ? <CloseIcon /> : <SearchIcon />}
       </IconButton>
@@ -33,16 +36,20 @@ export function FilterToggle({
   );
 }
 
-/** The filter panel: Enter in any field or the Search button runs the search; Close clears and reloads. */
+/**
+ * The filter panel, while the filters are open: Enter in any field or the Search button runs the search; Close
+ * clears and reloads. Either result goes to `onResult` (searchAgain).
+ */
 export function FilterPanel({
-  onSearch,
-  onClose,
+  filters,
+  onResult,
   children,
 }: {
-  onSearch: () => void;
-  onClose: () => void;
+  filters: SearchFilters;
+  onResult: (r: ApplyResult) => void;
   children: ReactNode;
 }) {
+  if (!filters.open) return null;
   return (
     <Paper
       component="form"
@@ -52,7 +59,7 @@ export function FilterPanel({
       sx={{ p: 2, mb: 2 }}
       onSubmit={(e) => {
         e.preventDefault();
-        onSearch();
+        onResult(filters.apply());
       }}
     >
       <Box
@@ -65,7 +72,7 @@ export function FilterPanel({
         {children}
       </Box>
       <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end', mt: 2 }}>
-        <Button onClick={onClose}>Close</Button>
+        <Button onClick={() => onResult(filters.close())}>Close</Button>
         <Button type="submit" variant="contained" startIcon={<SearchIcon />}>
           Search
         </Button>

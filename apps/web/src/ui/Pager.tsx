@@ -1,6 +1,14 @@
 import { PAGE_SIZES } from '@obol/contract';
 import { Box, MenuItem, PaginationItem, Stack, TextField, Typography, useMediaQuery, type Theme } from '@mui/material';
-import { aboutCount, pageWindow } from '../lib/paging.ts';
+import {
+  aboutCount,
+  keysetPages,
+  pageCount,
+  pageWindow,
+  type KeysetAnswer,
+  type KeysetPaging,
+  type Paging,
+} from '../lib/paging.ts';
 
 interface PagerProps {
   page: number;
@@ -107,5 +115,45 @@ export function Pager({ page, pages, onPage, perPage, onPerPage, sizes = PAGE_SI
         </Box>
       </Box>
     </Stack>
+  );
+}
+
+/** The pager of a list paged by number (usePaging): its pages from the list's total, with its page sizes. */
+export function ListPager({ paging, total }: { paging: Paging; total: number | undefined }) {
+  return (
+    <Pager
+      page={paging.page}
+      pages={pageCount(total, paging.perPage)}
+      onPage={paging.setPage}
+      perPage={paging.perPage}
+      onPerPage={paging.setPerPage}
+      sizes={paging.sizes}
+    />
+  );
+}
+
+/**
+ * The pager of a list paged by keyset (useKeysetList): a step from the page on screen goes by its cursor, when
+ * the answer is that page's own (`settled`, not a placeholder of an earlier one); an estimated total shows as one.
+ */
+export function KeysetPager({
+  paging,
+  list,
+}: {
+  paging: Paging;
+  list: { keyset: KeysetPaging; q: { data?: KeysetAnswer }; settled: boolean };
+}) {
+  const { keyset, settled } = list;
+  const answer = list.q.data;
+  return (
+    <Pager
+      page={paging.page}
+      pages={keysetPages(answer, paging.page, paging.perPage)}
+      onPage={(p) => keyset.setPage(p, settled ? answer : undefined)}
+      perPage={paging.perPage}
+      onPerPage={paging.setPerPage}
+      sizes={paging.sizes}
+      estimatedTotal={answer?.transactions.total_estimated ? answer.transactions.total : undefined}
+    />
   );
 }

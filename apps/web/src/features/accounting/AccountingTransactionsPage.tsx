@@ -1,22 +1,18 @@
-import {
-  ACCOUNTING_STATUS_OPTIONS,
-  DATE_SORT_OPTIONS,
-  RULE_TYPE_OPTIONS,
-  type AccountingTransaction,
-} from '@obol/contract';
+import { ACCOUNTING_STATUS_OPTIONS, RULE_TYPE_OPTIONS, type AccountingTransaction } from '@obol/contract';
 import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Paper, Stack, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { euro, localDateTime } from '../../lib/format.ts';
-import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
-import { oneOf, useUrlParams } from '../../lib/urlState.ts';
+import { useClampPage, usePaging } from '../../lib/paging.ts';
+import { dateSort, urlOption } from '../../lib/urlOption.ts';
+import { useUrlParams } from '../../lib/urlState.ts';
 import { ActionButton } from '../../ui/ActionButton.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { ExportButton } from '../../ui/ExportButton.tsx';
+import { ListHeader } from '../../ui/ListHeader.tsx';
 import { ListTable, type Column } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
-import { PageTitle } from '../../ui/PageTitle.tsx';
-import { Pager } from '../../ui/Pager.tsx';
+import { ListPager } from '../../ui/Pager.tsx';
 import { accountingTransactionsQuery, useExportAccountingTransactions } from './api/transactions.ts';
 import { AccountingStatusChip, TRANSFER_TYPE_LABELS } from './labels.tsx';
 import { useTarget } from './useTarget.ts';
@@ -72,9 +68,9 @@ const COLUMNS: Column<AccountingTransaction>[] = [
 ];
 
 const SIZES = [20, 50, 100];
-const STATUSES = ACCOUNTING_STATUS_OPTIONS.map((o) => o.value).filter((v) => v !== '');
+/** the rule type in the URL: `type=amount` or `type=percentage`; absent for All */
 const TYPE_KEYS = ['amount', 'percentage'] as const;
-const SORTS = ['newest', 'oldest'] as const;
+const RULE_TYPES = RULE_TYPE_OPTIONS.map((o) => ({ ...o, type: o.value === '' ? '' : TYPE_KEYS[o.value] }));
 
 /**
  * 2D Transactions: the transfers and rule runs, 20 a page, newest first, with the rule-type and status filters
@@ -83,15 +79,13 @@ const SORTS = ['newest', 'oldest'] as const;
 export function AccountingTransactionsPage() {
   const url = useUrlParams();
   const paging = usePaging(20, SIZES, url);
-  const status = oneOf<(typeof STATUSES)[number] | ''>(url.params.get('status'), STATUSES, '');
-  const typeKey = oneOf<(typeof TYPE_KEYS)[number] | ''>(url.params.get('type'), TYPE_KEYS, '');
-  const ruleType: '' | 0 | 1 = typeKey === '' ? '' : typeKey === 'amount' ? 0 : 1;
-  const sortKey: 'ASC' | 'DESC' = oneOf(url.params.get('sort'), SORTS, 'newest') === 'oldest' ? 'ASC' : 'DESC';
-  const sort = DATE_SORT_OPTIONS.find((o) => o.sort === sortKey)?.value ?? DATE_SORT_OPTIONS[0].value;
+  const status = urlOption(url, 'status', ACCOUNTING_STATUS_OPTIONS, 'value');
+  const ruleType = urlOption(url, 'type', RULE_TYPES, 'type');
+  const sort = dateSort(url);
   const described = useTarget<AccountingTransaction>();
   const exporting = useExportAccountingTransactions();
   const pay = useLinkAction('/accounting-payment', 'Make a 2D payment');
-  const filters = { sortby: sortKey, status, rule_type: ruleType };
+  const filters = { sortby: sort.sort, status: status.name, rule_type: ruleType.chosen.value };
   const q = useQuery({
     ...accountingTransactionsQuery({ ...filters, page: paging.page, per_page: paging.perPage }),
     placeholderData: keepPreviousData,
@@ -102,40 +96,16 @@ export function AccountingTransactionsPage() {
 
   return (
     <>
-      <Stack
-        direction={{ xs: 'column', md: 'row' }}
-        spacing={2}
-        sx={{ alignItems: { md: 'center' }, justifyContent: 'space-between', mb: 2 }}
-      >
-        <PageTitle>2D Transactions</PageTitle>
-        <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
-          <OptionSelect
-            label="Rule type"
-            value={ruleType}
-            options={RULE_TYPE_OPTIONS}
-            onChange={(v) => url.update({ type: v === '' ? null : TYPE_KEYS[v], ...FIRST_PAGE })}
-            minWidth={140}
-          />
-          <OptionSelect
-            label="Sort by date"
-            value={sort}
-            options={DATE_SORT_OPTIONS}
-            onChange={(v) => url.update({ sort: v === 1 ? 'oldest' : null, ...FIRST_PAGE })}
-            minWidth={160}
-          />
-          <OptionSelect
-            label="Status"
-            value={status}
-            options={ACCOUNTING_STATUS_OPTIONS}
-            onChange={(v) => url.update({ status: v || null, ...FIRST_PAGE })}
-          />
-          <ExportButton
-            disabled={!total}
-            downloadType="accounting-transactions"
-            onExport={(format) => exporting.mutateAsync({ ...filters, export_transactions: true, format })}
-          />
-        </Stack>
-      </Stack>
+      <ListHeader title="2D Transactions">
+        <OptionSelect label="Rule type" {...ruleType.select} minWidth={140} />
+        <OptionSelect label="Sort by date" {...sort.select} minWidth={160} />
+        <OptionSelect label="Status" {...status.select} />
+        <ExportButton
+          disabled={!total}
+          downloadType="accounting-transactions"
+          onExport={(format) => exporting.mutateAsync({ ...filters, export_transactions: true, format })}
+        />
+      </ListHeader>
       <Paper>
         <ListTable
           id="accounting-transactions"
@@ -159,14 +129,7 @@ export function AccountingTransactionsPage() {
             ),
           }}
         />
-        <Pager
-          page={paging.page}
-          pages={pageCount(total, paging.perPage)}
-          onPage={paging.setPage}
-          perPage={paging.perPage}
-          onPerPage={paging.setPerPage}
-          sizes={SIZES}
-        />
+        <ListPager paging={paging} total={total} />
       </Paper>
       <Dialog
         open={described.open}

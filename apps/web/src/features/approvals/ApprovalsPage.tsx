@@ -17,7 +17,7 @@ import { useId, useMemo, useState } from 'react';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { euro, localDateTime } from '../../lib/format.ts';
 import { clearFilters } from '../../lib/filters.ts';
-import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { FIRST_PAGE, useClampPage, usePaging } from '../../lib/paging.ts';
 import { oneOf, useUrlParams } from '../../lib/urlState.ts';
 import { CodeDialog } from '../../ui/CodeDialog.tsx';
 import { ListTable, type Column } from '../../ui/ListTable.tsx';
@@ -25,7 +25,7 @@ import { useNotify } from '../../ui/notifications.tsx';
 import { OneLine } from '../../ui/OneLine.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
-import { Pager } from '../../ui/Pager.tsx';
+import { ListPager } from '../../ui/Pager.tsx';
 import { StatusChip, StatusWithReason } from '../../ui/StatusChip.tsx';
 import { approvalsQuery, requestApprovalCode, useDecide } from './api/approvals.ts';
 import { FormActions } from '../../ui/FormActions.tsx';
@@ -212,14 +212,7 @@ export function ApprovalsPage({ group }: { group: 'payments' | '2d' }) {
               ),
           }}
         />
-        <Pager
-          page={paging.page}
-          pages={pageCount(total, paging.perPage)}
-          onPage={paging.setPage}
-          perPage={paging.perPage}
-          onPerPage={paging.setPerPage}
-          sizes={[20, 50, 100]}
-        />
+        <ListPager paging={paging} total={total} />
       </Paper>
       <CodeDialog
         open={!!approving}

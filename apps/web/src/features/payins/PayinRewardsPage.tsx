@@ -1,23 +1,24 @@
-import { DATE_SORT_OPTIONS, MSG, REWARD_STATUS_OPTIONS, type RewardRow } from '@obol/contract';
+import { MSG, REWARD_STATUS_OPTIONS, type RewardRow } from '@obol/contract';
 import RedeemOutlinedIcon from '@mui/icons-material/RedeemOutlined';
-import { Paper, Stack } from '@mui/material';
+import { Paper } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../lib/api.ts';
 import { euro, localDateTime } from '../../lib/format.ts';
-import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { useClampPage, usePaging } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
-import { oneOf, useUrlParams } from '../../lib/urlState.ts';
+import { dateSort, urlOption } from '../../lib/urlOption.ts';
+import { useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
 import { ActionButton } from '../../ui/ActionButton.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { ExportButton } from '../../ui/ExportButton.tsx';
+import { ListHeader } from '../../ui/ListHeader.tsx';
 import { ListTable, type Column } from '../../ui/ListTable.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
 import { useReceipt } from '../../ui/receipts.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
-import { PageTitle } from '../../ui/PageTitle.tsx';
-import { Pager } from '../../ui/Pager.tsx';
+import { ListPager } from '../../ui/Pager.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { StatusChip, StatusWithReason } from '../../ui/StatusChip.tsx';
 import { rewardsQuery, useExportRewards, useUpdateReward } from './api/payins.ts';
@@ -82,9 +83,6 @@ const COLUMNS: Column<RewardRow>[] = [
   },
 ];
 
-const STATUSES = REWARD_STATUS_OPTIONS.map((o) => o.status);
-const SORTS = ['newest', 'oldest'] as const;
-
 /** Why a reward cannot be updated now, or null when it can. */
 const blocked = (r: RewardRow) =>
   r.reward_status === 'Rewarded'
@@ -111,11 +109,9 @@ export function PayinRewardsPage() {
   const url = useUrlParams();
   const paging = usePaging(20, [20, 50, 100], url);
   const { text, setText, search } = useUrlSearch(url);
-  const statusName = oneOf(url.params.get('status'), STATUSES, '');
-  const status = REWARD_STATUS_OPTIONS.find((o) => o.status === statusName)?.value ?? 0;
-  const sortKey: 'ASC' | 'DESC' = oneOf(url.params.get('sort'), SORTS, 'newest') === 'oldest' ? 'ASC' : 'DESC';
-  const sort = DATE_SORT_OPTIONS.find((o) => o.sort === sortKey)?.value ?? DATE_SORT_OPTIONS[0].value;
-  const selection = { search, reward_status: status, sortby: sortKey };
+  const status = urlOption(url, 'status', REWARD_STATUS_OPTIONS, 'status');
+  const sort = dateSort(url);
+  const selection = { search, reward_status: status.chosen.value, sortby: sort.sort };
   const q = useQuery({
     ...rewardsQuery({ ...selection, page: paging.page, per_page: paging.perPage }),
     placeholderData: keepPreviousData,
@@ -160,34 +156,13 @@ export function PayinRewardsPage() {
 
   return (
     <>
-      <Stack
-        direction={{ xs: 'column', md: 'row' }}
-        spacing={2}
-        sx={{ alignItems: { md: 'center' }, justifyContent: 'space-between', mb: 2 }}
-      >
-        <PageTitle>Payin Rewards</PageTitle>
-        <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
-          <OptionSelect
-            label="Sort by date"
-            value={sort}
-            options={DATE_SORT_OPTIONS}
-            onChange={(v) => url.update({ sort: v === 1 ? 'oldest' : null, ...FIRST_PAGE })}
-            minWidth={160}
-          />
-          <OptionSelect
-            label="Reward Status"
-            value={status}
-            options={REWARD_STATUS_OPTIONS}
-            onChange={(v) =>
-              url.update({ status: REWARD_STATUS_OPTIONS.find((o) => o.value === v)?.status || null, ...FIRST_PAGE })
-            }
-            minWidth={160}
-          />
-          {canExport ? (
-            <ExportButton disabled={!total} onExport={(format) => exporting.mutateAsync({ ...selection, format })} />
-          ) : null}
-        </Stack>
-      </Stack>
+      <ListHeader title="Payin Rewards">
+        <OptionSelect label="Sort by date" {...sort.select} minWidth={160} />
+        <OptionSelect label="Reward Status" {...status.select} minWidth={160} />
+        {canExport ? (
+          <ExportButton disabled={!total} onExport={(format) => exporting.mutateAsync({ ...selection, format })} />
+        ) : null}
+      </ListHeader>
       <Paper>
         <ListTable
           id="payin-rewards"
@@ -203,14 +178,7 @@ export function PayinRewardsPage() {
           sx={{ maxHeight: '65vh' }}
           action={{ label: 'Update Reward', cell: action, width: 155 }}
         />
-        <Pager
-          page={paging.page}
-          pages={pageCount(total, paging.perPage)}
-          onPage={paging.setPage}
-          perPage={paging.perPage}
-          onPerPage={paging.setPerPage}
-          sizes={[20, 50, 100]}
-        />
+        <ListPager paging={paging} total={total} />
       </Paper>
       <ConfirmDialog
         open={!!confirming}

@@ -1,33 +1,33 @@
 import {
   AUTO_REFRESH_MS,
-  DATE_SORT_OPTIONS,
   PAYIN_STATUS_OPTIONS,
   REFUND_STATUS_LABELS,
   type PayinChannel,
   type PayinRow,
 } from '@obol/contract';
-import { Paper, Stack, TextField } from '@mui/material';
+import { Paper, TextField } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { browserTimeZone } from '../../lib/dates.ts';
 import {
-  type ApplyResult,
   clearFilters,
   dateErrors,
   filterBody,
   type FilterValues,
   MATCH,
+  searchAgain,
   useFilters,
 } from '../../lib/filters.ts';
 import { euro, localDateTime } from '../../lib/format.ts';
-import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { useClampPage, usePaging } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
-import { oneOf, useUrlParams } from '../../lib/urlState.ts';
+import { dateSort, urlOption } from '../../lib/urlOption.ts';
+import { useUrlParams } from '../../lib/urlState.ts';
 import { ExportButton } from '../../ui/ExportButton.tsx';
 import { DateRangeFields, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
+import { ListHeader } from '../../ui/ListHeader.tsx';
 import { ListTable, type Column } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
-import { PageTitle } from '../../ui/PageTitle.tsx';
-import { Pager } from '../../ui/Pager.tsx';
+import { ListPager } from '../../ui/Pager.tsx';
 import { StatusWithReason } from '../../ui/StatusChip.tsx';
 import { payinsQuery, useExportPayins } from './api/payins.ts';
 import { useRefundFlow } from './RefundAction.tsx';
@@ -123,9 +123,6 @@ const EMPTY = {
 type Key = keyof typeof EMPTY;
 const validate = (v: FilterValues<Key>) => dateErrors(v);
 
-const STATUSES = PAYIN_STATUS_OPTIONS.map((o) => o.status);
-const SORTS = ['newest', 'oldest'] as const;
-
 /**
  * Payin Transactions (channel Payin) and CardEye Transactions (channel CardEye: card payments the merchant's staff
  * requested, with who requested them): the payments made through the merchant API in the caller's scope, 20 a page
@@ -144,15 +141,13 @@ export function PayinTransactionsPage({ channel = 'Payin' }: { channel?: PayinCh
   const refund = useRefundFlow();
   const url = useUrlParams();
   const paging = usePaging(20, [20, 50, 100], url);
-  const statusName = oneOf(url.params.get('status'), STATUSES, '');
-  const status = PAYIN_STATUS_OPTIONS.find((o) => o.status === statusName)?.value ?? 0;
-  const sortKey: 'ASC' | 'DESC' = oneOf(url.params.get('sort'), SORTS, 'newest') === 'oldest' ? 'ASC' : 'DESC';
-  const sort = DATE_SORT_OPTIONS.find((o) => o.sort === sortKey)?.value ?? DATE_SORT_OPTIONS[0].value;
+  const status = urlOption(url, 'status', PAYIN_STATUS_OPTIONS, 'status');
+  const sort = dateSort(url);
   const f = useFilters(EMPTY, validate, url);
   const exporting = useExportPayins();
   const filters = filterBody(f.applied);
   const tz = browserTimeZone();
-  const selection = { channel, transaction_status: status, ...filters, tz, sortby: sortKey };
+  const selection = { channel, transaction_status: status.chosen.value, ...filters, tz, sortby: sort.sort };
   const q = useQuery({
     ...payinsQuery({ ...selection, page: paging.page, per_page: paging.perPage }),
     placeholderData: keepPreviousData,
@@ -160,51 +155,20 @@ export function PayinTransactionsPage({ channel = 'Payin' }: { channel?: PayinCh
   });
   const total = q.data?.total;
   useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
-
-  const reload = (r: ApplyResult) => {
-    if (r !== 'same') return;
-    if (paging.page === 1) void q.refetch();
-    else paging.reset();
-  };
+  const reload = searchAgain(paging, q.refetch);
 
   return (
     <>
-      <Stack
-        direction={{ xs: 'column', md: 'row' }}
-        spacing={2}
-        sx={{ alignItems: { md: 'center' }, justifyContent: 'space-between', mb: 2 }}
-      >
-        <PageTitle>{page.title}</PageTitle>
-        <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
-          {canSearch ? (
-            <FilterToggle
-              open={f.open}
-              searchTarget={!f.open}
-              onToggle={() => (f.open ? reload(f.close()) : f.setOpen(true))}
-            />
-          ) : null}
-          <OptionSelect
-            label="Sort by date"
-            value={sort}
-            options={DATE_SORT_OPTIONS}
-            onChange={(v) => url.update({ sort: v === 1 ? 'oldest' : null, ...FIRST_PAGE })}
-            minWidth={160}
-          />
-          <OptionSelect
-            label="Status"
-            value={status}
-            options={PAYIN_STATUS_OPTIONS}
-            onChange={(v) =>
-              url.update({ status: PAYIN_STATUS_OPTIONS.find((o) => o.value === v)?.status || null, ...FIRST_PAGE })
-            }
-          />
-          {canExport ? (
-            <ExportButton disabled={!total} onExport={(format) => exporting.mutateAsync({ ...selection, format })} />
-          ) : null}
-        </Stack>
-      </Stack>
-      {canSearch && f.open ? (
-        <FilterPanel onSearch={() => reload(f.apply())} onClose={() => reload(f.close())}>
+      <ListHeader title={page.title}>
+        {canSearch ? <FilterToggle filters={f} onResult={reload} /> : null}
+        <OptionSelect label="Sort by date" {...sort.select} minWidth={160} />
+        <OptionSelect label="Status" {...status.select} />
+        {canExport ? (
+          <ExportButton disabled={!total} onExport={(format) => exporting.mutateAsync({ ...selection, format })} />
+        ) : null}
+      </ListHeader>
+      {canSearch ? (
+        <FilterPanel filters={f} onResult={reload}>
           <TextField
             size="small"
             label="Pay-in Reference"
@@ -234,14 +198,7 @@ export function PayinTransactionsPage({ channel = 'Payin' }: { channel?: PayinCh
           sx={{ maxHeight: '65vh' }}
           action={canRefund ? { label: 'Refund', cell: refund.button } : undefined}
         />
-        <Pager
-          page={paging.page}
-          pages={pageCount(total, paging.perPage)}
-          onPage={paging.setPage}
-          perPage={paging.perPage}
-          onPerPage={paging.setPerPage}
-          sizes={[20, 50, 100]}
-        />
+        <ListPager paging={paging} total={total} />
       </Paper>
       {canRefund ? refund.dialogs : null}
     </>

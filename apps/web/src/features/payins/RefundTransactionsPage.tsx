@@ -1,32 +1,27 @@
-import {
-  AUTO_REFRESH_MS,
-  DATE_SORT_OPTIONS,
-  REFUND_LIST_STATUS_OPTIONS,
-  REFUND_TYPE_OPTIONS,
-  type RefundRow,
-} from '@obol/contract';
-import { Paper, Stack, TextField } from '@mui/material';
+import { AUTO_REFRESH_MS, REFUND_LIST_STATUS_OPTIONS, REFUND_TYPE_OPTIONS, type RefundRow } from '@obol/contract';
+import { Paper, TextField } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { browserTimeZone } from '../../lib/dates.ts';
 import {
-  type ApplyResult,
   clearFilters,
   dateErrors,
   filterBody,
   type FilterValues,
   MATCH,
+  searchAgain,
   useFilters,
 } from '../../lib/filters.ts';
 import { euro, localDateTime } from '../../lib/format.ts';
-import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { useClampPage, usePaging } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
-import { oneOf, useUrlParams } from '../../lib/urlState.ts';
+import { dateSort, urlOption } from '../../lib/urlOption.ts';
+import { useUrlParams } from '../../lib/urlState.ts';
 import { ExportButton } from '../../ui/ExportButton.tsx';
 import { DateRangeFields, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
+import { ListHeader } from '../../ui/ListHeader.tsx';
 import { ListTable, type Column } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
-import { PageTitle } from '../../ui/PageTitle.tsx';
-import { Pager } from '../../ui/Pager.tsx';
+import { ListPager } from '../../ui/Pager.tsx';
 import { StatusWithReason } from '../../ui/StatusChip.tsx';
 import { refundsQuery, useExportRefunds } from './api/payins.ts';
 import { useFallbackPoll, useFresh } from '../../lib/live.tsx';
@@ -71,10 +66,6 @@ const EMPTY = { batch_id: '', pay_in_reference: '', request_id: '', account_id: 
 type Key = keyof typeof EMPTY;
 const validate = (v: FilterValues<Key>) => dateErrors(v);
 
-const STATUSES = REFUND_LIST_STATUS_OPTIONS.map((o) => o.status);
-const TYPES = REFUND_TYPE_OPTIONS.map((o) => o.type);
-const SORTS = ['newest', 'oldest'] as const;
-
 /** Refund Transactions: the refunds of the caller's scope, 20 a page by date, status and type, filters, export. */
 export function RefundTransactionsPage() {
   // the spec's refresh, only while the live stream is down
@@ -85,17 +76,20 @@ export function RefundTransactionsPage() {
   const canExport = hasPermission(session, 'User can export transactions');
   const url = useUrlParams();
   const paging = usePaging(20, [20, 50, 100], url);
-  const statusName = oneOf(url.params.get('status'), STATUSES, '');
-  const status = REFUND_LIST_STATUS_OPTIONS.find((o) => o.status === statusName)?.value ?? 0;
-  const typeName = oneOf(url.params.get('type'), TYPES, '');
-  const type = REFUND_TYPE_OPTIONS.find((o) => o.type === typeName)?.value ?? 0;
-  const sortKey: 'ASC' | 'DESC' = oneOf(url.params.get('sort'), SORTS, 'newest') === 'oldest' ? 'ASC' : 'DESC';
-  const sort = DATE_SORT_OPTIONS.find((o) => o.sort === sortKey)?.value ?? DATE_SORT_OPTIONS[0].value;
+  const status = urlOption(url, 'status', REFUND_LIST_STATUS_OPTIONS, 'status');
+  const type = urlOption(url, 'type', REFUND_TYPE_OPTIONS, 'type');
+  const sort = dateSort(url);
   const f = useFilters(EMPTY, validate, url);
   const exporting = useExportRefunds();
   const filters = filterBody(f.applied);
   const tz = browserTimeZone();
-  const selection = { transaction_status: status, transaction_type: type, ...filters, tz, sortby: sortKey };
+  const selection = {
+    transaction_status: status.chosen.value,
+    transaction_type: type.chosen.value,
+    ...filters,
+    tz,
+    sortby: sort.sort,
+  };
   const q = useQuery({
     ...refundsQuery({ ...selection, page: paging.page, per_page: paging.perPage }),
     placeholderData: keepPreviousData,
@@ -103,62 +97,21 @@ export function RefundTransactionsPage() {
   });
   const total = q.data?.total;
   useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
-
-  const reload = (r: ApplyResult) => {
-    if (r !== 'same') return;
-    if (paging.page === 1) void q.refetch();
-    else paging.reset();
-  };
+  const reload = searchAgain(paging, q.refetch);
 
   return (
     <>
-      <Stack
-        direction={{ xs: 'column', md: 'row' }}
-        spacing={2}
-        sx={{ alignItems: { md: 'center' }, justifyContent: 'space-between', mb: 2 }}
-      >
-        <PageTitle>Refund Transactions</PageTitle>
-        <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
-          {canSearch ? (
-            <FilterToggle
-              open={f.open}
-              searchTarget={!f.open}
-              onToggle={() => (f.open ? reload(f.close()) : f.setOpen(true))}
-            />
-          ) : null}
-          <OptionSelect
-            label="Sort by date"
-            value={sort}
-            options={DATE_SORT_OPTIONS}
-            onChange={(v) => url.update({ sort: v === 1 ? 'oldest' : null, ...FIRST_PAGE })}
-            minWidth={160}
-          />
-          <OptionSelect
-            label="Type"
-            value={type}
-            options={REFUND_TYPE_OPTIONS}
-            onChange={(v) =>
-              url.update({ type: REFUND_TYPE_OPTIONS.find((o) => o.value === v)?.type || null, ...FIRST_PAGE })
-            }
-          />
-          <OptionSelect
-            label="Status"
-            value={status}
-            options={REFUND_LIST_STATUS_OPTIONS}
-            onChange={(v) =>
-              url.update({
-                status: REFUND_LIST_STATUS_OPTIONS.find((o) => o.value === v)?.status || null,
-                ...FIRST_PAGE,
-              })
-            }
-          />
-          {canExport ? (
-            <ExportButton disabled={!total} onExport={(format) => exporting.mutateAsync({ ...selection, format })} />
-          ) : null}
-        </Stack>
-      </Stack>
-      {canSearch && f.open ? (
-        <FilterPanel onSearch={() => reload(f.apply())} onClose={() => reload(f.close())}>
+      <ListHeader title="Refund Transactions">
+        {canSearch ? <FilterToggle filters={f} onResult={reload} /> : null}
+        <OptionSelect label="Sort by date" {...sort.select} minWidth={160} />
+        <OptionSelect label="Type" {...type.select} />
+        <OptionSelect label="Status" {...status.select} />
+        {canExport ? (
+          <ExportButton disabled={!total} onExport={(format) => exporting.mutateAsync({ ...selection, format })} />
+        ) : null}
+      </ListHeader>
+      {canSearch ? (
+        <FilterPanel filters={f} onResult={reload}>
           <TextField
             size="small"
             label="Pay-in Reference"
@@ -183,14 +136,7 @@ export function RefundTransactionsPage() {
           empty={{ clear: clearFilters(url, [...Object.keys(EMPTY), 'status', 'type']) }}
           sx={{ maxHeight: '65vh' }}
         />
-        <Pager
-          page={paging.page}
-          pages={pageCount(total, paging.perPage)}
-          onPage={paging.setPage}
-          perPage={paging.perPage}
-          onPerPage={paging.setPerPage}
-          sizes={[20, 50, 100]}
-        />
+        <ListPager paging={paging} total={total} />
       </Paper>
     </>
   );

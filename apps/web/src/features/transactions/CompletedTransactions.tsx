@@ -1,14 +1,13 @@
 import { AUTO_REFRESH_MS } from '@obol/contract';
 import { Box, Paper, Stack, TextField, Typography } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { browserTimeZone } from '../../lib/dates.ts';
-import { type ApplyResult, clearFilters, dateErrors, filterBody, MATCH, useFilters } from '../../lib/filters.ts';
-import { keysetPages, useClampPage, useKeysetPaging, usePaging } from '../../lib/paging.ts';
+import { clearFilters, dateErrors, filterBody, MATCH, searchAgain, useFilters } from '../../lib/filters.ts';
+import { useKeysetList, usePaging } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { DateRangeFields, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
 import { ListTable } from '../../ui/ListTable.tsx';
-import { Pager } from '../../ui/Pager.tsx';
+import { KeysetPager } from '../../ui/Pager.tsx';
 import { completedTransactionsQuery } from './api/completedTransactions.ts';
 import { useExportCompletedTransactions } from './api/exportCompletedTransactions.ts';
 import { BrandSelect } from './BrandSelect.tsx';
@@ -39,40 +38,20 @@ export function CompletedTransactions() {
   const filters = filterBody(f.applied);
   const tz = browserTimeZone();
   const listed = { status: 'Completed' as const, per_page: paging.perPage, ...filters, tz };
-  const keyset = useKeysetPaging(paging, listed);
-  const body = { ...listed, page: paging.page, ...keyset.cursor };
-  const q = useQuery({
-    ...completedTransactionsQuery(body),
-    placeholderData: keepPreviousData,
-    refetchInterval: poll,
-  });
-  const settled = !!q.data && !q.isPlaceholderData;
-  const total = q.data?.transactions.total;
-  const estimated = !!q.data?.transactions.total_estimated;
-  useClampPage(paging, estimated ? undefined : total, settled);
-  const rows = q.data?.transactions.data ?? [];
-  const reload = (r: ApplyResult) => {
-    if (r !== 'same') return;
-    if (paging.page === 1) void q.refetch();
-    else paging.reset();
-  };
+  const list = useKeysetList(paging, listed, completedTransactionsQuery, poll);
+  const { q, total } = list;
+  const reload = searchAgain(paging, q.refetch);
   const exportList = (format: 'csv' | 'xlsx') =>
     exporting.mutateAsync({ status: 'Completed' as const, ...filters, tz, format });
 
   return (
     <>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center', justifyContent: 'flex-end', mb: 2 }}>
-        {canSearch ? (
-          <FilterToggle
-            open={f.open}
-            searchTarget={!f.open}
-            onToggle={() => (f.open ? reload(f.close()) : f.setOpen(true))}
-          />
-        ) : null}
+        {canSearch ? <FilterToggle filters={f} onResult={reload} /> : null}
         {canExport ? <ExportButton disabled={!total} onExport={exportList} /> : null}
       </Stack>
-      {canSearch && f.open ? (
-        <FilterPanel onSearch={() => reload(f.apply())} onClose={() => reload(f.close())}>
+      {canSearch ? (
+        <FilterPanel filters={f} onResult={reload}>
           <BrandSelect value={f.draft.brand} onChange={(v) => f.set('brand', v)} />
           <DateRangeFields start={f.field('start_date')} end={f.field('end_date')} />
           <TextField
@@ -88,7 +67,7 @@ export function CompletedTransactions() {
           id="completed-transactions"
           label="Completed transactions"
           columns={COMPLETED_COLUMNS}
-          rows={rows}
+          rows={list.rows}
           rowKey={(t) => t.id}
           rowFresh={(t) => fresh(t.id)}
           action={details.action}
@@ -104,14 +83,7 @@ export function CompletedTransactions() {
           <Typography sx={{ fontWeight: 600 }}>Total Fee (EUR): €{q.data?.fee.total_eur_fee ?? '0.00'}</Typography>
           <Typography sx={{ fontWeight: 600 }}>Total Fee (CENTS): {q.data?.fee.total_cent_fee ?? 0}</Typography>
         </Box>
-        <Pager
-          page={paging.page}
-          pages={keysetPages(q.data, paging.page, paging.perPage)}
-          onPage={(p) => keyset.setPage(p, settled ? q.data : undefined)}
-          perPage={paging.perPage}
-          onPerPage={paging.setPerPage}
-          estimatedTotal={estimated ? total : undefined}
-        />
+        <KeysetPager paging={paging} list={list} />
       </Paper>
       {details.dialog}
     </>

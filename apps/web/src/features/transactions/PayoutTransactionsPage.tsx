@@ -1,25 +1,25 @@
-import { AUTO_REFRESH_MS, DATE_SORT_OPTIONS, PAYOUT_STATUS_OPTIONS } from '@obol/contract';
-import { Paper, Stack, TextField } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { AUTO_REFRESH_MS, PAYOUT_STATUS_OPTIONS } from '@obol/contract';
+import { Paper, TextField } from '@mui/material';
 import { browserTimeZone } from '../../lib/dates.ts';
 import {
-  type ApplyResult,
   centsError,
   clearFilters,
   dateErrors,
   filterBody,
   type FilterValues,
   MATCH,
+  searchAgain,
   useFilters,
 } from '../../lib/filters.ts';
-import { FIRST_PAGE, keysetPages, useClampPage, useKeysetPaging, usePaging } from '../../lib/paging.ts';
+import { useKeysetList, usePaging } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
-import { oneOf, useUrlParams } from '../../lib/urlState.ts';
+import { dateSort, urlOption } from '../../lib/urlOption.ts';
+import { useUrlParams } from '../../lib/urlState.ts';
 import { DateRangeFields, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
+import { ListHeader } from '../../ui/ListHeader.tsx';
 import { ListTable } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
-import { PageTitle } from '../../ui/PageTitle.tsx';
-import { Pager } from '../../ui/Pager.tsx';
+import { KeysetPager } from '../../ui/Pager.tsx';
 import { useExportPayoutTransactions } from './api/exportPayoutTransactions.ts';
 import { payoutTransactionsQuery } from './api/payoutTransactions.ts';
 import { BrandSelect } from './BrandSelect.tsx';
@@ -48,10 +48,6 @@ type Key = keyof typeof EMPTY;
 
 const validate = (v: FilterValues<Key>) => ({ amount: centsError(v.amount), ...dateErrors(v) });
 
-/** the status and sort in the URL: `status=Completed`, `sort=oldest`; absent for All and newest first */
-const STATUSES = PAYOUT_STATUS_OPTIONS.map((o) => o.status);
-const SORTS = ['newest', 'oldest'] as const;
-
 /** Payout transactions: sort, status, filters, export, details; reloads itself every 5 minutes. */
 export function PayoutTransactionsPage() {
   // the spec's refresh, only while the live stream is down
@@ -62,10 +58,11 @@ export function PayoutTransactionsPage() {
   const canExport = hasPermission(session, 'User can export transactions');
   const url = useUrlParams();
   const paging = usePaging(undefined, undefined, url);
-  const statusName = oneOf(url.params.get('status'), STATUSES, '');
-  const status = PAYOUT_STATUS_OPTIONS.find((o) => o.status === statusName)?.value ?? PAYOUT_STATUS_OPTIONS[0].value;
-  const sortKey: 'ASC' | 'DESC' = oneOf(url.params.get('sort'), SORTS, 'newest') === 'oldest' ? 'ASC' : 'DESC';
-  const sort = DATE_SORT_OPTIONS.find((o) => o.sort === sortKey)?.value ?? DATE_SORT_OPTIONS[0].value;
+  // the status and sort in the URL: `status=Completed`, `sort=oldest`; absent for All and newest first
+  const status = urlOption(url, 'status', PAYOUT_STATUS_OPTIONS, 'status');
+  const statusName = status.name;
+  const sort = dateSort(url);
+  const sortKey = sort.sort;
   const f = useFilters(EMPTY, validate, url);
   const details = useTransactionDetails();
   const exporting = useExportPayoutTransactions();
@@ -76,64 +73,22 @@ export function PayoutTransactionsPage() {
   /** what the list shows, without its order and page (the export and the volume chart take the same) */
   const selection = { status: statusName, ...filters, tz };
   const listed = { ...selection, 'sort-by': sortKey, per_page: paging.perPage };
-  const keyset = useKeysetPaging(paging, listed);
-  const body = { ...listed, page: paging.page, ...keyset.cursor };
-  const q = useQuery({
-    ...payoutTransactionsQuery(body),
-    placeholderData: keepPreviousData,
-    refetchInterval: poll,
-  });
-  const settled = !!q.data && !q.isPlaceholderData;
-  const total = q.data?.transactions.total;
-  const estimated = !!q.data?.transactions.total_estimated;
-  useClampPage(paging, estimated ? undefined : total, settled);
-  const rows = q.data?.transactions.data ?? [];
-
-  /** a new search went to page 1 with the URL; the same one reloads (back on page 1) */
-  const reload = (r: ApplyResult) => {
-    if (r !== 'same') return;
-    if (paging.page === 1) void q.refetch();
-    else paging.reset();
-  };
+  const list = useKeysetList(paging, listed, payoutTransactionsQuery, poll);
+  const { q, total } = list;
+  const reload = searchAgain(paging, q.refetch);
   const exportList = (format: 'csv' | 'xlsx') =>
     exporting.mutateAsync({ status: statusName, 'sort-buy': sortKey, ...filters, tz, format });
 
   return (
     <>
-      <Stack
-        direction={{ xs: 'column', md: 'row' }}
-        spacing={2}
-        sx={{ alignItems: { md: 'center' }, justifyContent: 'space-between', mb: 2 }}
-      >
-        <PageTitle>Payout Transactions</PageTitle>
-        <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
-          {canSearch ? (
-            <FilterToggle
-              open={f.open}
-              searchTarget={!f.open}
-              onToggle={() => (f.open ? reload(f.close()) : f.setOpen(true))}
-            />
-          ) : null}
-          <OptionSelect
-            label="Sort by date"
-            value={sort}
-            options={DATE_SORT_OPTIONS}
-            onChange={(v) => url.update({ sort: v === 1 ? 'oldest' : null, ...FIRST_PAGE })}
-            minWidth={160}
-          />
-          <OptionSelect
-            label="Status"
-            value={status}
-            options={PAYOUT_STATUS_OPTIONS}
-            onChange={(v) =>
-              url.update({ status: PAYOUT_STATUS_OPTIONS.find((o) => o.value === v)?.status, ...FIRST_PAGE })
-            }
-          />
-          {canExport ? <ExportButton disabled={!total} onExport={exportList} /> : null}
-        </Stack>
-      </Stack>
-      {canSearch && f.open ? (
-        <FilterPanel onSearch={() => reload(f.apply())} onClose={() => reload(f.close())}>
+      <ListHeader title="Payout Transactions">
+        {canSearch ? <FilterToggle filters={f} onResult={reload} /> : null}
+        <OptionSelect label="Sort by date" {...sort.select} minWidth={160} />
+        <OptionSelect label="Status" {...status.select} />
+        {canExport ? <ExportButton disabled={!total} onExport={exportList} /> : null}
+      </ListHeader>
+      {canSearch ? (
+        <FilterPanel filters={f} onResult={reload}>
           <TextField
             size="small"
             label="Beneficiary Name"
@@ -168,7 +123,7 @@ export function PayoutTransactionsPage() {
           id="payout-transactions"
           label="Payout transactions"
           columns={PAYOUT_COLUMNS}
-          rows={rows}
+          rows={list.rows}
           rowKey={(t) => t.id}
           rowFresh={(t) => fresh(t.id)}
           action={details.action}
@@ -176,14 +131,7 @@ export function PayoutTransactionsPage() {
           loading={q.isLoading}
           empty={{ clear: clearFilters(url, [...Object.keys(EMPTY), 'status']), create: createPayment }}
         />
-        <Pager
-          page={paging.page}
-          pages={keysetPages(q.data, paging.page, paging.perPage)}
-          onPage={(p) => keyset.setPage(p, settled ? q.data : undefined)}
-          perPage={paging.perPage}
-          onPerPage={paging.setPerPage}
-          estimatedTotal={estimated ? total : undefined}
-        />
+        <KeysetPager paging={paging} list={list} />
       </Paper>
       {details.dialog}
     </>

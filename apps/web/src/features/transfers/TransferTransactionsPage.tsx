@@ -1,18 +1,19 @@
-import { DATE_SORT_OPTIONS, TRANSFER_STATUS_OPTIONS, type TransferRow } from '@obol/contract';
+import { TRANSFER_STATUS_OPTIONS, type TransferRow } from '@obol/contract';
 import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Paper, Stack, Typography } from '@mui/material';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Paper, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { euro, localDateTime } from '../../lib/format.ts';
-import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { useClampPage, usePaging } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
-import { oneOf, useUrlParams } from '../../lib/urlState.ts';
+import { dateSort, urlOption } from '../../lib/urlOption.ts';
+import { useUrlParams } from '../../lib/urlState.ts';
 import { ActionButton } from '../../ui/ActionButton.tsx';
 import { ExportButton } from '../../ui/ExportButton.tsx';
+import { ListHeader } from '../../ui/ListHeader.tsx';
 import { ListTable, type Column } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
-import { PageTitle } from '../../ui/PageTitle.tsx';
-import { Pager } from '../../ui/Pager.tsx';
+import { ListPager } from '../../ui/Pager.tsx';
 import { StatusWithReason } from '../../ui/StatusChip.tsx';
 import { transfersQuery, useExportTransfers } from './api/transfers.ts';
 import { OneLine } from '../../ui/OneLine.tsx';
@@ -58,9 +59,6 @@ const COLUMNS: Column<TransferRow>[] = [
   { id: 'created_at', label: 'Date', nowrap: true, width: 180, cell: (t) => localDateTime(t.created_at) },
 ];
 
-const STATUSES = TRANSFER_STATUS_OPTIONS.map((o) => o.status);
-const SORTS = ['newest', 'oldest'] as const;
-
 /** Transfer Transactions: the transfers of the caller's scope, 20 a page, by date, status filter, export. */
 export function TransferTransactionsPage() {
   const fresh = useFresh('transfer');
@@ -69,15 +67,14 @@ export function TransferTransactionsPage() {
   const canExport = hasPermission(session, 'User can view transfer amount screen');
   const url = useUrlParams();
   const paging = usePaging(20, [20, 50, 100], url);
-  const statusName = oneOf(url.params.get('status'), STATUSES, '');
-  const status = TRANSFER_STATUS_OPTIONS.find((o) => o.status === statusName)?.value ?? 0;
-  const sortKey: 'ASC' | 'DESC' = oneOf(url.params.get('sort'), SORTS, 'newest') === 'oldest' ? 'ASC' : 'DESC';
-  const sort = DATE_SORT_OPTIONS.find((o) => o.sort === sortKey)?.value ?? DATE_SORT_OPTIONS[0].value;
+  const status = urlOption(url, 'status', TRANSFER_STATUS_OPTIONS, 'status');
+  const sort = dateSort(url);
+  const selection = { status: status.chosen.value, sortby: sort.sort };
   const [purpose, setPurpose] = useState<TransferRow | null>(null);
   const exporting = useExportTransfers();
   const transfer = useLinkAction('/amount-transfer', 'Transfer an amount');
   const q = useQuery({
-    ...transfersQuery({ status, sortby: sortKey, page: paging.page, per_page: paging.perPage }),
+    ...transfersQuery({ ...selection, page: paging.page, per_page: paging.perPage }),
     placeholderData: keepPreviousData,
   });
   const total = q.data?.total;
@@ -85,36 +82,13 @@ export function TransferTransactionsPage() {
 
   return (
     <>
-      <Stack
-        direction={{ xs: 'column', md: 'row' }}
-        spacing={2}
-        sx={{ alignItems: { md: 'center' }, justifyContent: 'space-between', mb: 2 }}
-      >
-        <PageTitle>Transfer Transactions</PageTitle>
-        <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
-          <OptionSelect
-            label="Sort by date"
-            value={sort}
-            options={DATE_SORT_OPTIONS}
-            onChange={(v) => url.update({ sort: v === 1 ? 'oldest' : null, ...FIRST_PAGE })}
-            minWidth={160}
-          />
-          <OptionSelect
-            label="Status"
-            value={status}
-            options={TRANSFER_STATUS_OPTIONS}
-            onChange={(v) =>
-              url.update({ status: TRANSFER_STATUS_OPTIONS.find((o) => o.value === v)?.status || null, ...FIRST_PAGE })
-            }
-          />
-          {canExport ? (
-            <ExportButton
-              disabled={!total}
-              onExport={(format) => exporting.mutateAsync({ status, sortby: sortKey, format })}
-            />
-          ) : null}
-        </Stack>
-      </Stack>
+      <ListHeader title="Transfer Transactions">
+        <OptionSelect label="Sort by date" {...sort.select} minWidth={160} />
+        <OptionSelect label="Status" {...status.select} />
+        {canExport ? (
+          <ExportButton disabled={!total} onExport={(format) => exporting.mutateAsync({ ...selection, format })} />
+        ) : null}
+      </ListHeader>
       <Paper>
         <ListTable
           id="transfer-transactions"
@@ -138,14 +112,7 @@ export function TransferTransactionsPage() {
             ),
           }}
         />
-        <Pager
-          page={paging.page}
-          pages={pageCount(total, paging.perPage)}
-          onPage={paging.setPage}
-          perPage={paging.perPage}
-          onPerPage={paging.setPerPage}
-          sizes={[20, 50, 100]}
-        />
+        <ListPager paging={paging} total={total} />
       </Paper>
       <Dialog open={!!purpose} onClose={() => setPurpose(null)} fullWidth maxWidth="xs">
         <DialogTitle>Purpose of payment</DialogTitle>
