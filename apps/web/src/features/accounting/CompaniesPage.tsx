@@ -30,9 +30,9 @@ import { ActionButton } from '../../ui/ActionButton.tsx';
 import { ApprovalThreshold } from '../../ui/ApprovalThreshold.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { useCopy } from '../../ui/CopyButton.tsx';
-import { Counter } from '../../ui/Counter.tsx';
+import { ActiveCounters } from '../../ui/Counter.tsx';
 import { ListTable, type Column, type RowAction } from '../../ui/ListTable.tsx';
-import { PageTitle } from '../../ui/PageTitle.tsx';
+import { TitleBar } from '../../ui/ListHeader.tsx';
 import { Pager } from '../../ui/Pager.tsx';
 import { PasswordDialog } from '../../ui/PasswordDialog.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
@@ -210,24 +210,19 @@ export function CompaniesPage() {
 
   return (
     <>
-      <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
-        <PageTitle>Companies</PageTitle>
+      <TitleBar title="Companies">
         {canRegister ? (
-          <Button
-            variant="contained"
-            startIcon={<AddBusinessIcon />}
-            onClick={() => setCreating(true)}
-            sx={{ ml: 'auto' }}
-          >
+          <Button variant="contained" startIcon={<AddBusinessIcon />} onClick={() => setCreating(true)}>
             Add New Company
           </Button>
         ) : null}
-      </Stack>
-      <Stack direction="row" spacing={2} sx={{ mb: 2, flexWrap: 'wrap' }} useFlexGap>
-        <Counter label="Total Companies" value={q.data?.all_companies} />
-        <Counter label="Active Companies" value={q.data?.active_company} />
-        <Counter label="Inactive Companies" value={q.data?.in_active_company} />
-      </Stack>
+      </TitleBar>
+      <ActiveCounters
+        noun="Companies"
+        counts={
+          q.data && { count: q.data.all_companies, active: q.data.active_company, inactive: q.data.in_active_company }
+        }
+      />
       <Paper>
         <ListTable
           id="companies"

@@ -13,10 +13,10 @@ import { useUrlSearch } from '../../lib/useUrlSearch.ts';
 import { ActionButton } from '../../ui/ActionButton.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
-import { Counter } from '../../ui/Counter.tsx';
+import { ActiveCounters } from '../../ui/Counter.tsx';
 import { ListTable, type Column, type RowAction } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
-import { PageTitle } from '../../ui/PageTitle.tsx';
+import { TitleBar } from '../../ui/ListHeader.tsx';
 import { Pager } from '../../ui/Pager.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
@@ -161,24 +161,22 @@ export function RulesPage() {
 
   return (
     <>
-      <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
-        <PageTitle>Rules</PageTitle>
+      <TitleBar title="Rules">
         {canCreate ? (
-          <Stack direction="row" spacing={1} useFlexGap sx={{ ml: 'auto', flexWrap: 'wrap' }}>
+          <>
             <Button variant="contained" startIcon={<AddIcon />} onClick={() => setCreating('percentage')}>
               Create Percentage Rule
             </Button>
             <Button variant="contained" startIcon={<AddIcon />} onClick={() => setCreating('amount')}>
               Create Amount Rule
             </Button>
-          </Stack>
+          </>
         ) : null}
-      </Stack>
-      <Stack direction="row" spacing={2} sx={{ mb: 2, flexWrap: 'wrap' }} useFlexGap>
-        <Counter label="Total Rules" value={q.data?.all_rules} />
-        <Counter label="Active Rules" value={q.data?.active_rules} />
-        <Counter label="Inactive Rules" value={q.data?.in_active_rules} />
-      </Stack>
+      </TitleBar>
+      <ActiveCounters
+        noun="Rules"
+        counts={q.data && { count: q.data.all_rules, active: q.data.active_rules, inactive: q.data.in_active_rules }}
+      />
       <Paper>
         <ListTable
           id="accounting-rules"

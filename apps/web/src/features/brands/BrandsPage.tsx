@@ -6,7 +6,7 @@ import { pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
-import { Counter } from '../../ui/Counter.tsx';
+import { ActiveCounters } from '../../ui/Counter.tsx';
 import { ListTable, type Column } from '../../ui/ListTable.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
 import { Pager } from '../../ui/Pager.tsx';
@@ -80,11 +80,7 @@ export function BrandsPage() {
   return (
     <>
       <PageTitle>Brands</PageTitle>
-      <Stack direction="row" spacing={2} sx={{ mb: 2, flexWrap: 'wrap' }} useFlexGap>
-        <Counter label="Total Brands" value={q.data?.count} />
-        <Counter label="Active Brands" value={q.data?.active} />
-        <Counter label="Inactive Brands" value={q.data?.inactive} />
-      </Stack>
+      <ActiveCounters noun="Brands" counts={q.data} />
       <Paper>
         <ListTable
           id="brands"

@@ -3,7 +3,7 @@ import AddBusinessIcon from '@mui/icons-material/AddBusinessOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import ResendIcon from '@mui/icons-material/ForwardToInboxOutlined';
 import AddBrandIcon from '@mui/icons-material/LibraryAddOutlined';
-import { Button, Checkbox, Link, Paper, Stack, Switch } from '@mui/material';
+import { Button, Checkbox, Link, Paper, Switch } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/api.ts';
@@ -11,9 +11,9 @@ import { pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
-import { Counter } from '../../ui/Counter.tsx';
+import { ActiveCounters } from '../../ui/Counter.tsx';
 import { ListTable, type Column, type RowAction } from '../../ui/ListTable.tsx';
-import { PageTitle } from '../../ui/PageTitle.tsx';
+import { TitleBar } from '../../ui/ListHeader.tsx';
 import { RowActions } from '../../ui/RowActions.tsx';
 import { Pager } from '../../ui/Pager.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
@@ -186,24 +186,14 @@ export function MerchantsPage() {
 
   return (
     <>
-      <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
-        <PageTitle>Merchants</PageTitle>
+      <TitleBar title="Merchants">
         {actions.canManage ? (
-          <Button
-            variant="contained"
-            startIcon={<AddBusinessIcon />}
-            onClick={() => setCreating(true)}
-            sx={{ ml: 'auto' }}
-          >
+          <Button variant="contained" startIcon={<AddBusinessIcon />} onClick={() => setCreating(true)}>
             Add New Merchant
           </Button>
         ) : null}
-      </Stack>
-      <Stack direction="row" spacing={2} sx={{ mb: 2, flexWrap: 'wrap' }} useFlexGap>
-        <Counter label="Total Merchants" value={q.data?.count} />
-        <Counter label="Active Merchants" value={q.data?.active} />
-        <Counter label="Inactive Merchants" value={q.data?.inactive} />
-      </Stack>
+      </TitleBar>
+      <ActiveCounters noun="Merchants" counts={q.data} />
       <Paper>
         <ListTable
           id="merchants"

@@ -1,6 +1,6 @@
 import { ROLES, STAFF_ROLES, type RoleName, type UserRow } from '@obol/contract';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
-import { Button, Paper, Stack } from '@mui/material';
+import { Button, Paper } from '@mui/material';
 import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { localDate, localDateTime } from '../../lib/format.ts';
@@ -8,10 +8,10 @@ import { useSession } from '../../lib/session.ts';
 import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
 import { oneOf, useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
-import { Counter } from '../../ui/Counter.tsx';
+import { ActiveCounters } from '../../ui/Counter.tsx';
 import { ListTable, type Column } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
-import { PageTitle } from '../../ui/PageTitle.tsx';
+import { TitleBar } from '../../ui/ListHeader.tsx';
 import { Pager } from '../../ui/Pager.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { StatusChip } from '../../ui/StatusChip.tsx';
@@ -88,24 +88,14 @@ export function UsersPage() {
 
   return (
     <>
-      <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
-        <PageTitle>Users</PageTitle>
+      <TitleBar title="Users">
         {actions.canUpdate ? (
-          <Button
-            variant="contained"
-            startIcon={<PersonAddIcon />}
-            onClick={() => setInviting(true)}
-            sx={{ ml: 'auto' }}
-          >
+          <Button variant="contained" startIcon={<PersonAddIcon />} onClick={() => setInviting(true)}>
             Invite user
           </Button>
         ) : null}
-      </Stack>
-      <Stack direction="row" spacing={2} sx={{ mb: 2, flexWrap: 'wrap' }} useFlexGap>
-        <Counter label="Total Users" value={q.data?.count} />
-        <Counter label="Active Users" value={q.data?.active} />
-        <Counter label="Inactive Users" value={q.data?.inactive} />
-      </Stack>
+      </TitleBar>
+      <ActiveCounters noun="Users" counts={q.data} />
       <Paper>
         <ListTable
           id="users"
