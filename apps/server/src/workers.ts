@@ -16,7 +16,7 @@ import { runExport } from './features/downloads/service.ts';
 import { deliver } from './features/webhooks/deliver.ts';
 import { tidyWebhooks } from './features/webhooks/tidy.ts';
 import { dispatchWebhooks, DISPATCH_EVERY_MS, webhookCursorEventId } from './features/webhooks/dispatch.ts';
-import { activityCursorEventId, recordMoneyEvents, RECORD_EVERY_MS } from './features/activity/money.ts';
+import { activityCursorEventId, recordMoneyEvents, RECORD_EVERY_MS, RECORD_PAGE } from './features/activity/money.ts';
 import { pruneMoneyEvents } from './features/engine/prune.ts';
 import { pruneRateLimits } from './platform/housekeeping.ts';
 import { pruneLoginThrottle } from './features/auth/throttle.ts';
@@ -155,14 +155,20 @@ export async function startWorkers(deps: Deps): Promise<() => Promise<void>> {
   dispatcher.unref();
   // the activity log: committed outbox events become its records within about a second
   let recording = false;
-  const record = () => {
+  let closed = false;
+  const record = async () => {
     if (recording) return;
     recording = true;
-    recordMoneyEvents(deps)
-      .catch((err: unknown) => deps.log.warn({ err }, 'recording money events failed; it runs again shortly'))
-      .finally(() => (recording = false));
+    try {
+      // a full page says more are waiting (a large batch's events): go on at once rather than a page a second
+      while (!closed && (await recordMoneyEvents(deps, RECORD_PAGE)) === RECORD_PAGE);
+    } catch (err) {
+      deps.log.warn({ err }, 'recording money events failed; it runs again shortly');
+    } finally {
+      recording = false;
+    }
   };
-  const recorder = setInterval(record, RECORD_EVERY_MS);
+  const recorder = setInterval(() => void record(), RECORD_EVERY_MS);
   recorder.unref();
   recover();
   // the staging reader's thread, started now so that the first upload does not wait for it (stage-reader.ts)
@@ -180,6 +186,7 @@ export async function startWorkers(deps: Deps): Promise<() => Promise<void>> {
     clearInterval(sweeper);
     clearInterval(dispatcher);
     clearInterval(recorder);
+    closed = true;
     await closeStagingReaders();
   };
 }

@@ -7,6 +7,8 @@ import { activityCursor } from './tables.ts';
 
 /** How often each process looks for committed money events to record (one records at a time: the cursor is locked). */
 export const RECORD_EVERY_MS = 1000;
+/** Events recorded a transaction (a full page: the recorder goes on at once). */
+export const RECORD_PAGE = 500;
 
 /** The name the movements' records carry: the platform recorded them, from what committed. */
 export const MONEY_EVENTS_ACTOR = 'Obol';
@@ -49,7 +51,7 @@ export function moneyRecordOf(e: MoneyEvent): typeof activityLog.$inferInsert {
  * are inserted last in the transaction, one statement: they hold the chain's head only until the commit (011).
  * Answers how many it recorded.
  */
-export async function recordMoneyEvents(deps: Pick<Deps, 'db'>, limit = 500): Promise<number> {
+export async function recordMoneyEvents(deps: Pick<Deps, 'db'>, limit = RECORD_PAGE): Promise<number> {
   return deps.db.transaction(async (tx) => {
     const [cursor] = rowsOf<{ last_event_id: string | number }>(
       await tx.execute(sql`SELECT last_event_id FROM ${activityCursor} WHERE id = 1 FOR UPDATE SKIP LOCKED`),
