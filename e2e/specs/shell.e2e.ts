@@ -18,9 +18,9 @@ const sidebarLabels = (perms: readonly string[]) =>
   visibleNavigation(perms)
     .filter((m) => !NON_BUILT_MENUS.includes(m.label))
     .map((m) => m.label);
-/** A menu entry by its label; an approvals entry may carry how many wait (the demo seeds one): "Approvals 1". */
+/** A menu entry by its label; an approvals entry may say how many wait (the demo seeds one): "Approvals 1 waiting". */
 const entry = (nav: Locator, label: string) => {
-  const name = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\d+)?$`);
+  const name = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\d+\\+? waiting)?$`);
   return nav.getByRole('button', { name }).or(nav.getByRole('link', { name }));
 };
 
