@@ -12,17 +12,11 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { validateRow } from '@obol/contract';
 import { sql } from 'drizzle-orm';
-import pino from 'pino';
-import { loadConfig } from '../apps/server/src/platform/config.ts';
 import { openDatabase, runMigrations, rowsOf, type Database } from '../apps/server/src/platform/db.ts';
-import { fundedMerchant } from './fixtures.ts';
+import { benchDeps, fundedMerchant } from './fixtures.ts';
 import { scratchPostgres } from './scratch.ts';
-import type { Deps } from '../apps/server/src/platform/deps.ts';
-import { createJobs } from '../apps/server/src/platform/jobs.ts';
-import { createProviderClient } from '../apps/server/src/platform/provider.ts';
 import { seedDemo, syncReferenceData } from '../apps/server/src/seed.ts';
 import { platformAccountId } from '../apps/server/src/features/ledger/accounts.ts';
 import { postEntry } from '../apps/server/src/features/ledger/service.ts';
@@ -34,7 +28,6 @@ import { readRowBatches } from '../apps/server/src/features/batches/parse.ts';
 import { uploadKey } from '../apps/server/src/features/batches/service.ts';
 import { stageBatch } from '../apps/server/src/features/batches/stage.ts';
 import { closeStagingReaders, warmStagingReader } from '../apps/server/src/features/batches/stage-reader.ts';
-import { createFileStore } from '../apps/server/src/platform/files.ts';
 
 const N = Number(process.argv[2] ?? 100_000);
 let peakRss = 0;
@@ -58,24 +51,8 @@ async function bench(label: string, database: Database, csv: string) {
   await runMigrations(database);
   await syncReferenceData(database.db);
   await seedDemo(database.db, 'Bench@pass1');
-  const log = pino({ level: 'silent' });
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    SECRETS_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'silent',
-  });
-  const jobs = await createJobs(database, log);
-  const deps = {
-    config,
-    database,
-    db: database.db,
-    log,
-    jobs,
-    provider: createProviderClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'x' }),
-    mailer: { send: async () => undefined },
-    files: createFileStore(config),
-  } as Deps;
+  const deps = await benchDeps(database, dataDir);
+  const jobs = deps.jobs;
   // enough money for the whole batch, through the ledger
   const { merchantId, account } = await fundedMerchant(database.db);
   // a batch of `file` waiting to be staged, as the upload route leaves it: the file in the store, the batch Processing

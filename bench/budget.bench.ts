@@ -14,18 +14,12 @@
  *                                       BENCH_PARTS=session,ledger,staging picks parts)
  */
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pipeline } from 'node:stream/promises';
-import pino from 'pino';
-import { loadConfig } from '../apps/server/src/platform/config.ts';
 import { openDatabase, runMigrations, type Database } from '../apps/server/src/platform/db.ts';
-import type { Deps } from '../apps/server/src/platform/deps.ts';
-import { createFileStore } from '../apps/server/src/platform/files.ts';
-import { createJobs } from '../apps/server/src/platform/jobs.ts';
-import { createProviderClient } from '../apps/server/src/platform/provider.ts';
 import { plans } from '../apps/server/src/platform/statements.ts';
 import { seedDemo, syncReferenceData } from '../apps/server/src/seed.ts';
 import { startTestApp } from '../apps/server/src/test/harness.ts';
@@ -39,7 +33,7 @@ import {
   readerThread,
   warmStagingReader,
 } from '../apps/server/src/features/batches/stage-reader.ts';
-import { fundedMerchant } from './fixtures.ts';
+import { benchDeps, fundedMerchant } from './fixtures.ts';
 import { scratchPostgres } from './scratch.ts';
 
 const ROWS = Number(process.argv[2] ?? 50_000);
@@ -195,24 +189,8 @@ async function ledger(database: Database) {
 async function staging(database: Database) {
   warmStagingReader();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'obol-budget-'));
-  const log = pino({ level: 'silent' });
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    DATA_DIR: dataDir,
-    SECRETS_KEY: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'silent',
-  });
-  const jobs = await createJobs(database, log);
-  const deps = {
-    config,
-    database,
-    db: database.db,
-    log,
-    jobs,
-    provider: createProviderClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'x' }),
-    mailer: { send: async () => undefined },
-    files: createFileStore(config),
-  } as Deps;
+  const deps = await benchDeps(database, dataDir);
+  const jobs = deps.jobs;
   const { merchantId, account } = await fundedMerchant(database.db);
   const csv = path.join(dataDir, 'rows.csv');
   const out = createWriteStream(csv);
@@ -262,8 +240,10 @@ async function staging(database: Database) {
     b.push(await stage(false)());
   }
   const median = (xs: number[]) => quantile(xs, 0.5);
-  const show = (xs: { rate: number; held: number }[]) =>
-    `${median(xs.map((x) => x.rate)).toFixed(0)} rows/s, event loop held at most ${median(xs.map((x) => x.held)).toFixed(0)} ms`;
+  const show = (xs: { rate: number; held: number }[]) => {
+    const [rate, held] = [median(xs.map((x) => x.rate)), median(xs.map((x) => x.held))];
+    return `${rate.toFixed(0)} rows/s, event loop held at most ${held.toFixed(0)} ms`;
+  };
   console.log(`  the staging reader's thread: ${ROWS.toLocaleString('en')} rows (3 each, in turn; medians)`);
   console.log(`    with     ${show(a)}`);
   console.log(`    without  ${show(b)}`);
