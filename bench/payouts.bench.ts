@@ -154,6 +154,22 @@ try {
     ),
   )[0];
   const after = (ms: number) => `+${((Number(ms) - confirmedAt) / 1000).toFixed(1)} s`;
+  // the activity log reads the outbox after the fact (features/activity/money.ts): when it has recorded every
+  // event the batch wrote, and how many records that was
+  const recorded = async () =>
+    rowsOf<{ behind: boolean }>(
+      await database.db.execute(
+        sql`SELECT (SELECT max(id) FROM money_events) > (SELECT last_event_id FROM activity_cursor) AS behind`,
+      ),
+    )[0].behind === false;
+  await until('every money event recorded in the activity log', recorded);
+  const activityS = (performance.now() - t) / 1000;
+  const records = Number(
+    rowsOf<{ n: number | string }>(
+      await database.db.execute(sql`SELECT count(*) AS n FROM activity_log
+          WHERE user_name = 'Obol' AND created_at >= to_timestamp(${confirmedAt / 1000})`),
+    )[0].n,
+  );
   await driver.close();
   for (const p of procs.splice(0)) await p.kill();
   const balanced = (await trialBalance(database.db)).balanced;
@@ -232,6 +248,9 @@ try {
   );
   console.log(
     `  the last payout created ${after(phases.created)}, sent to the provider ${after(phases.sent)}, settled ${after(phases.settled)}`,
+  );
+  console.log(
+    `  the activity log caught up +${activityS.toFixed(1)} s after confirmation (${records.toLocaleString('en')} records of the batch's money events)`,
   );
   console.log(`  books balanced after: ${balanced}`);
 } finally {
