@@ -1,10 +1,11 @@
 import type { BrandRow, BrandsListResponse } from '@obol/contract';
-import { and, count, desc, eq, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { escapeLike, type Executor } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { holderReference } from '../ledger/accounts.ts';
 import { rolesNamed } from '../roles/repo.ts';
+import { activeCounters, usersPage } from '../users/repo.ts';
 import { users } from '../users/tables.ts';
 
 const merchant = alias(users, 'merchant');
@@ -32,7 +33,7 @@ export interface BrandListQuery {
 export async function listBrands(db: Executor, scope: Scope, q: BrandListQuery): Promise<BrandsListResponse> {
   const inScope = brandScopeFilter(scope);
   const where = q.name ? and(inScope, ilike(users.name, `%${escapeLike(q.name)}%`))! : inScope;
-  const rows = await db
+  const select = db
     .select({
       id: users.id,
       name: users.name,
@@ -44,16 +45,8 @@ export async function listBrands(db: Executor, scope: Scope, q: BrandListQuery):
       createdAt: users.createdAt,
     })
     .from(users)
-    .innerJoin(merchant, eq(merchant.id, users.parentId))
-    .where(where)
-    .orderBy(desc(users.createdAt), desc(users.id))
-    .limit(q.perPage)
-    .offset((q.page - 1) * q.perPage);
-  const [{ total }] = await db.select({ total: count() }).from(users).where(where);
-  const [counters] = await db
-    .select({ all: count(), active: sql<number>`count(*) filter (where ${users.isActive})`.mapWith(Number) })
-    .from(users)
-    .where(inScope);
+    .innerJoin(merchant, eq(merchant.id, users.parentId));
+  const { rows, total } = await usersPage(db, select.$dynamic(), where, q);
   const data: BrandRow[] = rows.map((r) => ({
     id: r.id,
     name: r.name,
@@ -64,10 +57,5 @@ export async function listBrands(db: Executor, scope: Scope, q: BrandListQuery):
     is_active: r.isActive ? '1' : '0',
     created_at: r.createdAt.toISOString(),
   }));
-  return {
-    brands: { data, total },
-    count: counters.all,
-    active: counters.active,
-    inactive: counters.all - counters.active,
-  };
+  return { brands: { data, total }, ...(await activeCounters(db, inScope)) };
 }

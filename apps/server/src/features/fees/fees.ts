@@ -1,9 +1,10 @@
 import { FEE_MSG, type FeeChangeRow, type FeeListResponse, type FeeRow } from '@obol/contract';
-import { and, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { escapeLike, type Executor, type Tx } from '../../platform/db.ts';
 import { notFound, unprocessable } from '../../platform/errors.ts';
 import { rolesNamed, roleName } from '../roles/repo.ts';
+import { usersPage } from '../users/repo.ts';
 import { feeChanges, users } from '../users/tables.ts';
 
 const parent = alias(users, 'parent');
@@ -24,7 +25,7 @@ export async function listFees(
   }
   const where = and(...filters);
   const lastChange = sql<Date | null>`(SELECT max(${feeChanges.changedAt}) FROM ${feeChanges} WHERE ${feeChanges.holderId} = ${users.id})`;
-  const rows = await db
+  const select = db
     .select({
       id: users.id,
       name: users.name,
@@ -36,12 +37,8 @@ export async function listFees(
       changedAt: lastChange.mapWith((v: string | Date | null) => (v ? new Date(v) : null)),
     })
     .from(users)
-    .leftJoin(parent, eq(parent.id, users.parentId))
-    .where(where)
-    .orderBy(desc(users.createdAt), desc(users.id))
-    .limit(q.perPage)
-    .offset((q.page - 1) * q.perPage);
-  const [{ total }] = await db.select({ total: count() }).from(users).where(where);
+    .leftJoin(parent, eq(parent.id, users.parentId));
+  const { rows, total } = await usersPage(db, select.$dynamic(), where, q);
   const data: FeeRow[] = rows.map((r) => ({
     id: r.id,
     name: r.name,

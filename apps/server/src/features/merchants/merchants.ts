@@ -1,10 +1,11 @@
 import { MERCHANT_MSG, type HolderRow, type MerchantsListResponse } from '@obol/contract';
-import { and, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { escapeLike, type Executor } from '../../platform/db.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { holderReference } from '../ledger/accounts.ts';
 import { rolesNamed } from '../roles/repo.ts';
+import { activeCounters, usersPage } from '../users/repo.ts';
 import { holderDetails, users } from '../users/tables.ts';
 
 // The Merchants screen: merchants and their brands with their details, as listed (creation: merchant-create.ts;
@@ -98,22 +99,8 @@ export async function listMerchants(
     q.search ? or(ilike(users.name, p), ilike(users.email, p)) : undefined,
     q.id === undefined ? undefined : eq(users.id, q.id),
   )!;
-  const rows = await selectRows(db)
-    .where(where)
-    .orderBy(desc(users.createdAt), desc(users.id))
-    .limit(q.perPage)
-    .offset((q.page - 1) * q.perPage);
-  const [{ total }] = await db.select({ total: count() }).from(users).where(where);
-  const [counters] = await db
-    .select({ all: count(), active: sql<number>`count(*) filter (where ${users.isActive})`.mapWith(Number) })
-    .from(users)
-    .where(inScope);
-  return {
-    merchants: { data: rows.map(toRow), total },
-    count: counters.all,
-    active: counters.active,
-    inactive: counters.all - counters.active,
-  };
+  const { rows, total } = await usersPage(db, selectRows(db).$dynamic(), where, q);
+  return { merchants: { data: rows.map(toRow), total }, ...(await activeCounters(db, inScope)) };
 }
 
 /** The brands of a merchant in scope (404 otherwise), newest first, those whose name contains `name`. */

@@ -4,7 +4,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { roleName, rolesNamed } from '../roles/repo.ts';
-import { userScopeFilter } from './repo.ts';
+import { userScopeFilter, usersPage } from './repo.ts';
 import { users } from './tables.ts';
 
 const merchant = alias(users, 'merchant');
@@ -27,15 +27,11 @@ export async function usersWithRole(
   page: { page: number; perPage: number },
 ): Promise<{ total: number; users: RoleUser[] }> {
   const where = and(userScopeFilter(scope), inArray(users.roleId, rolesNamed([role])));
-  const rows = await db
+  const select = db
     .select({ id: users.id, name: users.name, email: users.email, merchantName: merchant.name })
     .from(users)
-    .leftJoin(merchant, eq(merchant.id, users.parentId))
-    .where(where)
-    .orderBy(asc(users.name), asc(users.id))
-    .limit(page.perPage)
-    .offset((page.page - 1) * page.perPage);
-  const [{ total }] = await db.select({ total: count() }).from(users).where(where);
+    .leftJoin(merchant, eq(merchant.id, users.parentId));
+  const { rows, total } = await usersPage(db, select.$dynamic(), where, page, [asc(users.name), asc(users.id)]);
   return {
     total: Number(total),
     users: rows.map((r) => ({ id: r.id, name: r.name, email: r.email, merchant_name: r.merchantName })),

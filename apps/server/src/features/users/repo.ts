@@ -1,6 +1,6 @@
 import { MERCHANT_SIDE_ROLES, type RoleName, type UserRow } from '@obol/contract';
 import { and, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { alias, type PgSelect } from 'drizzle-orm/pg-core';
 import { escapeLike, type Executor } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { roleName, rolesNamed } from '../roles/repo.ts';
@@ -24,6 +24,38 @@ export function userScopeFilter(scope: Scope): SQL {
   }
 }
 
+/** newest first, the id breaking ties: the order of the lists of users, merchants, brands and fees */
+export const newestUsersFirst = [desc(users.createdAt), desc(users.id)];
+
+/**
+ * A page of a list read from `users`: `rows` (its select, made `$dynamic()`) filtered by `where` in `order`, and
+ * how many users match `where` in all.
+ */
+export async function usersPage<T extends PgSelect>(
+  db: Executor,
+  rows: T,
+  where: SQL | undefined,
+  q: { page: number; perPage: number },
+  order: SQL[] = newestUsersFirst,
+) {
+  const page = await rows
+    .where(where)
+    .orderBy(...order)
+    .limit(q.perPage)
+    .offset((q.page - 1) * q.perPage);
+  const [{ total }] = await db.select({ total: count() }).from(users).where(where);
+  return { rows: page, total };
+}
+
+/** The counters above a list of users: how many `where` matches, and how many of them are active or not. */
+export async function activeCounters(db: Executor, where: SQL) {
+  const [counters] = await db
+    .select({ all: count(), active: sql<number>`count(*) filter (where ${users.isActive})`.mapWith(Number) })
+    .from(users)
+    .where(where);
+  return { count: counters.all, active: counters.active, inactive: counters.all - counters.active };
+}
+
 export interface UserListQuery {
   page: number;
   perPage: number;
@@ -45,8 +77,8 @@ const userColumns = {
   parentName: parent.name,
 };
 
-function selectUsers(db: Executor, where: SQL | undefined) {
-  return db.select(userColumns).from(users).leftJoin(parent, eq(parent.id, users.parentId)).where(where);
+function selectUsers(db: Executor) {
+  return db.select(userColumns).from(users).leftJoin(parent, eq(parent.id, users.parentId));
 }
 
 type SelectedUser = Awaited<ReturnType<typeof selectUsers>>[number];
@@ -76,31 +108,15 @@ export async function listUsers(db: Executor, scope: Scope, q: UserListQuery) {
   }
   if (q.role) filters.push(inArray(users.roleId, rolesNamed([q.role])));
   const where = and(...filters);
-
-  const rows = await selectUsers(db, where)
-    .orderBy(desc(users.createdAt), desc(users.id))
-    .limit(q.perPage)
-    .offset((q.page - 1) * q.perPage);
-  const [{ total }] = await db.select({ total: count() }).from(users).where(where);
-  const [counters] = await db
-    .select({
-      all: count(),
-      active: sql<number>`count(*) filter (where ${users.isActive})`.mapWith(Number),
-    })
-    .from(users)
-    .where(inScope);
-
-  return {
-    users: { data: rows.map(toUserRow), total },
-    count: counters.all,
-    active: counters.active,
-    inactive: counters.all - counters.active,
-  };
+  const { rows, total } = await usersPage(db, selectUsers(db).$dynamic(), where, q);
+  return { users: { data: rows.map(toUserRow), total }, ...(await activeCounters(db, inScope)) };
 }
 
 /** One user in the caller's scope, or undefined: another tenant's user is indistinguishable from none. */
 export async function findUserInScope(db: Executor, scope: Scope, id: number): Promise<UserRow | undefined> {
-  const [row] = await selectUsers(db, and(userScopeFilter(scope), eq(users.id, id))).limit(1);
+  const [row] = await selectUsers(db)
+    .where(and(userScopeFilter(scope), eq(users.id, id)))
+    .limit(1);
   return row ? toUserRow(row) : undefined;
 }
 
