@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db, Executor } from './db.ts';
 import { activityLog } from './tables.ts';
 
@@ -35,6 +35,27 @@ export async function auditInTx(tx: Executor, req: FastifyRequest, status: numbe
   if (!action) throw new Error(`${req.url} declares no audit action`);
   await writeAudit(tx, req, action, status);
   req.audit.recorded = true;
+}
+
+/**
+ * Runs a command that may be held for a second person's approval, handing it `record`: the activity of the row it
+ * wrote, recorded in its transaction (202 while the row has `target.heldStatus`, else 201). The answer is 202 too
+ * while it waits (a retry answers the same).
+ */
+export async function createdOrHeld<Row extends { id: string | number; status: string }, R>(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  target: { type: string; heldStatus: string },
+  run: (record: (tx: Executor, row: Row) => Promise<void>) => Promise<R & { approval_id?: number }>,
+): Promise<R & { approval_id?: number }> {
+  const r = await run(async (tx, row) => {
+    req.audit.targetType = target.type;
+    req.audit.targetId = row.id;
+    req.audit.after = row;
+    await auditInTx(tx, req, row.status === target.heldStatus ? 202 : 201);
+  });
+  if (r.approval_id) reply.status(202);
+  return r;
 }
 
 async function writeAudit(db: Executor, req: FastifyRequest, action: string, status: number) {

@@ -1,10 +1,11 @@
-import { accountingOps, MSG } from '@obol/contract';
-import type { FastifyInstance } from 'fastify';
+import { accountingOps } from '@obol/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Executor } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
-import { auditInTx } from '../../platform/audit.ts';
+import { createdOrHeld } from '../../platform/audit.ts';
 import { route } from '../../platform/http.ts';
 import { throttle } from '../../platform/limits.ts';
-import { startExport } from '../downloads/service.ts';
+import { exportStarted, startExport } from '../downloads/service.ts';
 import {
   accountsOfCompany,
   activeCompany,
@@ -32,13 +33,23 @@ export function accountingRoutes(app: FastifyInstance, deps: Deps) {
     return { message };
   });
 
-  route(app, accountingOps.updateCompanyStatus, async ({ input, req }) => {
-    req.audit.targetType = 'company';
+  /** a company or rule switched on or off: the activity names it and its new status */
+  const switchStatus = async (
+    req: FastifyRequest,
+    targetType: string,
+    input: { id: number; status: number },
+    set: (db: Executor, id: number, status: number) => Promise<{ message: string[] }>,
+  ) => {
+    req.audit.targetType = targetType;
     req.audit.targetId = input.id;
     req.audit.after = { status: input.status };
-    const { message } = await setCompanyStatus(deps.db, input.id, input.status);
+    const { message } = await set(deps.db, input.id, input.status);
     return { message };
-  });
+  };
+
+  route(app, accountingOps.updateCompanyStatus, ({ input, req }) =>
+    switchStatus(req, 'company', input, setCompanyStatus),
+  );
 
   route(app, accountingOps.companyApiKey, async ({ input, auth, req, reply }) => {
     req.audit.targetType = 'company';
@@ -80,17 +91,12 @@ export function accountingRoutes(app: FastifyInstance, deps: Deps) {
 
   route(app, accountingOps.accountingOtp, ({ input, auth }) => requestAccountingCode(deps, auth, input));
 
-  route(app, accountingOps.accountingTransfer, async ({ input, auth, req, reply }) => {
-    const r = await createAccountingTransfer(deps, auth, input, async (tx, transaction) => {
-      req.audit.targetType = 'accounting_transaction';
-      req.audit.targetId = transaction.id;
-      req.audit.after = transaction;
-      await auditInTx(tx, req, transaction.status === 'PENDING_APPROVAL' ? 202 : 201);
-    });
-    // waiting for a second 2D admin (a retry answers the same)
-    if (r.approval_id) reply.status(202);
-    return r;
-  });
+  // may wait for a second 2D admin
+  route(app, accountingOps.accountingTransfer, ({ input, auth, req, reply }) =>
+    createdOrHeld(req, reply, { type: 'accounting_transaction', heldStatus: 'PENDING_APPROVAL' }, (record) =>
+      createAccountingTransfer(deps, auth, input, record),
+    ),
+  );
 
   route(app, accountingOps.rules, ({ input }) => listRules(deps.db, input));
 
@@ -102,13 +108,9 @@ export function accountingRoutes(app: FastifyInstance, deps: Deps) {
     return { message };
   });
 
-  route(app, accountingOps.updateRuleStatus, async ({ input, req }) => {
-    req.audit.targetType = 'accounting_rule';
-    req.audit.targetId = input.id;
-    req.audit.after = { status: input.status };
-    const { message } = await setRuleStatus(deps.db, input.id, input.status);
-    return { message };
-  });
+  route(app, accountingOps.updateRuleStatus, ({ input, req }) =>
+    switchStatus(req, 'accounting_rule', input, setRuleStatus),
+  );
 
   route(app, accountingOps.deleteRule, async ({ input, req }) => {
     req.audit.targetType = 'accounting_rule';
@@ -122,9 +124,6 @@ export function accountingRoutes(app: FastifyInstance, deps: Deps) {
 
   route(app, accountingOps.exportAccountingTransactions, async ({ input, auth, req }) => {
     await throttle(deps, 'export', auth.user.id);
-    const file = await startExport(deps, auth, ACCOUNTING_EXPORT, input);
-    req.audit.targetType = 'download_file';
-    req.audit.targetId = file.id;
-    return { message: [MSG.processingBackground], file };
+    return exportStarted(req, await startExport(deps, auth, ACCOUNTING_EXPORT, input));
   });
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EXPORT_CONTENT_TYPES, isCalendarDate, MSG, type DownloadFile } from '@obol/contract';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { escapeLike, rowsOf, type Executor, type Tx } from '../../platform/db.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
@@ -115,6 +116,13 @@ export async function startExport(
   };
   const row = tx ? await run(tx) : await deps.db.transaction(run);
   return toDownloadFile(row);
+}
+
+/** The answer of an export a screen asked for: its file, Initiated (a job writes it), named in the activity. */
+export function exportStarted(req: FastifyRequest, file: DownloadFile) {
+  req.audit.targetType = 'download_file';
+  req.audit.targetId = file.id;
+  return { message: [MSG.processingBackground], file };
 }
 
 const CHUNK = 5_000;

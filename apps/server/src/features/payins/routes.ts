@@ -1,10 +1,10 @@
-import { MSG, payinOps, REWARD_MSG, type PayinChannel } from '@obol/contract';
+import { payinOps, REWARD_MSG, type PayinChannel } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { forbidden } from '../../platform/errors.ts';
 import { route } from '../../platform/http.ts';
 import { throttle } from '../../platform/limits.ts';
-import { startExport } from '../downloads/service.ts';
+import { exportStarted, startExport } from '../downloads/service.ts';
 import { auditInTx } from '../../platform/audit.ts';
 import { PAYINS_EXPORT, REFUNDS_EXPORT, REWARDS_EXPORT } from './exports.ts';
 import { listRewards, payReward } from './rewards.ts';
@@ -50,10 +50,7 @@ export function payinsRoutes(app: FastifyInstance, deps: Deps) {
   route(app, payinOps.exportPayins, async ({ input, auth, req }) => {
     if (!auth.permissions.has(channelPermission(input.channel))) throw forbidden();
     await throttle(deps, 'export', auth.user.id);
-    const file = await startExport(deps, auth, PAYINS_EXPORT, input);
-    req.audit.targetType = 'download_file';
-    req.audit.targetId = file.id;
-    return { message: [MSG.processingBackground], file };
+    return exportStarted(req, await startExport(deps, auth, PAYINS_EXPORT, input));
   });
 
   route(app, payinOps.generateRefundCode, ({ input, auth, req }) => {
@@ -89,10 +86,7 @@ export function payinsRoutes(app: FastifyInstance, deps: Deps) {
   route(app, payinOps.exportPayinRewards, async ({ input, auth, req }) => {
     if (!auth.permissions.has('User can view pay in reward')) throw forbidden();
     await throttle(deps, 'export', auth.user.id);
-    const file = await startExport(deps, auth, REWARDS_EXPORT, input);
-    req.audit.targetType = 'download_file';
-    req.audit.targetId = file.id;
-    return { message: [MSG.processingBackground], file };
+    return exportStarted(req, await startExport(deps, auth, REWARDS_EXPORT, input));
   });
 
   route(app, payinOps.refundList, ({ input, auth }) => listRefunds(deps.db, auth.scope, input));
@@ -100,9 +94,6 @@ export function payinsRoutes(app: FastifyInstance, deps: Deps) {
   route(app, payinOps.exportRefunds, async ({ input, auth, req }) => {
     if (!auth.permissions.has('User can view cardeye transactions')) throw forbidden();
     await throttle(deps, 'export', auth.user.id);
-    const file = await startExport(deps, auth, REFUNDS_EXPORT, input);
-    req.audit.targetType = 'download_file';
-    req.audit.targetId = file.id;
-    return { message: [MSG.processingBackground], file };
+    return exportStarted(req, await startExport(deps, auth, REFUNDS_EXPORT, input));
   });
 }

@@ -2,7 +2,7 @@ import { paymentsOps, PENDING_APPROVAL } from '@obol/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { route } from '../../platform/http.ts';
-import { auditInTx } from '../../platform/audit.ts';
+import { createdOrHeld } from '../../platform/audit.ts';
 import { issueApprovalCode } from '../auth/approval.ts';
 import { accountChoices, searchHolders } from '../merchants/holders.ts';
 import { createManualPayout, manualPayoutBinding } from './service.ts';
@@ -24,15 +24,9 @@ export function paymentsRoutes(app: FastifyInstance, deps: Deps) {
     ),
   );
 
-  route(app, paymentsOps.createPayout, async ({ input, auth, req, reply }) => {
-    const r = await createManualPayout(deps, auth, input, async (tx, payout) => {
-      req.audit.targetType = 'payout';
-      req.audit.targetId = payout.id;
-      req.audit.after = payout;
-      await auditInTx(tx, req, payout.status === PENDING_APPROVAL ? 202 : 201);
-    });
-    // waiting for a second person (a retry answers the same)
-    if (r.approval_id) reply.status(202);
-    return r;
-  });
+  route(app, paymentsOps.createPayout, ({ input, auth, req, reply }) =>
+    createdOrHeld(req, reply, { type: 'payout', heldStatus: PENDING_APPROVAL }, (record) =>
+      createManualPayout(deps, auth, input, record),
+    ),
+  );
 }

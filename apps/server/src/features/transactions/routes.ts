@@ -1,9 +1,9 @@
-import { MSG, transactionOps, type DownloadFile } from '@obol/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { transactionOps } from '@obol/contract';
+import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../platform/deps.ts';
 import { route } from '../../platform/http.ts';
 import { throttle } from '../../platform/limits.ts';
-import { startExport } from '../downloads/service.ts';
+import { exportStarted, startExport } from '../downloads/service.ts';
 import { BATCH_HISTORY_EXPORT, COMPLETED_EXPORT, PAYOUTS_EXPORT } from './exports.ts';
 import { batchHistory, historyBatch } from './history.ts';
 import { completedWhere, payoutWhere } from './query.ts';
@@ -22,12 +22,6 @@ const paging = (input: { page: number; per_page: number; cursor: string; prev_cu
 export function transactionsRoutes(app: FastifyInstance, deps: Deps) {
   /** per user, all export kinds together: 429 past the limit, before anything else is looked at */
   const throttleExports = (userId: number) => throttle(deps, 'export', userId);
-  /** the answer of a started export: its file, Initiated (a job writes it, see downloads) */
-  const started = (req: FastifyRequest, file: DownloadFile) => {
-    req.audit.targetType = 'download_file';
-    req.audit.targetId = file.id;
-    return { message: [MSG.processingBackground], file };
-  };
 
   route(app, transactionOps.payoutTransactions, ({ input, auth }) =>
     listPayouts(deps.db, auth.scope, input, input['sort-by'], paging(input)),
@@ -38,7 +32,7 @@ export function transactionsRoutes(app: FastifyInstance, deps: Deps) {
   route(app, transactionOps.exportPayoutTransactions, async ({ input, auth, req }) => {
     await throttleExports(auth.user.id);
     payoutWhere(auth.scope, input); // bad filters are refused now, not in the job
-    return started(req, await startExport(deps, auth, PAYOUTS_EXPORT, input));
+    return exportStarted(req, await startExport(deps, auth, PAYOUTS_EXPORT, input));
   });
 
   route(app, transactionOps.transactionDetails, ({ input, auth }) => transactionDetails(deps.db, auth.scope, input.id));
@@ -52,7 +46,7 @@ export function transactionsRoutes(app: FastifyInstance, deps: Deps) {
   route(app, transactionOps.exportCompletedTransactions, async ({ input, auth, req }) => {
     await throttleExports(auth.user.id);
     completedWhere(auth.scope, input);
-    return started(req, await startExport(deps, auth, COMPLETED_EXPORT, input));
+    return exportStarted(req, await startExport(deps, auth, COMPLETED_EXPORT, input));
   });
 
   route(app, transactionOps.batchHistory, ({ input, auth }) =>
@@ -62,6 +56,6 @@ export function transactionsRoutes(app: FastifyInstance, deps: Deps) {
   route(app, transactionOps.exportBatchHistory, async ({ input, auth, req }) => {
     await throttleExports(auth.user.id);
     const { executed } = await historyBatch(deps.db, auth.scope, input.batch_id);
-    return started(req, await startExport(deps, auth, BATCH_HISTORY_EXPORT, { ...input, executed }));
+    return exportStarted(req, await startExport(deps, auth, BATCH_HISTORY_EXPORT, { ...input, executed }));
   });
 }
