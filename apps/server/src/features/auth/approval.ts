@@ -1,12 +1,12 @@
 import { MSG } from '@obol/contract';
-import { and, desc, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { keyedHash, sixDigitCode } from '../../platform/crypto.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError, tooManyRequests } from '../../platform/errors.ts';
 import { throttle } from '../../platform/limits.ts';
 import { hashPayload } from '../../platform/hash.ts';
 import type { AuthUser } from '../../platform/http.ts';
-import { checkCode, consumeCode, countTry } from './second-factor.ts';
+import { checkCode, consumeCode, countTry, liveCode } from './second-factor.ts';
 import { oneTimeCodes } from './tables.ts';
 
 export const APPROVAL_CODE_TTL_MS = 10 * 60_000;
@@ -71,19 +71,7 @@ export async function consumeApprovalCode(
   binding: Record<string, unknown>,
   code: string,
 ): Promise<void> {
-  const [row] = await deps.db
-    .select()
-    .from(oneTimeCodes)
-    .where(
-      and(
-        eq(oneTimeCodes.userId, user.id),
-        eq(oneTimeCodes.purpose, purpose),
-        isNull(oneTimeCodes.usedAt),
-        gt(oneTimeCodes.expiresAt, new Date()),
-      ),
-    )
-    .orderBy(desc(oneTimeCodes.id))
-    .limit(1);
+  const row = await liveCode(deps.db, user.id, eq(oneTimeCodes.purpose, purpose));
   if (!row) throw invalidCode();
   if (!(await countTry(deps.db, row.id))) throw tooManyRequests();
   const bound = (row.binding as { hash?: string } | null)?.hash;

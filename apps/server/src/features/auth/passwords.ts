@@ -1,5 +1,5 @@
 import { MSG } from '@obol/contract';
-import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { hashPassword, keyedHash, randomToken, verifyPassword } from '../../platform/crypto.ts';
 import type { Executor } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
@@ -8,7 +8,7 @@ import { badRequest } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import { giveBack, limitKey, tally, throttle } from '../../platform/limits.ts';
 import { setPasswordHash, signInUser } from '../users/credentials.ts';
-import { consumeCode } from './second-factor.ts';
+import { consumeCode, liveCode } from './second-factor.ts';
 import { endSessions } from './sessions.ts';
 import { oneTimeCodes } from './tables.ts';
 import { beginAttempt } from './throttle.ts';
@@ -82,19 +82,14 @@ export async function forgotPassword(deps: Deps, email: string, ip: string): Pro
 async function findResetLink(deps: Deps, token: string, email: string) {
   const user = await signInUser(deps.db, { email });
   if (!user) return null;
-  const [row] = await deps.db
-    .select()
-    .from(oneTimeCodes)
-    .where(
-      and(
-        eq(oneTimeCodes.userId, user.id),
-        inArray(oneTimeCodes.purpose, PASSWORD_LINKS),
-        eq(oneTimeCodes.codeHash, keyedHash(deps.config.secretsKey, token)),
-        isNull(oneTimeCodes.usedAt),
-        gt(oneTimeCodes.expiresAt, new Date()),
-      ),
-    )
-    .limit(1);
+  const row = await liveCode(
+    deps.db,
+    user.id,
+    and(
+      inArray(oneTimeCodes.purpose, PASSWORD_LINKS),
+      eq(oneTimeCodes.codeHash, keyedHash(deps.config.secretsKey, token)),
+    )!,
+  );
   return row ? { user, row } : null;
 }
 

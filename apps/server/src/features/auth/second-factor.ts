@@ -1,5 +1,5 @@
 import { MSG, type AuthType } from '@obol/contract';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import {
   decryptSecret,
   keyedHash,
@@ -73,6 +73,19 @@ export async function loginChallenge(db: Executor, token: string) {
     .where(and(eq(oneTimeCodes.challengeHash, sha256(token)), eq(oneTimeCodes.purpose, 'login')))
     .limit(1);
   return challenge;
+}
+
+/** A user's newest code that `which` picks (a purpose, a hash) and that is still good: not used, not expired. */
+export async function liveCode(db: Executor, userId: number, which: SQL) {
+  const [row] = await db
+    .select()
+    .from(oneTimeCodes)
+    .where(
+      and(eq(oneTimeCodes.userId, userId), which, isNull(oneTimeCodes.usedAt), gt(oneTimeCodes.expiresAt, new Date())),
+    )
+    .orderBy(desc(oneTimeCodes.id))
+    .limit(1);
+  return row;
 }
 
 /**
