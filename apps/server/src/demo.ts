@@ -34,6 +34,13 @@ interface DemoPayout {
   amount: number;
 }
 
+/** `n` payouts a holder makes itself, to wallets of `brand`: the i-th to the wallet and amount `nth(i)` gives. */
+const ownPayouts = (n: number, holder: string, brand: string, nth: (i: number) => [string, number]): DemoPayout[] =>
+  Array.from({ length: n }, (_, i) => {
+    const [obol, amount] = nth(i);
+    return { holder, by: holder, obol, brand, amount };
+  });
+
 /**
  * A payout history for the demo: manual payouts of both merchants and a brand, made through the same path as
  * the screens (a batch of one, the reserve entry in the ledger, the submission job). The provider simulator
@@ -41,45 +48,19 @@ interface DemoPayout {
  * show Completed and Failed payouts with their reasons once the workers have run.
  */
 export async function seedDemoPayouts(deps: Deps): Promise<number> {
-  const plan: DemoPayout[] = [];
-  for (let i = 0; i < 10; i++)
-    plan.push({
+  const plan: DemoPayout[] = [
+    ...ownPayouts(10, 'merchant@obol.example', 'Acme Brand', (i) => [`1000000${String(10 + i)}`, 1_250 + i * 735]),
+    {
       holder: 'merchant@obol.example',
-      by: 'merchant@obol.example',
-      obol: `1000000${String(10 + i)}`,
+      by: 'manager@obol.example',
+      obol: '100000031',
       brand: 'Acme Brand',
-      amount: 1_250 + i * 735,
-    });
-  plan.push({
-    holder: 'merchant@obol.example',
-    by: 'manager@obol.example',
-    obol: '100000031',
-    brand: 'Acme Brand',
-    amount: 66_600,
-  });
-  plan.push({
-    holder: 'merchant@obol.example',
-    by: 'merchant@obol.example',
-    obol: '200000032',
-    brand: 'Acme Brand',
-    amount: 4_200,
-  });
-  for (let i = 0; i < 4; i++)
-    plan.push({
-      holder: 'brand@obol.example',
-      by: 'brand@obol.example',
-      obol: `1000000${String(40 + i)}`,
-      brand: 'Acme Brand',
-      amount: 990 + i * 1_010,
-    });
-  for (let i = 0; i < 4; i++)
-    plan.push({
-      holder: 'merchant2@obol.example',
-      by: 'merchant2@obol.example',
-      obol: `2000000${String(50 + i)}`,
-      brand: 'Globex Outlet',
-      amount: 2_000 + i * 500,
-    });
+      amount: 66_600,
+    },
+    ...ownPayouts(1, 'merchant@obol.example', 'Acme Brand', () => ['200000032', 4_200]),
+    ...ownPayouts(4, 'brand@obol.example', 'Acme Brand', (i) => [`1000000${String(40 + i)}`, 990 + i * 1_010]),
+    ...ownPayouts(4, 'merchant2@obol.example', 'Globex Outlet', (i) => [`2000000${String(50 + i)}`, 2_000 + i * 500]),
+  ];
   let n = 0;
   for (const [i, p] of plan.entries()) {
     const holderId = (await userIdByEmail(deps.db, p.holder))!;
