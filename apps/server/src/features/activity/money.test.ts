@@ -1,43 +1,25 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rowsOf, type Executor } from '../../platform/db.ts';
+import type { Executor } from '../../platform/db.ts';
 import { activityLog } from '../../platform/tables.ts';
-import { engine, startTestApp, type TestApp } from '../../test/harness.ts';
+import { engine, type TestApp } from '../../test/harness.ts';
+import { startOutboxApp, transferByHand, type HandRows } from '../../test/outbox.ts';
 import { verifyChain } from './chain.ts';
 import { MONEY_EVENTS_ACTOR, recordMoneyEvents } from './money.ts';
 import { listLogs } from './repo.ts';
 
 // The activity log reads the outbox: each committed money event becomes one record, once, after its commit.
 let t: TestApp;
-let merchant: number;
-let account: number;
-let code: string;
+let on: HandRows;
 
 beforeAll(async () => {
-  t = await startTestApp({ LOG_LEVEL: 'error' });
-  const one = async (q: ReturnType<typeof sql>) => rowsOf<Record<string, unknown>>(await t.deps.db.execute(q))[0];
-  merchant = Number((await one(sql`SELECT id FROM users WHERE email = 'merchant@obol.example'`)).id);
-  const a = await one(sql`SELECT id, account_id FROM accounts WHERE owner_id = ${merchant} AND kind = 'payin'`);
-  account = Number(a.id);
-  code = String(a.account_id);
+  ({ t, ...on } = await startOutboxApp());
 });
 afterAll(async () => {
   await t?.close();
 });
 
-const uid = () => `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-
-/** A transfer created Pending and settled Completed, by hand in `tx`: two outbox events. */
-async function transfer(tx: Executor) {
-  const [row] = rowsOf<{ id: string | number }>(
-    await tx.execute(sql`INSERT INTO transfers (merchant_id, holder_id, account_id, account_kind, account_code,
-        holder_name, created_by, created_by_name, beneficiary_name, iban, bic, amount, idempotency_key)
-      VALUES (${merchant}, ${merchant}, ${account}, 'payin', ${code}, 'M', ${merchant}, 'M', 'Ana',
-        'DE89370400440532013000', 'DEUTDEFF', 700, ${uid()}) RETURNING id`),
-  );
-  await tx.execute(sql`UPDATE transfers SET status = 'Completed' WHERE id = ${row.id}`);
-  return String(row.id);
-}
+const transfer = (tx: Executor) => transferByHand(tx, on);
 
 const recordsOf = (id: string) =>
   t.deps.db
@@ -66,7 +48,7 @@ describe('the activity log of money movements', () => {
       ['transfer.created', MONEY_EVENTS_ACTOR, null, null, 'new -> Pending'],
       ['transfer.completed', MONEY_EVENTS_ACTOR, null, { status: 'Pending' }, 'Pending -> Completed'],
     ]);
-    expect(records[1].after).toMatchObject({ status: 'Completed', amount: 700, merchant_id: merchant });
+    expect(records[1].after).toMatchObject({ status: 'Completed', amount: 700, merchant_id: on.merchant });
     expect(records[1].seq).toBe(records[0].seq + 1);
     // read again: nothing new, nothing twice
     expect(await recordMoneyEvents(t.deps)).toBe(0);
@@ -95,7 +77,7 @@ describe('the activity log of money movements', () => {
       'Transfer: completed',
       'Transfer: created',
     ]);
-    const own = await listLogs(t.deps.db, { kind: 'merchant', merchantId: merchant }, { page: 1, perPage: 100 });
+    const own = await listLogs(t.deps.db, { kind: 'merchant', merchantId: on.merchant }, { page: 1, perPage: 100 });
     expect(own.data.some((r) => r.user_name === MONEY_EVENTS_ACTOR)).toBe(false);
   });
 

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf, type Executor } from '../../platform/db.ts';
-import { engine, startTestApp, type TestApp } from '../../test/harness.ts';
-import { outboxPath } from '../../test/outbox.ts';
+import { engine, type TestApp } from '../../test/harness.ts';
+import { outboxPath, startOutboxApp, uid } from '../../test/outbox.ts';
 import { eventsAfter } from './events.ts';
 
 // The outbox is written by the database in the transaction of each status change (migration 0026): here every
@@ -15,19 +15,12 @@ let account: number;
 let code: string;
 
 beforeAll(async () => {
-  t = await startTestApp({ LOG_LEVEL: 'error' });
-  const one = async (q: ReturnType<typeof sql>) => rowsOf<Record<string, unknown>>(await t.deps.db.execute(q))[0];
-  merchant = Number((await one(sql`SELECT id FROM users WHERE email = 'merchant@obol.example'`)).id);
-  brand = Number((await one(sql`SELECT id FROM users WHERE email = 'brand@obol.example'`)).id);
-  const a = await one(sql`SELECT id, account_id FROM accounts WHERE owner_id = ${merchant} AND kind = 'payin'`);
-  account = Number(a.id);
-  code = String(a.account_id);
+  ({ t, merchant, brand, account, code } = await startOutboxApp());
 });
 afterAll(async () => {
   await t?.close();
 });
 
-const uid = () => `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 const idOf = async (tx: Executor, q: ReturnType<typeof sql>) =>
   String(rowsOf<{ id: string | number }>(await tx.execute(q))[0].id);
 

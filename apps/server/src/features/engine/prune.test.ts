@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf, type Executor } from '../../platform/db.ts';
-import { startTestApp, type TestApp } from '../../test/harness.ts';
+import type { TestApp } from '../../test/harness.ts';
+import { startOutboxApp, transferByHand, type HandRows } from '../../test/outbox.ts';
 import { pruneOutbox } from '../../workers.ts';
 import { recordMoneyEvents } from '../activity/money.ts';
 import { dispatchWebhooks } from '../webhooks/dispatch.ts';
@@ -11,35 +12,16 @@ import { KEEP_EVENTS_DAYS } from './prune.ts';
 // The outbox is pruned of what every reader has read: the webhooks' dispatch and the activity log by their
 // cursors, open screens by age.
 let t: TestApp;
-let merchant: number;
-let account: number;
-let code: string;
+let on: HandRows;
 
 beforeAll(async () => {
-  t = await startTestApp({ LOG_LEVEL: 'error' });
-  const one = async (q: ReturnType<typeof sql>) => rowsOf<Record<string, unknown>>(await t.deps.db.execute(q))[0];
-  merchant = Number((await one(sql`SELECT id FROM users WHERE email = 'merchant@obol.example'`)).id);
-  const a = await one(sql`SELECT id, account_id FROM accounts WHERE owner_id = ${merchant} AND kind = 'payin'`);
-  account = Number(a.id);
-  code = String(a.account_id);
+  ({ t, ...on } = await startOutboxApp());
 });
 afterAll(async () => {
   await t?.close();
 });
 
-const uid = () => `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-
-/** A transfer created Pending and settled Completed: two outbox events. */
-async function transfer(tx: Executor) {
-  const [row] = rowsOf<{ id: string | number }>(
-    await tx.execute(sql`INSERT INTO transfers (merchant_id, holder_id, account_id, account_kind, account_code,
-        holder_name, created_by, created_by_name, beneficiary_name, iban, bic, amount, idempotency_key)
-      VALUES (${merchant}, ${merchant}, ${account}, 'payin', ${code}, 'M', ${merchant}, 'M', 'Ana',
-        'DE89370400440532013000', 'DEUTDEFF', 700, ${uid()}) RETURNING id`),
-  );
-  await tx.execute(sql`UPDATE transfers SET status = 'Completed' WHERE id = ${row.id}`);
-  return String(row.id);
-}
+const transfer = (tx: Executor) => transferByHand(tx, on);
 
 const eventIds = async () =>
   rowsOf<{ id: string | number }>(await t.deps.db.execute(sql`SELECT id FROM money_events ORDER BY tx, id`)).map((r) =>
@@ -120,7 +102,7 @@ describe('pruning the outbox', () => {
     expect(await eventsOf(gone)).toEqual([]);
     const kept = await t.deps.db.transaction((tx) => transfer(tx));
     // a reconnect with the pruned Last-Event-ID hears what is kept, not nothing for ever
-    const heard = await eventsAfter(t.deps.db, goneId, { kind: 'merchant', merchantId: merchant });
+    const heard = await eventsAfter(t.deps.db, goneId, { kind: 'merchant', merchantId: on.merchant });
     expect(heard.map((e) => e.objectId)).toContain(kept);
     // an id no event ever had reads nothing, as before
     expect(await eventsAfter(t.deps.db, 10 ** 12, { kind: 'all' })).toEqual([]);
