@@ -80,7 +80,8 @@ export async function listCompanies(
   const [rows, [counts]] = await Promise.all([
     db
       .execute(
-        sql`${companyRowSql} WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT ${q.per_page} OFFSET ${(q.page - 1) * q.per_page}`,
+        sql`${companyRowSql} WHERE ${where} ORDER BY c.created_at DESC, c.id DESC
+          LIMIT ${q.per_page} OFFSET ${(q.page - 1) * q.per_page}`,
       )
       .then((r) =>
         rowsOf<{

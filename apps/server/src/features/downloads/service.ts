@@ -266,11 +266,12 @@ export async function listFiles(db: Executor, scope: Scope, q: FileListQuery) {
   if (q.search) {
     // a real calendar date only: Date.parse takes 2026-02-30 (as 2 March), which PostgreSQL refuses
     const date = isCalendarDate(q.search) ? q.search : null;
+    const named = sql`${downloadFiles.fileName} ILIKE ${`%${escapeLike(q.search)}%`}`;
     terms.push(
       date
-        ? sql`(${downloadFiles.fileName} ILIKE ${`%${escapeLike(q.search)}%`} OR ${downloadFiles.createdAt}::date = ${date}::date
+        ? sql`(${named} OR ${downloadFiles.createdAt}::date = ${date}::date
               OR (${downloadFiles.startDate} <= ${date}::date AND ${downloadFiles.endDate} >= ${date}::date))`
-        : sql`${downloadFiles.fileName} ILIKE ${`%${escapeLike(q.search)}%`}`,
+        : named,
     );
   }
   const where = and(...terms);

@@ -24,7 +24,8 @@ export async function listFees(
     filters.push(or(ilike(users.name, p), ilike(users.email, p))!);
   }
   const where = and(...filters);
-  const lastChange = sql<Date | null>`(SELECT max(${feeChanges.changedAt}) FROM ${feeChanges} WHERE ${feeChanges.holderId} = ${users.id})`;
+  const lastChange = sql<Date | null>`(SELECT max(${feeChanges.changedAt}) FROM ${feeChanges}
+    WHERE ${feeChanges.holderId} = ${users.id})`;
   const select = db
     .select({
       id: users.id,

@@ -6,10 +6,9 @@ import { accountCreditShards, accounts } from './tables.ts';
 export type AccountRow = typeof accounts.$inferSelect;
 
 /** An account's balance: its row's, plus its credit shards' when its credits are sharded (tables.ts). */
-export const accountBalance =
-  sql<number>`(${accounts.balance} + CASE WHEN ${accounts.shardCredits} THEN COALESCE((SELECT SUM(s.amount) FROM ${accountCreditShards} s WHERE s.account_id = ${accounts.id}), 0) ELSE 0 END)`.mapWith(
-    Number,
-  );
+export const accountBalance = sql<number>`(${accounts.balance} + CASE WHEN ${accounts.shardCredits}
+    THEN COALESCE((SELECT SUM(s.amount) FROM ${accountCreditShards} s WHERE s.account_id = ${accounts.id}), 0)
+    ELSE 0 END)`.mapWith(Number);
 
 /** The columns of an account row, its balance as accountBalance: select(accountFields) wherever a balance is read. */
 export const accountFields = { ...getTableColumns(accounts), balance: accountBalance };
@@ -162,14 +161,13 @@ export async function feeAccount(db: Executor): Promise<AccountRow> {
  * The account id and reference of the holder `ownerId` (a column of another query) of one kind, as columns of that
  * query: null when it has none (one at most: unique per owner and kind).
  */
-export const holderAccountColumns = (ownerId: SQLWrapper, kind: HolderKind) => ({
-  accountId: sql<
-    string | null
-  >`(SELECT ${accounts.accountId} FROM ${accounts} WHERE ${accounts.ownerId} = ${ownerId} AND ${accounts.kind} = ${kind})`,
-  accountReference: sql<
-    string | null
-  >`(SELECT ${accounts.accountReference} FROM ${accounts} WHERE ${accounts.ownerId} = ${ownerId} AND ${accounts.kind} = ${kind})`,
-});
+export const holderAccountColumns = (ownerId: SQLWrapper, kind: HolderKind) => {
+  const ofHolder = sql`${accounts} WHERE ${accounts.ownerId} = ${ownerId} AND ${accounts.kind} = ${kind}`;
+  return {
+    accountId: sql<string | null>`(SELECT ${accounts.accountId} FROM ${ofHolder})`,
+    accountReference: sql<string | null>`(SELECT ${accounts.accountReference} FROM ${ofHolder})`,
+  };
+};
 
 /** The name and reference of the account `id` (a column of another query), as columns of that query. */
 export const accountNameColumns = (id: SQLWrapper) => ({
@@ -279,7 +277,8 @@ export async function findAccountInScope(
   }
   // platform clearing accounts are never addressed from outside
   filters.push(
-    sql`${accounts.kind} NOT IN ('payout_clearing', 'refund_clearing', 'reward_clearing', 'transfer_clearing', 'accounting_clearing', 'provider', 'company')`,
+    sql`${accounts.kind} NOT IN ('payout_clearing', 'refund_clearing', 'reward_clearing', 'transfer_clearing',
+      'accounting_clearing', 'provider', 'company')`,
   );
   const [row] = await db
     .select(accountFields)

@@ -84,7 +84,8 @@ export async function writeEntries(tx: Tx, cmds: EntryCommand[]): Promise<Writte
     'obol_ledger_post_entries',
     sql`
     WITH entry AS (
-      INSERT INTO journal_entries (idempotency_key, request_hash, kind, memo, business_type, business_id, reverses_id, created_by)
+      INSERT INTO journal_entries
+        (idempotency_key, request_hash, kind, memo, business_type, business_id, reverses_id, created_by)
       SELECT * FROM unnest(
         ${col((c) => c.idempotencyKey)}::text[], ${col((_c, i) => hashes[i])}::text[], ${col((c) => c.kind)}::text[],
         ${col((c) => c.memo ?? null)}::text[], ${col((c) => c.businessType ?? null)}::text[],

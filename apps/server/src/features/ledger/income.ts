@@ -28,9 +28,10 @@ export async function feeIncome(
     throw badRequest(`Choose at most ${FEE_INCOME_MAX_DAYS} days`, 'start_date');
   const fee = await platformAccountId(db, 'fee');
   const unit = q.group === 'month' ? sql.raw(`'month'`) : sql.raw(`'day'`);
+  const format = q.group === 'month' ? 'YYYY-MM' : 'YYYY-MM-DD';
   const rows = rowsOf<{ period: string; amount: string | number }>(
     await db.execute(sql`
-      SELECT to_char(date_trunc(${unit}, p.created_at AT TIME ZONE 'UTC'), ${q.group === 'month' ? 'YYYY-MM' : 'YYYY-MM-DD'}) AS period,
+      SELECT to_char(date_trunc(${unit}, p.created_at AT TIME ZONE 'UTC'), ${format}) AS period,
              sum(p.amount)::bigint AS amount
       FROM postings p JOIN journal_entries e ON e.id = p.entry_id
       WHERE p.account_id = ${fee} AND p.created_at >= ${from.toISOString()}::timestamptz

@@ -127,21 +127,26 @@ export async function postEntry(tx: Tx, cmd: EntryCommand): Promise<EntryResult>
   validateEntry(cmd);
   const requestHash = entryRequestHash(cmd);
   const net = netMovements([cmd.postings]);
+  const accountIds = sql.param(cmd.postings.map((p) => p.accountId));
+  const amounts = sql.param(cmd.postings.map((p) => p.amount));
   const [row] = await executeNamed<{ id: number | string; moved: (number | string)[] }>(
     tx,
     'obol_ledger_post_entry',
     sql`
     WITH entry AS (
-      INSERT INTO journal_entries (idempotency_key, request_hash, kind, memo, business_type, business_id, reverses_id, created_by)
+      INSERT INTO journal_entries
+        (idempotency_key, request_hash, kind, memo, business_type, business_id, reverses_id, created_by)
       VALUES (${cmd.idempotencyKey}, ${requestHash}, ${cmd.kind}, ${cmd.memo ?? null}, ${cmd.businessType ?? null},
-        ${cmd.businessId === undefined ? null : String(cmd.businessId)}, ${cmd.reversesId ?? null}::bigint, ${cmd.createdBy ?? null}::int)
+        ${cmd.businessId === undefined ? null : String(cmd.businessId)}, ${cmd.reversesId ?? null}::bigint,
+        ${cmd.createdBy ?? null}::int)
       ON CONFLICT (idempotency_key) DO NOTHING
       RETURNING id),
     lines AS (
       INSERT INTO postings (entry_id, account_id, amount)
       SELECT entry.id, l.account_id, l.amount
-      FROM entry, unnest(${sql.param(cmd.postings.map((p) => p.accountId))}::int[], ${sql.param(cmd.postings.map((p) => p.amount))}::bigint[]) AS l(account_id, amount))
-    SELECT id, ledger_move_balances(${sql.param(net.ids)}::int[], ${sql.param(net.deltas)}::bigint[]) AS moved FROM entry`,
+      FROM entry, unnest(${accountIds}::int[], ${amounts}::bigint[]) AS l(account_id, amount))
+    SELECT id, ledger_move_balances(${sql.param(net.ids)}::int[], ${sql.param(net.deltas)}::bigint[]) AS moved
+    FROM entry`,
   ).catch(unknownAccount);
   if (!row) {
     const [prior] = await tx
@@ -230,7 +235,8 @@ export async function trialBalance(db: Executor): Promise<TrialBalance> {
   );
   const byKind = rowsOf<{ kind: string; accounts: number | string; balance: number | string }>(
     await db.execute(
-      sql`SELECT kind, COUNT(*) AS accounts, COALESCE(SUM(balance), 0) AS balance FROM (${BALANCES}) a GROUP BY kind ORDER BY kind`,
+      sql`SELECT kind, COUNT(*) AS accounts, COALESCE(SUM(balance), 0) AS balance
+        FROM (${BALANCES}) a GROUP BY kind ORDER BY kind`,
     ),
   );
   const [counts] = rowsOf<{ entries: number | string; postings: number | string }>(

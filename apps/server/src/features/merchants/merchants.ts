@@ -25,10 +25,8 @@ export function merchantScope(scope: Scope): SQL {
   return sql`false`;
 }
 
-const brandCount =
-  sql<number>`(SELECT count(*) FROM users b WHERE b.parent_id = "users"."id" AND b.deleted_at IS NULL AND b.role_id IN ${rolesNamed(['Brand'])})`.mapWith(
-    Number,
-  );
+const brandCount = sql<number>`(SELECT count(*) FROM users b
+  WHERE b.parent_id = "users"."id" AND b.deleted_at IS NULL AND b.role_id IN ${rolesNamed(['Brand'])})`.mapWith(Number);
 
 const rowColumns = {
   id: users.id,

@@ -29,9 +29,9 @@ export async function permissionsOfRole(db: Executor, roleId: number): Promise<P
  * column.
  */
 export const permissionNames = (roleId: SQLWrapper) =>
-  sql<
-    string[]
-  >`(SELECT coalesce(array_agg(${permissions.name} ORDER BY ${permissions.position}), '{}') FROM ${rolePermissions} INNER JOIN ${permissions} ON ${permissions.id} = ${rolePermissions.permissionId} WHERE ${rolePermissions.roleId} = ${roleId})`;
+  sql<string[]>`(SELECT coalesce(array_agg(${permissions.name} ORDER BY ${permissions.position}), '{}')
+    FROM ${rolePermissions} INNER JOIN ${permissions} ON ${permissions.id} = ${rolePermissions.permissionId}
+    WHERE ${rolePermissions.roleId} = ${roleId})`;
 
 /** The name of the role `roleId` (a column of another query) refers to, as a column of that query. */
 export const roleName = (roleId: SQLWrapper) =>
@@ -43,4 +43,6 @@ export const rolesNamed = (names: readonly string[]) =>
 
 /** The ids of the roles that hold `permission`, as a subquery. */
 export const rolesHolding = (permission: string) =>
-  sql`(SELECT ${rolePermissions.roleId} FROM ${rolePermissions} INNER JOIN ${permissions} ON ${permissions.id} = ${rolePermissions.permissionId} WHERE ${permissions.name} = ${permission})`;
+  sql`(SELECT ${rolePermissions.roleId}
+    FROM ${rolePermissions} INNER JOIN ${permissions} ON ${permissions.id} = ${rolePermissions.permissionId}
+    WHERE ${permissions.name} = ${permission})`;

@@ -26,7 +26,9 @@ export const webhookMetrics: MetricsSource = {
         this.reset();
         const [row] = await read<{ ok: number; failed: number }>(sql`
           SELECT count(*) FILTER (WHERE response_status BETWEEN 200 AND 299)::int AS ok,
-                 count(*) FILTER (WHERE response_status IS NULL OR response_status NOT BETWEEN 200 AND 299)::int AS failed
+                 count(*) FILTER (
+                   WHERE response_status IS NULL OR response_status NOT BETWEEN 200 AND 299
+                 )::int AS failed
           FROM webhook_attempts`);
         this.inc({ result: 'success' }, Number(row?.ok ?? 0));
         this.inc({ result: 'failure' }, Number(row?.failed ?? 0));
