@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rowsOf } from './platform/db.ts';
+import { ledgerTotal } from './test/ledger.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from './test/with-provider.ts';
 import { seedDemoAccounting } from './demo-accounting.ts';
 
@@ -13,14 +14,7 @@ afterAll(async () => {
   await t?.close();
 }, 180_000);
 
-const balanced = async () => {
-  const [{ total }] = rowsOf<{ total: number }>(
-    await t.deps.db.execute(
-      sql`SELECT (SELECT sum(balance) FROM accounts) + (SELECT coalesce(sum(amount), 0) FROM account_credit_shards) AS total`,
-    ),
-  );
-  return Number(total);
-};
+const balanced = () => ledgerTotal(t.deps.db);
 
 it('seeds approved 2D companies, their rules and 2D transactions through the ledger', async () => {
   expect(await seedDemoAccounting(t.deps)).toBe(6);
@@ -40,8 +34,12 @@ it('seeds approved 2D companies, their rules and 2D transactions through the led
   // every 2D transaction moved its money under its own key: the internal ones at once, the external reserved
   const [p] = rowsOf<{ n: number; internal: number; reserved: number }>(
     await t.deps.db.execute(sql`SELECT count(*)::int AS n,
-        count(*) FILTER (WHERE EXISTS (SELECT 1 FROM journal_entries j WHERE j.idempotency_key = '2d:' || a.id || ':internal'))::int AS internal,
-        count(*) FILTER (WHERE EXISTS (SELECT 1 FROM journal_entries j WHERE j.idempotency_key = '2d:' || a.id || ':reserve'))::int AS reserved
+        count(*) FILTER (
+          WHERE EXISTS (SELECT 1 FROM journal_entries j WHERE j.idempotency_key = '2d:' || a.id || ':internal')
+        )::int AS internal,
+        count(*) FILTER (
+          WHERE EXISTS (SELECT 1 FROM journal_entries j WHERE j.idempotency_key = '2d:' || a.id || ':reserve')
+        )::int AS reserved
       FROM accounting_transactions a`),
   );
   expect(p).toEqual({ n: 6, internal: 2, reserved: 4 });

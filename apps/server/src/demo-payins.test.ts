@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rowsOf } from './platform/db.ts';
+import { ledgerTotal } from './test/ledger.ts';
 import { startTestAppWithProvider, type TestAppWithProvider } from './test/with-provider.ts';
 import { seedDemoApproval, seedDemoPayouts } from './demo.ts';
 import { seedDemoDownloads, seedDemoPayins, seedDemoWebhook } from './demo-payins.ts';
@@ -13,14 +14,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const balanced = async () => {
-  const [{ total }] = rowsOf<{ total: number }>(
-    await t.deps.db.execute(
-      sql`SELECT (SELECT sum(balance) FROM accounts) + (SELECT coalesce(sum(amount), 0) FROM account_credit_shards) AS total`,
-    ),
-  );
-  return Number(total);
-};
+const balanced = () => ledgerTotal(t.deps.db);
 
 const one = async <T>(q: ReturnType<typeof sql>) => rowsOf<T>(await t.deps.db.execute(q))[0];
 
@@ -81,7 +75,9 @@ it('holds a transfer above Globex’s threshold for a second person, once', asyn
   expect(await seedDemoApproval(t.deps)).toBe(false);
   const held = await one<{ n: number; status: string; reserved: number }>(sql`SELECT count(*)::int AS n,
       min(t.status) AS status,
-      count(*) FILTER (WHERE EXISTS (SELECT 1 FROM journal_entries j WHERE j.idempotency_key = 'transfer:' || t.id || ':reserve'))::int AS reserved
+      count(*) FILTER (
+        WHERE EXISTS (SELECT 1 FROM journal_entries j WHERE j.idempotency_key = 'transfer:' || t.id || ':reserve')
+      )::int AS reserved
     FROM transfers t`);
   expect(held).toEqual({ n: 1, status: 'Pending approval', reserved: 1 });
   const jobs = await one<{ n: number }>(sql`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'transfer.submit'`);

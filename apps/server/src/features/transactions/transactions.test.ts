@@ -46,12 +46,13 @@ interface P {
 async function payout(p: P) {
   const acc = await account(p.merchant === id.merchant2 ? id.merchant2 : p.behalf);
   const r = await t.deps.db.execute(sql`
-    INSERT INTO payouts (merchant_id, behalf_of_id, account_id, created_by, batch_id, payout_type, merchant_transaction_id,
-      beneficiary_name, brand, obol_id, reference, amount, fee, fee_bps, status, idempotency_key, provider_id,
-      failure_message, created_at, updated_at)
-    VALUES (${p.merchant}, ${p.behalf}, ${acc}, ${p.by}, ${p.batch ?? null}, ${p.batch?.startsWith('M') ? 'manual' : 'batch'},
-      ${p.mtid}, ${p.name}, ${p.brand}, ${p.obol}, ${p.ref}, ${p.amount}, ${p.fee ?? 0}, 150, ${p.status},
-      ${'test:' + p.mtid + ':' + p.merchant}, ${p.prv ?? null}, ${p.msg ?? null}, ${p.updated}::timestamptz, ${p.updated}::timestamptz)
+    INSERT INTO payouts (merchant_id, behalf_of_id, account_id, created_by, batch_id, payout_type,
+      merchant_transaction_id, beneficiary_name, brand, obol_id, reference, amount, fee, fee_bps, status,
+      idempotency_key, provider_id, failure_message, created_at, updated_at)
+    VALUES (${p.merchant}, ${p.behalf}, ${acc}, ${p.by}, ${p.batch ?? null},
+      ${p.batch?.startsWith('M') ? 'manual' : 'batch'}, ${p.mtid}, ${p.name}, ${p.brand}, ${p.obol}, ${p.ref},
+      ${p.amount}, ${p.fee ?? 0}, 150, ${p.status}, ${'test:' + p.mtid + ':' + p.merchant}, ${p.prv ?? null},
+      ${p.msg ?? null}, ${p.updated}::timestamptz, ${p.updated}::timestamptz)
     RETURNING id`);
   return Number(rowsOf<{ id: number }>(r)[0].id);
 }
@@ -67,9 +68,10 @@ async function batch(
 ) {
   const acc = await account(behalf);
   await t.deps.db.execute(sql`
-    INSERT INTO batches (batch_id, merchant_id, behalf_of_id, account_id, uploaded_by, payout_type, file_name, status, fee, executed_at)
-    VALUES (${batchId}, ${merchant}, ${behalf}, ${acc}, ${by}, ${type}, ${batchId.toLowerCase() + '.csv'}, ${status}, ${fee},
-      ${executed ? sql`now()` : null})`);
+    INSERT INTO batches (batch_id, merchant_id, behalf_of_id, account_id, uploaded_by, payout_type, file_name, status,
+      fee, executed_at)
+    VALUES (${batchId}, ${merchant}, ${behalf}, ${acc}, ${by}, ${type}, ${batchId.toLowerCase() + '.csv'}, ${status},
+      ${fee}, ${executed ? sql`now()` : null})`);
 }
 
 const list = (body: object, who = 'admin') => t.post('/api/payout-transactions', body, tok[who]);
@@ -198,11 +200,14 @@ beforeAll(async () => {
   // a staged batch awaiting execution, and one still being staged
   await batch('B-STAGED', id.merchant, id.merchant, id.merchant, 'Batch Payout', 'Pending', 0, false);
   await t.deps.db.execute(sql`
-    INSERT INTO staged_transactions (id, batch_id, row_number, beneficiary_name, obol_id, merchant_transaction_id, brand, reference, amount_text, amount, errors, status)
+    INSERT INTO staged_transactions (id, batch_id, row_number, beneficiary_name, obol_id, merchant_transaction_id,
+      brand, reference, amount_text, amount, errors, status)
     SELECT b.seq * 100000000 + v.row_number, v.* FROM batches b JOIN (VALUES
       ('B-STAGED', 1, 'Good Row', '100000007', 'S-1', 'Acme Payouts', 'R', '100', 100, '{}'::jsonb, 'Pending'),
-      ('B-STAGED', 2, 'Bad Row', '12', 'S-2', 'Nope', 'R', '-5', NULL, '{"obol_id":"Invalid Obol Id","amount":"Must be greater than 0"}', 'Failed')
-    ) v (batch_id, row_number, beneficiary_name, obol_id, merchant_transaction_id, brand, reference, amount_text, amount, errors, status)
+      ('B-STAGED', 2, 'Bad Row', '12', 'S-2', 'Nope', 'R', '-5', NULL,
+        '{"obol_id":"Invalid Obol Id","amount":"Must be greater than 0"}', 'Failed')
+    ) v (batch_id, row_number, beneficiary_name, obol_id, merchant_transaction_id, brand, reference, amount_text,
+      amount, errors, status)
       ON v.batch_id = b.batch_id`);
   await batch('B-BUSY', id.merchant, id.merchant, id.merchant, 'Batch Payout', 'Processing', 0, false);
 }, 60_000);
@@ -310,7 +315,7 @@ describe('POST /api/payout-transactions', () => {
     expect((await list({ per_page: 3, page: 4 })).body.transactions.data).toEqual([]);
   });
 
-  it('steps back one page by the prev_cursor of the page shown, either sort, and says the totals are exact', async () => {
+  it('steps back a page by the prev_cursor of the page shown, either sort; the totals are exact', async () => {
     const ids = (r: { body: { transactions: { data: { id: number }[] } } }) =>
       r.body.transactions.data.map((x) => x.id);
     for (const sort of ['DESC', 'ASC'] as const) {
@@ -352,7 +357,7 @@ describe('POST /api/payout-transactions', () => {
     expect(forged.body.fields.prev_cursor).toEqual(['cursor is not valid']);
   });
 
-  it("answers a list without filters the same when its page runs prepared (page 1 or a cursor, the web's sizes)", async () => {
+  it('answers an unfiltered list the same when its page runs prepared (page 1, a cursor, web sizes)', async () => {
     const ids = (r: { body: { transactions: { data: { id: number }[] } } }) =>
       r.body.transactions.data.map((x) => x.id);
     for (const [who, sort] of [
@@ -701,7 +706,7 @@ describe('exports and the download lists', () => {
     expect((await files({})).body.total).toBe(before);
   });
 
-  it('marks a file Failed when its export cannot be written, and a rerun of a finished file changes nothing', async () => {
+  it('marks a file Failed when its export cannot be written; a rerun of a finished file changes nothing', async () => {
     const r = await t.post('/api/export-payout-transactions', {}, tok.merchant);
     await t.deps.db.execute(sql`UPDATE download_files SET kind = 'nonsense' WHERE id = ${r.body.file.id}`);
     await runExport(t.deps, r.body.file.id);
@@ -727,8 +732,9 @@ describe('totals of long lists', () => {
     // 10,050 more payouts of the second merchant, older than every other one (this describe runs last)
     const acc = await account(id.merchant2);
     await t.deps.db.execute(sql`
-      INSERT INTO payouts (merchant_id, behalf_of_id, account_id, created_by, batch_id, payout_type, merchant_transaction_id,
-        beneficiary_name, brand, obol_id, reference, amount, fee, fee_bps, status, idempotency_key, created_at, updated_at)
+      INSERT INTO payouts (merchant_id, behalf_of_id, account_id, created_by, batch_id, payout_type,
+        merchant_transaction_id, beneficiary_name, brand, obol_id, reference, amount, fee, fee_bps, status,
+        idempotency_key, created_at, updated_at)
       SELECT ${id.merchant2}, ${id.merchant2}, ${acc}, ${id.merchant2}, NULL, 'manual', 'BULK-' || i, 'Bulk ' || i,
         'Globex Trading', '2' || lpad(i::text, 8, '0'), 'R-' || i, 100, 0, 150,
         CASE WHEN i % 2 = 0 THEN 'Completed' ELSE 'Pending' END, 'bulk:' || i,
@@ -757,7 +763,7 @@ describe('totals of long lists', () => {
   });
 
   // over the 10,050 payouts the test above added
-  it('counts a list above the cap once in ten seconds: the pages after it answer the estimate without counting', async () => {
+  it('counts a list above the cap once in ten seconds: the next pages answer the estimate uncounted', async () => {
     // the same database, seen through a wrapper that notes the counts it is asked for
     // (by execute, and by the session's prepareQuery for a page run prepared: executeNamed)
     const counts: string[] = [];
