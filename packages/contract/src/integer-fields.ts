@@ -16,8 +16,9 @@ export function fieldsOf(schema: z.ZodType | undefined): Record<string, z.ZodTyp
 
 /**
  * The whole number a field takes, as text (and as a number, unless it is a form field, text only), when it is an
- * id or integer field: one that takes neither other text nor a fraction. Found by what the field takes rather than by how it is written, so a field
- * made with z.coerce or a parser of its own is found too. Undefined for any other field.
+ * id or integer field: one that takes neither other text nor a fraction. Found by what the field takes rather than
+ * by how it is written, so a field made with z.coerce or a parser of its own is found too. Undefined for any other
+ * field.
  */
 export function integerSample(schema: z.ZodType): number | undefined {
   const takes = (v: unknown) => schema.safeParse(v).success;

@@ -8,7 +8,10 @@ export const MAX_AMOUNT_CENTS = 1_000_000_000;
 /** 100 % in basis points. */
 export const MAX_FEE_BPS = 10_000;
 
-/** '1.5' | '1.50' | '12' | 1.5 -> basis points (150), or null when not a percentage with at most two decimals in 0..100. */
+/**
+ * '1.5' | '1.50' | '12' | 1.5 -> basis points (150), or null when not a percentage with at most two decimals in
+ * 0..100.
+ */
 export function parseFeePercent(input: string | number): number | null {
   const s = typeof input === 'number' ? numberToPlainString(input) : input.trim();
   const m = /^(\d{1,3})(?:\.(\d{1,2}))?$/.exec(s);

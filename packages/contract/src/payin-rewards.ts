@@ -35,7 +35,10 @@ export const rewardRow = z.object({
   currency: z.string(),
   /** the pay-in's status */
   transaction_status: z.enum(PAYIN_STATUSES),
-  /** the pay-in's refund status (section 4's codes): a reward is not paid for a refunded pay-in (1) or one being refunded (2) */
+  /**
+   * the pay-in's refund status (section 4's codes): a reward is not paid for a refunded pay-in (1) or one being
+   * refunded (2)
+   */
   refund_status: z.number().int().nullable(),
   reward_status: z.enum(REWARD_STATUSES),
   /** the payment to the wallet: null before any, Pending, Completed, or Declined (then NotRewarded again) */

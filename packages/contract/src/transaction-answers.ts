@@ -27,7 +27,10 @@ export const payoutRow = z.object({
 });
 export type PayoutRow = z.output<typeof payoutRow>;
 
-/** next_cursor: of the page's last row, for the next page; prev_cursor: of its first row, for the previous page (null on an empty page). */
+/**
+ * next_cursor: of the page's last row, for the next page; prev_cursor: of its first row, for the previous page
+ * (null on an empty page).
+ */
 const pageCursor = z.string().nullable();
 
 /**
