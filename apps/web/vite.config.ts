@@ -12,7 +12,7 @@ const VENDOR_CHUNKS: { name: string; test: RegExp }[] = [
   { name: 'react', test: /\/node_modules\/(react|react-dom|scheduler|react-router|cookie|set-cookie-parser)\// },
   {
     name: 'mui',
-    test: /\/node_modules\/(@mui\/(system|styled-engine|utils|private-theming|core-downloads-tracker|material\/esm\/(styles|utils|internal|transitions|className|colors))|@emotion|react-transition-group|react-is|clsx|stylis|@babel\/runtime|hoist-non-react-statics)\//,
+    test: /\/node_modules\/(@mui\/(system|styled-engine|utils|private-theming|core-downloads-tracker|material\/(styles|utils|internal|transitions|className|colors))|@emotion|react-transition-group|react-is|clsx|stylis|@babel\/runtime|hoist-non-react-statics)\//,
   },
   { name: 'query', test: /\/node_modules\/@tanstack\// },
   // zod with the module that turns its eval probe off: Rolldown runs a chunk's bodies when the chunk loads, so the

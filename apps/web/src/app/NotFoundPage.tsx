@@ -10,11 +10,11 @@ export function NotFoundPage() {
   return (
     <Box sx={{ maxWidth: 520, mx: 'auto', mt: { xs: 2, md: 8 } }}>
       <Paper variant="outlined" sx={{ p: { xs: 3, md: 4 }, textAlign: 'center' }}>
-        <Typography variant="overline" color="text.secondary" component="p">
+        <Typography variant="overline" color="textSecondary" component="p">
           404
         </Typography>
         <PageTitle>Page not found</PageTitle>
-        <Typography color="text.secondary" sx={{ mb: 3 }}>
+        <Typography color="textSecondary" sx={{ mb: 3 }}>
           There is no page at this address. It may have moved, or the link may be mistyped.
         </Typography>
         <Button variant="contained" component={RouterLink} to={firstPermittedPath(session?.permissions ?? [])}>

@@ -28,7 +28,7 @@ export function NoAccess() {
         <Typography component="h1" variant="h5" gutterBottom>
           No access
         </Typography>
-        <Typography color="text.secondary" sx={{ mb: 3 }}>
+        <Typography color="textSecondary" sx={{ mb: 3 }}>
           You do not have access to this page. Ask an administrator for the permission if you need it.
         </Typography>
         <Button variant="contained" onClick={() => navigate(firstPermittedPath(session?.permissions ?? []))}>

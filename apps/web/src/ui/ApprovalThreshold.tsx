@@ -46,7 +46,7 @@ export function ApprovalThreshold({ holderType, holderId }: { holderType: 'merch
       <Typography variant="subtitle2" component="h3" sx={{ mb: 0.5 }}>
         Four eyes
       </Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
+      <Typography variant="body2" color="textSecondary" sx={{ mb: 1.5 }}>
         {holderType === 'company'
           ? 'A 2D transfer at or above this amount waits, reserved, for a second 2D admin.'
           : 'A manual payout, a batch total or a transfer at or above this amount waits, reserved, for a second person.'}

@@ -39,7 +39,7 @@ export function AuthLayout({
           {title}
         </Typography>
         {subtitle ? (
-          <Typography color="text.secondary" sx={{ mb: 3 }} variant="body2">
+          <Typography color="textSecondary" sx={{ mb: 3 }} variant="body2">
             {subtitle}
           </Typography>
         ) : null}

@@ -5,7 +5,7 @@ export function Counter({ label, value }: { label: string; value: number | undef
   return (
     <Card sx={{ flex: 1, minWidth: 160 }}>
       <CardContent>
-        <Typography color="text.secondary" variant="body2">
+        <Typography color="textSecondary" variant="body2">
           {label}
         </Typography>
         <Typography variant="h5" component="p">

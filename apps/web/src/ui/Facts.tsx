@@ -16,7 +16,7 @@ export function Facts({ facts, variant = 'body1' }: { facts: readonly Fact[]; va
     >
       {facts.map(([label, value]) => (
         <Box key={label} sx={{ display: 'contents' }}>
-          <Typography component="dt" variant={variant} color="text.secondary">
+          <Typography component="dt" variant={variant} color="textSecondary">
             {label}
           </Typography>
           <Typography component="dd" variant={variant} sx={{ m: 0, overflowWrap: 'anywhere' }}>

@@ -32,7 +32,7 @@ export function PasswordRules({ password, id }: { password: string; id?: string 
             </ListItemIcon>
             <ListItemText
               primary={rule}
-              slotProps={{ primary: { variant: 'body2', color: ok ? 'success.main' : 'text.secondary' } }}
+              slotProps={{ primary: { variant: 'body2', color: ok ? 'success' : 'textSecondary' } }}
             />
           </ListItem>
         );

@@ -1,4 +1,4 @@
-import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
+import CheckCircleOutlinedIcon from '@mui/icons-material/CheckCircleOutlined';
 import HourglassEmptyIcon from '@mui/icons-material/HourglassEmpty';
 import { Box, Button, Paper, Stack, Typography } from '@mui/material';
 import { useContext, type ReactNode } from 'react';
@@ -51,7 +51,7 @@ export function ReceiptCard({ receipt: r, onDismiss }: { receipt: Receipt; onDis
         {waiting ? (
           <HourglassEmptyIcon color="warning" fontSize="small" aria-hidden />
         ) : (
-          <CheckCircleOutlineIcon color="success" fontSize="small" aria-hidden />
+          <CheckCircleOutlinedIcon color="success" fontSize="small" aria-hidden />
         )}
         <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600, flex: 1 }}>
           {r.title}
@@ -72,7 +72,7 @@ export function ReceiptCard({ receipt: r, onDismiss }: { receipt: Receipt; onDis
       >
         {rows.map(([label, value]) => (
           <Box key={label} sx={{ display: 'contents' }}>
-            <Typography component="dt" variant="caption" color="text.secondary">
+            <Typography component="dt" variant="caption" color="textSecondary">
               {label}
             </Typography>
             <Typography component="dd" variant="body2" sx={{ m: 0, minWidth: 0, overflowWrap: 'anywhere' }}>

@@ -75,7 +75,7 @@ export function RowCards<T>({
             >
               {lines.map((c) => (
                 <Box key={c.id} sx={{ display: 'contents' }}>
-                  <Typography component="dt" variant="body2" color="text.secondary">
+                  <Typography component="dt" variant="body2" color="textSecondary">
                     {c.label}
                   </Typography>
                   <Typography component="dd" variant="body2" sx={{ m: 0, wordBreak: 'break-word' }}>

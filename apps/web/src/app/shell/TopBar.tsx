@@ -38,11 +38,11 @@ function Trail() {
               {c.label}
             </Typography>
           ) : c.to ? (
-            <Link key={c.label} component={RouterLink} to={c.to} color="text.secondary" noWrap sx={{ fontSize: 14 }}>
+            <Link key={c.label} component={RouterLink} to={c.to} color="textSecondary" noWrap sx={{ fontSize: 14 }}>
               {c.label}
             </Link>
           ) : (
-            <Typography key={c.label} color="text.secondary" noWrap sx={{ fontSize: 14 }}>
+            <Typography key={c.label} color="textSecondary" noWrap sx={{ fontSize: 14 }}>
               {c.label}
             </Typography>
           ),

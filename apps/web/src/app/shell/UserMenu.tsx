@@ -1,6 +1,6 @@
 import { initials } from '@obol/contract';
 import LogoutOutlined from '@mui/icons-material/LogoutOutlined';
-import PersonOutline from '@mui/icons-material/PersonOutline';
+import PersonOutlined from '@mui/icons-material/PersonOutlined';
 import { Avatar, Box, Divider, IconButton, ListItemIcon, Menu, MenuItem, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -42,7 +42,7 @@ export function UserMenu({ name, role, onLogout }: { name: string; role: string;
       >
         <Box sx={{ px: 2, py: 1 }}>
           <Typography variant="subtitle2">{name}</Typography>
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             {role}
           </Typography>
         </Box>
@@ -54,7 +54,7 @@ export function UserMenu({ name, role, onLogout }: { name: string; role: string;
           }}
         >
           <ListItemIcon>
-            <PersonOutline fontSize="small" />
+            <PersonOutlined fontSize="small" />
           </ListItemIcon>
           User Profile
         </MenuItem>

@@ -5,7 +5,7 @@ import FactCheckOutlined from '@mui/icons-material/FactCheckOutlined';
 import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
 import MoreHorizOutlined from '@mui/icons-material/MoreHorizOutlined';
 import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
-import PeopleOutline from '@mui/icons-material/PeopleOutline';
+import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
 import PercentOutlined from '@mui/icons-material/PercentOutlined';
 import ReceiptLongOutlined from '@mui/icons-material/ReceiptLongOutlined';
 import SellOutlined from '@mui/icons-material/SellOutlined';
@@ -19,7 +19,7 @@ export const NAV_ICONS: Record<string, SvgIconComponent> = {
   Approvals: FactCheckOutlined,
   Reports: AssessmentOutlined,
   Transactions: ReceiptLongOutlined,
-  Users: PeopleOutline,
+  Users: PeopleOutlined,
   Merchants: StorefrontOutlined,
   'Roles & Permissions': AdminPanelSettingsOutlined,
   'API Keys': VpnKeyOutlined,

@@ -8,7 +8,7 @@ export function AccountCard({ account, loading }: { account: CompanyAccount | un
   return (
     <Card variant="outlined" sx={{ flex: 1, minWidth: 0 }} aria-label="Account details" component="section">
       <CardContent>
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           Available balance
         </Typography>
         {loading ? (
@@ -22,17 +22,17 @@ export function AccountCard({ account, loading }: { account: CompanyAccount | un
           <>
             <Typography variant="body2">{account.name}</Typography>
             <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0 }}>
-              <Typography variant="caption" color="text.secondary" sx={{ wordBreak: 'break-all' }}>
+              <Typography variant="caption" color="textSecondary" sx={{ wordBreak: 'break-all' }}>
                 IBAN {account.account_iban}
               </Typography>
               <CopyButton text={account.account_iban} label="Copy the IBAN" />
             </Stack>
-            <Typography variant="caption" color="text.secondary" component="p">
+            <Typography variant="caption" color="textSecondary" component="p">
               BIC {account.account_bic} · {account.currency}
             </Typography>
           </>
         ) : (
-          <Typography variant="caption" color="text.secondary">
+          <Typography variant="caption" color="textSecondary">
             Choose the company and the account to transfer from
           </Typography>
         )}

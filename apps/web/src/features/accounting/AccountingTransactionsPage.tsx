@@ -140,7 +140,7 @@ export function AccountingTransactionsPage() {
       >
         <DialogTitle id="description-title">Payment description</DialogTitle>
         <DialogContent>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          <Typography variant="body2" color="textSecondary" sx={{ mb: 1 }}>
             {t ? `${euro(t.amount)} to ${t.beneficiary_name}` : ''}
           </Typography>
           <Typography sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>

@@ -67,7 +67,7 @@ export function ConsentApprovePage() {
           <Alert severity="success">{approve.data.message[0] ?? ACCOUNTING_MSG.consentApproved}</Alert>
         ) : (
           <>
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="textSecondary">
               Approving lets Obol see the balances of these accounts and make the transfers the company orders from
               them.
             </Typography>

@@ -180,7 +180,7 @@ export function RuleDialog({ kind, onClose }: { kind: RuleKind; onClose: () => v
             </Grid>
             {v.interval_type === 'monthly' ? (
               <Grid size={12}>
-                <Typography variant="body2" color="text.secondary">
+                <Typography variant="body2" color="textSecondary">
                   A month without that day runs on its last day: the 31st runs on 30 April and on the last day of
                   February.
                 </Typography>

@@ -1,6 +1,6 @@
 import { ACCOUNTING_MSG, RULE_TYPE_OPTIONS, type RuleRow } from '@obol/contract';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import { Button, Paper, Stack, Switch } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';

@@ -82,7 +82,7 @@ export function ActivityDetailsDialog({ record, onClose }: { record: ActivityRow
             </Table>
           </Box>
         ) : (
-          <Typography color="text.secondary">No changes recorded</Typography>
+          <Typography color="textSecondary">No changes recorded</Typography>
         )}
       </DialogContent>
       <DialogActions>

@@ -22,16 +22,14 @@ export function BrandKeysDialog({
     <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby={`${id}-title`}>
       <DialogTitle id={`${id}-title`}>Brands of {holder.name}</DialogTitle>
       <DialogContent>
-        {q.isSuccess && q.data.data.length === 0 ? (
-          <Typography color="text.secondary">{MSG.noRecord}</Typography>
-        ) : null}
+        {q.isSuccess && q.data.data.length === 0 ? <Typography color="textSecondary">{MSG.noRecord}</Typography> : null}
         <List disablePadding aria-label={`Brand keys of ${holder.name}`}>
           {(q.data?.data ?? []).map((b) => {
             const keys = plain.get(b.id);
             return (
               <ListItem key={b.id} divider sx={{ display: 'block', px: 0 }}>
                 <Typography variant="subtitle2">{b.name}</Typography>
-                <Typography variant="body2" color="text.secondary">
+                <Typography variant="body2" color="textSecondary">
                   {b.account_reference} · {b.email}
                 </Typography>
                 <KeyLine

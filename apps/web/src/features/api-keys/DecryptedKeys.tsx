@@ -13,17 +13,17 @@ export function DecryptedKeys({ revealed, onHide }: { revealed: ApiKeyResponse; 
         <Button onClick={onHide}>Hide keys</Button>
       </Stack>
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'auto 1fr' }, columnGap: 2, rowGap: 0.5 }}>
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           Public key
         </Typography>
         <KeyLine label="public key" value={revealed.public_key} shown={revealed.public_key} />
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           Private key
         </Typography>
         <KeyLine label="private key" value={revealed.private_key} shown={revealed.private_key} />
       </Box>
       {revealed.brands?.length ? (
-        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+        <Typography variant="body2" color="textSecondary" sx={{ mt: 1 }}>
           Your brands&apos; keys are shown under View brand keys.
         </Typography>
       ) : null}

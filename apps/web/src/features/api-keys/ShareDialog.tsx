@@ -34,7 +34,7 @@ export function ShareDialog({ holder, onClose }: { holder: ApiKeyHolderRow; onCl
       <form onSubmit={submit} noValidate>
         <DialogTitle id={`${id}-title`}>Share keys of {holder.name}</DialogTitle>
         <DialogContent>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+          <Typography variant="body2" color="textSecondary" sx={{ mb: 2 }}>
             The public keys and account references of {holder.name} and its brands are mailed. Private keys never leave
             by e-mail: the merchant decrypts them here with its password.
           </Typography>

@@ -78,7 +78,7 @@ export function WebhooksPanel() {
           <Typography id="webhooks-title" component="h2" variant="h6">
             Webhooks
           </Typography>
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             Your system hears when a pay-in, refund, payout, batch or transfer completes or fails: a signed POST to each
             endpoint, retried for three days.
           </Typography>

@@ -61,7 +61,7 @@ const columnsOf = (group: 'payments' | '2d'): Column<ApprovalRow>[] => [
     cell: (a) => (
       <>
         {a.made_by}
-        <Typography variant="body2" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
+        <Typography variant="body2" color="textSecondary" sx={{ whiteSpace: 'nowrap' }}>
           {localDateTime(a.made_at)}
         </Typography>
       </>
@@ -149,7 +149,7 @@ export function ApprovalsPage({ group }: { group: 'payments' | '2d' }) {
       >
         <div>
           <PageTitle>{group === '2d' ? '2D Approvals' : 'Approvals'}</PageTitle>
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             {group === '2d'
               ? "2D transfers at or above their company's threshold wait here for a second 2D admin."
               : "Payouts, batches and transfers at or above their merchant's threshold wait here, reserved, for a second person."}

@@ -35,14 +35,14 @@ function BalanceCard({ a }: { a: HolderBalance }) {
   return (
     <Card variant="outlined" sx={{ flex: 1, minWidth: 0 }}>
       <CardContent>
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           {KIND_LABEL[a.kind] ?? a.kind}
         </Typography>
         <Typography component="p" variant="h5" sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums' }}>
           {euro(a.balance)}
         </Typography>
         <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0 }}>
-          <Typography variant="caption" color="text.secondary" sx={{ wordBreak: 'break-all' }}>
+          <Typography variant="caption" color="textSecondary" sx={{ wordBreak: 'break-all' }}>
             Account id {a.account_id}
           </Typography>
           <CopyButton text={a.account_id} label={`Copy the ${KIND_LABEL[a.kind] ?? a.kind} account id`} />
@@ -157,7 +157,7 @@ export function ViewBalancePage() {
           {shown !== undefined ? (
             <Balances id={shown} />
           ) : (
-            <Typography color="text.secondary">
+            <Typography color="textSecondary">
               Choose a merchant or brand{role === 'Admin' ? ', or the Fee Account,' : ''} to see its balances.
             </Typography>
           )}

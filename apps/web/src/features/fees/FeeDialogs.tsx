@@ -57,7 +57,7 @@ export function EditFeeDialog({ row, onClose }: { row: FeeRow; onClose: () => vo
       <DialogTitle id="edit-fee-title">Edit fee of {row.name}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             Payouts created after the change use the new fee; payouts already made keep theirs.
           </Typography>
           <TextField
@@ -108,7 +108,7 @@ export function FeeHistoryDialog({ row, onClose }: { row: FeeRow; onClose: () =>
         ) : !q.data ? (
           <CircularProgress size={24} aria-label="Loading the fee history" />
         ) : q.data.data.length === 0 ? (
-          <Typography color="text.secondary">
+          <Typography color="textSecondary">
             The fee has not been changed since the {row.role.toLowerCase()} was created.
           </Typography>
         ) : (

@@ -86,7 +86,7 @@ function IncomeCard() {
         <Typography id="fee-income-title" component="h2" variant="h6">
           Fee income (net of fees returned)
         </Typography>
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           Fees taken, less fees returned; transfers out of the Fee Account are not counted, UTC
         </Typography>
         <Typography component="p" variant="h5" sx={{ ml: 'auto', fontWeight: 600, fontVariantNumeric: 'tabular-nums' }}>
@@ -103,7 +103,7 @@ function IncomeCard() {
       ) : !q.data ? (
         <Skeleton variant="rounded" height={80} />
       ) : q.data.data.length === 0 ? (
-        <Typography color="text.secondary">
+        <Typography color="textSecondary">
           No Fee Account movement from {q.data.start_date} to {q.data.end_date}.
         </Typography>
       ) : (

@@ -99,7 +99,7 @@ export function MerchantSitePage() {
             <Typography variant="h6" component="p" sx={{ fontWeight: 700 }}>
               Acme Coffee
             </Typography>
-            <Typography variant="body2" color="text.secondary" sx={{ ml: 'auto !important' }}>
+            <Typography variant="body2" color="textSecondary" sx={{ ml: 'auto !important' }}>
               Demo shop · payments by Obol
             </Typography>
           </Stack>
@@ -109,7 +109,7 @@ export function MerchantSitePage() {
         <Typography variant="h4" component="h1" sx={{ fontWeight: 700, mb: 1 }}>
           Checkout
         </Typography>
-        <Typography color="text.secondary" sx={{ mb: 3 }}>
+        <Typography color="textSecondary" sx={{ mb: 3 }}>
           This shop takes payments through Obol&apos;s merchant API: <code>/api/token</code>, then{' '}
           <code>/api/create-payin-link</code>, then the provider&apos;s payment page. See the{' '}
           <Link href="/api/docs" underline="always">
@@ -170,7 +170,7 @@ export function MerchantSitePage() {
             <Button type="submit" variant="contained" size="large" disabled={busy}>
               Pay {euro(chosen.cents)}
             </Button>
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="textSecondary">
               Order {reference}
             </Typography>
           </Stack>

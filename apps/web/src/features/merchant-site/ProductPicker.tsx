@@ -18,7 +18,7 @@ export function ProductPicker({ product, onChange }: { product: ProductId; onCha
             <CardActionArea role="radio" aria-checked={p.id === product} onClick={() => onChange(p.id)}>
               <CardContent>
                 <Typography sx={{ fontWeight: 600 }}>{p.name}</Typography>
-                <Typography variant="body2" color="text.secondary">
+                <Typography variant="body2" color="textSecondary">
                   {p.note}
                 </Typography>
                 <Typography variant="h6" component="p" sx={{ mt: 1, fontVariantNumeric: 'tabular-nums' }}>

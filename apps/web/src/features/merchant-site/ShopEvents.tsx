@@ -1,7 +1,7 @@
 import { demoShopOps } from '@obol/contract';
-import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
-import ErrorOutlineIcon from '@mui/icons-material/ErrorOutline';
-import HelpOutlineIcon from '@mui/icons-material/HelpOutline';
+import CheckCircleOutlinedIcon from '@mui/icons-material/CheckCircleOutlined';
+import ErrorOutlinedIcon from '@mui/icons-material/ErrorOutlined';
+import HelpOutlinedIcon from '@mui/icons-material/HelpOutlined';
 import { Box, Link, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -14,14 +14,14 @@ import { readEvents, SECRET_STORE, shopAddress, shopInbox, type Check } from './
 /** How often the shop's page asks its receiver what arrived (a public page: no live stream of Obol's). */
 const POLL_MS = 3000;
 
-const CHECKS: Record<Check, { text: string; tone: 'success' | 'error' | 'disabled'; Icon: typeof HelpOutlineIcon }> = {
-  verified: { text: 'Signature verified', tone: 'success', Icon: CheckCircleOutlineIcon },
-  mismatch: { text: 'Signature does not match this secret', tone: 'error', Icon: ErrorOutlineIcon },
-  'no-secret': { text: 'Paste the signing secret to check it', tone: 'disabled', Icon: HelpOutlineIcon },
+const CHECKS: Record<Check, { text: string; tone: 'success' | 'error' | 'disabled'; Icon: typeof HelpOutlinedIcon }> = {
+  verified: { text: 'Signature verified', tone: 'success', Icon: CheckCircleOutlinedIcon },
+  mismatch: { text: 'Signature does not match this secret', tone: 'error', Icon: ErrorOutlinedIcon },
+  'no-secret': { text: 'Paste the signing secret to check it', tone: 'disabled', Icon: HelpOutlinedIcon },
   unavailable: {
     text: 'This browser checks signatures only on https or localhost',
     tone: 'disabled',
-    Icon: HelpOutlineIcon,
+    Icon: HelpOutlinedIcon,
   },
 };
 
@@ -55,7 +55,7 @@ export function ShopEvents() {
       <Typography id="shop-events-title" variant="h6" component="h2" sx={{ mb: 1 }}>
         Events this shop received
       </Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+      <Typography variant="body2" color="textSecondary" sx={{ mb: 2 }}>
         The shop&apos;s server hears about its money by webhook. Add this address as an endpoint on{' '}
         <Link component={RouterLink} to="/api-keys" underline="always">
           API Keys
@@ -100,17 +100,17 @@ export function ShopEvents() {
                     {e.object.kind} {e.object.id} · {e.object.status} · {euro(e.object.amount)}
                   </Typography>
                 ) : null}
-                <Typography component="span" variant="body2" color="text.secondary" sx={{ ml: 'auto' }}>
+                <Typography component="span" variant="body2" color="textSecondary" sx={{ ml: 'auto' }}>
                   {localDateTime(e.receivedAt)}
                   {e.times > 1 ? ` · received ${e.times} times` : ''}
                 </Typography>
               </Stack>
               <Stack direction="row" spacing={0.75} sx={{ alignItems: 'center' }}>
                 <c.Icon fontSize="small" color={c.tone} aria-hidden />
-                <Typography variant="body2" color={c.tone === 'disabled' ? 'text.secondary' : `${c.tone}.main`}>
+                <Typography variant="body2" color={c.tone === 'disabled' ? 'textSecondary' : c.tone}>
                   {c.text}
                 </Typography>
-                <Typography variant="caption" color="text.secondary" sx={{ fontFamily: 'monospace' }}>
+                <Typography variant="caption" color="textSecondary" sx={{ fontFamily: 'monospace' }}>
                   {e.eventId}
                 </Typography>
               </Stack>
@@ -119,7 +119,7 @@ export function ShopEvents() {
         })}
       </Box>
       {rows.data && !rows.data.data.length ? (
-        <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
+        <Typography variant="body2" color="textSecondary" sx={{ mt: 2 }}>
           Nothing yet. Events arrive here a few seconds after a payment, refund or payout of this merchant.
         </Typography>
       ) : null}

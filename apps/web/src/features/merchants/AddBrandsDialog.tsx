@@ -1,6 +1,6 @@
 import { MAX_BRANDS_PER_REQUEST, MERCHANT_MSG, createBrandsRequest, type HolderRow } from '@obol/contract';
 import AddIcon from '@mui/icons-material/Add';
-import RemoveIcon from '@mui/icons-material/RemoveCircleOutline';
+import RemoveIcon from '@mui/icons-material/RemoveCircleOutlined';
 import {
   Alert,
   Box,
@@ -78,7 +78,7 @@ export function AddBrandsDialog({ merchant, onClose }: { merchant: HolderRow; on
       submit="Create brands"
       maxWidth="md"
     >
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+      <Typography variant="body2" color="textSecondary" sx={{ mb: 2 }}>
         Each brand gets its own sign-in (an invitation is mailed), payout, pay-in and CLP accounts, API keys and the
         merchant&apos;s fee of {merchant.fee ?? 0} %.
       </Typography>

@@ -3,8 +3,8 @@ import CloseIcon from '@mui/icons-material/Close';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import ResendIcon from '@mui/icons-material/ForwardToInboxOutlined';
 import InfoIcon from '@mui/icons-material/InfoOutlined';
-import PauseIcon from '@mui/icons-material/PauseCircleOutline';
-import PlayIcon from '@mui/icons-material/PlayCircleOutline';
+import PauseIcon from '@mui/icons-material/PauseCircleOutlined';
+import PlayIcon from '@mui/icons-material/PlayCircleOutlined';
 import {
   Box,
   Button,
@@ -98,7 +98,7 @@ export function BrandsPanel({ merchant, onClose }: { merchant: HolderRow | null;
           <Typography id={titleId} variant="h6" component="h2" noWrap>
             Brands of {merchant?.name}
           </Typography>
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             {merchant?.total_brands ?? 0} in all
           </Typography>
         </Box>
@@ -119,7 +119,7 @@ export function BrandsPanel({ merchant, onClose }: { merchant: HolderRow | null;
       {q.isFetching ? <LinearProgress aria-label="Loading brands" /> : <Box sx={{ height: 4 }} />}
       <Divider />
       {q.isSuccess && brands.length === 0 ? (
-        <Typography sx={{ p: 3, textAlign: 'center' }} color="text.secondary">
+        <Typography sx={{ p: 3, textAlign: 'center' }} color="textSecondary">
           {MSG.noRecord}
         </Typography>
       ) : null}
@@ -134,13 +134,13 @@ export function BrandsPanel({ merchant, onClose }: { merchant: HolderRow | null;
                   <Typography variant="subtitle2" noWrap>
                     {b.name}
                   </Typography>
-                  <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+                  <Typography variant="body2" color="textSecondary" sx={{ overflowWrap: 'anywhere' }}>
                     {b.email}
                   </Typography>
                 </Box>
                 <StatusChip status={active ? 'Active' : 'Inactive'} />
               </Stack>
-              <Typography variant="caption" color="text.secondary" component="p">
+              <Typography variant="caption" color="textSecondary" component="p">
                 {b.account_reference} · {verified ? 'Verified' : 'Not verified'}
               </Typography>
               {/* labelled actions wrap onto a second line in the narrow panel */}

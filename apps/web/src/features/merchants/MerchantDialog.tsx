@@ -214,7 +214,7 @@ export function MerchantDialog({ holder, onClose }: Props) {
         {field('zipCode')}
       </Box>
       {isBrand ? (
-        <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
+        <Typography variant="body2" color="textSecondary" sx={{ mt: 2 }}>
           {MERCHANT_MSG.brandFee}.
         </Typography>
       ) : null}

@@ -49,7 +49,7 @@ export function AccountStep({ accounts, loading, chosen, ready, onPick, onPrevio
             ))}
           </RadioGroup>
           {only ? (
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="textSecondary">
               This is the only account you can pay out from, so it is chosen for you.
             </Typography>
           ) : null}

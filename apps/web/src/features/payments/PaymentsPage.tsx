@@ -125,7 +125,7 @@ export function PaymentsPage() {
                       <Typography component="h2" variant="h6">
                         Manual Payout
                       </Typography>
-                      <Typography color="text.secondary">
+                      <Typography color="textSecondary">
                         One payout to one wallet, approved with a one-time code.
                       </Typography>
                     </CardContent>
@@ -139,7 +139,7 @@ export function PaymentsPage() {
                       <Typography component="h2" variant="h6">
                         Batch Payout
                       </Typography>
-                      <Typography color="text.secondary">
+                      <Typography color="textSecondary">
                         Upload a CSV or spreadsheet of payouts, review, then execute.
                       </Typography>
                     </CardContent>

@@ -9,7 +9,7 @@ export function PaymentsStepper({ step }: { step: number }) {
   if (phone)
     return (
       <Box sx={{ mb: 2 }} aria-label="Progress of the payment" role="group">
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           Step {step + 1} of {STEPS.length}
         </Typography>
         <Typography variant="subtitle1" component="p" sx={{ fontWeight: 600, mb: 1 }}>

@@ -110,7 +110,7 @@ export function UploadStep({ selection, onPrevious }: { selection: Selection; on
             onChange={(e) => choose(e.target.files?.[0])}
           />
         </Button>
-        <Typography sx={{ mt: 1 }} color="text.secondary">
+        <Typography sx={{ mt: 1 }} color="textSecondary">
           {file ? file.name : 'No file chosen'}
         </Typography>
       </Box>

@@ -35,7 +35,7 @@ export function ApiKeyCard() {
 
   const row = (label: string, value: string | undefined, shown: string) => (
     <Box>
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="textSecondary">
         {label}
       </Typography>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
@@ -63,7 +63,7 @@ export function ApiKeyCard() {
       ) : (
         <Stack spacing={1.5}>
           <Box>
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="textSecondary">
               Account reference
             </Typography>
             <Typography variant="body2" sx={{ fontWeight: 600 }}>
@@ -96,7 +96,7 @@ export function ApiKeyCard() {
               </Stack>
             </>
           ) : (
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="textSecondary">
               {overview.isError ? 'The API key could not be loaded.' : 'No API key has been issued for this account.'}
             </Typography>
           )}

@@ -22,7 +22,7 @@ export function PasskeysCard() {
       <Typography component="h2" variant="h6" sx={{ mb: 1 }}>
         Passkeys
       </Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+      <Typography variant="body2" color="textSecondary" sx={{ mb: 2 }}>
         A passkey on this device or a security key signs you in after your password, instead of a code.
       </Typography>
       {list.isError ? (
@@ -54,7 +54,7 @@ export function PasskeysCard() {
           >
             <Box sx={{ minWidth: 0 }}>
               <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{k.name}</Typography>
-              <Typography variant="body2" color="text.secondary">
+              <Typography variant="body2" color="textSecondary">
                 Added {localDateTime(k.created_at)} · Last used{' '}
                 {k.last_used_at ? localDateTime(k.last_used_at) : 'never'}
               </Typography>

@@ -24,12 +24,12 @@ function balancesOf(role: string, perms: readonly string[]): Balances {
 function BalanceRow({ label, cents, accountId }: { label: string; cents: number; accountId: string | null }) {
   return (
     <Box>
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="textSecondary">
         {label}
       </Typography>
       <Typography sx={{ fontWeight: 600 }}>{accountId ? euro(cents) : 'No account'}</Typography>
       {accountId ? (
-        <Typography variant="caption" color="text.secondary" sx={{ wordBreak: 'break-all' }}>
+        <Typography variant="caption" color="textSecondary" sx={{ wordBreak: 'break-all' }}>
           Account id {accountId}
         </Typography>
       ) : null}
@@ -41,7 +41,7 @@ function BalanceList({ kind, a }: { kind: Exclude<Balances, null>; a: LoginUserA
   if (kind === 'available')
     return (
       <Box>
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           Available balance
         </Typography>
         <Typography sx={{ fontWeight: 600 }}>{euro(a.balance)}</Typography>
@@ -83,10 +83,10 @@ export function ProfileOverview() {
           <Typography component="h2" variant="h6">
             {user.name}
           </Typography>
-          <Typography color="text.secondary" sx={{ wordBreak: 'break-all' }}>
+          <Typography color="textSecondary" sx={{ wordBreak: 'break-all' }}>
             {user.email}
           </Typography>
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             {user.role}
             {user.parent ? ` of ${user.parent.name}` : ''}
           </Typography>
@@ -97,7 +97,7 @@ export function ProfileOverview() {
           {accounts.data ? (
             <BalanceList kind={balances} a={accounts.data} />
           ) : accounts.isError ? (
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="textSecondary">
               The balance could not be loaded.
             </Typography>
           ) : (

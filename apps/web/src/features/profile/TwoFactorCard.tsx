@@ -42,7 +42,7 @@ export function TwoFactorCard() {
         }
         label="2FA for payouts with an authenticator app"
       />
-      <Typography id="two-fa-help" variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+      <Typography id="two-fa-help" variant="body2" color="textSecondary" sx={{ mb: 2 }}>
         {user.two_fa_as_otp
           ? 'Codes for signing in and approving payouts are sent to your e-mail.'
           : 'Codes for signing in and approving payouts come from your authenticator app.'}

@@ -123,7 +123,7 @@ export function FeeChart({ enabled }: { enabled: boolean }) {
   if (!q.data) return null;
   if (!q.data.series.length)
     return (
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="textSecondary">
         No fees in the last 12 months.
       </Typography>
     );

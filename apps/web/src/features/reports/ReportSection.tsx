@@ -39,7 +39,7 @@ export function ReportSection({
           <Typography component="h2" sx={{ fontWeight: 600 }}>
             {title}
           </Typography>
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             {description}
           </Typography>
         </Box>

@@ -98,7 +98,7 @@ export function PermissionEditor({ role, initial, onClose }: EditorProps) {
   return (
     <>
       <DialogContent dividers>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        <Typography variant="body2" color="textSecondary" sx={{ mb: 2 }}>
           The first permission of each screen opens it: unticking it clears the screen&apos;s other permissions and
           locks them until it is ticked again. Hover a permission for its name in the specification.
         </Typography>
@@ -149,7 +149,7 @@ export function PermissionEditor({ role, initial, onClose }: EditorProps) {
                           <Typography
                             id={whyId}
                             variant="caption"
-                            color="text.secondary"
+                            color="textSecondary"
                             sx={{ display: 'block', pl: 4, mt: -0.5 }}
                           >
                             {locked}

@@ -42,7 +42,7 @@ export function RolesPage() {
                     <Typography component="h2" variant="h6">
                       {r.name}
                     </Typography>
-                    <Typography color="text.secondary" variant="body2">
+                    <Typography color="textSecondary" variant="body2">
                       {usersCount(r.count)}
                     </Typography>
                   </CardContent>

@@ -1,5 +1,5 @@
 import { isRole, MSG, USERS_BY_ROLE_PER_PAGE, type RoleName, type RoleUser } from '@obol/contract';
-import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import { Paper, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
@@ -58,7 +58,7 @@ function UsersOfRole({ role }: { role: RoleName }) {
           <ActionButton
             text="Delete"
             label={`Delete ${u.name}`}
-            icon={<DeleteOutline fontSize="small" />}
+            icon={<DeleteOutlined fontSize="small" />}
             danger
             disabledReason={u.id === session?.user.id ? 'You cannot delete your own account' : null}
             onClick={() =>

@@ -86,7 +86,7 @@ export function VolumeChart({ filters }: { filters: PayoutVolumeInput }) {
           <Typography id="volume-title" component="h2" variant="subtitle1" sx={{ fontWeight: 600, lineHeight: 1.3 }}>
             Payout volume
           </Typography>
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             {v && all
               ? `${dayLabel(v.start_date)} – ${dayLabel(v.end_date)} · ${payouts(all.count)} · ${euro(all.amount)}`
               : q.isError
@@ -130,7 +130,7 @@ export function VolumeChart({ filters }: { filters: PayoutVolumeInput }) {
         {VOLUME_GROUPS.map((g) => (
           <Stack component="li" key={g} direction="row" spacing={0.75} sx={{ alignItems: 'center' }}>
             <Box aria-hidden sx={{ width: 10, height: 10, borderRadius: 0.5, bgcolor: colours[g] }} />
-            <Typography variant="caption" color="text.secondary">
+            <Typography variant="caption" color="textSecondary">
               {VOLUME_GROUP_LABELS[g]}
               {v ? ` ${v.totals[g].count}` : ''}
             </Typography>

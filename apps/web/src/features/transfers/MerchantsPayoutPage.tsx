@@ -34,7 +34,7 @@ export function MerchantsPayoutPage() {
             <Box component="li" key={key} {...props}>
               <Box>
                 <Typography variant="body2">{o.merchant_name}</Typography>
-                <Typography variant="caption" color="text.secondary">
+                <Typography variant="caption" color="textSecondary">
                   {o.role === 'Brand' ? `Brand of ${o.parent_name ?? '-'}` : 'Merchant'} · {o.account_reference}
                 </Typography>
               </Box>

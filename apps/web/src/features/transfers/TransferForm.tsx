@@ -191,13 +191,13 @@ export function TransferForm({ sources, holderName }: { sources: readonly Transf
               </MenuItem>
             ))}
           </TextField>
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>
+          <Typography variant="body2" color="textSecondary" sx={{ mt: 1.5 }}>
             Paying from the accounts of <strong>{holderName}</strong>
           </Typography>
         </Paper>
         <Card variant="outlined" sx={{ flex: 1, minWidth: 0 }}>
           <CardContent>
-            <Typography variant="body2" color="text.secondary">
+            <Typography variant="body2" color="textSecondary">
               {typeDef ? `${source?.kind === 'fee' ? 'Fee Account' : typeDef.label} balance` : 'Available balance'}
             </Typography>
             {accountId && balanceQ.isPending ? (
@@ -209,13 +209,13 @@ export function TransferForm({ sources, holderName }: { sources: readonly Transf
             )}
             {accountId ? (
               <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0 }}>
-                <Typography variant="caption" color="text.secondary" sx={{ wordBreak: 'break-all' }}>
+                <Typography variant="caption" color="textSecondary" sx={{ wordBreak: 'break-all' }}>
                   Account id {accountId}
                 </Typography>
                 <CopyButton text={accountId} label="Copy the account id" />
               </Stack>
             ) : (
-              <Typography variant="caption" color="text.secondary">
+              <Typography variant="caption" color="textSecondary">
                 {typeDef ? TRANSFER_MSG.accountNotRegistered : 'Choose the account to transfer from'}
               </Typography>
             )}

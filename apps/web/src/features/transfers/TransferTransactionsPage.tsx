@@ -117,7 +117,7 @@ export function TransferTransactionsPage() {
       <Dialog open={!!purpose} onClose={() => setPurpose(null)} fullWidth maxWidth="xs">
         <DialogTitle>Purpose of payment</DialogTitle>
         <DialogContent>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          <Typography variant="body2" color="textSecondary" sx={{ mb: 1 }}>
             {purpose ? `${euro(purpose.amount)} to ${purpose.beneficiary_name}` : ''}
           </Typography>
           <Typography sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>

@@ -50,7 +50,7 @@ export function ManageDialog({ user, onClose }: { user: UserRow | null; onClose:
           <Stack spacing={2} sx={{ pt: 1 }}>
             <div>
               <Typography>{user?.name}</Typography>
-              <Typography variant="body2" color="text.secondary" sx={{ wordBreak: 'break-all' }}>
+              <Typography variant="body2" color="textSecondary" sx={{ wordBreak: 'break-all' }}>
                 {user?.email}
               </Typography>
             </div>

@@ -1,5 +1,5 @@
 import { USERS_MSG, type UserRow } from '@obol/contract';
-import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import ResendIcon from '@mui/icons-material/ForwardToInboxOutlined';
 import ManageIcon from '@mui/icons-material/ManageAccountsOutlined';
 import { Switch } from '@mui/material';
