@@ -14,13 +14,15 @@ describe('anyOf', () => {
     const many = Array.from({ length: 5_000 }, (_, i) => `k${i}`);
     const rows = rowsOf<{ w: string }>(
       await database.db.execute(
-        sql`SELECT w FROM unnest(${sql.param([...words, 'other'])}::text[]) AS t(w) WHERE ${anyOf(sql`w`, [...words, ...many], 'text')}`,
+        sql`SELECT w FROM unnest(${sql.param([...words, 'other'])}::text[]) AS t(w)
+          WHERE ${anyOf(sql`w`, [...words, ...many], 'text')}`,
       ),
     );
     expect(rows.map((r) => r.w).sort()).toEqual([...words].sort());
     const ids = rowsOf<{ n: number | string }>(
       await database.db.execute(
-        sql`SELECT n FROM generate_series(1, 10) AS g(n) WHERE ${anyOf(sql`n`, [2, 3, 9_007_199_254_740_991], 'bigint')}`,
+        sql`SELECT n FROM generate_series(1, 10) AS g(n)
+          WHERE ${anyOf(sql`n`, [2, 3, 9_007_199_254_740_991], 'bigint')}`,
       ),
     );
     expect(ids.map((r) => Number(r.n))).toEqual([2, 3]);

@@ -46,7 +46,8 @@ describe('GET /api/ready', () => {
       expect(missing.json()).toEqual({ status: 'unavailable', migrations: false, database: true });
     } finally {
       await t.deps.db.execute(
-        sql`INSERT INTO drizzle.__drizzle_migrations (id, hash, created_at) VALUES (${last.id}, ${last.hash}, ${last.created_at})`,
+        sql`INSERT INTO drizzle.__drizzle_migrations (id, hash, created_at)
+          VALUES (${last.id}, ${last.hash}, ${last.created_at})`,
       );
     }
   });

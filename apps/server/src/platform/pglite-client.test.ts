@@ -10,8 +10,9 @@ withTestDatabase(async (made) => {
 });
 
 describe('reading dates and times', () => {
-  const typed = sql`SELECT '2026-11-26 10:00:00.123456+00'::timestamptz AS at, '2026-11-26 10:00:00'::timestamp AS local,
-    '2026-11-26'::date AS day, '1 day 02:00:00'::interval AS span, ARRAY[1.50, 2]::numeric[] AS amounts,
+  const typed = sql`SELECT '2026-11-26 10:00:00.123456+00'::timestamptz AS at,
+    '2026-11-26 10:00:00'::timestamp AS local, '2026-11-26'::date AS day, '1 day 02:00:00'::interval AS span,
+    ARRAY[1.50, 2]::numeric[] AS amounts,
     ARRAY['2026-11-26 10:00:00+00'::timestamptz] AS ats, ARRAY['2026-11-26'::date] AS days, 7::int AS n`;
 
   it('gives drizzle the texts PostgreSQL writes for timestamps, dates, intervals and their arrays, on both engines', async () => {

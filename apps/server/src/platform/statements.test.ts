@@ -112,7 +112,8 @@ describe('executeNamed', () => {
         out.push((await executeNamed<{ doubled: number }>(tx, 'obol_test_twice', twice(n)))[0].doubled);
       const prepared = rowsOf<{ name: string; calls: number | string }>(
         await tx.execute(
-          sql`SELECT name, generic_plans + custom_plans AS calls FROM pg_prepared_statements WHERE name = 'obol_test_twice'`,
+          sql`SELECT name, generic_plans + custom_plans AS calls FROM pg_prepared_statements
+            WHERE name = 'obol_test_twice'`,
         ),
       );
       return { out, prepared };

@@ -183,7 +183,8 @@ describe('POST /api/get-logs', () => {
       .select({ id: users.id })
       .from(users)
       .where(
-        sql`${users.email} = 'merchant@obol.example' OR ${users.parentId} = (SELECT id FROM users WHERE email = 'merchant@obol.example')`,
+        sql`${users.email} = 'merchant@obol.example'
+          OR ${users.parentId} = (SELECT id FROM users WHERE email = 'merchant@obol.example')`,
       );
     const ids = mine.map((u) => u.id);
     const [{ n: expected }] = await t.deps.db

@@ -29,12 +29,14 @@ afterAll(async () => {
 describe('migration 0024: staged ids in their batch range', () => {
   it("numbers the rows staged before it in their batch's range, in review's order, holds new ones to it, and drops the row index", async () => {
     await db.exec(`SET session_replication_role = replica`); // no users or accounts needed for these rows
-    await db.exec(`INSERT INTO batches (batch_id, merchant_id, behalf_of_id, account_id, uploaded_by, payout_type, file_name, status)
-      VALUES ('BA', 1, 1, 1, 1, 'Batch Payout', 'a.csv', 'Pending'), ('BB', 1, 1, 1, 1, 'Batch Payout', 'b.csv', 'Pending')`);
+    await db.exec(`INSERT INTO batches
+      (batch_id, merchant_id, behalf_of_id, account_id, uploaded_by, payout_type, file_name, status) VALUES
+      ('BA', 1, 1, 1, 1, 'Batch Payout', 'a.csv', 'Pending'), ('BB', 1, 1, 1, 1, 'Batch Payout', 'b.csv', 'Pending')`);
     // ids of the old sequence, interleaved between the batches, one row number twice
     // (an edge the old order broke by id)
     await db.exec(`INSERT INTO staged_transactions (batch_id, row_number, status) VALUES
-      ('BA', 4, 'Pending'), ('BB', 2, 'Pending'), ('BA', 2, 'Failed'), ('BA', 3, 'Pending'), ('BA', 3, 'Failed'), ('BB', 7, 'Pending')`);
+      ('BA', 4, 'Pending'), ('BB', 2, 'Pending'), ('BA', 2, 'Failed'),
+      ('BA', 3, 'Pending'), ('BA', 3, 'Failed'), ('BB', 7, 'Pending')`);
     const before = (
       await db.query<{ id: number; batch_id: string; row_number: number; status: string }>(
         `SELECT id::int, batch_id, row_number, status FROM staged_transactions ORDER BY batch_id, row_number, id`,

@@ -86,7 +86,9 @@ describe(`postEntries (${engine})`, () => {
     for (const [i, r] of results.entries()) {
       const [row] = rowsOf<{ key: string; n: number | string }>(
         await database.db.execute(
-          sql`SELECT e.idempotency_key AS key, count(p.id) AS n FROM journal_entries e JOIN postings p ON p.entry_id = e.id WHERE e.id = ${r.entryId} GROUP BY e.id`,
+          sql`SELECT e.idempotency_key AS key, count(p.id) AS n
+            FROM journal_entries e JOIN postings p ON p.entry_id = e.id
+            WHERE e.id = ${r.entryId} GROUP BY e.id`,
         ),
       );
       expect(row.key).toBe(cmds[i].idempotencyKey);
