@@ -60,6 +60,38 @@ export function useClampPage(paging: Paging, total: number | undefined, settled:
   });
 }
 
+/** One page of a list paged by number: its rows and the list's total. */
+export interface PageOf<T> {
+  data: readonly T[];
+  total: number;
+}
+
+/**
+ * A list paged by number, read from the server: `query` is the query of the page on screen (its request has the
+ * page and page size), `page` picks the rows and the total from the answer. The page on screen stays while the
+ * next one loads, and a page beyond the last drops to the last one. `refetchInterval`: useFallbackPoll's, if any.
+ */
+export function usePagedList<A, T, K extends QueryKey>(
+  paging: Paging,
+  query: UseQueryOptions<A, Error, A, K>,
+  page: (answer: A) => PageOf<T>,
+  refetchInterval: number | false = false,
+) {
+  const q = useQuery({ ...query, placeholderData: keepPreviousData, refetchInterval });
+  const shown = q.data === undefined ? undefined : page(q.data);
+  const total = shown?.total;
+  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
+  const list: PagedList<T> & { q: typeof q } = { q, paging, total, rows: shown?.data ?? [] };
+  return list;
+}
+/** What a table of a list paged by number takes of it (usePagedList). */
+export interface PagedList<T> {
+  q: { isLoading: boolean };
+  paging: Paging;
+  total: number | undefined;
+  rows: readonly T[];
+}
+
 /** What a list paged by keyset answers beside its rows (payout and completed transactions). */
 export interface KeysetAnswer {
   transactions: { data: unknown[]; total: number; total_estimated: boolean };

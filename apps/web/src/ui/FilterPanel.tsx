@@ -1,6 +1,6 @@
 import CloseIcon from '@mui/icons-material/Close';
 import SearchIcon from '@mui/icons-material/Search';
-import { Box, Button, IconButton, Paper, Stack, Tooltip } from '@mui/material';
+import { Box, Button, IconButton, Paper, Stack, TextField, Tooltip, type TextFieldProps } from '@mui/material';
 import type { ReactNode } from 'react';
 import { today } from '../lib/dates.ts';
 import type { ApplyResult } from '../lib/filters.ts';
@@ -79,6 +79,15 @@ export function FilterPanel({
       </Stack>
     </Paper>
   );
+}
+
+/**
+ * A text field of the filter panel (with useFilters' `field` props); `search` marks the list's main one, the
+ * field the `/` shortcut focuses once the panel is open.
+ */
+export function FilterField({ search, ...props }: Omit<TextFieldProps, 'size'> & { search?: boolean }) {
+  const marked = search ? { slotProps: { htmlInput: { 'data-search-input': true } } } : {};
+  return <TextField size="small" {...props} {...marked} />;
 }
 
 /** A filter field's props (useFilters' `field`): the text, its change as an event, and its error. */

@@ -118,14 +118,18 @@ export function Pager({ page, pages, onPage, perPage, onPerPage, sizes = PAGE_SI
   );
 }
 
-/** The pager of a list paged by number (usePaging): its pages from the list's total, with its page sizes. */
+/**
+ * The pager of a list paged by number (usePaging): its pages from the list's total, with its page sizes when it
+ * has a choice of them (a list of one size has no select).
+ */
 export function ListPager({ paging, total }: { paging: Paging; total: number | undefined }) {
+  const sized = paging.sizes.length > 1;
   return (
     <Pager
       page={paging.page}
       pages={pageCount(total, paging.perPage)}
       onPage={paging.setPage}
-      perPage={paging.perPage}
+      perPage={sized ? paging.perPage : undefined}
       onPerPage={paging.setPerPage}
       sizes={paging.sizes}
     />

@@ -1,18 +1,17 @@
 import { ACCOUNTING_STATUS_OPTIONS, RULE_TYPE_OPTIONS, type AccountingTransaction } from '@obol/contract';
 import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Paper, Stack, Typography } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Typography } from '@mui/material';
 import { euro, localDateTime } from '../../lib/format.ts';
-import { useClampPage, usePaging } from '../../lib/paging.ts';
+import { usePaging, usePagedList } from '../../lib/paging.ts';
 import { dateSort, urlOption } from '../../lib/urlOption.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { ActionButton } from '../../ui/ActionButton.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { ExportButton } from '../../ui/ExportButton.tsx';
 import { ListHeader } from '../../ui/ListHeader.tsx';
-import { ListTable, type Column } from '../../ui/ListTable.tsx';
+import type { Column } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
-import { ListPager } from '../../ui/Pager.tsx';
+import { PagedTable } from '../../ui/PagedTable.tsx';
 import { accountingTransactionsQuery, useExportAccountingTransactions } from './api/transactions.ts';
 import { AccountingStatusChip, TRANSFER_TYPE_LABELS } from './labels.tsx';
 import { useTarget } from './useTarget.ts';
@@ -86,12 +85,12 @@ export function AccountingTransactionsPage() {
   const exporting = useExportAccountingTransactions();
   const pay = useLinkAction('/accounting-payment', 'Make a 2D payment');
   const filters = { sortby: sort.sort, status: status.name, rule_type: ruleType.chosen.value };
-  const q = useQuery({
-    ...accountingTransactionsQuery({ ...filters, page: paging.page, per_page: paging.perPage }),
-    placeholderData: keepPreviousData,
-  });
-  const total = q.data?.total;
-  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
+  const list = usePagedList(
+    paging,
+    accountingTransactionsQuery({ ...filters, page: paging.page, per_page: paging.perPage }),
+    (a) => ({ data: a.transactions, total: a.total }),
+  );
+  const { total } = list;
   const t = described.target;
 
   return (
@@ -106,31 +105,26 @@ export function AccountingTransactionsPage() {
           onExport={(format) => exporting.mutateAsync({ ...filters, export_transactions: true, format })}
         />
       </ListHeader>
-      <Paper>
-        <ListTable
-          id="accounting-transactions"
-          label="2D transactions"
-          columns={COLUMNS}
-          rows={q.data?.transactions ?? []}
-          rowKey={(r) => r.id}
-          loading={q.isLoading}
-          empty={{ clear: clearFilters(url, ['status', 'type']), create: pay }}
-          sx={{ maxHeight: '65vh' }}
-          action={{
-            label: 'Description',
-            width: 146,
-            cell: (r) => (
-              <ActionButton
-                text="Description"
-                label={`Payment description of the transfer to ${r.beneficiary_name}`}
-                icon={<DescriptionOutlinedIcon fontSize="small" />}
-                onClick={() => described.show(r)}
-              />
-            ),
-          }}
-        />
-        <ListPager paging={paging} total={total} />
-      </Paper>
+      <PagedTable
+        id="accounting-transactions"
+        label="2D transactions"
+        columns={COLUMNS}
+        list={list}
+        empty={{ clear: clearFilters(url, ['status', 'type']), create: pay }}
+        sx={{ maxHeight: '65vh' }}
+        action={{
+          label: 'Description',
+          width: 146,
+          cell: (r) => (
+            <ActionButton
+              text="Description"
+              label={`Payment description of the transfer to ${r.beneficiary_name}`}
+              icon={<DescriptionOutlinedIcon fontSize="small" />}
+              onClick={() => described.show(r)}
+            />
+          ),
+        }}
+      />
       <Dialog
         open={described.open}
         onClose={described.close}

@@ -12,17 +12,15 @@ import {
   DialogContent,
   DialogTitle,
   IconButton,
-  Paper,
   Stack,
   Switch,
   Typography,
 } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
 import { localDateTime } from '../../lib/format.ts';
-import { pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { usePaging, usePagedList } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
@@ -31,9 +29,9 @@ import { ApprovalThreshold } from '../../ui/ApprovalThreshold.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { useCopy } from '../../ui/CopyButton.tsx';
 import { ActiveCounters } from '../../ui/Counter.tsx';
-import { ListTable, type Column, type RowAction } from '../../ui/ListTable.tsx';
+import type { Column, RowAction } from '../../ui/ListTable.tsx';
 import { TitleBar } from '../../ui/ListHeader.tsx';
-import { Pager } from '../../ui/Pager.tsx';
+import { PagedTable } from '../../ui/PagedTable.tsx';
 import { PasswordDialog } from '../../ui/PasswordDialog.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
@@ -69,12 +67,11 @@ export function CompaniesPage() {
   const url = useUrlParams();
   const paging = usePaging(PER_PAGE, [PER_PAGE], url);
   const { text, setText, search } = useUrlSearch(url);
-  const q = useQuery({
-    ...companiesQuery({ per_page: PER_PAGE, page: paging.page, search }),
-    placeholderData: keepPreviousData,
-  });
-  const total = q.data?.total;
-  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
+  const list = usePagedList(paging, companiesQuery({ per_page: PER_PAGE, page: paging.page, search }), (a) => ({
+    data: a.companies,
+    total: a.total,
+  }));
+  const { q } = list;
 
   const hideKey = (c: CompanyRow) =>
     setKeys((old) => Object.fromEntries(Object.entries(old).filter(([k]) => Number(k) !== c.id)));
@@ -223,23 +220,18 @@ export function CompaniesPage() {
           q.data && { count: q.data.all_companies, active: q.data.active_company, inactive: q.data.in_active_company }
         }
       />
-      <Paper>
-        <ListTable
-          id="companies"
-          label="Companies"
-          columns={columns}
-          action={action}
-          rows={q.data?.companies ?? []}
-          rowKey={(c) => c.id}
-          toolbar={<SearchField value={text} onChange={setText} helperText="Name or email contains" />}
-          loading={q.isLoading}
-          empty={{
-            clear: clearFilters(url, ['q']),
-            create: canRegister ? [{ label: 'Add New Company', onClick: () => setCreating(true) }] : [],
-          }}
-        />
-        <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
-      </Paper>
+      <PagedTable
+        id="companies"
+        label="Companies"
+        columns={columns}
+        action={action}
+        list={list}
+        toolbar={<SearchField value={text} onChange={setText} helperText="Name or email contains" />}
+        empty={{
+          clear: clearFilters(url, ['q']),
+          create: canRegister ? [{ label: 'Add New Company', onClick: () => setCreating(true) }] : [],
+        }}
+      />
       <Dialog
         open={!!threshold}
         onClose={() => setThreshold(null)}

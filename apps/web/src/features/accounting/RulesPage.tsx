@@ -1,12 +1,11 @@
 import { ACCOUNTING_MSG, RULE_TYPE_OPTIONS, type RuleRow } from '@obol/contract';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
-import { Button, Paper, Stack, Switch } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Button, Stack, Switch } from '@mui/material';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/api.ts';
 import { euro, localDateTime } from '../../lib/format.ts';
-import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { FIRST_PAGE, usePaging, usePagedList } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { oneOf, useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
@@ -14,10 +13,10 @@ import { ActionButton } from '../../ui/ActionButton.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { ActiveCounters } from '../../ui/Counter.tsx';
-import { ListTable, type Column, type RowAction } from '../../ui/ListTable.tsx';
+import type { Column, RowAction } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { TitleBar } from '../../ui/ListHeader.tsx';
-import { Pager } from '../../ui/Pager.tsx';
+import { PagedTable } from '../../ui/PagedTable.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
 import { rulesQuery, useDeleteRule, useUpdateRuleStatus } from './api/rules.ts';
@@ -111,12 +110,12 @@ export function RulesPage() {
   const { text, setText, search } = useUrlSearch(url);
   const typeKey = oneOf<(typeof TYPE_KEYS)[number] | ''>(url.params.get('type'), TYPE_KEYS, '');
   const ruleType: '' | 0 | 1 = typeKey === '' ? '' : typeKey === 'amount' ? 0 : 1;
-  const q = useQuery({
-    ...rulesQuery({ per_page: PER_PAGE, page: paging.page, search, rule_type: ruleType }),
-    placeholderData: keepPreviousData,
-  });
-  const total = q.data?.total;
-  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
+  const list = usePagedList(
+    paging,
+    rulesQuery({ per_page: PER_PAGE, page: paging.page, search, rule_type: ruleType }),
+    (a) => ({ data: a.rules, total: a.total }),
+  );
+  const { q } = list;
 
   const run = async (work: () => Promise<{ message: string[] }>) => {
     try {
@@ -177,39 +176,34 @@ export function RulesPage() {
         noun="Rules"
         counts={q.data && { count: q.data.all_rules, active: q.data.active_rules, inactive: q.data.in_active_rules }}
       />
-      <Paper>
-        <ListTable
-          id="accounting-rules"
-          label="Rules"
-          columns={columns}
-          action={action}
-          rows={q.data?.rules ?? []}
-          rowKey={(r) => r.id}
-          toolbar={
-            <>
-              <OptionSelect
-                label="Rule type"
-                value={ruleType}
-                options={RULE_TYPE_OPTIONS}
-                onChange={(v) => url.update({ type: v === '' ? null : TYPE_KEYS[v], ...FIRST_PAGE })}
-                minWidth={160}
-              />
-              <SearchField value={text} onChange={setText} helperText="Rule or company name contains" />
-            </>
-          }
-          loading={q.isLoading}
-          empty={{
-            clear: clearFilters(url, ['q', 'type']),
-            create: canCreate
-              ? [
-                  { label: 'Create Percentage Rule', onClick: () => setCreating('percentage') },
-                  { label: 'Create Amount Rule', onClick: () => setCreating('amount') },
-                ]
-              : [],
-          }}
-        />
-        <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
-      </Paper>
+      <PagedTable
+        id="accounting-rules"
+        label="Rules"
+        columns={columns}
+        action={action}
+        list={list}
+        toolbar={
+          <>
+            <OptionSelect
+              label="Rule type"
+              value={ruleType}
+              options={RULE_TYPE_OPTIONS}
+              onChange={(v) => url.update({ type: v === '' ? null : TYPE_KEYS[v], ...FIRST_PAGE })}
+              minWidth={160}
+            />
+            <SearchField value={text} onChange={setText} helperText="Rule or company name contains" />
+          </>
+        }
+        empty={{
+          clear: clearFilters(url, ['q', 'type']),
+          create: canCreate
+            ? [
+                { label: 'Create Percentage Rule', onClick: () => setCreating('percentage') },
+                { label: 'Create Amount Rule', onClick: () => setCreating('amount') },
+              ]
+            : [],
+        }}
+      />
       <ConfirmDialog
         open={switching.open}
         title={`${activate ? 'Activate' : 'Deactivate'} ${switched?.rule_name ?? ''}?`}

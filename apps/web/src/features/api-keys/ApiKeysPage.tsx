@@ -3,18 +3,17 @@ import KeyIcon from '@mui/icons-material/KeyOutlined';
 import AutorenewIcon from '@mui/icons-material/Autorenew';
 import ShareIcon from '@mui/icons-material/ForwardToInboxOutlined';
 import BrandsIcon from '@mui/icons-material/StorefrontOutlined';
-import { Alert, Button, Paper, Stack } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Alert, Button, Stack } from '@mui/material';
 import { useState } from 'react';
 import { localDateTime } from '../../lib/format.ts';
-import { pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { usePaging, usePagedList } from '../../lib/paging.ts';
 import { useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
-import { ListTable, type Column, type RowAction } from '../../ui/ListTable.tsx';
+import type { Column, RowAction } from '../../ui/ListTable.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
-import { Pager } from '../../ui/Pager.tsx';
+import { PagedTable } from '../../ui/PagedTable.tsx';
 import { PasswordDialog } from '../../ui/PasswordDialog.tsx';
 import { RowActions } from '../../ui/RowActions.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
@@ -43,12 +42,8 @@ export function ApiKeysPage() {
   const url = useUrlParams();
   const paging = usePaging(PER_PAGE, [PER_PAGE], url);
   const { text, setText, search } = useUrlSearch(url);
-  const q = useQuery({
-    ...apiKeysQuery({ per_page: PER_PAGE, page: paging.page, name: search }),
-    placeholderData: keepPreviousData,
-  });
-  const total = q.data?.total;
-  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
+  const list = usePagedList(paging, apiKeysQuery({ per_page: PER_PAGE, page: paging.page, name: search }), (a) => a);
+  const { q } = list;
   const [revealed, setRevealed] = useState<ApiKeyResponse | null>(null);
   const [asking, setAsking] = useState<'reveal' | 'rotate' | null>(null);
   const [rotatedUntil, setRotatedUntil] = useState<string | null>(null);
@@ -150,20 +145,15 @@ export function ApiKeysPage() {
         </Alert>
       ) : null}
       {revealed ? <DecryptedKeys revealed={revealed} onHide={() => setRevealed(null)} /> : null}
-      <Paper>
-        <ListTable
-          id="api-keys"
-          label="API keys"
-          columns={columns}
-          action={action}
-          rows={q.data?.data ?? []}
-          rowKey={(h) => h.id}
-          toolbar={<SearchField value={text} onChange={setText} helperText="Merchant name contains" />}
-          loading={q.isLoading}
-          empty={{ clear: clearFilters(url, ['q']) }}
-        />
-        <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
-      </Paper>
+      <PagedTable
+        id="api-keys"
+        label="API keys"
+        columns={columns}
+        action={action}
+        list={list}
+        toolbar={<SearchField value={text} onChange={setText} helperText="Merchant name contains" />}
+        empty={{ clear: clearFilters(url, ['q']) }}
+      />
       {holder ? <WebhooksPanel /> : null}
       {me ? (
         <PasswordDialog

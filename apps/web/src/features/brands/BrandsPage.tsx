@@ -1,15 +1,14 @@
 import type { BrandRow } from '@obol/contract';
-import { Paper, Stack } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Stack } from '@mui/material';
 import { localDate } from '../../lib/format.ts';
-import { pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { usePaging, usePagedList } from '../../lib/paging.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { ActiveCounters } from '../../ui/Counter.tsx';
-import { ListTable, type Column } from '../../ui/ListTable.tsx';
+import type { Column } from '../../ui/ListTable.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
-import { Pager } from '../../ui/Pager.tsx';
+import { PagedTable } from '../../ui/PagedTable.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { brandsQuery } from './api/brands.ts';
 import { OneLine } from '../../ui/OneLine.tsx';
@@ -70,30 +69,25 @@ export function BrandsPage() {
   const { text, setText, search } = useUrlSearch(url);
   // a brand is added from its merchant
   const addBrand = useLinkAction('/merchants', 'Add a brand in Merchants');
-  const q = useQuery({
-    ...brandsQuery({ per_page: PER_PAGE, page: paging.page, name: search }),
-    placeholderData: keepPreviousData,
-  });
-  const total = q.data?.brands.total;
-  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
+  const list = usePagedList(
+    paging,
+    brandsQuery({ per_page: PER_PAGE, page: paging.page, name: search }),
+    (a) => a.brands,
+  );
+  const { q } = list;
 
   return (
     <>
       <PageTitle>Brands</PageTitle>
       <ActiveCounters noun="Brands" counts={q.data} />
-      <Paper>
-        <ListTable
-          id="brands"
-          label="Brands"
-          columns={COLUMNS}
-          rows={q.data?.brands.data ?? []}
-          rowKey={(b) => b.id}
-          toolbar={<SearchField value={text} onChange={setText} helperText="Brand name contains" />}
-          loading={q.isLoading}
-          empty={{ clear: clearFilters(url, ['q']), create: addBrand }}
-        />
-        <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
-      </Paper>
+      <PagedTable
+        id="brands"
+        label="Brands"
+        columns={COLUMNS}
+        list={list}
+        toolbar={<SearchField value={text} onChange={setText} helperText="Brand name contains" />}
+        empty={{ clear: clearFilters(url, ['q']), create: addBrand }}
+      />
     </>
   );
 }

@@ -17,13 +17,13 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/api.ts';
 import { euro, localDateTime } from '../../lib/format.ts';
-import { pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { usePagedList, usePaging } from '../../lib/paging.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
-import { ListTable, type Column, type RowAction } from '../../ui/ListTable.tsx';
+import type { Column, RowAction } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
-import { Pager } from '../../ui/Pager.tsx';
+import { PagedTable } from '../../ui/PagedTable.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { feeIncomeQuery, feeListQuery } from './api/fees.ts';
 import { EditFeeDialog, FeeHistoryDialog } from './FeeDialogs.tsx';
@@ -140,11 +140,7 @@ export function FeeModulePage() {
   const url = useUrlParams();
   const paging = usePaging(PER_PAGE, [PER_PAGE], url);
   const { text, setText, search } = useUrlSearch(url);
-  const q = useQuery({
-    ...feeListQuery({ per_page: PER_PAGE, page: paging.page, search }),
-    placeholderData: keepPreviousData,
-  });
-  useClampPage(paging, q.data?.total, !!q.data && !q.isPlaceholderData);
+  const list = usePagedList(paging, feeListQuery({ per_page: PER_PAGE, page: paging.page, search }), (a) => a);
   const [editing, setEditing] = useState<FeeRow | null>(null);
   const [history, setHistory] = useState<FeeRow | null>(null);
   const action: RowAction<FeeRow> = {
@@ -165,20 +161,15 @@ export function FeeModulePage() {
     <>
       <PageTitle>Fee Module</PageTitle>
       <IncomeCard />
-      <Paper>
-        <ListTable
-          id="fee-module"
-          label="Fees of merchants and brands"
-          columns={COLUMNS}
-          action={action}
-          rows={q.data?.data ?? []}
-          rowKey={(r) => r.id}
-          toolbar={<SearchField value={text} onChange={setText} helperText="Name or email contains" />}
-          loading={q.isLoading}
-          empty={{ clear: clearFilters(url, ['q']) }}
-        />
-        <Pager page={paging.page} pages={pageCount(q.data?.total, PER_PAGE)} onPage={paging.setPage} />
-      </Paper>
+      <PagedTable
+        id="fee-module"
+        label="Fees of merchants and brands"
+        columns={COLUMNS}
+        action={action}
+        list={list}
+        toolbar={<SearchField value={text} onChange={setText} helperText="Name or email contains" />}
+        empty={{ clear: clearFilters(url, ['q']) }}
+      />
       {editing ? <EditFeeDialog row={editing} onClose={() => setEditing(null)} /> : null}
       {history ? <FeeHistoryDialog row={history} onClose={() => setHistory(null)} /> : null}
     </>

@@ -3,19 +3,18 @@ import AddBusinessIcon from '@mui/icons-material/AddBusinessOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import ResendIcon from '@mui/icons-material/ForwardToInboxOutlined';
 import AddBrandIcon from '@mui/icons-material/LibraryAddOutlined';
-import { Button, Checkbox, Link, Paper, Switch } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Button, Checkbox, Link, Switch } from '@mui/material';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/api.ts';
-import { pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { usePaging, usePagedList } from '../../lib/paging.ts';
 import { useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
 import { ActiveCounters } from '../../ui/Counter.tsx';
-import { ListTable, type Column, type RowAction } from '../../ui/ListTable.tsx';
+import type { Column, RowAction } from '../../ui/ListTable.tsx';
 import { TitleBar } from '../../ui/ListHeader.tsx';
 import { RowActions } from '../../ui/RowActions.tsx';
-import { Pager } from '../../ui/Pager.tsx';
+import { PagedTable } from '../../ui/PagedTable.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
 import { AddBrandsDialog } from './AddBrandsDialog.tsx';
@@ -49,13 +48,12 @@ export function MerchantsPage() {
   const url = useUrlParams();
   const paging = usePaging(PER_PAGE, [PER_PAGE], url);
   const { text, setText, search } = useUrlSearch(url);
-  const q = useQuery({
-    ...merchantsQuery({ per_page: PER_PAGE, page: paging.page, search }),
-    placeholderData: keepPreviousData,
-  });
-  const total = q.data?.merchants.total;
-  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
-  const rows = q.data?.merchants.data ?? [];
+  const list = usePagedList(
+    paging,
+    merchantsQuery({ per_page: PER_PAGE, page: paging.page, search }),
+    (a) => a.merchants,
+  );
+  const { q, rows } = list;
   // the panel follows the list (a brand added or switched changes the merchant's counts)
   const panelMerchant = panel ? (rows.find((r) => r.id === panel.id) ?? panel) : null;
 
@@ -194,23 +192,18 @@ export function MerchantsPage() {
         ) : null}
       </TitleBar>
       <ActiveCounters noun="Merchants" counts={q.data} />
-      <Paper>
-        <ListTable
-          id="merchants"
-          label="Merchants"
-          columns={columns}
-          action={action}
-          rows={rows}
-          rowKey={(m) => m.id}
-          toolbar={<SearchField value={text} onChange={setText} helperText="Name or email contains" />}
-          loading={q.isLoading}
-          empty={{
-            clear: clearFilters(url, ['q']),
-            create: actions.canManage ? [{ label: 'Add New Merchant', onClick: () => setCreating(true) }] : [],
-          }}
-        />
-        <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
-      </Paper>
+      <PagedTable
+        id="merchants"
+        label="Merchants"
+        columns={columns}
+        action={action}
+        list={list}
+        toolbar={<SearchField value={text} onChange={setText} helperText="Name or email contains" />}
+        empty={{
+          clear: clearFilters(url, ['q']),
+          create: actions.canManage ? [{ label: 'Add New Merchant', onClick: () => setCreating(true) }] : [],
+        }}
+      />
       {actions.dialog}
       {creating ? <MerchantDialog onClose={() => setCreating(false)} /> : null}
       {editing ? <MerchantDialog holder={editing} onClose={() => setEditing(null)} /> : null}

@@ -1,11 +1,9 @@
 import { MSG, REWARD_STATUS_OPTIONS, type RewardRow } from '@obol/contract';
 import RedeemOutlinedIcon from '@mui/icons-material/RedeemOutlined';
-import { Paper } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../lib/api.ts';
 import { euro, localDateTime } from '../../lib/format.ts';
-import { useClampPage, usePaging } from '../../lib/paging.ts';
+import { usePaging, usePagedList } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { dateSort, urlOption } from '../../lib/urlOption.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
@@ -14,11 +12,11 @@ import { ActionButton } from '../../ui/ActionButton.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { ExportButton } from '../../ui/ExportButton.tsx';
 import { ListHeader } from '../../ui/ListHeader.tsx';
-import { ListTable, type Column } from '../../ui/ListTable.tsx';
+import type { Column } from '../../ui/ListTable.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
 import { useReceipt } from '../../ui/receipts.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
-import { ListPager } from '../../ui/Pager.tsx';
+import { PagedTable } from '../../ui/PagedTable.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { StatusChip, StatusWithReason } from '../../ui/StatusChip.tsx';
 import { rewardsQuery, useExportRewards, useUpdateReward } from './api/payins.ts';
@@ -112,12 +110,12 @@ export function PayinRewardsPage() {
   const status = urlOption(url, 'status', REWARD_STATUS_OPTIONS, 'status');
   const sort = dateSort(url);
   const selection = { search, reward_status: status.chosen.value, sortby: sort.sort };
-  const q = useQuery({
-    ...rewardsQuery({ ...selection, page: paging.page, per_page: paging.perPage }),
-    placeholderData: keepPreviousData,
-  });
-  const total = q.data?.total;
-  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
+  const list = usePagedList(
+    paging,
+    rewardsQuery({ ...selection, page: paging.page, per_page: paging.perPage }),
+    (a) => a,
+  );
+  const { total } = list;
   const exporting = useExportRewards();
   const update = useUpdateReward();
   const [confirming, setConfirming] = useState<RewardRow | null>(null);
@@ -163,23 +161,18 @@ export function PayinRewardsPage() {
           <ExportButton disabled={!total} onExport={(format) => exporting.mutateAsync({ ...selection, format })} />
         ) : null}
       </ListHeader>
-      <Paper>
-        <ListTable
-          id="payin-rewards"
-          label="Payin rewards"
-          columns={COLUMNS}
-          rows={q.data?.data ?? []}
-          rowKey={(r) => r.id}
-          toolbar={
-            <SearchField value={text} onChange={setText} helperText="Pay-in reference, Obol ID, merchant or brand" />
-          }
-          loading={q.isLoading}
-          empty={{ clear: clearFilters(url, ['q', 'status']) }}
-          sx={{ maxHeight: '65vh' }}
-          action={{ label: 'Update Reward', cell: action, width: 155 }}
-        />
-        <ListPager paging={paging} total={total} />
-      </Paper>
+      <PagedTable
+        id="payin-rewards"
+        label="Payin rewards"
+        columns={COLUMNS}
+        list={list}
+        toolbar={
+          <SearchField value={text} onChange={setText} helperText="Pay-in reference, Obol ID, merchant or brand" />
+        }
+        empty={{ clear: clearFilters(url, ['q', 'status']) }}
+        sx={{ maxHeight: '65vh' }}
+        action={{ label: 'Update Reward', cell: action, width: 155 }}
+      />
       <ConfirmDialog
         open={!!confirming}
         title="Update this reward?"

@@ -5,8 +5,6 @@ import {
   type PayinChannel,
   type PayinRow,
 } from '@obol/contract';
-import { Paper, TextField } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { browserTimeZone } from '../../lib/dates.ts';
 import {
   clearFilters,
@@ -18,16 +16,16 @@ import {
   useFilters,
 } from '../../lib/filters.ts';
 import { euro, localDateTime } from '../../lib/format.ts';
-import { useClampPage, usePaging } from '../../lib/paging.ts';
+import { usePaging, usePagedList } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { dateSort, urlOption } from '../../lib/urlOption.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { ExportButton } from '../../ui/ExportButton.tsx';
-import { DateRangeFields, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
+import { DateRangeFields, FilterField, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
 import { ListHeader } from '../../ui/ListHeader.tsx';
-import { ListTable, type Column } from '../../ui/ListTable.tsx';
+import type { Column } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
-import { ListPager } from '../../ui/Pager.tsx';
+import { PagedTable } from '../../ui/PagedTable.tsx';
 import { StatusWithReason } from '../../ui/StatusChip.tsx';
 import { payinsQuery, useExportPayins } from './api/payins.ts';
 import { useRefundFlow } from './RefundAction.tsx';
@@ -148,13 +146,13 @@ export function PayinTransactionsPage({ channel = 'Payin' }: { channel?: PayinCh
   const filters = filterBody(f.applied);
   const tz = browserTimeZone();
   const selection = { channel, transaction_status: status.chosen.value, ...filters, tz, sortby: sort.sort };
-  const q = useQuery({
-    ...payinsQuery({ ...selection, page: paging.page, per_page: paging.perPage }),
-    placeholderData: keepPreviousData,
-    refetchInterval: poll,
-  });
-  const total = q.data?.total;
-  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
+  const list = usePagedList(
+    paging,
+    payinsQuery({ ...selection, page: paging.page, per_page: paging.perPage }),
+    (a) => a,
+    poll,
+  );
+  const { q, total } = list;
   const reload = searchAgain(paging, q.refetch);
 
   return (
@@ -169,37 +167,27 @@ export function PayinTransactionsPage({ channel = 'Payin' }: { channel?: PayinCh
       </ListHeader>
       {canSearch ? (
         <FilterPanel filters={f} onResult={reload}>
-          <TextField
-            size="small"
-            label="Pay-in Reference"
-            {...f.field('pay_in_reference', MATCH.exact)}
-            slotProps={{ htmlInput: { 'data-search-input': true } }}
-          />
-          <TextField size="small" label="Merchant or Brand" {...f.field('merchant_name', MATCH.contains)} />
-          <TextField size="small" label="Request ID" {...f.field('request_id', MATCH.exact)} />
-          <TextField size="small" label="Payer Name" {...f.field('user_name', MATCH.contains)} />
-          <TextField size="small" label="Account ID" {...f.field('account_id', MATCH.exact)} />
+          <FilterField search label="Pay-in Reference" {...f.field('pay_in_reference', MATCH.exact)} />
+          <FilterField label="Merchant or Brand" {...f.field('merchant_name', MATCH.contains)} />
+          <FilterField label="Request ID" {...f.field('request_id', MATCH.exact)} />
+          <FilterField label="Payer Name" {...f.field('user_name', MATCH.contains)} />
+          <FilterField label="Account ID" {...f.field('account_id', MATCH.exact)} />
           {channel === 'CardEye' ? (
-            <TextField size="small" label="Requested By" {...f.field('requested_by', MATCH.contains)} />
+            <FilterField label="Requested By" {...f.field('requested_by', MATCH.contains)} />
           ) : null}
           <DateRangeFields start={f.field('start_date')} end={f.field('end_date')} />
         </FilterPanel>
       ) : null}
-      <Paper>
-        <ListTable
-          id={page.id}
-          label={page.title}
-          columns={page.columns}
-          rows={q.data?.data ?? []}
-          rowKey={(p) => p.id}
-          rowFresh={(p) => fresh(p.id)}
-          loading={q.isLoading}
-          empty={{ clear: clearFilters(url, [...Object.keys(EMPTY), 'status']) }}
-          sx={{ maxHeight: '65vh' }}
-          action={canRefund ? { label: 'Refund', cell: refund.button } : undefined}
-        />
-        <ListPager paging={paging} total={total} />
-      </Paper>
+      <PagedTable
+        id={page.id}
+        label={page.title}
+        columns={page.columns}
+        list={list}
+        fresh={fresh}
+        empty={{ clear: clearFilters(url, [...Object.keys(EMPTY), 'status']) }}
+        sx={{ maxHeight: '65vh' }}
+        action={canRefund ? { label: 'Refund', cell: refund.button } : undefined}
+      />
       {canRefund ? refund.dialogs : null}
     </>
   );

@@ -1,6 +1,4 @@
 import { AUTO_REFRESH_MS, REFUND_LIST_STATUS_OPTIONS, REFUND_TYPE_OPTIONS, type RefundRow } from '@obol/contract';
-import { Paper, TextField } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { browserTimeZone } from '../../lib/dates.ts';
 import {
   clearFilters,
@@ -12,16 +10,16 @@ import {
   useFilters,
 } from '../../lib/filters.ts';
 import { euro, localDateTime } from '../../lib/format.ts';
-import { useClampPage, usePaging } from '../../lib/paging.ts';
+import { usePaging, usePagedList } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { dateSort, urlOption } from '../../lib/urlOption.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { ExportButton } from '../../ui/ExportButton.tsx';
-import { DateRangeFields, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
+import { DateRangeFields, FilterField, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
 import { ListHeader } from '../../ui/ListHeader.tsx';
-import { ListTable, type Column } from '../../ui/ListTable.tsx';
+import type { Column } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
-import { ListPager } from '../../ui/Pager.tsx';
+import { PagedTable } from '../../ui/PagedTable.tsx';
 import { StatusWithReason } from '../../ui/StatusChip.tsx';
 import { refundsQuery, useExportRefunds } from './api/payins.ts';
 import { useFallbackPoll, useFresh } from '../../lib/live.tsx';
@@ -90,13 +88,13 @@ export function RefundTransactionsPage() {
     tz,
     sortby: sort.sort,
   };
-  const q = useQuery({
-    ...refundsQuery({ ...selection, page: paging.page, per_page: paging.perPage }),
-    placeholderData: keepPreviousData,
-    refetchInterval: poll,
-  });
-  const total = q.data?.total;
-  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
+  const list = usePagedList(
+    paging,
+    refundsQuery({ ...selection, page: paging.page, per_page: paging.perPage }),
+    (a) => a,
+    poll,
+  );
+  const { q, total } = list;
   const reload = searchAgain(paging, q.refetch);
 
   return (
@@ -112,32 +110,22 @@ export function RefundTransactionsPage() {
       </ListHeader>
       {canSearch ? (
         <FilterPanel filters={f} onResult={reload}>
-          <TextField
-            size="small"
-            label="Pay-in Reference"
-            {...f.field('pay_in_reference', MATCH.exact)}
-            slotProps={{ htmlInput: { 'data-search-input': true } }}
-          />
-          <TextField size="small" label="Refund ID" {...f.field('batch_id', MATCH.exact)} />
-          <TextField size="small" label="Request ID" {...f.field('request_id', MATCH.exact)} />
-          <TextField size="small" label="Account ID" {...f.field('account_id', MATCH.exact)} />
+          <FilterField search label="Pay-in Reference" {...f.field('pay_in_reference', MATCH.exact)} />
+          <FilterField label="Refund ID" {...f.field('batch_id', MATCH.exact)} />
+          <FilterField label="Request ID" {...f.field('request_id', MATCH.exact)} />
+          <FilterField label="Account ID" {...f.field('account_id', MATCH.exact)} />
           <DateRangeFields start={f.field('start_date')} end={f.field('end_date')} />
         </FilterPanel>
       ) : null}
-      <Paper>
-        <ListTable
-          id="refund-transactions"
-          label="Refund transactions"
-          columns={COLUMNS}
-          rows={q.data?.data ?? []}
-          rowKey={(r) => r.id}
-          rowFresh={(r) => fresh(r.id)}
-          loading={q.isLoading}
-          empty={{ clear: clearFilters(url, [...Object.keys(EMPTY), 'status', 'type']) }}
-          sx={{ maxHeight: '65vh' }}
-        />
-        <ListPager paging={paging} total={total} />
-      </Paper>
+      <PagedTable
+        id="refund-transactions"
+        label="Refund transactions"
+        columns={COLUMNS}
+        list={list}
+        fresh={fresh}
+        empty={{ clear: clearFilters(url, [...Object.keys(EMPTY), 'status', 'type']) }}
+        sx={{ maxHeight: '65vh' }}
+      />
     </>
   );
 }

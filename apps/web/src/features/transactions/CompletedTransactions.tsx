@@ -1,13 +1,12 @@
 import { AUTO_REFRESH_MS } from '@obol/contract';
-import { Box, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Box, Stack, Typography } from '@mui/material';
 import { browserTimeZone } from '../../lib/dates.ts';
 import { clearFilters, dateErrors, filterBody, MATCH, searchAgain, useFilters } from '../../lib/filters.ts';
 import { useKeysetList, usePaging } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
-import { DateRangeFields, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
-import { ListTable } from '../../ui/ListTable.tsx';
-import { KeysetPager } from '../../ui/Pager.tsx';
+import { DateRangeFields, FilterField, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
+import { KeysetTable } from '../../ui/PagedTable.tsx';
 import { completedTransactionsQuery } from './api/completedTransactions.ts';
 import { useExportCompletedTransactions } from './api/exportCompletedTransactions.ts';
 import { BrandSelect } from './BrandSelect.tsx';
@@ -54,27 +53,20 @@ export function CompletedTransactions() {
         <FilterPanel filters={f} onResult={reload}>
           <BrandSelect value={f.draft.brand} onChange={(v) => f.set('brand', v)} />
           <DateRangeFields start={f.field('start_date')} end={f.field('end_date')} />
-          <TextField
-            size="small"
-            label="Batch ID"
-            {...f.field('batch_id', MATCH.exact)}
-            slotProps={{ htmlInput: { 'data-search-input': true } }}
-          />
+          <FilterField search label="Batch ID" {...f.field('batch_id', MATCH.exact)} />
         </FilterPanel>
       ) : null}
-      <Paper>
-        <ListTable
-          id="completed-transactions"
-          label="Completed transactions"
-          columns={COMPLETED_COLUMNS}
-          rows={list.rows}
-          rowKey={(t) => t.id}
-          rowFresh={(t) => fresh(t.id)}
-          action={details.action}
-          sx={{ maxHeight: '70vh' }}
-          loading={q.isLoading}
-          empty={{ clear: clearFilters(url, Object.keys(EMPTY)), create: createPayment }}
-        />
+      <KeysetTable
+        id="completed-transactions"
+        label="Completed transactions"
+        columns={COMPLETED_COLUMNS}
+        list={list}
+        paging={paging}
+        fresh={fresh}
+        action={details.action}
+        sx={{ maxHeight: '70vh' }}
+        empty={{ clear: clearFilters(url, Object.keys(EMPTY)), create: createPayment }}
+      >
         <Box
           sx={{ display: 'flex', gap: 4, flexWrap: 'wrap', px: 2, pt: 2, borderTop: 1, borderColor: 'divider' }}
           aria-label="Fee totals"
@@ -83,8 +75,7 @@ export function CompletedTransactions() {
           <Typography sx={{ fontWeight: 600 }}>Total Fee (EUR): €{q.data?.fee.total_eur_fee ?? '0.00'}</Typography>
           <Typography sx={{ fontWeight: 600 }}>Total Fee (CENTS): {q.data?.fee.total_cent_fee ?? 0}</Typography>
         </Box>
-        <KeysetPager paging={paging} list={list} />
-      </Paper>
+      </KeysetTable>
       {details.dialog}
     </>
   );

@@ -1,5 +1,4 @@
 import { AUTO_REFRESH_MS, PAYOUT_STATUS_OPTIONS } from '@obol/contract';
-import { Paper, TextField } from '@mui/material';
 import { browserTimeZone } from '../../lib/dates.ts';
 import {
   centsError,
@@ -15,11 +14,10 @@ import { useKeysetList, usePaging } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { dateSort, urlOption } from '../../lib/urlOption.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
-import { DateRangeFields, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
+import { DateRangeFields, FilterField, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
 import { ListHeader } from '../../ui/ListHeader.tsx';
-import { ListTable } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
-import { KeysetPager } from '../../ui/Pager.tsx';
+import { KeysetTable } from '../../ui/PagedTable.tsx';
 import { useExportPayoutTransactions } from './api/exportPayoutTransactions.ts';
 import { payoutTransactionsQuery } from './api/payoutTransactions.ts';
 import { BrandSelect } from './BrandSelect.tsx';
@@ -89,26 +87,16 @@ export function PayoutTransactionsPage() {
       </ListHeader>
       {canSearch ? (
         <FilterPanel filters={f} onResult={reload}>
-          <TextField
-            size="small"
-            label="Beneficiary Name"
-            {...f.field('beneficiary_name', MATCH.contains)}
-            slotProps={{ htmlInput: { 'data-search-input': true } }}
-          />
+          <FilterField search label="Beneficiary Name" {...f.field('beneficiary_name', MATCH.contains)} />
           <BrandSelect value={f.draft.brand} onChange={(v) => f.set('brand', v)} />
-          <TextField size="small" label="Behalf Of" {...f.field('behalf_of', MATCH.contains)} />
-          <TextField size="small" label="Uploaded By" {...f.field('uploaded_by', MATCH.contains)} />
-          <TextField
-            size="small"
-            label="Account Used"
-            {...f.field('account_used', 'Name contains, or exact account id')}
-          />
-          <TextField size="small" label="Merchant ID" {...f.field('merchant_id', MATCH.exact)} />
-          <TextField size="small" label="Intergiro Trx ID" {...f.field('intergiro_trx_id', MATCH.exact)} />
-          <TextField size="small" label="Reference" {...f.field('reference', MATCH.exact)} />
-          <TextField size="small" label="Obol ID" {...f.field('obol_id', MATCH.exact)} />
-          <TextField
-            size="small"
+          <FilterField label="Behalf Of" {...f.field('behalf_of', MATCH.contains)} />
+          <FilterField label="Uploaded By" {...f.field('uploaded_by', MATCH.contains)} />
+          <FilterField label="Account Used" {...f.field('account_used', 'Name contains, or exact account id')} />
+          <FilterField label="Merchant ID" {...f.field('merchant_id', MATCH.exact)} />
+          <FilterField label="Intergiro Trx ID" {...f.field('intergiro_trx_id', MATCH.exact)} />
+          <FilterField label="Reference" {...f.field('reference', MATCH.exact)} />
+          <FilterField label="Obol ID" {...f.field('obol_id', MATCH.exact)} />
+          <FilterField
             type="number"
             label="Amount (in cents)"
             {...f.field('amount', MATCH.exact)}
@@ -118,21 +106,17 @@ export function PayoutTransactionsPage() {
         </FilterPanel>
       ) : null}
       <VolumeChart filters={{ status: statusName, ...filters, tz }} />
-      <Paper>
-        <ListTable
-          id="payout-transactions"
-          label="Payout transactions"
-          columns={PAYOUT_COLUMNS}
-          rows={list.rows}
-          rowKey={(t) => t.id}
-          rowFresh={(t) => fresh(t.id)}
-          action={details.action}
-          sx={{ maxHeight: '65vh' }}
-          loading={q.isLoading}
-          empty={{ clear: clearFilters(url, [...Object.keys(EMPTY), 'status']), create: createPayment }}
-        />
-        <KeysetPager paging={paging} list={list} />
-      </Paper>
+      <KeysetTable
+        id="payout-transactions"
+        label="Payout transactions"
+        columns={PAYOUT_COLUMNS}
+        list={list}
+        paging={paging}
+        fresh={fresh}
+        action={details.action}
+        sx={{ maxHeight: '65vh' }}
+        empty={{ clear: clearFilters(url, [...Object.keys(EMPTY), 'status']), create: createPayment }}
+      />
       {details.dialog}
     </>
   );

@@ -1,19 +1,18 @@
 import { TRANSFER_STATUS_OPTIONS, type TransferRow } from '@obol/contract';
 import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Paper, Typography } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
 import { useState } from 'react';
 import { euro, localDateTime } from '../../lib/format.ts';
-import { useClampPage, usePaging } from '../../lib/paging.ts';
+import { usePaging, usePagedList } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { dateSort, urlOption } from '../../lib/urlOption.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { ActionButton } from '../../ui/ActionButton.tsx';
 import { ExportButton } from '../../ui/ExportButton.tsx';
 import { ListHeader } from '../../ui/ListHeader.tsx';
-import { ListTable, type Column } from '../../ui/ListTable.tsx';
+import type { Column } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
-import { ListPager } from '../../ui/Pager.tsx';
+import { PagedTable } from '../../ui/PagedTable.tsx';
 import { StatusWithReason } from '../../ui/StatusChip.tsx';
 import { transfersQuery, useExportTransfers } from './api/transfers.ts';
 import { OneLine } from '../../ui/OneLine.tsx';
@@ -73,12 +72,12 @@ export function TransferTransactionsPage() {
   const [purpose, setPurpose] = useState<TransferRow | null>(null);
   const exporting = useExportTransfers();
   const transfer = useLinkAction('/amount-transfer', 'Transfer an amount');
-  const q = useQuery({
-    ...transfersQuery({ ...selection, page: paging.page, per_page: paging.perPage }),
-    placeholderData: keepPreviousData,
-  });
-  const total = q.data?.total;
-  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
+  const list = usePagedList(
+    paging,
+    transfersQuery({ ...selection, page: paging.page, per_page: paging.perPage }),
+    (a) => a,
+  );
+  const { total } = list;
 
   return (
     <>
@@ -89,31 +88,26 @@ export function TransferTransactionsPage() {
           <ExportButton disabled={!total} onExport={(format) => exporting.mutateAsync({ ...selection, format })} />
         ) : null}
       </ListHeader>
-      <Paper>
-        <ListTable
-          id="transfer-transactions"
-          label="Transfer transactions"
-          columns={COLUMNS}
-          rows={q.data?.data ?? []}
-          rowKey={(t) => t.id}
-          rowFresh={(t) => fresh(t.id)}
-          loading={q.isLoading}
-          empty={{ clear: clearFilters(url, ['status']), create: transfer }}
-          sx={{ maxHeight: '65vh' }}
-          action={{
-            label: 'Purpose',
-            cell: (t) => (
-              <ActionButton
-                text="Purpose"
-                label={`Purpose of payment of the transfer to ${t.beneficiary_name}`}
-                icon={<DescriptionOutlinedIcon fontSize="small" />}
-                onClick={() => setPurpose(t)}
-              />
-            ),
-          }}
-        />
-        <ListPager paging={paging} total={total} />
-      </Paper>
+      <PagedTable
+        id="transfer-transactions"
+        label="Transfer transactions"
+        columns={COLUMNS}
+        list={list}
+        fresh={fresh}
+        empty={{ clear: clearFilters(url, ['status']), create: transfer }}
+        sx={{ maxHeight: '65vh' }}
+        action={{
+          label: 'Purpose',
+          cell: (t) => (
+            <ActionButton
+              text="Purpose"
+              label={`Purpose of payment of the transfer to ${t.beneficiary_name}`}
+              icon={<DescriptionOutlinedIcon fontSize="small" />}
+              onClick={() => setPurpose(t)}
+            />
+          ),
+        }}
+      />
       <Dialog open={!!purpose} onClose={() => setPurpose(null)} fullWidth maxWidth="xs">
         <DialogTitle>Purpose of payment</DialogTitle>
         <DialogContent>

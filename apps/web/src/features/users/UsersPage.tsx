@@ -1,18 +1,17 @@
 import { ROLES, STAFF_ROLES, type RoleName, type UserRow } from '@obol/contract';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
-import { Button, Paper } from '@mui/material';
+import { Button } from '@mui/material';
 import { useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { localDate, localDateTime } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
-import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { FIRST_PAGE, usePaging, usePagedList } from '../../lib/paging.ts';
 import { oneOf, useUrlParams } from '../../lib/urlState.ts';
 import { useUrlSearch } from '../../lib/useUrlSearch.ts';
 import { ActiveCounters } from '../../ui/Counter.tsx';
-import { ListTable, type Column } from '../../ui/ListTable.tsx';
+import type { Column } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { TitleBar } from '../../ui/ListHeader.tsx';
-import { Pager } from '../../ui/Pager.tsx';
+import { PagedTable } from '../../ui/PagedTable.tsx';
 import { SearchField } from '../../ui/SearchField.tsx';
 import { StatusChip } from '../../ui/StatusChip.tsx';
 import { usersQuery } from './api/users.ts';
@@ -79,12 +78,12 @@ export function UsersPage() {
   const paging = usePaging(PER_PAGE, [PER_PAGE], url);
   const role = oneOf<RoleName | ''>(url.params.get('role'), ROLES, '');
   const { text, setText, search } = useUrlSearch(url);
-  const q = useQuery({
-    ...usersQuery({ per_page: PER_PAGE, page: paging.page, search, roles: role }),
-    placeholderData: keepPreviousData,
-  });
-  const total = q.data?.users.total;
-  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
+  const list = usePagedList(
+    paging,
+    usersQuery({ per_page: PER_PAGE, page: paging.page, search, roles: role }),
+    (a) => a.users,
+  );
+  const { q } = list;
 
   return (
     <>
@@ -96,34 +95,29 @@ export function UsersPage() {
         ) : null}
       </TitleBar>
       <ActiveCounters noun="Users" counts={q.data} />
-      <Paper>
-        <ListTable
-          id="users"
-          label="Users"
-          columns={columns}
-          action={actions.action}
-          rows={q.data?.users.data ?? []}
-          rowKey={(u) => u.id}
-          toolbar={
-            <>
-              <OptionSelect
-                label="Role"
-                value={role || ALL_ROLES}
-                options={ROLE_CHOICES}
-                onChange={(v) => url.update({ role: v === ALL_ROLES ? null : v, ...FIRST_PAGE })}
-                minWidth={200}
-              />
-              <SearchField value={text} onChange={setText} helperText="Name or email contains" />
-            </>
-          }
-          loading={q.isLoading}
-          empty={{
-            clear: clearFilters(url, ['q', 'role']),
-            create: actions.canUpdate ? [{ label: 'Invite user', onClick: () => setInviting(true) }] : [],
-          }}
-        />
-        <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
-      </Paper>
+      <PagedTable
+        id="users"
+        label="Users"
+        columns={columns}
+        action={actions.action}
+        list={list}
+        toolbar={
+          <>
+            <OptionSelect
+              label="Role"
+              value={role || ALL_ROLES}
+              options={ROLE_CHOICES}
+              onChange={(v) => url.update({ role: v === ALL_ROLES ? null : v, ...FIRST_PAGE })}
+              minWidth={200}
+            />
+            <SearchField value={text} onChange={setText} helperText="Name or email contains" />
+          </>
+        }
+        empty={{
+          clear: clearFilters(url, ['q', 'role']),
+          create: actions.canUpdate ? [{ label: 'Invite user', onClick: () => setInviting(true) }] : [],
+        }}
+      />
       {actions.dialogs}
       {actions.canUpdate ? (
         <InviteDialog
