@@ -2,6 +2,7 @@ import CloseIcon from '@mui/icons-material/Close';
 import { Alert, Button, IconButton, Snackbar, type AlertColor } from '@mui/material';
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
+import { errorMessage } from '../lib/api.ts';
 
 export const SNACKBAR_MS = 2500;
 /** The shell's header height; toasts open just below it, so they never cover its buttons. */
@@ -27,6 +28,19 @@ interface Notify {
 }
 const Ctx = createContext<Notify>({ notify: () => undefined, notifyDownload: () => undefined });
 export const useNotify = () => useContext(Ctx);
+
+/** Runs a row action's call and toasts how it went: `success` once done, else the server's message. */
+export function useNotifiedRun() {
+  const { notify } = useNotify();
+  return async (work: () => Promise<unknown>, success: string) => {
+    try {
+      await work();
+      notify('success', success);
+    } catch (err) {
+      notify('error', errorMessage(err));
+    }
+  };
+}
 
 interface Toast {
   key: number;

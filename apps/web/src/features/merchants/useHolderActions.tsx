@@ -1,8 +1,7 @@
 import { MERCHANT_MSG, USERS_MSG, type HolderRow } from '@obol/contract';
-import { errorMessage } from '../../lib/api.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
-import { useNotify } from '../../ui/notifications.tsx';
+import { useNotifiedRun } from '../../ui/notifications.tsx';
 import { useChangeHolderStatus, useResendHolderInvitation } from './api/merchants.ts';
 
 /**
@@ -12,19 +11,10 @@ import { useChangeHolderStatus, useResendHolderInvitation } from './api/merchant
 export function useHolderActions() {
   const session = useSession();
   const canManage = hasPermission(session, 'User can add merchant');
-  const { notify } = useNotify();
+  const run = useNotifiedRun();
   const { ask, dialog } = useConfirm();
   const status = useChangeHolderStatus();
   const resend = useResendHolderInvitation();
-
-  const run = async (work: () => Promise<unknown>, success: string) => {
-    try {
-      await work();
-      notify('success', success);
-    } catch (err) {
-      notify('error', errorMessage(err));
-    }
-  };
 
   const setActive = (h: HolderRow, activate: boolean) => {
     const what = h.role === 'Merchant' ? 'merchant' : 'brand';

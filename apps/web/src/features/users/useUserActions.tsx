@@ -4,13 +4,12 @@ import ResendIcon from '@mui/icons-material/ForwardToInboxOutlined';
 import ManageIcon from '@mui/icons-material/ManageAccountsOutlined';
 import { Switch } from '@mui/material';
 import { useState } from 'react';
-import { errorMessage } from '../../lib/api.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { DisabledWhy } from '../../ui/ActionButton.tsx';
 import { RowActions } from '../../ui/RowActions.tsx';
 import type { Column, RowAction } from '../../ui/ListTable.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
-import { useNotify } from '../../ui/notifications.tsx';
+import { useNotifiedRun } from '../../ui/notifications.tsx';
 import { useChangeUserStatus } from './api/changeUserStatus.ts';
 import { useDeleteUser } from './api/deleteUser.ts';
 import { useResendInvitation } from './api/resendInvitation.ts';
@@ -30,7 +29,7 @@ export function useUserActions() {
   const me = session?.user;
   const canStatus = hasPermission(session, 'User can activate or deacativate a user');
   const canUpdate = hasPermission(session, 'User can update user details');
-  const { notify } = useNotify();
+  const run = useNotifiedRun();
   const { ask, dialog } = useConfirm();
   const [managed, setManaged] = useState<UserRow | null>(null);
   const status = useChangeUserStatus();
@@ -44,14 +43,6 @@ export function useUserActions() {
       : u.roles[0]?.name === 'Admin' && me?.role !== 'Admin'
         ? 'Only an Admin changes an Admin'
         : null;
-  const run = async (work: () => Promise<unknown>, success: string) => {
-    try {
-      await work();
-      notify('success', success);
-    } catch (err) {
-      notify('error', errorMessage(err));
-    }
-  };
 
   const toggle = (u: UserRow) => {
     const activate = u.is_active !== '1';
