@@ -2,7 +2,7 @@ import DarkModeOutlined from '@mui/icons-material/DarkModeOutlined';
 import LightModeOutlined from '@mui/icons-material/LightModeOutlined';
 import SettingsBrightnessOutlined from '@mui/icons-material/SettingsBrightnessOutlined';
 import { IconButton, ListItemIcon, ListItemText, Menu, MenuItem, Tooltip, useColorScheme } from '@mui/material';
-import { useState } from 'react';
+import { useMenuAnchor } from '../../ui/useMenuAnchor.ts';
 
 const MODES = [
   { mode: 'system', label: 'System', Icon: SettingsBrightnessOutlined },
@@ -13,28 +13,16 @@ const MODES = [
 /** Light, dark, or as the system says (the default); the choice is remembered. */
 export function ThemeSwitch() {
   const { mode, setMode } = useColorScheme();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const menu = useMenuAnchor();
   const current = MODES.find((m) => m.mode === (mode ?? 'system')) ?? MODES[0];
   return (
     <>
       <Tooltip title={`Theme: ${current.label}`}>
-        <IconButton
-          aria-label="Theme"
-          aria-haspopup="menu"
-          aria-expanded={!!anchor}
-          onClick={(e) => setAnchor(e.currentTarget)}
-        >
+        <IconButton aria-label="Theme" aria-haspopup="menu" {...menu.button}>
           <current.Icon fontSize="small" />
         </IconButton>
       </Tooltip>
-      <Menu
-        anchorEl={anchor}
-        open={!!anchor}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-        slotProps={{ list: { 'aria-label': 'Theme' } }}
-      >
+      <Menu {...menu.menu} slotProps={{ list: { 'aria-label': 'Theme' } }}>
         {MODES.map(({ mode: m, label, Icon }) => (
           <MenuItem
             key={m}
@@ -43,7 +31,7 @@ export function ThemeSwitch() {
             selected={m === current.mode}
             onClick={() => {
               setMode(m);
-              setAnchor(null);
+              menu.close();
             }}
           >
             <ListItemIcon>

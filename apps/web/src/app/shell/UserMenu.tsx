@@ -2,12 +2,12 @@ import { initials } from '@obol/contract';
 import LogoutOutlined from '@mui/icons-material/LogoutOutlined';
 import PersonOutlined from '@mui/icons-material/PersonOutlined';
 import { Avatar, Box, Divider, IconButton, ListItemIcon, Menu, MenuItem, Typography } from '@mui/material';
-import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { useMenuAnchor } from '../../ui/useMenuAnchor.ts';
 
 /** The avatar with the user's initials: name, role, User Profile and Logout. */
 export function UserMenu({ name, role, onLogout }: { name: string; role: string; onLogout: () => void }) {
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const menu = useMenuAnchor();
   const navigate = useNavigate();
   return (
     <>
@@ -15,8 +15,7 @@ export function UserMenu({ name, role, onLogout }: { name: string; role: string;
         // the initials it shows are part of its name (WCAG 2.5.3)
         aria-label={`Account menu, ${initials(name)}`}
         aria-haspopup="menu"
-        aria-expanded={!!anchor}
-        onClick={(e) => setAnchor(e.currentTarget)}
+        {...menu.button}
         sx={{ p: 0.5 }}
       >
         <Avatar
@@ -32,14 +31,7 @@ export function UserMenu({ name, role, onLogout }: { name: string; role: string;
           {initials(name)}
         </Avatar>
       </IconButton>
-      <Menu
-        anchorEl={anchor}
-        open={!!anchor}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-        slotProps={{ paper: { sx: { minWidth: 220 } } }}
-      >
+      <Menu {...menu.menu} slotProps={{ paper: { sx: { minWidth: 220 } } }}>
         <Box sx={{ px: 2, py: 1 }}>
           <Typography variant="subtitle2">{name}</Typography>
           <Typography variant="body2" color="textSecondary">
@@ -49,7 +41,7 @@ export function UserMenu({ name, role, onLogout }: { name: string; role: string;
         <Divider />
         <MenuItem
           onClick={() => {
-            setAnchor(null);
+            menu.close();
             navigate('/user-profile');
           }}
         >
@@ -60,7 +52,7 @@ export function UserMenu({ name, role, onLogout }: { name: string; role: string;
         </MenuItem>
         <MenuItem
           onClick={() => {
-            setAnchor(null);
+            menu.close();
             onLogout();
           }}
         >
