@@ -208,7 +208,7 @@ export async function seedDemoPayins(app: FastifyInstance, deps: Deps): Promise<
     }
     if (refund) {
       const [row] = await deps.db.select().from(payins).where(eq(payins.providerId, id));
-      if (row.status === 'Completed' && row.refundStatus === 3) await refundPayin(deps, holderId, row);
+      if (row.status === 'completed' && row.refundStatus === 3) await refundPayin(deps, holderId, row);
     }
     n++;
   }

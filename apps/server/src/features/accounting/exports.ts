@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { centsCell, intCell, isoSql, plainCell, textCell } from '../downloads/cells.ts';
 import { createdList, defineListExport } from '../downloads/lists.ts';
 import { accountingWhere } from './list.ts';
+import { wordSql } from '../engine/status.ts';
 
 const where = (params: Record<string, unknown>) => {
   const ruleType = params.rule_type === 0 || params.rule_type === 1 ? params.rule_type : '';
@@ -46,7 +47,7 @@ export const ACCOUNTING_EXPORT = defineListExport({
     centsCell(sql`t.amount`),
     textCell(sql`t.transfer_by`),
     textCell(sql`t.account_code`),
-    textCell(sql`t.status`),
+    textCell(wordSql('2d', sql`t.status`)),
     textCell(sql`coalesce(t.reason, '')`),
     textCell(sql`CASE WHEN t.transfer_type = 'internal_transfer' THEN 'Internal' ELSE 'External' END`),
     textCell(sql`t.description`),

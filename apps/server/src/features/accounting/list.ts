@@ -2,12 +2,13 @@ import type { AccountingTransaction } from '@obol/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../platform/db.ts';
 import { createdPageSql, listPage, type CreatedList, type ListDir } from '../../platform/lists.ts';
+import { statusFilter, wordOf } from '../engine/status.ts';
 
 /* The 2D transactions list (and its export's query). */
 
 export function accountingWhere(f: { status: string; rule_type: '' | 0 | 1 }): SQL {
   const terms = [sql`true`];
-  if (f.status) terms.push(sql`t.status = ${f.status}`);
+  if (f.status) terms.push(sql`t.status = ${statusFilter('2d', f.status)}`);
   if (f.rule_type !== '') terms.push(sql`t.rule_type = ${f.rule_type === 1 ? 'Percentage' : 'Amount'}`);
   return sql.join(terms, sql` AND `);
 }
@@ -38,7 +39,8 @@ export interface AccountingDbRow {
   currency: string;
   transfer_by: string;
   account_code: string;
-  status: AccountingTransaction['status'];
+  /** the vocabulary's (engine/status.ts) */
+  status: string;
   reason: string | null;
   transfer_type: AccountingTransaction['transfer_type'];
   description: string;
@@ -58,7 +60,7 @@ export const toAccountingTransaction = (r: AccountingDbRow): AccountingTransacti
   currency: r.currency,
   transfer_by: r.transfer_by,
   account_id: r.account_code,
-  status: r.status,
+  status: wordOf('2d', r.status) as AccountingTransaction['status'],
   reason: r.reason,
   transfer_type: r.transfer_type,
   description: r.description,

@@ -199,7 +199,7 @@ export async function listRules(
  * `last_period` (two processes, or a run after a restart, find nothing left to claim; the unique (rule, period) of
  * the 2D transactions holds it too), the source account's row is locked, the amount is worked out from the balance
  * as it is then (a percentage rounded down to the cent), and the 2D transaction and its money are written. A run
- * that cannot move money is recorded too: REJECTED for an inactive company, FAILED for an empty or short balance.
+ * that cannot move money is recorded too: rejected for an inactive company, failed for an empty or short balance.
  * A period missed while the server was down runs once when it is back; periods further back are not made up.
  * Answers how many runs were recorded.
  */
@@ -269,11 +269,11 @@ async function runRule(deps: Deps, rule: RuleDb, period: string): Promise<boolea
     };
     const refusal =
       company.status !== 1
-        ? { status: 'REJECTED', reason: ACCOUNTING_MSG.companyInactive }
+        ? { status: 'rejected', reason: ACCOUNTING_MSG.companyInactive }
         : amount <= 0
-          ? { status: 'FAILED', reason: 'The account has no balance to transfer' }
+          ? { status: 'failed', reason: 'The account has no balance to transfer' }
           : amount > Number(balance)
-            ? { status: 'FAILED', reason: 'Insufficient balance' }
+            ? { status: 'failed', reason: 'Insufficient balance' }
             : null;
     if (refusal) {
       await tx

@@ -6,15 +6,14 @@ import { ACCOUNTING_KEY_PREFIX } from './transfers.ts';
 
 /**
  * An external 2D transfer as the money engine moves it (engine/movement.ts): reserved from the company account
- * when made (PENDING), sent to the provider as an IBAN transfer under its own key, then COMPLETED (2D in flight ->
- * provider) or FAILED with the reason (the reserve reversed: the money back in the company account).
+ * when made (in_flight), sent to the provider as an IBAN transfer under its own key, then completed (2D in flight ->
+ * provider) or failed with the reason (the reserve reversed: the money back in the company account).
  */
 export const accountingMovement: Movement<typeof accountingTransactions.$inferSelect> = {
   kind: '2d',
   ledger: { businessType: 'accounting_transaction', entryKind: 'accounting' },
   table: accountingTransactions,
   columns: movementColumns(accountingTransactions),
-  words: { inFlight: 'PENDING', completed: 'COMPLETED', failed: 'FAILED' },
   clearing: 'accounting_clearing',
   // a provider transfer under a 2D key
   events: ['transfer.completed', 'transfer.failed'],

@@ -3,6 +3,7 @@ import { boolean, check, index, integer, pgTable, serial, text, uniqueIndex } fr
 import { bigId, bigNumber, moment, createdAt, money, bankAccount, providerMovement } from '../../platform/columns.ts';
 import { accounts } from '../ledger/tables.ts';
 import { users } from '../users/tables.ts';
+import { statusCheck } from '../engine/status.ts';
 
 /**
  * A company of the accounting module (2D): registered with its API key at the provider (kept encrypted; a hash
@@ -157,6 +158,7 @@ export const accountingTransactions = pgTable(
     ...money(),
     transferBy: text('transfer_by').notNull(),
     createdBy: integer('created_by').references(() => users.id),
+    /** held, in_flight, completed, failed, rejected, refunded (engine/status.ts: the screen's PENDING_APPROVAL...) */
     status: text('status').notNull(),
     reason: text('reason'),
     description: text('description').notNull().default(''),
@@ -168,11 +170,8 @@ export const accountingTransactions = pgTable(
     index('accounting_transactions_created_idx').on(t.createdAt.desc(), t.id.desc()),
     index('accounting_transactions_pending_idx')
       .on(t.createdAt, t.id)
-      .where(sql`${t.status} = 'PENDING'`),
+      .where(sql`${t.status} = 'in_flight'`),
     check('accounting_transactions_amount', sql`${t.amount} >= 0`),
-    check(
-      'accounting_transactions_status_known',
-      sql`${t.status} IN ('COMPLETED', 'REJECTED', 'FAILED', 'PENDING_APPROVAL', 'PENDING', 'REFUNDED')`,
-    ),
+    check('accounting_transactions_status_known', statusCheck('2d', t.status)),
   ],
 );

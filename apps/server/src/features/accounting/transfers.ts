@@ -73,7 +73,7 @@ export interface NewAccountingTransaction {
 /**
  * The money of a 2D transaction, inside the caller's transaction: an external one is reserved (company account ->
  * 2D transfers in flight; the ledger's guarded debit throws InsufficientFunds beyond the balance) and a job sends
- * it to the provider (PENDING); an internal one moves between the company's two accounts (COMPLETED).
+ * it to the provider (in_flight); an internal one moves between the company's two accounts (completed).
  */
 export async function recordAccountingTransaction(
   tx: Tx,
@@ -100,7 +100,7 @@ export async function recordAccountingTransaction(
       currency: t.source.currency,
       transferBy: t.transferBy,
       createdBy: t.createdBy,
-      status: internal ? 'COMPLETED' : t.held ? 'PENDING_APPROVAL' : 'PENDING',
+      status: internal ? 'completed' : t.held ? 'held' : 'in_flight',
       description: t.description,
       idempotencyKey: t.idempotencyKey,
       settledAt: internal ? new Date() : null,
@@ -126,16 +126,16 @@ export async function recordAccountingTransaction(
 }
 
 /**
- * A 2D transfer decided by a second 2D admin (approvals/): released, PENDING_APPROVAL -> PENDING once with its
- * submission job; rejected, REJECTED with the reason and its reserve returned, in the deciding transaction.
+ * A 2D transfer decided by a second 2D admin (approvals/): released, held -> in_flight once with its
+ * submission job; rejected, rejected with the reason and its reserve returned, in the deciding transaction.
  */
 export const accountingApproval = (deps: Pick<Deps, 'jobs'>) => ({
   async release(tx: Tx, objectId: string) {
     const [row] = await tx
       .update(accountingTransactions)
-      .set({ status: 'PENDING', updatedAt: new Date() })
+      .set({ status: 'in_flight', updatedAt: new Date() })
       .where(
-        and(eq(accountingTransactions.id, Number(objectId)), eq(accountingTransactions.status, 'PENDING_APPROVAL')),
+        and(eq(accountingTransactions.id, Number(objectId)), eq(accountingTransactions.status, 'held')),
       )
       .returning({ id: accountingTransactions.id });
     if (row) await deps.jobs.send('accounting.submit', { transactionId: row.id }, { tx });
@@ -143,9 +143,9 @@ export const accountingApproval = (deps: Pick<Deps, 'jobs'>) => ({
   async reject(tx: Tx, objectId: string, reason: string) {
     const [row] = await tx
       .update(accountingTransactions)
-      .set({ status: 'REJECTED', reason, settledAt: new Date(), updatedAt: new Date() })
+      .set({ status: 'rejected', reason, settledAt: new Date(), updatedAt: new Date() })
       .where(
-        and(eq(accountingTransactions.id, Number(objectId)), eq(accountingTransactions.status, 'PENDING_APPROVAL')),
+        and(eq(accountingTransactions.id, Number(objectId)), eq(accountingTransactions.status, 'held')),
       )
       .returning({ id: accountingTransactions.id });
     if (!row) return;

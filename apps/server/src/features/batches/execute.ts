@@ -145,7 +145,7 @@ const PAYOUT_COLUMNS = sql.raw(`merchant_id, behalf_of_id, account_id, created_b
 export async function executeBatch(deps: Deps, batchId: string): Promise<void> {
   const [b] = await deps.db.select().from(batches).where(eq(batches.batchId, batchId));
   if (!b || b.status !== 'Processing' || !b.executedAt) return;
-  const values = (status: 'Processing' | 'Failed') => sql`
+  const values = (status: 'in_flight' | 'failed') => sql`
     ${b.merchantId}, ${b.behalfOfId}, ${b.accountId}, ${b.uploadedBy}, ${batchId}, 'batch',
     c.merchant_transaction_id, c.beneficiary_name, c.brand, c.obol_id, c.reference, c.amount, 0, ${b.feeBps},
     ${status}, 'batch:' || ${batchId} || ':row:' || c.row_number`;
@@ -161,7 +161,7 @@ export async function executeBatch(deps: Deps, batchId: string): Promise<void> {
             WHERE id > ${after} AND id <= ${end} AND status = 'Pending'
             ORDER BY id LIMIT ${STAGE_CHUNK}
           ), ins AS (
-            INSERT INTO payouts (${PAYOUT_COLUMNS}) SELECT ${values('Processing')} FROM chunk c
+            INSERT INTO payouts (${PAYOUT_COLUMNS}) SELECT ${values('in_flight')} FROM chunk c
             ON CONFLICT DO NOTHING
           )
           SELECT max(id) AS last FROM chunk`),
@@ -172,7 +172,7 @@ export async function executeBatch(deps: Deps, batchId: string): Promise<void> {
       const dups = rowsOf<{ id: number | string }>(
         await tx.execute(sql`
           INSERT INTO payouts (${PAYOUT_COLUMNS}, duplicate_mtid, failure_message, settled_at)
-          SELECT ${values('Failed')}, true, ${PAYMENT_MSG.duplicateMtid}, now()
+          SELECT ${values('failed')}, true, ${PAYMENT_MSG.duplicateMtid}, now()
           FROM staged_transactions c
           WHERE c.id > ${after} AND c.id <= ${upTo} AND c.status = 'Pending'
             AND NOT EXISTS (SELECT 1 FROM payouts p WHERE p.idempotency_key = 'batch:' || ${batchId} || ':row:' || c.row_number)
@@ -231,7 +231,7 @@ export async function submitBatch(deps: Deps, batchId: string): Promise<void> {
       .where(
         and(
           eq(payouts.batchId, batchId),
-          eq(payouts.status, 'Processing'),
+          eq(payouts.status, 'in_flight'),
           isNull(payouts.providerId),
           gt(payouts.id, afterId),
         ),

@@ -161,17 +161,17 @@ describe('a process killed mid-movement', () => {
         },
       };
       await expect(recoverMovements(t.deps, settleThenDie, 0)).rejects.toThrow(died);
-      expect(await outboxPath(t.deps.db, m.kind, id)).toEqual([[null, m.words.inFlight]]);
+      expect(await outboxPath(t.deps.db, m.kind, id)).toEqual([[null, 'in_flight']]);
       // 3. the next restart: two processes' sweeps at once settle it once, from the provider's answer
       const [a, b] = await Promise.all([recoverMovements(t.deps, m, 0), recoverMovements(t.deps, m, 0)]);
       expect(a.settled + b.settled).toBe(1);
       expect((await recoverMovements(t.deps, m, 0)).settled).toBe(0);
       const done = await row();
       expect(done.providerId).toBeTruthy();
-      expect((done as unknown as Record<string, unknown>)[statusField(m)]).toBe(m.words.completed);
+      expect((done as unknown as Record<string, unknown>)[statusField(m)]).toBe('completed');
       expect(await outboxPath(t.deps.db, m.kind, id)).toEqual([
-        [null, m.words.inFlight],
-        [m.words.inFlight, m.words.completed],
+        [null, 'in_flight'],
+        ['in_flight', 'completed'],
       ]);
       const entries = await t.deps.db
         .select({ kind: journalEntries.kind })

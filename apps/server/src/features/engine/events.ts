@@ -1,6 +1,7 @@
 import { and, asc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../platform/db.ts';
 import type { Scope } from '../../platform/scope.ts';
+import { wordOf } from './status.ts';
 import { moneyEvents } from './tables.ts';
 
 export type MoneyEventKind = 'payout' | 'batch' | 'transfer' | 'refund' | 'reward' | '2d' | 'payin' | 'download';
@@ -11,7 +12,10 @@ export interface MoneyEvent {
   objectId: string;
   merchantId: number | null;
   holderId: number | null;
-  /** null when the movement was created */
+  /**
+   * null when the movement was created. Its kind's screen words (status.ts): the outbox stores the vocabulary,
+   * and what reads events tells people and merchants' systems (the activity log, live events, webhooks).
+   */
   from: string | null;
   to: string;
   amount: number;
@@ -100,7 +104,13 @@ export async function eventsAfter(
     )
     .orderBy(asc(moneyEvents.tx), asc(moneyEvents.id))
     .limit(limit);
-  return rows.map((r) => ({ ...r, kind: r.kind as MoneyEventKind, amount: Number(r.amount) }));
+  return rows.map((r) => ({
+    ...r,
+    kind: r.kind as MoneyEventKind,
+    from: wordOf(r.kind, r.from),
+    to: wordOf(r.kind, r.to),
+    amount: Number(r.amount),
+  }));
 }
 
 /** The newest event a reader can see now (0: none): where a stream that asks for nothing older starts. */

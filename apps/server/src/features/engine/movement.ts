@@ -7,17 +7,18 @@ import type { ProviderClient } from '../../platform/provider.ts';
 import type { ProviderBatchResult, ProviderItem } from '../../platform/provider-answers.ts';
 import type { ProviderEvent } from '@obol/contract';
 import type { PlatformKind } from '../ledger/accounts.ts';
+import type { Status } from './status.ts';
 
 // The money engine's declaration of a movement kind (docs/decisions/034-one-money-engine.md): what a feature
 // writes to have its movements sent (submit.ts), settled from the provider's word (settle.ts) and recovered when
 // left in flight (recover.ts), and how those read the declared table's columns.
 
 /**
- * Where a movement is, in the engine's own words; each kind maps them to its table's (its spec screen's) words,
- * so the lists and their answers keep those.
+ * Where a movement is, in the one status vocabulary its table stores (status.ts); the screens' words are made at
+ * the edge, so the lists and their answers keep theirs.
  */
-export type MovementState = 'inFlight' | 'completed' | 'failed';
-export type Settled = Exclude<MovementState, 'inFlight'>;
+export type MovementState = Extract<Status, 'in_flight' | 'completed' | 'failed'>;
+export type Settled = Exclude<MovementState, 'in_flight'>;
 
 /** The columns every movement's row has (its status and key columns are named by the declaration). */
 export interface MovementRow {
@@ -27,7 +28,7 @@ export interface MovementRow {
 }
 
 /**
- * A movement of money through the provider, declared once as data (issue 47): its table and status words, the way
+ * A movement of money through the provider, declared once as data (issue 47): its table, the way
  * its money goes (out through a clearing account, or in to the holder's account), the provider call that submits
  * it and the look-up that settles it. The engine's submit, settle and recover serve every kind declared so;
  * the reserve of money going out is written by the command that creates it (`<kind>:<id>:reserve`, source ->
@@ -48,8 +49,6 @@ export interface Movement<R extends MovementRow> {
    * its age from
    */
   columns: { id: PgColumn; status: PgColumn; key: PgColumn; providerId: PgColumn; since: PgColumn };
-  /** the table's word for each state */
-  words: Record<MovementState, string>;
   /**
    * Money out: the platform account holding it while in flight (the completion moves it clearing -> provider, a
    * failure reverses the reserve). Money in (`inbound`): nothing is reserved; the completion credits the row's
@@ -84,15 +83,15 @@ export interface Movement<R extends MovementRow> {
    */
   postSettled?(tx: Tx, settled: { row: R; state: Settled }[]): Promise<void>;
   /**
-   * The kind's own word for a settled item where it has several for one state (a pay-in Expired rather than
-   * Declined); the status column takes it instead of `words[state]`.
+   * The status of a settled item where the kind has a finer one than the state (a pay-in expired rather than
+   * failed); the status column takes it instead of the state.
    */
-  wordOf?(item: ProviderItem): string | undefined;
+  statusOf?(item: ProviderItem): Status | undefined;
   /**
-   * the columns its settlement sets besides the status and the provider id (the reason of a failure, times), `word`
-   * the kind's own word when `wordOf` gave one
+   * the columns its settlement sets besides the status and the provider id (the reason of a failure, times),
+   * `status` the finer one when `statusOf` gave one
    */
-  settledColumns(state: Settled, reason: string, word?: string): Record<string, unknown>;
+  settledColumns(state: Settled, reason: string, status?: Status): Record<string, unknown>;
   /** the reason written when the provider gives none */
   defaultReason: string;
   /** more columns its sending sets besides the provider id */

@@ -24,7 +24,7 @@ afterAll(async () => {
 const idOf = async (tx: Executor, q: ReturnType<typeof sql>) =>
   String(rowsOf<{ id: string | number }>(await tx.execute(q))[0].id);
 
-/** Each kind: create a row of it, then move it on (Pending -> Completed or its own words); answers its id. */
+/** Each kind: create a row of it, then move it on (in_flight -> completed; a batch in its own words); its id. */
 const kinds: Record<string, (tx: Executor) => Promise<string>> = {
   payout: async (tx) => {
     const id = await idOf(
@@ -35,7 +35,7 @@ const kinds: Record<string, (tx: Executor) => Promise<string>> = {
             ${uid()}) RETURNING id`,
     );
     await tx.execute(sql`UPDATE payouts SET provider_id = 'p' WHERE id = ${id}`);
-    await tx.execute(sql`UPDATE payouts SET status = 'Completed' WHERE id = ${id} AND status = 'Processing'`);
+    await tx.execute(sql`UPDATE payouts SET status = 'completed' WHERE id = ${id} AND status = 'in_flight'`);
     return id;
   },
   batch: async (tx) => {
@@ -55,12 +55,12 @@ const kinds: Record<string, (tx: Executor) => Promise<string>> = {
           VALUES (${merchant}, ${brand}, ${account}, 'payin', ${code}, 'M', ${merchant}, 'M', 'Ana',
             'DE89370400440532013000', 'DEUTDEFF', 700, ${uid()}) RETURNING id`,
     );
-    await tx.execute(sql`UPDATE transfers SET status = 'Completed' WHERE id = ${id}`);
+    await tx.execute(sql`UPDATE transfers SET status = 'completed' WHERE id = ${id}`);
     return id;
   },
   payin: async (tx) => {
     const id = await payin(tx);
-    await tx.execute(sql`UPDATE payins SET status = 'Completed', refund_status = 3 WHERE id = ${id}`);
+    await tx.execute(sql`UPDATE payins SET status = 'completed', refund_status = 3 WHERE id = ${id}`);
     return id;
   },
   refund: async (tx) => {
@@ -70,7 +70,7 @@ const kinds: Record<string, (tx: Executor) => Promise<string>> = {
       sql`INSERT INTO refunds (payin_id, merchant_id, holder_id, account_id, amount, idempotency_key, created_by)
           VALUES (${p}, ${merchant}, ${brand}, ${account}, 300, ${uid()}, ${merchant}) RETURNING id`,
     );
-    await tx.execute(sql`UPDATE refunds SET status = 'Completed' WHERE id = ${id}`);
+    await tx.execute(sql`UPDATE refunds SET status = 'completed' WHERE id = ${id}`);
     return id;
   },
   reward: async (tx) => {
@@ -80,8 +80,8 @@ const kinds: Record<string, (tx: Executor) => Promise<string>> = {
       sql`INSERT INTO payin_rewards (payin_id, merchant_id, holder_id, account_id, wallet_id, brand, beneficiary_name,
             amount) VALUES (${p}, ${merchant}, ${brand}, ${account}, '100000001', 'b', 'Ana', 300) RETURNING id`,
     );
-    await tx.execute(sql`UPDATE payin_rewards SET status = 'Rewarded', payout_status = 'Pending' WHERE id = ${id}`);
-    await tx.execute(sql`UPDATE payin_rewards SET payout_status = 'Completed' WHERE id = ${id}`);
+    await tx.execute(sql`UPDATE payin_rewards SET status = 'Rewarded', payout_status = 'in_flight' WHERE id = ${id}`);
+    await tx.execute(sql`UPDATE payin_rewards SET payout_status = 'completed' WHERE id = ${id}`);
     return id;
   },
   '2d': async (tx) => {
@@ -102,9 +102,9 @@ const kinds: Record<string, (tx: Executor) => Promise<string>> = {
       sql`INSERT INTO accounting_transactions (company_id, company_name, rule_type, source_account_id, account_code,
             transfer_type, beneficiary_name, iban, bic, amount, transfer_by, status, idempotency_key)
           VALUES (${company}, 'C', 'Manual', ${source}, 'CMP1', 'external_transfer', 'Ana', 'DE89370400440532013000',
-            'DEUTDEFF', 400, 'x', 'PENDING', ${uid()}) RETURNING id`,
+            'DEUTDEFF', 400, 'x', 'in_flight', ${uid()}) RETURNING id`,
     );
-    await tx.execute(sql`UPDATE accounting_transactions SET status = 'COMPLETED' WHERE id = ${id}`);
+    await tx.execute(sql`UPDATE accounting_transactions SET status = 'completed' WHERE id = ${id}`);
     return id;
   },
 };
@@ -120,32 +120,32 @@ const payin = (tx: Executor) =>
 
 const expected: Record<string, (string | null)[][]> = {
   payout: [
-    [null, 'Processing'],
-    ['Processing', 'Completed'],
+    [null, 'in_flight'],
+    ['in_flight', 'completed'],
   ],
   batch: [
     [null, 'Processing'],
     ['Processing', 'Completed'],
   ],
   transfer: [
-    [null, 'Pending'],
-    ['Pending', 'Completed'],
+    [null, 'in_flight'],
+    ['in_flight', 'completed'],
   ],
   payin: [
-    [null, 'Pending'],
-    ['Pending', 'Completed'],
+    [null, 'in_flight'],
+    ['in_flight', 'completed'],
   ],
   refund: [
-    [null, 'Pending'],
-    ['Pending', 'Completed'],
+    [null, 'in_flight'],
+    ['in_flight', 'completed'],
   ],
   reward: [
-    [null, 'Pending'],
-    ['Pending', 'Completed'],
+    [null, 'in_flight'],
+    ['in_flight', 'completed'],
   ],
   '2d': [
-    [null, 'PENDING'],
-    ['PENDING', 'COMPLETED'],
+    [null, 'in_flight'],
+    ['in_flight', 'completed'],
   ],
 };
 

@@ -44,7 +44,7 @@ export async function recoverMovements<R extends MovementRow>(
       .from(m.table)
       .where(
         and(
-          eq(m.columns.status, m.words.inFlight),
+          eq(m.columns.status, 'in_flight'),
           gt(m.columns.id, afterId),
           lt(m.columns.since, sql`now() - make_interval(secs => ${olderThanMs / 1000})`),
         ),

@@ -6,6 +6,7 @@ import type { ProviderEvent } from '@obol/contract';
 import { platformAccountId } from '../ledger/accounts.ts';
 import { entryIdByKey, postEntry, reverseEntry } from '../ledger/service.ts';
 import { columnOf, keyOf, statusField, type Movement, type MovementRow, type Settled } from './movement.ts';
+import type { Status } from './status.ts';
 
 // The engine's settle path: the provider's word (a webhook's event, verified by asking, or the recovery's look-up)
 // as a settlement of a declared kind, and its settlement: the row's status and the ledger, exactly once.
@@ -17,8 +18,8 @@ export interface MovementSettlement {
   providerId?: string;
   status: 'Completed' | 'Failed';
   message?: string;
-  /** the kind's own word for the outcome (`wordOf`) */
-  word?: string;
+  /** the kind's finer status for the outcome (`statusOf`) */
+  finer?: Status;
   /** the provider's amount: a word whose amount differs from ours settles nothing */
   amount?: number;
 }
@@ -31,7 +32,7 @@ export function settlementOf<R extends MovementRow>(m: Movement<R>, item: Provid
     providerId: item.id,
     status: item.status,
     message: item.message,
-    word: m.wordOf?.(item),
+    finer: m.statusOf?.(item),
     amount: item.amount,
   };
 }
@@ -55,7 +56,7 @@ export async function inFlightByKey<R extends MovementRow>(db: Executor, m: Move
   const [row] = (await db.select({ status: m.columns.status }).from(m.table).where(eq(m.columns.key, key))) as {
     status: string;
   }[];
-  return row?.status === m.words.inFlight;
+  return row?.status === 'in_flight';
 }
 
 /** The keys among these of ones still in flight (the provider's word settles them). */
@@ -64,7 +65,7 @@ export async function inFlightKeys<R extends MovementRow>(db: Executor, m: Movem
   const rows = (await db
     .select({ key: m.columns.key })
     .from(m.table)
-    .where(and(anyOf(m.columns.key, keys, 'text'), eq(m.columns.status, m.words.inFlight)))) as {
+    .where(and(anyOf(m.columns.key, keys, 'text'), eq(m.columns.status, 'in_flight')))) as {
     key: string;
   }[];
   return new Set(rows.map((r) => r.key));
@@ -104,18 +105,18 @@ export async function settleMovements<R extends MovementRow>(
   const locked = await tx
     .select({ key: m.columns.key })
     .from(m.table)
-    .where(and(anyOf(m.columns.key, [...byKey.keys()], 'text'), eq(m.columns.status, m.words.inFlight)))
+    .where(and(anyOf(m.columns.key, [...byKey.keys()], 'text'), eq(m.columns.status, 'in_flight')))
     .orderBy(m.columns.id)
     .for('update');
   const pending = locked.map((l) => byKey.get(l.key as string)!);
   if (!pending.length) return new Set();
-  // one UPDATE per outcome, word and reason (a few: completed, and the provider's reasons of failure)
-  const groups = new Map<string, { state: Settled; reason: string; word?: string; evs: MovementSettlement[] }>();
+  // one UPDATE per outcome, status and reason (a few: completed, and the provider's reasons of failure)
+  const groups = new Map<string, { state: Settled; reason: string; finer?: Status; evs: MovementSettlement[] }>();
   for (const e of pending) {
     const state: Settled = e.status === 'Completed' ? 'completed' : 'failed';
     const reason = state === 'failed' ? (e.message ?? m.defaultReason) : '';
-    const id = `${state}\n${e.word ?? ''}\n${reason}`;
-    const g = groups.get(id) ?? { state, reason, word: e.word, evs: [] };
+    const id = `${state}\n${e.finer ?? ''}\n${reason}`;
+    const g = groups.get(id) ?? { state, reason, finer: e.finer, evs: [] };
     g.evs.push(e);
     groups.set(id, g);
   }
@@ -129,8 +130,8 @@ export async function settleMovements<R extends MovementRow>(
     const rows = (await tx
       .update(m.table)
       .set({
-        ...m.settledColumns(g.state, g.reason, g.word),
-        [statusField(m)]: g.word ?? m.words[g.state],
+        ...m.settledColumns(g.state, g.reason, g.finer),
+        [statusField(m)]: g.finer ?? g.state,
         providerId: sql`COALESCE(${m.columns.providerId}, v.provider_id)`,
       } as never)
       .from(v)
@@ -138,7 +139,7 @@ export async function settleMovements<R extends MovementRow>(
         and(
           sql`${m.columns.key} = v.key`,
           sql`(v.amount IS NULL OR ${amount} = v.amount)`,
-          eq(m.columns.status, m.words.inFlight),
+          eq(m.columns.status, 'in_flight'),
         ),
       )
       .returning()) as R[];

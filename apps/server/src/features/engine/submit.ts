@@ -27,7 +27,7 @@ export async function submitMovements<R extends MovementRow>(deps: Deps, m: Move
     .select()
     .from(m.table)
     .where(
-      and(anyOf(m.columns.id, ids, 'bigint'), eq(m.columns.status, m.words.inFlight), isNull(m.columns.providerId)),
+      and(anyOf(m.columns.id, ids, 'bigint'), eq(m.columns.status, 'in_flight'), isNull(m.columns.providerId)),
     )
     .orderBy(m.columns.id)) as R[];
   const unsent = rows.filter((r) => keyOf(m, r));

@@ -5,6 +5,7 @@ import { createdList, defineListExport } from '../downloads/lists.ts';
 import { refundWhere, type RefundFilters } from './refund-list.ts';
 import { rewardWhere, type RewardFilters } from './rewards.ts';
 import { payinWhere, type PayinFilters } from './list.ts';
+import { wordSql } from '../engine/status.ts';
 
 const orEmpty = (e: SQL) => textCell(sql`coalesce(${e}, '')`);
 
@@ -45,7 +46,7 @@ export const PAYINS_EXPORT = defineListExport({
     textCell(sql`p.provider_id`),
     textCell(sql`p.channel`),
     orEmpty(sql`p.requested_by`),
-    textCell(sql`p.status`),
+    textCell(wordSql('payin', sql`p.status`)),
     textCell(sql`p.link_status`),
     orEmpty(sql`p.reason`),
     textCell(sql`p.first_name`),
@@ -94,7 +95,7 @@ export const REFUNDS_EXPORT = defineListExport({
     centsCell(sql`r.amount`),
     textCell(sql`p.provider_id`),
     textCell(sql`p.channel`),
-    textCell(sql`r.status`),
+    textCell(wordSql('refund', sql`r.status`)),
     orEmpty(sql`r.reason`),
     textCell(sql`p.first_name`),
     textCell(sql`p.last_name`),
@@ -134,9 +135,9 @@ export const REWARDS_EXPORT = defineListExport({
     orEmpty(sql`p.brand_name`),
     textCell(sql`p.currency`),
     centsCell(sql`r.amount`),
-    textCell(sql`p.status`),
+    textCell(wordSql('payin', sql`p.status`)),
     textCell(sql`CASE WHEN r.status = 'NotRewarded' THEN 'Not Rewarded' ELSE r.status END`),
-    orEmpty(sql`r.payout_status`),
+    orEmpty(wordSql('reward', sql`r.payout_status`)),
     orEmpty(sql`r.reason`),
     plainCell(isoSql(sql`r.created_at`)),
     plainCell(sql`coalesce(${isoSql(sql`r.rewarded_at`)}, '')`),

@@ -5,6 +5,7 @@ import { createdPageSql, listPage, type CreatedList, type ListDir } from '../../
 import { dayRange, today } from '../../platform/dates.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { type Scope, tenantFilter } from '../../platform/scope.ts';
+import { statusFilter, wordOf } from '../engine/status.ts';
 
 // ---- the pay-in list (/payin) and its export ----
 
@@ -33,7 +34,7 @@ const payinScope = (scope: Scope): SQL => tenantFilter(scope, sql`p.merchant_id`
 export function payinWhere(scope: Scope, f: PayinFilters): SQL {
   const terms: SQL[] = [payinScope(scope), sql`p.channel = ${f.channel ?? 'Payin'}`];
   if (f.requested_by) terms.push(sql`p.requested_by ILIKE ${`%${escapeLike(f.requested_by)}%`}`);
-  if (f.transaction_status) terms.push(sql`p.status = ${f.transaction_status}`);
+  if (f.transaction_status) terms.push(sql`p.status = ${statusFilter('payin', f.transaction_status)}`);
   if (f.pay_in_reference) terms.push(sql`p.reference = ${f.pay_in_reference}`);
   if (f.request_id) terms.push(sql`p.provider_id = ${f.request_id}`);
   if (f.account_id) terms.push(sql`p.account_code = ${f.account_id}`);
@@ -89,7 +90,8 @@ export interface PayinDbRow {
   provider_id: string;
   channel: PayinRow['channel'];
   requested_by: string | null;
-  status: PayinRow['transaction_status'];
+  /** the vocabulary's (engine/status.ts) */
+  status: string;
   link_status: PayinRow['link_status'];
   reason: string | null;
   refund_status: number | null;
@@ -113,7 +115,7 @@ export const toPayinRow = (r: PayinDbRow): PayinRow => ({
   request_id: r.provider_id,
   channel: r.channel,
   requested_by: r.requested_by,
-  transaction_status: r.status,
+  transaction_status: wordOf('payin', r.status) as PayinRow['transaction_status'],
   link_status: r.link_status,
   reason: r.reason,
   first_name: r.first_name,

@@ -4,6 +4,7 @@ import type { Executor } from '../../platform/db.ts';
 import { createdPageSql, listPage, type CreatedList, type ListDir } from '../../platform/lists.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { createdBetween } from './list.ts';
+import { statusFilter, wordOf } from '../engine/status.ts';
 
 // ---- the refund list (/refund) and its export ----
 
@@ -34,7 +35,7 @@ export function refundWhere(scope: Scope, f: RefundFilters): SQL {
           ? sql`r.holder_id = ${scope.brandId}`
           : sql`false`,
   ];
-  if (f.transaction_status) terms.push(sql`r.status = ${f.transaction_status}`);
+  if (f.transaction_status) terms.push(sql`r.status = ${statusFilter('refund', f.transaction_status)}`);
   if (f.transaction_type) terms.push(sql`p.channel = ${f.transaction_type}`);
   if (f.batch_id) terms.push(sql`r.provider_id = ${f.batch_id}`);
   if (f.pay_in_reference) terms.push(sql`p.reference = ${f.pay_in_reference}`);
@@ -67,7 +68,8 @@ export interface RefundDbRow {
   currency: string;
   request_id: string;
   channel: string;
-  status: RefundRow['transaction_status'];
+  /** the vocabulary's (engine/status.ts) */
+  status: string;
   reason: string | null;
   first_name: string;
   last_name: string;
@@ -87,7 +89,7 @@ export const toRefundRow = (r: RefundDbRow): RefundRow => ({
   currency: r.currency,
   request_id: r.request_id,
   transaction_type: r.channel,
-  transaction_status: r.status,
+  transaction_status: wordOf('refund', r.status) as RefundRow['transaction_status'],
   reason: r.reason,
   first_name: r.first_name,
   last_name: r.last_name,

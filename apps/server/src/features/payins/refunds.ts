@@ -40,14 +40,14 @@ const refundBinding = (p: { id: number; amount: number }) => ({ op: 'payin_refun
 /** `/api/generate-refund-code`: only for a Completed pay-in not refunded (refund status 0 or 3). */
 export async function requestRefundCode(deps: Deps, auth: AuthContext, reference: string) {
   const p = await payinInScope(deps.db, auth.scope, reference);
-  if (p.status !== 'Completed' || !REFUNDABLE.includes(p.refundStatus ?? -1))
+  if (p.status !== 'completed' || !REFUNDABLE.includes(p.refundStatus ?? -1))
     throw unprocessable(REFUND_MSG.notRefundable, 'reference');
   // a clear answer before a code is sent; createRefund checks it again where it counts
   const [reward] = await deps.db
     .select({ payoutStatus: payinRewards.payoutStatus })
     .from(payinRewards)
     .where(eq(payinRewards.payinId, p.id));
-  if (reward?.payoutStatus === 'Pending') throw unprocessable(REFUND_MSG.rewardInFlight, 'reference');
+  if (reward?.payoutStatus === 'in_flight') throw unprocessable(REFUND_MSG.rewardInFlight, 'reference');
   return issueApprovalCode(
     deps,
     auth.user,
@@ -74,7 +74,7 @@ export async function createRefund(
   record?: (tx: Tx, refundId: number) => Promise<void>,
 ) {
   const p = await payinInScope(deps.db, auth.scope, input.reference);
-  if (p.status !== 'Completed' || !REFUNDABLE.includes(p.refundStatus ?? -1))
+  if (p.status !== 'completed' || !REFUNDABLE.includes(p.refundStatus ?? -1))
     throw unprocessable(REFUND_MSG.notRefundable, 'reference');
   await consumeApprovalCode(deps, auth.user, 'payin_refund', refundBinding(p), input.code);
   return refundPayin(deps, auth.user.id, p, record);
@@ -95,7 +95,7 @@ export async function refundPayin(
       const [moved] = await tx
         .update(payins)
         .set({ refundStatus: 2, updatedAt: sql`now()` })
-        .where(and(eq(payins.id, p.id), eq(payins.status, 'Completed'), inArray(payins.refundStatus, REFUNDABLE)))
+        .where(and(eq(payins.id, p.id), eq(payins.status, 'completed'), inArray(payins.refundStatus, REFUNDABLE)))
         .returning({ id: payins.id });
       if (!moved) throw unprocessable(REFUND_MSG.notRefundable, 'reference');
       // read after the lock: a reward paid by a transaction that held it first is seen here
@@ -103,8 +103,8 @@ export async function refundPayin(
         .select({ amount: payinRewards.amount, payoutStatus: payinRewards.payoutStatus })
         .from(payinRewards)
         .where(eq(payinRewards.payinId, p.id));
-      if (reward?.payoutStatus === 'Pending') throw unprocessable(REFUND_MSG.rewardInFlight, 'reference');
-      const rewardKept = reward?.payoutStatus === 'Completed' ? reward.amount : 0;
+      if (reward?.payoutStatus === 'in_flight') throw unprocessable(REFUND_MSG.rewardInFlight, 'reference');
+      const rewardKept = reward?.payoutStatus === 'completed' ? reward.amount : 0;
       const [refund] = await tx
         .insert(refunds)
         .values({
@@ -153,7 +153,6 @@ export const refundMovement: Movement<typeof refunds.$inferSelect> = {
   kind: 'refund',
   table: refunds,
   columns: movementColumns(refunds),
-  words: { inFlight: 'Pending', completed: 'Completed', failed: 'Declined' },
   clearing: 'refund_clearing',
   events: ['refund.completed', 'refund.failed'],
   // a minute: a refund's job runs within seconds of its commit

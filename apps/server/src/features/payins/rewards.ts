@@ -12,6 +12,7 @@ import { platformAccountId } from '../ledger/accounts.ts';
 import type { Movement } from '../engine/movement.ts';
 import { InsufficientFunds, postEntry } from '../ledger/service.ts';
 import { payinRewards, payins } from './tables.ts';
+import { wordOf } from '../engine/status.ts';
 
 /** The provider keys of reward payments start so (the webhook and the reconciliation tell them from payouts). */
 export const REWARD_KEY_PREFIX = 'reward:';
@@ -54,11 +55,11 @@ export async function payReward(
       // statements after the lock read what a refund that held it committed
       const moved = rowsOf<{ id: number | string; amount: number | string; account_id: number; reference: string }>(
         await tx.execute(sql`
-          UPDATE payin_rewards r SET status = 'Rewarded', payout_status = 'Pending', reason = NULL,
+          UPDATE payin_rewards r SET status = 'Rewarded', payout_status = 'in_flight', reason = NULL,
             idempotency_key = ${key}, provider_id = NULL, rewarded_by = ${auth.user.id}, rewarded_at = now(),
             updated_at = now()
           FROM payins p
-          WHERE r.id = ${id} AND r.status = 'NotRewarded' AND p.id = r.payin_id AND p.status = 'Completed'
+          WHERE r.id = ${id} AND r.status = 'NotRewarded' AND p.id = r.payin_id AND p.status = 'completed'
             AND p.refund_status IN (${NOT_REFUNDED})
             AND ${rewardScope(auth.scope)}
           RETURNING r.id, r.amount, r.account_id, p.reference`),
@@ -72,7 +73,7 @@ export async function payReward(
             FROM payin_rewards r JOIN payins p ON p.id = r.payin_id WHERE r.id = ${id}`),
         );
         if (seen.status === 'Rewarded') throw conflict(REWARD_MSG.alreadyRewarded);
-        if (seen.payin_status === 'Completed') throw unprocessable(REWARD_MSG.refunded, 'id');
+        if (seen.payin_status === 'completed') throw unprocessable(REWARD_MSG.refunded, 'id');
         throw unprocessable(REWARD_MSG.notCompleted, 'id');
       }
       const amount = Number(r.amount);
@@ -109,7 +110,6 @@ export const rewardMovement: Movement<typeof payinRewards.$inferSelect> = {
   ledger: { key: (r, step) => `${r.idempotencyKey}:${step}` },
   table: payinRewards,
   columns: movementColumns(payinRewards, { status: payinRewards.payoutStatus, since: payinRewards.rewardedAt }),
-  words: { inFlight: 'Pending', completed: 'Completed', failed: 'Declined' },
   clearing: 'reward_clearing',
   // paid as a provider payout: a payout event under a reward's key
   events: ['payout.completed', 'payout.failed'],
@@ -181,10 +181,11 @@ export interface RewardDbRow {
   brand_name: string | null;
   amount: number | string;
   currency: string;
-  transaction_status: RewardRow['transaction_status'];
+  /** the pay-in's and the payment's, in the vocabulary (engine/status.ts) */
+  transaction_status: string;
   refund_status: number | null;
   reward_status: RewardRow['reward_status'];
-  payout_status: RewardRow['payout_status'];
+  payout_status: string | null;
   reason: string | null;
   created_at: string | Date;
   rewarded_at: string | Date | null;
@@ -199,10 +200,10 @@ export const toRewardRow = (r: RewardDbRow): RewardRow => ({
   brand_name: r.brand_name,
   amount: Number(r.amount),
   currency: r.currency,
-  transaction_status: r.transaction_status,
+  transaction_status: wordOf('payin', r.transaction_status) as RewardRow['transaction_status'],
   refund_status: r.refund_status,
   reward_status: r.reward_status,
-  payout_status: r.payout_status,
+  payout_status: wordOf('reward', r.payout_status) as RewardRow['payout_status'],
   reason: r.reason,
   created_at: new Date(r.created_at).toISOString(),
   rewarded_at: r.rewarded_at === null ? null : new Date(r.rewarded_at).toISOString(),

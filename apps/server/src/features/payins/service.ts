@@ -16,6 +16,7 @@ import { holderAccounts } from '../ledger/accounts.ts';
 import { brandNamesOf, findHolderInScope } from '../merchants/holders.ts';
 import { payinRewards, payins } from './tables.ts';
 import type { MerchantCaller } from './token.ts';
+import { wordOf } from '../engine/status.ts';
 
 type PayinDb = typeof payins.$inferSelect;
 type RewardDb = typeof payinRewards.$inferSelect;
@@ -31,7 +32,7 @@ export const toPayinLink = (p: PayinDb): PayinLinkResponse => ({
   currency: p.currency,
   url: p.url,
   channel: p.channel as PayinLinkResponse['channel'],
-  transaction_status: p.status as PayinLinkResponse['transaction_status'],
+  transaction_status: wordOf('payin', p.status) as PayinLinkResponse['transaction_status'],
   link_status: p.linkStatus as PayinLinkResponse['link_status'],
   expires_at: p.expiresAt.toISOString(),
   created_at: p.createdAt.toISOString(),

@@ -30,16 +30,15 @@ export function payinItem(p: ProviderPayin): ProviderItem {
 
 /**
  * A pay-in as the money engine moves it (engine/movement.ts): money in. Its link is made at the provider by
- * `create-payin-link` (nothing to send here), Pending until the provider's word: Completed (the amount credited to
+ * `create-payin-link` (nothing to send here), in flight until the provider's word: completed (the amount credited to
  * the holder's pay-in account from the provider's settlement account, `payin:<id>:complete`; the pay-in may now be
- * refunded, refund status 3 Not Refunded), Declined or Expired with the reason (nothing moves). A lost webhook is
+ * refunded, refund status 3 Not Refunded), failed or expired with the reason (nothing moves). A lost webhook is
  * recovered a minute after the link expired, by asking the provider for the link.
  */
 export const payinMovement: Movement<typeof payins.$inferSelect> = {
   kind: 'payin',
   table: payins,
   columns: movementColumns(payins, { key: payins.providerId, since: payins.expiresAt }),
-  words: { inFlight: 'Pending', completed: 'Completed', failed: 'Declined' },
   inbound: { account: (p) => p.accountId, memo: (p) => p.reference },
   events: ['payin.completed', 'payin.declined', 'payin.expired'],
   eventKey: (data) => data.id,
@@ -49,11 +48,11 @@ export const payinMovement: Movement<typeof payins.$inferSelect> = {
     const link = await provider.payinLink(id);
     return link && payinItem(link);
   },
-  wordOf: (item) => (item.payin_status === 'Expired' ? 'Expired' : undefined),
-  settledColumns: (state, reason, word) => ({
+  statusOf: (item) => (item.payin_status === 'Expired' ? 'expired' : undefined),
+  settledColumns: (state, reason, finer) => ({
     reason: state === 'failed' ? reason : null,
     // a link the payer paid or was declined on takes no more payment: Used, not still Initiated (record 038)
-    linkStatus: word === 'Expired' ? 'Expired' : 'Used',
+    linkStatus: finer === 'expired' ? 'Expired' : 'Used',
     ...(state === 'completed' ? { refundStatus: 3 } : {}),
     settledAt: sql`now()`,
     updatedAt: sql`now()`,

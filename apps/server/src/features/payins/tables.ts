@@ -3,6 +3,7 @@ import { check, date, index, integer, pgTable, text, uniqueIndex } from 'drizzle
 import { bigId, bigNumber, moment, createdAt, updatedAt, money } from '../../platform/columns.ts';
 import { accounts } from '../ledger/tables.ts';
 import { users } from '../users/tables.ts';
+import { statusCheck } from '../engine/status.ts';
 
 /**
  * Whose money a pay-in is, and a refund or reward of it: the tenant (`merchant_id`), the merchant or brand whose API
@@ -56,8 +57,8 @@ export const payins = pgTable(
     providerId: text('provider_id').notNull(),
     url: text('url').notNull(),
     expiresAt: moment('expires_at').notNull(),
-    /** Pending, Completed, Declined, Expired */
-    status: text('status').notNull().default('Pending'),
+    /** in_flight (its link open), completed, failed, expired (engine/status.ts: the screen's Pending, Completed...) */
+    status: text('status').notNull().default('in_flight'),
     /** Initiated (open), Used (its pay-in Completed or Declined: it takes no more payment), Expired (record 038) */
     linkStatus: text('link_status').notNull().default('Initiated'),
     /** why it was declined or expired */
@@ -82,9 +83,9 @@ export const payins = pgTable(
     // the recovery of pay-ins whose webhook was lost
     index('payins_pending_idx')
       .on(t.expiresAt, t.id)
-      .where(sql`${t.status} = 'Pending'`),
+      .where(sql`${t.status} = 'in_flight'`),
     check('payins_amount_positive', sql`${t.amount} > 0`),
-    check('payins_status_known', sql`${t.status} IN ('Pending', 'Completed', 'Declined', 'Expired')`),
+    check('payins_status_known', statusCheck('payin', t.status)),
     check('payins_channel_known', sql`${t.channel} IN ('Payin', 'CardEye')`),
     check('payins_link_status_known', sql`${t.linkStatus} IN ('Initiated', 'Used', 'Expired')`),
     check('payins_refund_status_known', sql`${t.refundStatus} IS NULL OR ${t.refundStatus} BETWEEN 0 AND 3`),
@@ -106,8 +107,8 @@ export const refunds = pgTable(
       .references(() => payins.id),
     ...holderColumns(),
     amount: bigNumber('amount').notNull(),
-    /** Pending, Completed, Declined */
-    status: text('status').notNull().default('Pending'),
+    /** in_flight, completed, failed (engine/status.ts: the screen's Pending, Completed, Declined) */
+    status: text('status').notNull().default('in_flight'),
     reason: text('reason'),
     /** one per refund; the provider sees it too */
     idempotencyKey: text('idempotency_key').notNull(),
@@ -122,13 +123,13 @@ export const refunds = pgTable(
     uniqueIndex('refunds_idempotency_key').on(t.idempotencyKey),
     uniqueIndex('refunds_one_open_per_payin')
       .on(t.payinId)
-      .where(sql`${t.status} IN ('Pending', 'Completed')`),
+      .where(sql`${t.status} IN ('in_flight', 'completed')`),
     index('refunds_merchant_created_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
     index('refunds_pending_idx')
       .on(t.createdAt, t.id)
-      .where(sql`${t.status} = 'Pending'`),
+      .where(sql`${t.status} = 'in_flight'`),
     check('refunds_amount_positive', sql`${t.amount} > 0`),
-    check('refunds_status_known', sql`${t.status} IN ('Pending', 'Completed', 'Declined')`),
+    check('refunds_status_known', statusCheck('refund', t.status)),
   ],
 );
 
@@ -156,7 +157,7 @@ export const payinRewards = pgTable(
     amount: bigNumber('amount').notNull(),
     /** NotRewarded, Rewarded */
     status: text('status').notNull().default('NotRewarded'),
-    /** the payment to the wallet: null before any, then Pending, Completed or Declined */
+    /** the payment to the wallet: null before any, then in_flight, completed or failed (engine/status.ts) */
     payoutStatus: text('payout_status'),
     reason: text('reason'),
     /** the current payment's key (a new one after a refusal); the provider sees it */
@@ -174,17 +175,17 @@ export const payinRewards = pgTable(
     index('payin_rewards_created_idx').on(t.createdAt.desc(), t.id.desc()),
     index('payin_rewards_pending_idx')
       .on(t.rewardedAt, t.id)
-      .where(sql`${t.payoutStatus} = 'Pending'`),
+      .where(sql`${t.payoutStatus} = 'in_flight'`),
     check('payin_rewards_amount_positive', sql`${t.amount} > 0`),
     check('payin_rewards_status_known', sql`${t.status} IN ('NotRewarded', 'Rewarded')`),
     check(
       'payin_rewards_payout_status_known',
-      sql`${t.payoutStatus} IS NULL OR ${t.payoutStatus} IN ('Pending', 'Completed', 'Declined')`,
+      sql`${t.payoutStatus} IS NULL OR ${statusCheck('reward', t.payoutStatus)}`,
     ),
     // money is out exactly while the reward is Rewarded
     check(
       'payin_rewards_rewarded_has_payout',
-      sql`(${t.status} = 'Rewarded') = (${t.payoutStatus} IS NOT NULL AND ${t.payoutStatus} <> 'Declined')`,
+      sql`(${t.status} = 'Rewarded') = (${t.payoutStatus} IS NOT NULL AND ${t.payoutStatus} <> 'failed')`,
     ),
   ],
 );

@@ -21,6 +21,7 @@ import { InsufficientFunds } from '../ledger/service.ts';
 import { brandNamesOf, payingAccount } from '../merchants/holders.ts';
 import { createPayout, rejectHeldPayout, releaseHeldPayout } from '../payouts/service.ts';
 import { paidMtids } from '../payouts/find.ts';
+import { wordOf } from '../engine/status.ts';
 
 export const manualPayoutBinding = (amount: number, obolId: string) => ({
   op: 'manual_payout',
@@ -122,7 +123,7 @@ export async function createManualPayout(
         const result: CreatePayoutResponse = {
           message: [held ? APPROVAL_MSG.pending : PAYMENT_MSG.payoutCreated],
           batch_id: batchId,
-          payout: { id: payout.id, status: payout.status, amount: payout.amount, fee: payout.fee },
+          payout: { id: payout.id, status: wordOf('payout', payout.status), amount: payout.amount, fee: payout.fee },
           ...(approvalId ? { approval_id: approvalId } : {}),
         };
         // the answer and the activity record commit with the money, or not at all

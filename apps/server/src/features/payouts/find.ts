@@ -41,7 +41,7 @@ export async function completedPayouts(db: Executor) {
       reference: payouts.reference,
     })
     .from(payouts)
-    .where(and(inArray(payouts.status, ['Completed']), isNotNull(payouts.settledAt)));
+    .where(and(inArray(payouts.status, ['completed']), isNotNull(payouts.settledAt)));
 }
 
 const countWhere = (cond: SQL) => sql<number>`count(*) FILTER (WHERE ${cond})`.mapWith(Number);
@@ -52,9 +52,9 @@ const countWhere = (cond: SQL) => sql<number>`count(*) FILTER (WHERE ${cond})`.m
 export function batchOutcomes(db: Executor, batchId: AnyColumn) {
   return db
     .select({
-      completed: countWhere(sql`${payouts.status} = 'Completed'`).as('completed'),
-      failed: countWhere(sql`${payouts.status} = 'Failed'`).as('failed'),
-      inFlight: countWhere(sql`${payouts.status} IN ('Processing', 'Pending')`).as('in_flight'),
+      completed: countWhere(sql`${payouts.status} = 'completed'`).as('completed'),
+      failed: countWhere(sql`${payouts.status} = 'failed'`).as('failed'),
+      inFlight: countWhere(sql`${payouts.status} IN ('in_flight', 'pending')`).as('in_flight'),
     })
     .from(payouts)
     .where(eq(payouts.batchId, batchId))

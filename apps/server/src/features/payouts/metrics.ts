@@ -32,7 +32,7 @@ export const payoutMetrics: MetricsSource = {
         const [row] = await read<Record<string, number>>(sql`
           SELECT ${sql.join(cases, sql`, `)}
           FROM (SELECT extract(epoch FROM now() - coalesce(submitted_at, created_at)) AS age
-                FROM payouts WHERE status IN ('Processing', 'Pending')) p`);
+                FROM payouts WHERE status IN ('in_flight', 'pending')) p`);
         for (const b of AGE_BUCKETS) this.set({ age: b.label }, Number(row?.[b.label] ?? 0));
       },
     });

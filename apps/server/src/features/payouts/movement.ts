@@ -26,7 +26,6 @@ export const payoutMovementWith = (batchReturns: BatchReturns): Movement<PayoutR
   kind: 'payout',
   table: payouts,
   columns: movementColumns(payouts),
-  words: { inFlight: 'Processing', completed: 'Completed', failed: 'Failed' },
   clearing: 'payout_clearing',
   // the catch-all of payout events: a reward's payout owns its own keys (payins/rewards.ts)
   events: ['payout.completed', 'payout.failed'],

@@ -1,4 +1,4 @@
-import { feeCents, MAX_AMOUNT_CENTS, PENDING_APPROVAL } from '@obol/contract';
+import { feeCents, MAX_AMOUNT_CENTS } from '@obol/contract';
 import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../platform/db.ts';
 import { unprocessable } from '../../platform/errors.ts';
@@ -32,7 +32,7 @@ export interface NewPayout {
 }
 
 /**
- * Creates a payout in Processing and reserves amount + fee from the payout account in one ledger entry, in
+ * Creates a payout in flight and reserves amount + fee from the payout account in one ledger entry, in
  * the caller's transaction, and enqueues its submission to the provider in the same transaction. A held one is
  * reserved the same way and waits, 'Pending approval', for releaseHeldPayout or rejectHeldPayout.
  */
@@ -60,7 +60,7 @@ export async function createPayout(tx: Tx, jobs: Pick<Jobs, 'send'>, p: NewPayou
       amount: p.amount,
       fee,
       feeBps: p.feeBps,
-      status: p.held ? PENDING_APPROVAL : 'Processing',
+      status: p.held ? 'held' : 'in_flight',
       idempotencyKey: p.idempotencyKey,
     })
     .returning();
@@ -69,12 +69,12 @@ export async function createPayout(tx: Tx, jobs: Pick<Jobs, 'send'>, p: NewPayou
   return row;
 }
 
-/** An approved payout goes on to the provider (Pending approval -> Processing once, with its submission job). */
+/** An approved payout goes on to the provider (held -> in_flight once, with its submission job). */
 export async function releaseHeldPayout(tx: Tx, jobs: Pick<Jobs, 'send'>, id: number): Promise<PayoutRow | undefined> {
   const [row] = await tx
     .update(payouts)
-    .set({ status: 'Processing', updatedAt: new Date() })
-    .where(and(eq(payouts.id, id), eq(payouts.status, PENDING_APPROVAL)))
+    .set({ status: 'in_flight', updatedAt: new Date() })
+    .where(and(eq(payouts.id, id), eq(payouts.status, 'held')))
     .returning();
   if (row) await jobs.send('payout.submit', { payoutId: row.id }, { tx });
   return row;
@@ -82,7 +82,7 @@ export async function releaseHeldPayout(tx: Tx, jobs: Pick<Jobs, 'send'>, id: nu
 
 /**
  * A rejected payout fails as a declined one does, through the engine's one settle path (its reserve returned, its
- * event written; the movement is batches' payoutMovement): moved to Processing and settled Failed in the same
+ * event written; the movement is batches' payoutMovement): moved in flight and settled failed in the same
  * transaction, so nobody sees it in flight.
  */
 export async function rejectHeldPayout(
@@ -93,8 +93,8 @@ export async function rejectHeldPayout(
 ): Promise<PayoutRow | undefined> {
   const [row] = await tx
     .update(payouts)
-    .set({ status: 'Processing', updatedAt: new Date() })
-    .where(and(eq(payouts.id, id), eq(payouts.status, PENDING_APPROVAL)))
+    .set({ status: 'in_flight', updatedAt: new Date() })
+    .where(and(eq(payouts.id, id), eq(payouts.status, 'held')))
     .returning();
   if (row) await settleMovements(tx, payoutMovement, [{ key: row.idempotencyKey, status: 'Failed', message: reason }]);
   return row;

@@ -3,6 +3,7 @@ import { boolean, index, integer, pgTable, text, uniqueIndex, check } from 'driz
 import { bigId, bigNumber, money, providerMovement } from '../../platform/columns.ts';
 import { accounts } from '../ledger/tables.ts';
 import { users } from '../users/tables.ts';
+import { statusCheck } from '../engine/status.ts';
 
 /**
  * Whose money a payout is, and a batch of them (its payouts carry the batch's): the merchant it belongs to (the
@@ -42,8 +43,8 @@ export const payouts = pgTable(
     ...money(),
     fee: bigNumber('fee').notNull(),
     feeBps: integer('fee_bps').notNull(),
-    /** Processing, Pending, Completed, Failed */
-    status: text('status').notNull().default('Processing'),
+    /** in_flight, pending, completed, failed, held (engine/status.ts; the screen says Processing, Pending...) */
+    status: text('status').notNull().default('in_flight'),
     /**
      * A batch row whose merchant transaction id an earlier payout of the merchant already holds: recorded as a
      * Failed payout (its money returned) and left out of the uniqueness of (merchant_id, merchant_transaction_id).
@@ -75,10 +76,11 @@ export const payouts = pgTable(
     uniqueIndex('payouts_merchant_mtid_key')
       .on(t.merchantId, t.merchantTransactionId)
       .where(sql`NOT ${t.duplicateMtid}`),
-    // the recovery of payouts in flight: Processing payouts by age
+    // the recovery of payouts in flight: by age
     index('payouts_inflight_idx')
       .on(t.createdAt, t.id)
-      .where(sql`${t.status} = 'Processing'`),
+      .where(sql`${t.status} = 'in_flight'`),
     check('payouts_amount_positive', sql`${t.amount} > 0 AND ${t.fee} >= 0`),
+    check('payouts_status_known', statusCheck('payout', t.status)),
   ],
 );

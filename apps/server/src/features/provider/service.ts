@@ -17,6 +17,7 @@ import {
 import { REWARD_KEY_PREFIX } from '../payins/rewards.ts';
 import { MOVEMENTS } from './movements.ts';
 import { providerEvents, reconciliationReports, type ReconciliationDifference } from './tables.ts';
+import { wordOf } from '../engine/status.ts';
 
 /**
  * Applies one webhook event exactly once. A webhook only says "look": the provider is asked (outside any
@@ -198,7 +199,7 @@ export async function reconcile(deps: Deps): Promise<ReconcileResponse> {
       });
     }
     if (
-      p.status === 'Processing' &&
+      p.status === 'in_flight' &&
       p.amount === item.amount &&
       (item.status === 'Completed' || item.status === 'Failed')
     ) {
@@ -211,20 +212,20 @@ export async function reconcile(deps: Deps): Promise<ReconcileResponse> {
         amount: item.amount,
       });
       if (done === 'applied') settled += 1;
-    } else if (p.status === 'Processing') {
+    } else if (p.status === 'in_flight') {
       differences.push({
         kind: 'unsettled_in_ledger',
         provider_id: item.id,
         reference: p.reference,
-        ours: p.status,
+        ours: wordOf('payout', p.status),
         theirs: item.status,
       });
-    } else if (p.status !== item.status) {
+    } else if (wordOf('payout', p.status) !== item.status) {
       differences.push({
         kind: 'status_mismatch',
         provider_id: item.id,
         reference: p.reference,
-        ours: p.status,
+        ours: wordOf('payout', p.status),
         theirs: item.status,
       });
     }
@@ -238,7 +239,7 @@ export async function reconcile(deps: Deps): Promise<ReconcileResponse> {
         kind: 'missing_at_provider',
         provider_id: p.providerId ?? undefined,
         reference: p.reference,
-        ours: p.status,
+        ours: wordOf('payout', p.status),
       });
     }
   }

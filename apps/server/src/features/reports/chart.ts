@@ -20,7 +20,7 @@ export async function feeChart(db: Executor, scope: Scope, months: number) {
     await db.execute(sql`
       WITH done AS (
         SELECT p.batch_id, p.merchant_id, p.behalf_of_id, p.fee, p.updated_at FROM payouts p
-        WHERE p.status = 'Completed' AND ${payoutScope(scope)} AND p.updated_at >= ${from}::timestamptz
+        WHERE p.status = 'completed' AND ${payoutScope(scope)} AND p.updated_at >= ${from}::timestamptz
       ),
       lines AS (
         SELECT d.merchant_id, d.behalf_of_id, d.updated_at AS at, CASE WHEN d.fee > 0 THEN d.fee ELSE 0 END AS fee

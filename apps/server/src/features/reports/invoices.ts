@@ -89,7 +89,7 @@ async function feeLines(db: Executor, merchantId: number, month: string): Promis
         CASE WHEN b.payout_type = 'Batch Payout' THEN greatest(max(b.fee - b.fee_returned), 0)
              ELSE sum(CASE WHEN p.fee > 0 THEN p.fee ELSE 0 END) END AS fee
       FROM payouts p JOIN batches b ON b.batch_id = p.batch_id JOIN users hb ON hb.id = b.behalf_of_id
-      WHERE p.merchant_id = ${merchantId} AND p.status = 'Completed'
+      WHERE p.merchant_id = ${merchantId} AND p.status = 'completed'
         AND p.updated_at >= ${from.toISOString()}::timestamptz AND p.updated_at < ${to.toISOString()}::timestamptz
       GROUP BY b.batch_id, b.payout_type, b.file_name, hb.name
       ORDER BY min(p.updated_at), b.batch_id`),

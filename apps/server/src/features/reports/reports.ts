@@ -135,11 +135,11 @@ export const BATCH_PAYOUTS_REPORT = defineExport({
       SELECT b.batch_id, b.payout_type, b.file_name, m.name AS merchant, hb.name AS behalf_of, b.executed_at,
         b.total_rows, b.amount, b.fee, b.amount_returned, b.fee_returned, b.status,
         to_char(b.executed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at_key,
-        (SELECT count(*) FROM payouts p WHERE p.batch_id = b.batch_id AND p.status = 'Completed') AS completed,
-        (SELECT coalesce(sum(p.amount), 0) FROM payouts p WHERE p.batch_id = b.batch_id AND p.status = 'Completed')
+        (SELECT count(*) FROM payouts p WHERE p.batch_id = b.batch_id AND p.status = 'completed') AS completed,
+        (SELECT coalesce(sum(p.amount), 0) FROM payouts p WHERE p.batch_id = b.batch_id AND p.status = 'completed')
           AS completed_amount,
-        (SELECT count(*) FROM payouts p WHERE p.batch_id = b.batch_id AND p.status = 'Failed') AS failed,
-        (SELECT count(*) FROM payouts p WHERE p.batch_id = b.batch_id AND p.status = 'Processing') AS in_flight
+        (SELECT count(*) FROM payouts p WHERE p.batch_id = b.batch_id AND p.status = 'failed') AS failed,
+        (SELECT count(*) FROM payouts p WHERE p.batch_id = b.batch_id AND p.status = 'in_flight') AS in_flight
       FROM batches b JOIN users m ON m.id = b.merchant_id JOIN users hb ON hb.id = b.behalf_of_id
       WHERE b.executed_at >= ${from.toISOString()}::timestamptz AND b.executed_at < ${to.toISOString()}::timestamptz
         AND ${batchScope(c)} AND ${batchScope(h)} ${after}
@@ -200,7 +200,7 @@ export const FAILED_REPORT = defineExport({
         p.beneficiary_name, p.obol_id, p.brand, p.amount, p.fee, p.failure_message, p.created_at, p.updated_at,
         to_char(p.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at_key
       FROM payouts p JOIN users m ON m.id = p.merchant_id JOIN users hb ON hb.id = p.behalf_of_id
-      WHERE p.status = 'Failed' AND ${payoutScope(c)} AND ${payoutScope(h)}
+      WHERE p.status = 'failed' AND ${payoutScope(c)} AND ${payoutScope(h)}
         AND p.updated_at >= ${from.toISOString()}::timestamptz AND p.updated_at < ${to.toISOString()}::timestamptz
         ${after}
       ORDER BY p.updated_at, p.id

@@ -13,6 +13,7 @@ import {
   type Direction,
   type PayoutFilters,
 } from './query.ts';
+import { wordSql } from '../engine/status.ts';
 
 /**
  * What the exports of the transaction lists hold: the same filters and order as the lists (one filter builder each,
@@ -75,8 +76,8 @@ export const PAYOUTS_EXPORT = defineListExport({
     textCell(sql`p.currency`),
     centsCell(sql`p.amount`),
     centsCell(sql`p.fee`),
-    textCell(sql`p.status`),
-    textCell(reasonSql(sql`p.status`, sql`p.failure_message`)),
+    textCell(wordSql('payout', sql`p.status`)),
+    textCell(reasonSql(wordSql('payout', sql`p.status`), sql`p.failure_message`)),
     plainCell(isoSql(sql`p.updated_at`)),
   ],
 });
@@ -113,7 +114,7 @@ export const COMPLETED_EXPORT = defineListExport({
     textCell(sql`hb.name`),
     textCell(sql`hu.name`),
     textCell(sql`ha.name`),
-    textCell(sql`p.status`),
+    textCell(wordSql('payout', sql`p.status`)),
     plainCell(isoSql(sql`p.updated_at`)),
   ],
 });

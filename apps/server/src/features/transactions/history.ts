@@ -6,6 +6,7 @@ import type { Scope } from '../../platform/scope.ts';
 import { findBatchInScope } from '../batches/service.ts';
 import { stagedRangeOf } from '../batches/tables.ts';
 import { iso, type Paging } from './service.ts';
+import { wordSql } from '../engine/status.ts';
 
 // One batch's history: its rows as the batch stands (staged, or executed), with their reasons.
 
@@ -18,18 +19,20 @@ export interface HistoryFilters {
 
 /**
  * The rows of a batch: its payouts once executed; before that, its staged rows (Pending, or Failed with the
- * reasons that keep them from being executed). 'pending' also holds payouts still with the provider (Processing).
+ * reasons that keep them from being executed). 'pending' also holds payouts still with the provider (in flight).
+ * Both answer the screen's words (a payout's status made here, engine/status.ts).
  */
 export function historySource(executed: boolean, f: HistoryFilters): SQL {
   if (executed) {
     const terms: SQL[] = [sql`p.batch_id = ${f.batch_id}`];
-    if (f.status === 'completed') terms.push(sql`p.status = 'Completed'`);
-    if (f.status === 'pending') terms.push(sql`p.status IN ('Pending', 'Processing')`);
-    if (f.status === 'failed') terms.push(sql`p.status = 'Failed'`);
+    if (f.status === 'completed') terms.push(sql`p.status = 'completed'`);
+    if (f.status === 'pending') terms.push(sql`p.status IN ('pending', 'in_flight')`);
+    if (f.status === 'failed') terms.push(sql`p.status = 'failed'`);
     if (f.min_amount !== null) terms.push(sql`p.amount >= ${f.min_amount}`);
     if (f.max_amount !== null) terms.push(sql`p.amount <= ${f.max_amount}`);
     return sql`SELECT p.id, p.beneficiary_name, p.obol_id AS account_id, p.provider_id AS intergiro_trx_id,
-        p.merchant_transaction_id, p.brand, p.reference, p.currency, p.amount, p.status, p.updated_at,
+        p.merchant_transaction_id, p.brand, p.reference, p.currency, p.amount, ${wordSql('payout', sql`p.status`)} AS status,
+        p.updated_at,
         p.failure_message AS reason
       FROM payouts p WHERE ${sql.join(terms, sql` AND `)}`;
   }

@@ -4,6 +4,7 @@ import { escapeLike } from '../../platform/db.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { dayRange, today } from '../../platform/dates.ts';
 import { type Scope, tenantFilter } from '../../platform/scope.ts';
+import { statusFilter } from '../engine/status.ts';
 
 /**
  * The SQL of the payout lists (payout transactions, completed transactions, one batch's history) and their
@@ -72,7 +73,7 @@ export const payoutWhere = (scope: Scope, f: PayoutFilters): SQL =>
  */
 export function payoutFilters(f: PayoutFilters): SQL[] {
   const terms: SQL[] = [];
-  if (f.status) terms.push(sql`p.status = ${f.status}`);
+  if (f.status) terms.push(sql`p.status = ${statusFilter('payout', f.status)}`);
   if (f.beneficiary_name) terms.push(sql`p.beneficiary_name ILIKE ${contains(f.beneficiary_name)}`);
   if (f.brand) terms.push(sql`p.brand = ${f.brand}`);
   if (f.behalf_of)
@@ -103,7 +104,7 @@ export interface CompletedFilters extends DateFilter {
 
 /** WHERE terms of Completed Transactions: the caller's scope, Completed, and the filters (completedFilters). */
 export const completedWhere = (scope: Scope, f: CompletedFilters): SQL =>
-  sql.join([payoutScope(scope), sql`p.status = 'Completed'`, ...completedFilters(f)], sql` AND `);
+  sql.join([payoutScope(scope), sql`p.status = 'completed'`, ...completedFilters(f)], sql` AND `);
 
 /** Completed Transactions' filters that are set, as WHERE terms. */
 export function completedFilters(f: CompletedFilters): SQL[] {

@@ -34,6 +34,7 @@ import {
   type PayoutDbRow,
   type PayoutFilters,
 } from './query.ts';
+import { wordOf } from '../engine/status.ts';
 
 export const iso = (v: Date | string) => new Date(v).toISOString();
 
@@ -53,7 +54,7 @@ export function toPayoutRow(r: PayoutDbRow): PayoutRow {
     currency: r.currency,
     amount: Number(r.amount),
     fee: Number(r.fee),
-    status: r.status as PayoutStatus,
+    status: wordOf('payout', r.status) as PayoutStatus,
     updated_at: iso(r.updated_at),
   };
 }

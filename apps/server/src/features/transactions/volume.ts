@@ -11,6 +11,7 @@ import { rowsOf, type Executor } from '../../platform/db.ts';
 import { nextDay, today } from '../../platform/dates.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { payoutWhere, volumeQuery, type PayoutFilters } from './query.ts';
+import { wordOf } from '../engine/status.ts';
 
 /** The day `n` days before `day` (YYYY-MM-DD). */
 function daysBefore(day: string, n: number): string {
@@ -42,7 +43,7 @@ export async function payoutVolume(db: Executor, scope: Scope, f: PayoutFilters)
     failed: zero(),
   };
   for (const r of rowsOf<{ day: string; status: string; count: number | string; amount: number | string }>(res)) {
-    const g = volumeGroupOf(r.status as PayoutStatus);
+    const g = volumeGroupOf(wordOf('payout', r.status) as PayoutStatus);
     const day = days.get(r.day);
     const count = Number(r.count);
     const amount = Number(r.amount);

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { centsCell, intCell, isoSql, labelSql, plainCell, textCell } from '../downloads/cells.ts';
 import { createdList, defineListExport } from '../downloads/lists.ts';
 import { KIND_LABEL, transferWhere } from './list.ts';
+import { wordSql } from '../engine/status.ts';
 
 /** The transfer list's export: the list's own query and order. */
 export const TRANSFERS_EXPORT = defineListExport({
@@ -37,7 +38,7 @@ export const TRANSFERS_EXPORT = defineListExport({
     textCell(sql`t.holder_name`),
     textCell(labelSql(sql`t.account_kind`, KIND_LABEL)),
     textCell(sql`t.account_code`),
-    textCell(sql`t.status`),
+    textCell(wordSql('transfer', sql`t.status`)),
     textCell(sql`coalesce(t.detail, '')`),
     textCell(sql`t.message`),
     plainCell(isoSql(sql`t.created_at`)),

@@ -3,6 +3,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Executor } from '../../platform/db.ts';
 import { createdPageSql, listPage, type CreatedList, type ListDir } from '../../platform/lists.ts';
 import { type Scope, tenantFilter } from '../../platform/scope.ts';
+import { statusFilter, wordOf } from '../engine/status.ts';
 
 // ---- the list ----
 
@@ -14,7 +15,7 @@ export const transferScope = (scope: Scope): SQL => tenantFilter(scope, sql`t.me
 
 export function transferWhere(scope: Scope, f: { status: string }): SQL {
   const terms = [transferScope(scope)];
-  if (f.status) terms.push(sql`t.status = ${f.status}`);
+  if (f.status) terms.push(sql`t.status = ${statusFilter('transfer', f.status)}`);
   return sql.join(terms, sql` AND `);
 }
 
@@ -37,7 +38,8 @@ export interface TransferDbRow {
   bic: string;
   amount: number | string;
   currency: string;
-  status: TransferRow['status'];
+  /** the vocabulary's (engine/status.ts) */
+  status: string;
   detail: string | null;
   message: string;
   account_kind: string;
@@ -61,7 +63,7 @@ export const toTransferRow = (r: TransferDbRow): TransferRow => ({
   account_used: KIND_LABEL[r.account_kind] ?? r.account_kind,
   account_id: r.account_code,
   merchant_name: r.holder_name,
-  status: r.status,
+  status: wordOf('transfer', r.status) as TransferRow['status'],
   detail: r.detail,
   message: r.message,
   created_at: iso(r.created_at),

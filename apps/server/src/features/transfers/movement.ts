@@ -14,7 +14,6 @@ export const transferMovement: Movement<TransferDb> = {
   kind: 'transfer',
   table: transfers,
   columns: movementColumns(transfers),
-  words: { inFlight: 'Pending', completed: 'Completed', failed: 'Declined' },
   clearing: 'transfer_clearing',
   events: ['transfer.completed', 'transfer.failed'],
   recoverAfterMs: 30_000,

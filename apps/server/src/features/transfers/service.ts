@@ -1,6 +1,5 @@
 import {
   APPROVAL_MSG,
-  PENDING_APPROVAL,
   TRANSFER_ACCOUNT_TYPES,
   TRANSFER_MSG,
   type AmountTransferResponse,
@@ -123,7 +122,7 @@ export async function recordTransfer(tx: Tx, deps: Pick<Deps, 'jobs'>, t: NewTra
       bic: t.bic,
       amount: t.amount,
       message: t.message,
-      status: t.held ? PENDING_APPROVAL : 'Pending',
+      status: t.held ? 'held' : 'in_flight',
       idempotencyKey: t.idempotencyKey,
     })
     .returning();
@@ -144,24 +143,24 @@ export async function recordTransfer(tx: Tx, deps: Pick<Deps, 'jobs'>, t: NewTra
 }
 
 /**
- * A transfer decided by a second person (approvals/): released, it goes on to the provider (Pending approval ->
- * Pending once, with its submission job); rejected, it is declined through the engine's one settle path (its
- * reserve returned), moved to Pending and settled in the same transaction so nobody sees it in flight.
+ * A transfer decided by a second person (approvals/): released, it goes on to the provider (held -> in_flight
+ * once, with its submission job); rejected, it fails through the engine's one settle path (its reserve
+ * returned), moved in flight and settled in the same transaction so nobody sees it in flight.
  */
 export const transferApproval = (deps: Pick<Deps, 'jobs'>) => ({
   async release(tx: Tx, objectId: string) {
     const [row] = await tx
       .update(transfers)
-      .set({ status: 'Pending', updatedAt: new Date() })
-      .where(and(eq(transfers.id, Number(objectId)), eq(transfers.status, PENDING_APPROVAL)))
+      .set({ status: 'in_flight', updatedAt: new Date() })
+      .where(and(eq(transfers.id, Number(objectId)), eq(transfers.status, 'held')))
       .returning({ id: transfers.id });
     if (row) await deps.jobs.send('transfer.submit', { transferId: row.id }, { tx });
   },
   async reject(tx: Tx, objectId: string, reason: string) {
     const [row] = await tx
       .update(transfers)
-      .set({ status: 'Pending', updatedAt: new Date() })
-      .where(and(eq(transfers.id, Number(objectId)), eq(transfers.status, PENDING_APPROVAL)))
+      .set({ status: 'in_flight', updatedAt: new Date() })
+      .where(and(eq(transfers.id, Number(objectId)), eq(transfers.status, 'held')))
       .returning({ key: transfers.idempotencyKey });
     if (row) await settleMovements(tx, transferMovement, [{ key: row.key, status: 'Failed', message: reason }]);
   },

@@ -3,6 +3,7 @@ import { check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/p
 import { bigId, money, bankAccount, providerMovement } from '../../platform/columns.ts';
 import { accounts } from '../ledger/tables.ts';
 import { users } from '../users/tables.ts';
+import { statusCheck } from '../engine/status.ts';
 
 /**
  * A transfer to an IBAN from a merchant's or brand's payout, pay-in or CLP account (or the Fee Account): the
@@ -35,8 +36,8 @@ export const transfers = pgTable(
     ...money(),
     /** the purpose of payment */
     message: text('message').notNull().default(''),
-    /** Pending, Completed, Declined */
-    status: text('status').notNull().default('Pending'),
+    /** held, in_flight, completed, failed (engine/status.ts: the screen's Pending approval, Pending...) */
+    status: text('status').notNull().default('in_flight'),
     /** why it was declined */
     detail: text('detail'),
     /** one key per transfer */
@@ -48,11 +49,11 @@ export const transfers = pgTable(
     index('transfers_merchant_created_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
     index('transfers_holder_created_idx').on(t.holderId, t.createdAt.desc(), t.id.desc()),
     index('transfers_status_created_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
-    // the recovery of transfers whose webhook was lost: Pending transfers by age
+    // the recovery of transfers whose webhook was lost: those in flight by age
     index('transfers_pending_idx')
       .on(t.createdAt, t.id)
-      .where(sql`${t.status} = 'Pending'`),
+      .where(sql`${t.status} = 'in_flight'`),
     check('transfers_amount_positive', sql`${t.amount} > 0`),
-    check('transfers_status_known', sql`${t.status} IN ('Pending', 'Completed', 'Declined', 'Pending approval')`),
+    check('transfers_status_known', statusCheck('transfer', t.status)),
   ],
 );
