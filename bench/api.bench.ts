@@ -268,7 +268,7 @@ async function seedPayouts(database: Database) {
       failure_message, created_at, updated_at)
     SELECT ${m}, ${m}, ${a}, ${m}, 'AB' || (i / ${sql.raw(String(PER_BATCH))}), 'batch', 'AMT' || i, 'Beneficiary ' || i,
       'Acme Payouts', '2' || lpad(i::text, 8, '0'), 'INV-' || i, 100 + i % 900, 0, 150,
-      CASE i % 20 WHEN 0 THEN 'Failed' WHEN 1 THEN 'Pending' WHEN 2 THEN 'Processing' ELSE 'Completed' END,
+      CASE i % 20 WHEN 0 THEN 'failed' WHEN 1 THEN 'pending' WHEN 2 THEN 'in_flight' ELSE 'completed' END,
       'api-bench:' || i, 'APRV' || i, CASE WHEN i % 40 = 0 THEN 'Wallet is closed' END,
       now() - make_interval(secs => i * 31.5), now() - make_interval(secs => i * 31.5)
     FROM generate_series(0, ${sql.raw(String(PAYOUTS - 1))}) i`);

@@ -218,7 +218,7 @@ async function bench(label: string, database: Database, csv: string) {
   t = performance.now();
   await database.db
     .execute(sql`INSERT INTO bench_payouts (merchant_id, behalf_of_id, account_id, created_by, batch_id, payout_type, merchant_transaction_id, beneficiary_name, brand, obol_id, reference, amount, fee, fee_bps, status, idempotency_key)
-    SELECT ${merchantId}, ${merchantId}, ${account.id}, ${merchantId}, batch_id, 'batch', merchant_transaction_id, beneficiary_name, brand, obol_id, reference, amount, 0, 150, 'Processing', 'x' || row_number FROM staged_transactions WHERE batch_id = ${batchId}`);
+    SELECT ${merchantId}, ${merchantId}, ${account.id}, ${merchantId}, batch_id, 'batch', merchant_transaction_id, beneficiary_name, brand, obol_id, reference, amount, 0, 150, 'in_flight', 'x' || row_number FROM staged_transactions WHERE batch_id = ${batchId}`);
   const bareExecS = (performance.now() - t) / 1000;
 
   const rate = (rows: number, s: number) => `${(rows / s).toFixed(0).padStart(8)} rows/s (${s.toFixed(2)} s)`;

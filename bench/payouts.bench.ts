@@ -140,7 +140,7 @@ try {
   const inFlight = async () =>
     rowsOf(
       await database.db.execute(
-        sql`SELECT 1 FROM payouts WHERE status = 'Processing' AND batch_id = ${batchId} LIMIT 1`,
+        sql`SELECT 1 FROM payouts WHERE status = 'in_flight' AND batch_id = ${batchId} LIMIT 1`,
       ),
     ).length > 0;
   await until('every payout created', created);

@@ -109,7 +109,7 @@ async function seed(database: Database) {
         beneficiary_name, brand, obol_id, reference, amount, fee, fee_bps, status, idempotency_key, provider_id, failure_message, created_at, updated_at)
       SELECT ${merchant(bk)}, ${holder(bk)}, ${account(bk)}, ${merchant(bk)}, 'BB' || ${bk}, 'batch', 'MT' || i,
         'Beneficiary ' || i, ${brand(bk)}, '1' || lpad(i::text, 8, '0'), 'INV-' || i, 100 + i % 900, 0, 150,
-        CASE i % 20 WHEN 0 THEN 'Failed' WHEN 1 THEN 'Pending' WHEN 2 THEN 'Processing' ELSE 'Completed' END,
+        CASE i % 20 WHEN 0 THEN 'failed' WHEN 1 THEN 'pending' WHEN 2 THEN 'in_flight' ELSE 'completed' END,
         'bench:' || i, 'PRV' || i, CASE WHEN i % 40 = 0 THEN 'Wallet is closed' END,
         now() - make_interval(secs => i * 31.5), now() - make_interval(secs => i * 31.5)
       FROM generate_series(${sql.raw(String(start))}, ${sql.raw(String(end))}) i`);
@@ -233,7 +233,7 @@ async function bench(label: string, database: Database, pgUrl?: string) {
     () => raw(PAYOUT_SQL(sql`true`, (deep - 1) * 10)),
   );
   const monthCompleted = { ...noFilters, status: 'Completed', start_date: since(30), end_date: today };
-  const monthWhere = sql`p.merchant_id = ${m1} AND p.status = 'Completed' AND p.updated_at >= ${since(30)}::date AND p.updated_at < ${today}::date + 1`;
+  const monthWhere = sql`p.merchant_id = ${m1} AND p.status = 'completed' AND p.updated_at >= ${since(30)}::date AND p.updated_at < ${today}::date + 1`;
   await measure(
     'payouts, merchant, Completed in the last 30 days, page 1',
     () => listPayouts(db, merchant, monthCompleted, 'DESC', page(1)),
@@ -245,7 +245,7 @@ async function bench(label: string, database: Database, pgUrl?: string) {
     () => Promise.all([raw(PAYOUT_SQL(monthWhere, 1990)), raw(COUNT_SQL(monthWhere))]),
   );
   const brandFailed = { ...noFilters, status: 'Failed', brand: 'Acme Brand' };
-  const brandWhere = sql`p.merchant_id = ${m1} AND p.status = 'Failed' AND p.brand = 'Acme Brand'`;
+  const brandWhere = sql`p.merchant_id = ${m1} AND p.status = 'failed' AND p.brand = 'Acme Brand'`;
   await measure(
     'payouts, merchant, brand + Failed, page 1',
     () => listPayouts(db, merchant, brandFailed, 'DESC', page(1)),
@@ -270,7 +270,7 @@ async function bench(label: string, database: Database, pgUrl?: string) {
         raw(COUNT_SQL(sql`p.beneficiary_name ILIKE '%ciary 4242%'`)),
       ]),
   );
-  const completedWhereSql = sql`p.merchant_id = ${m1} AND p.status = 'Completed'`;
+  const completedWhereSql = sql`p.merchant_id = ${m1} AND p.status = 'completed'`;
   const feeSql = sql`SELECT (SELECT sum(fee) FROM payouts p WHERE ${completedWhereSql}) + (SELECT sum(fee) FROM batches WHERE batch_id IN (SELECT DISTINCT batch_id FROM payouts p WHERE ${completedWhereSql}))`;
   const cf = { status: 'Completed' as const, brand: '', batch_id: '', start_date: '', end_date: '', tz: 'UTC' };
   await measure(

@@ -34,9 +34,9 @@ it('makes pay-ins through the merchant API, settles the payers’ answers and re
     one<Record<string, number>>(sql`SELECT
         count(*) FILTER (WHERE channel = 'Payin')::int AS payin,
         count(*) FILTER (WHERE channel = 'CardEye')::int AS cardeye,
-        count(*) FILTER (WHERE status = 'Completed')::int AS completed,
-        count(*) FILTER (WHERE status = 'Declined')::int AS declined,
-        count(*) FILTER (WHERE status = 'Pending')::int AS pending,
+        count(*) FILTER (WHERE status = 'completed')::int AS completed,
+        count(*) FILTER (WHERE status = 'failed')::int AS declined,
+        count(*) FILTER (WHERE status = 'in_flight')::int AS pending,
         count(*) FILTER (WHERE refund_status = 2)::int AS refunding,
         (SELECT count(*)::int FROM payin_rewards) AS rewards,
         (SELECT count(*)::int FROM refunds) AS refunds,
@@ -79,7 +79,7 @@ it('holds a transfer above Globex’s threshold for a second person, once', asyn
         WHERE EXISTS (SELECT 1 FROM journal_entries j WHERE j.idempotency_key = 'transfer:' || t.id || ':reserve')
       )::int AS reserved
     FROM transfers t`);
-  expect(held).toEqual({ n: 1, status: 'Pending approval', reserved: 1 });
+  expect(held).toEqual({ n: 1, status: 'held', reserved: 1 });
   const jobs = await one<{ n: number }>(sql`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'transfer.submit'`);
   expect(jobs.n).toBe(0);
   const admin = await t.signIn('admin@obol.example');

@@ -17,7 +17,7 @@ it('seeds a demo payout history through the ledger, each payout reserved and que
   expect(await seedDemoPayouts(t.deps)).toBe(20);
   const [p] = rowsOf<{ n: number; processing: number; reserved: number }>(
     await t.deps.db.execute(sql`SELECT count(*)::int AS n,
-        count(*) FILTER (WHERE status = 'Processing')::int AS processing,
+        count(*) FILTER (WHERE status = 'in_flight')::int AS processing,
         count(*) FILTER (
           WHERE EXISTS (SELECT 1 FROM journal_entries j WHERE j.idempotency_key = 'payout:' || payouts.id || ':reserve')
         )::int AS reserved
@@ -36,7 +36,7 @@ it('seeds demo transfers from the merchants’ accounts, reserved in the ledger,
   expect(await seedDemoTransfers(t.deps)).toBe(4);
   const [p] = rowsOf<{ n: number; pending: number; reserved: number; queued: number }>(
     await t.deps.db.execute(sql`SELECT count(*)::int AS n,
-        count(*) FILTER (WHERE status = 'Pending')::int AS pending,
+        count(*) FILTER (WHERE status = 'in_flight')::int AS pending,
         count(*) FILTER (
           WHERE EXISTS (SELECT 1 FROM journal_entries j WHERE j.idempotency_key = 'transfer:' || t.id || ':reserve')
         )::int AS reserved,

@@ -34,7 +34,7 @@ export async function startOutboxApp(): Promise<{ t: TestApp } & HandRows> {
 /** A key no other test run has used. */
 export const uid = () => `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 
-/** A transfer created Pending and settled Completed, by hand in `tx`: two outbox events. Answers its id. */
+/** A transfer created in flight and settled completed, by hand in `tx`: two outbox events. Answers its id. */
 export async function transferByHand(tx: Executor, on: HandRows): Promise<string> {
   const [row] = rowsOf<{ id: string | number }>(
     await tx.execute(sql`INSERT INTO transfers (merchant_id, holder_id, account_id, account_kind, account_code,
@@ -42,6 +42,6 @@ export async function transferByHand(tx: Executor, on: HandRows): Promise<string
       VALUES (${on.merchant}, ${on.merchant}, ${on.account}, 'payin', ${on.code}, 'M', ${on.merchant}, 'M', 'Ana',
         'DE89370400440532013000', 'DEUTDEFF', 700, ${uid()}) RETURNING id`),
   );
-  await tx.execute(sql`UPDATE transfers SET status = 'Completed' WHERE id = ${row.id}`);
+  await tx.execute(sql`UPDATE transfers SET status = 'completed' WHERE id = ${row.id}`);
   return String(row.id);
 }

@@ -47,7 +47,7 @@ async function settled(id: number, ms = 10_000) {
   const end = Date.now() + ms;
   for (;;) {
     const [row] = await t.deps.db.select().from(accountingTransactions).where(eq(accountingTransactions.id, id));
-    if (row.status !== 'PENDING') return row;
+    if (row.status !== 'in_flight') return row;
     if (Date.now() > end) throw new Error(`2D transaction ${id} still PENDING`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -222,7 +222,7 @@ describe('2D payments', () => {
     expect(await balanceOf(0)).toBe(before - 12_345);
     const replay = await t.post('/api/accounting-transfer', { ...body, otp, idempotency_key: key }, admin2d);
     expect(replay.body.transaction.id).toBe(r.body.transaction.id);
-    expect((await settled(r.body.transaction.id)).status).toBe('COMPLETED');
+    expect((await settled(r.body.transaction.id)).status).toBe('completed');
     expect(await balanceOf(0)).toBe(before - 12_345);
     const tb = await trialBalance();
     expect(tb.balanced && tb.balances_match_postings && tb.no_overdrawn_accounts).toBe(true);
@@ -234,7 +234,7 @@ describe('2D payments', () => {
     const r = await t.post('/api/accounting-transfer', { ...body, otp: await codeFor(body) }, admin2d);
     expect(r.status, r.text).toBe(201);
     const done = await settled(r.body.transaction.id);
-    expect(done.status).toBe('FAILED');
+    expect(done.status).toBe('failed');
     expect(done.reason).toBe('Account closed');
     expect(await balanceOf(1)).toBe(before);
     const list = await t.post('/api/accounting-transactions', { status: 'Failed' }, admin2d);
@@ -318,7 +318,7 @@ describe('2D transactions', () => {
     for (const p of await t.deps.db
       .select()
       .from(accountingTransactions)
-      .where(eq(accountingTransactions.status, 'PENDING')))
+      .where(eq(accountingTransactions.status, 'in_flight')))
       await settled(p.id);
     const all = await t.post('/api/accounting-transactions', {}, admin2d);
     expect(all.status).toBe(200);
@@ -374,7 +374,7 @@ describe('four eyes on a large 2D transfer', () => {
       .select()
       .from(accountingTransactions)
       .where(eq(accountingTransactions.id, r.body.transaction.id));
-    expect(waiting.status).toBe('PENDING_APPROVAL');
+    expect(waiting.status).toBe('held');
     const listed = await t.post('/api/accounting-transactions', { status: 'Pending_Approval' }, admin2d);
     expect(listed.body.transactions.map((x: { id: number }) => x.id)).toContain(r.body.transaction.id);
 
@@ -386,7 +386,7 @@ describe('four eyes on a large 2D transfer', () => {
     expect((await t.post('/api/request-approval-code', { id }, second)).status).toBe(200);
     const ok = await t.post('/api/approve', { id, code: t.lastMailTo('2d-admin2@obol.example')!.code! }, second);
     expect(ok.status, ok.text).toBe(200);
-    expect((await settled(r.body.transaction.id)).status).toBe('COMPLETED');
+    expect((await settled(r.body.transaction.id)).status).toBe('completed');
     expect(await balanceOf(0)).toBe(before - 50_000);
 
     // and a rejected one is REJECTED with its reason, its money back
@@ -399,7 +399,7 @@ describe('four eyes on a large 2D transfer', () => {
       .select()
       .from(accountingTransactions)
       .where(eq(accountingTransactions.id, held.body.transaction.id));
-    expect(rejected).toMatchObject({ status: 'REJECTED', reason: 'Rejected by Second 2D Admin: Paid already' });
+    expect(rejected).toMatchObject({ status: 'rejected', reason: 'Rejected by Second 2D Admin: Paid already' });
     expect(await balanceOf(0)).toBe(before - 50_000);
     const tb = await trialBalance();
     expect(tb.balanced && tb.balances_match_postings && tb.no_overdrawn_accounts).toBe(true);

@@ -194,7 +194,7 @@ describe('the scheduler', () => {
     expect(ran.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
     const runs = await runsOf(id);
     expect(runs).toHaveLength(1);
-    expect(runs[0]).toMatchObject({ period: '2026-11-23', amount: 2500, status: 'PENDING', transferBy: 'Scheduler' });
+    expect(runs[0]).toMatchObject({ period: '2026-11-23', amount: 2500, status: 'in_flight', transferBy: 'Scheduler' });
     expect((await balances())[0]).toBe(before[0] - 2500);
     expect(await runDueRules(t.deps, new Date('2026-11-29T23:59:00Z'))).toBe(0);
     // a rule made after Monday's run waits for next Monday
@@ -225,7 +225,7 @@ describe('the scheduler', () => {
     expect(await runDueRules(t.deps, new Date('2026-11-25T06:00:00Z'))).toBe(1);
     const [run] = await runsOf(id);
     const expected = Math.floor((before[0] * 1250) / 10_000);
-    expect(run).toMatchObject({ period: '2026-11-25', status: 'COMPLETED', amount: expected, ruleType: 'Percentage' });
+    expect(run).toMatchObject({ period: '2026-11-25', status: 'completed', amount: expected, ruleType: 'Percentage' });
     const after = await balances();
     expect(after[0]).toBe(before[0] - expected);
     expect(after[1]).toBe(before[1] + expected);
@@ -243,12 +243,12 @@ describe('the scheduler', () => {
     const before = await balances();
     await runDueRules(t.deps, new Date('2026-11-26T01:00:00Z'));
     const [failed] = await runsOf(id);
-    expect(failed).toMatchObject({ period: '2026-11-26', status: 'FAILED', reason: 'Insufficient balance' });
+    expect(failed).toMatchObject({ period: '2026-11-26', status: 'failed', reason: 'Insufficient balance' });
     expect(await balances()).toEqual(before);
     expect((await t.post('/api/update-company-status', { id: company.id, status: 0 }, admin2d)).status).toBe(200);
     await runDueRules(t.deps, new Date('2026-11-27T01:00:00Z'));
     const rejected = (await runsOf(id)).find((r) => r.period === '2026-11-27');
-    expect(rejected).toMatchObject({ status: 'REJECTED', reason: ACCOUNTING_MSG.companyInactive });
+    expect(rejected).toMatchObject({ status: 'rejected', reason: ACCOUNTING_MSG.companyInactive });
     expect((await t.post('/api/update-company-status', { id: company.id, status: 1 }, admin2d)).status).toBe(200);
     // an inactive rule is not run; a deleted rule is gone, its runs stay
     const off = await t.post('/api/update-rule-status', { id, status: 0 }, admin2d);
@@ -272,7 +272,7 @@ describe('a process that died right after committing a run', () => {
     const pending = await t.deps.db
       .select()
       .from(accountingTransactions)
-      .where(eq(accountingTransactions.status, 'PENDING'));
+      .where(eq(accountingTransactions.status, 'in_flight'));
     // the weekly rule's two runs: committed with their money and job, never sent (no worker here)
     expect(pending.length).toBeGreaterThanOrEqual(2);
     expect(pending.every((p) => p.providerId === null)).toBe(true);
@@ -284,7 +284,7 @@ describe('a process that died right after committing a run', () => {
     expect(settled.reduce((a, b) => a + b.settled, 0)).toBe(pending.length);
     for (const p of pending) {
       const [row] = await t.deps.db.select().from(accountingTransactions).where(eq(accountingTransactions.id, p.id));
-      expect(row.status).toBe('COMPLETED');
+      expect(row.status).toBe('completed');
       expect(
         await provider.app
           .inject({

@@ -65,7 +65,7 @@ async function settledPayout(id: number, ms = 10_000) {
   const end = Date.now() + ms;
   for (;;) {
     const p = await payoutRow(id);
-    if (p.status !== 'Processing' && p.status !== PENDING_APPROVAL) return p;
+    if (p.status !== 'in_flight' && p.status !== 'held') return p;
     if (Date.now() > end) throw new Error(`payout ${id} still ${p.status}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -126,7 +126,7 @@ describe('a manual payout at or above the threshold', () => {
     expect(await balance()).toBe(before - THRESHOLD - fee);
     await new Promise((r) => setTimeout(r, 500));
     const waiting = await payoutRow(held.body.payout.id);
-    expect(waiting.status).toBe(PENDING_APPROVAL);
+    expect(waiting.status).toBe('held');
     expect(waiting.providerId).toBeNull();
     const [batch] = await t.deps.db.select().from(batches).where(eq(batches.batchId, held.body.batch_id));
     expect(batch.status).toBe(PENDING_APPROVAL);
@@ -153,7 +153,7 @@ describe('a manual payout at or above the threshold', () => {
     const ok = await approveWithCode(id, manager, 'manager@obol.example');
     expect(ok.status, ok.text).toBe(200);
     expect(ok.body).toMatchObject({ message: [APPROVAL_MSG.approved], approval: { status: 'Approved' } });
-    expect((await settledPayout(held.body.payout.id)).status).toBe('Completed');
+    expect((await settledPayout(held.body.payout.id)).status).toBe('completed');
     expect((await t.deps.db.select().from(batches).where(eq(batches.batchId, held.body.batch_id)))[0].status).toBe(
       'Completed',
     );
@@ -198,7 +198,7 @@ describe('a manual payout at or above the threshold', () => {
     expect(r.status, r.text).toBe(200);
     expect(r.body.approval).toMatchObject({ status: 'Rejected', reason: 'Unknown beneficiary' });
     const p = await payoutRow(held.body.payout.id);
-    expect(p.status).toBe('Failed');
+    expect(p.status).toBe('failed');
     expect(p.failureMessage).toMatch(/^Rejected by .+: Unknown beneficiary$/);
     expect(p.providerId).toBeNull();
     expect(await balance()).toBe(before);
@@ -220,10 +220,10 @@ describe('a manual payout at or above the threshold', () => {
       expect([a.status, r.status].sort()).toEqual([200, 409]);
       const final = await settledPayout(held.body.payout.id);
       if (a.status === 200) {
-        expect(final.status).toBe('Completed');
+        expect(final.status).toBe('completed');
         expect(await balance()).toBe(before - held.body.payout.amount - held.body.payout.fee);
       } else {
-        expect(final.status).toBe('Failed');
+        expect(final.status).toBe('failed');
         expect(await balance()).toBe(before);
       }
     }
@@ -266,7 +266,7 @@ describe('a batch whose total is at or above the threshold', () => {
     expect(approved.status, approved.text).toBe(200);
     for (let i = 0; i < 100; i++) {
       const made = await t.deps.db.select().from(payouts).where(eq(payouts.batchId, batchId));
-      if (made.length === 2 && made.every((p) => p.status === 'Completed')) break;
+      if (made.length === 2 && made.every((p) => p.status === 'completed')) break;
       if (i === 99) throw new Error('batch payouts did not settle');
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -300,7 +300,7 @@ describe('a transfer at or above the threshold', () => {
     const rejected = await t.post('/api/reject', { id: r.body.approval_id, reason: 'Wrong IBAN' }, manager);
     expect(rejected.status, rejected.text).toBe(200);
     const [row] = await t.deps.db.select().from(transfers).where(eq(transfers.id, r.body.transfer.id));
-    expect(row.status).toBe('Declined');
+    expect(row.status).toBe('failed');
     expect(await balance()).toBe(before);
     expect(await trialBalanceOk()).toBe(true);
   });

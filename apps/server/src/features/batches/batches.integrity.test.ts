@@ -72,7 +72,7 @@ async function settled(batchId: string, ms = 20_000) {
     const left = await t.deps.db
       .select({ id: payouts.id })
       .from(payouts)
-      .where(and(eq(payouts.batchId, batchId), eq(payouts.status, 'Processing')));
+      .where(and(eq(payouts.batchId, batchId), eq(payouts.status, 'in_flight')));
     const [b] = await t.deps.db.select().from(batches).where(eq(batches.batchId, batchId));
     if (b.status === 'Completed' && left.length === 0) return b;
     if (Date.now() > end) throw new Error(`batch ${batchId} is ${b.status} with ${left.length} payouts in flight`);
@@ -250,7 +250,7 @@ describe('one merchant transaction id', () => {
     const rows = await t.deps.db.select().from(payouts).where(eq(payouts.batchId, batchId));
     const dup = rows.find((r) => r.merchantTransactionId === mtid)!;
     expect(dup).toMatchObject({
-      status: 'Failed',
+      status: 'failed',
       duplicateMtid: true,
       failureMessage: 'Merchant transaction id already exists',
     });
@@ -470,7 +470,7 @@ describe('webhook batches settling payouts of one batch at the same moment', () 
       expect(outcomes.flat().filter((o) => o === 'applied')).toHaveLength(8);
       expect(outcomes.flat().filter((o) => o !== 'applied' && o !== 'ignored')).toEqual([]);
       const settledRows = await t.deps.db.select().from(payouts).where(eq(payouts.batchId, batchId));
-      for (const r of settledRows) expect(r.status).toBe(r.obolId.startsWith('2') ? 'Failed' : 'Completed');
+      for (const r of settledRows) expect(r.status).toBe(r.obolId.startsWith('2') ? 'failed' : 'completed');
       // one settlement entry per payout: its completion or its return
       const perPayout = rowsOf<{ business_id: string; n: number | string }>(
         await t.deps.db.execute(sql`

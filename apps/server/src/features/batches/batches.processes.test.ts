@@ -14,6 +14,7 @@ import { trialBalance } from '../ledger/service.ts';
 import { journalEntries } from '../ledger/tables.ts';
 import { payouts } from '../payouts/tables.ts';
 import { batches, stagedTransactions } from './tables.ts';
+import { wordOf } from '../engine/status.ts';
 
 // A server process killed with SIGKILL in the middle of the work, on PostgreSQL. The test drives the API
 // from an app of its own (no workers) on the same database; the jobs run in the server processes.
@@ -127,7 +128,7 @@ describe.runIf(engine === 'postgres')('work a killed server left half done', () 
     const left = await database.db
       .select({ n: count() })
       .from(payouts)
-      .where(and(eq(payouts.batchId, batchId), eq(payouts.status, 'Processing')));
+      .where(and(eq(payouts.batchId, batchId), eq(payouts.status, 'in_flight')));
     const [b0] = await database.db.select().from(batches).where(eq(batches.batchId, batchId));
     expect(b0.status === 'Processing' || left[0].n > 0).toBe(true);
     const restarted = Date.now();
@@ -137,7 +138,7 @@ describe.runIf(engine === 'postgres')('work a killed server left half done', () 
       const [{ n }] = await database.db
         .select({ n: count() })
         .from(payouts)
-        .where(and(eq(payouts.batchId, batchId), eq(payouts.status, 'Processing')));
+        .where(and(eq(payouts.batchId, batchId), eq(payouts.status, 'in_flight')));
       return b.status === 'Completed' && n === 0;
     });
     expect(Date.now() - restarted).toBeLessThan(60_000);
@@ -152,16 +153,16 @@ describe.runIf(engine === 'postgres')('work a killed server left half done', () 
     expect(new Set(statement.map((i) => i.idempotency_key)).size).toBe(statement.length);
     const byKey = new Map(theirs.map((i) => [i.idempotency_key, i]));
     for (const p of ours) {
-      expect(p.status).toBe(byKey.get(p.idempotencyKey)!.status);
+      expect(wordOf('payout', p.status)).toBe(byKey.get(p.idempotencyKey)!.status);
       const kinds = (
         await database.db
           .select({ kind: journalEntries.kind })
           .from(journalEntries)
           .where(and(eq(journalEntries.businessType, 'payout'), eq(journalEntries.businessId, String(p.id))))
       ).map((e) => e.kind);
-      expect(kinds).toEqual(p.status === 'Completed' ? ['payout.complete'] : ['payout.reversal']);
+      expect(kinds).toEqual(p.status === 'completed' ? ['payout.complete'] : ['payout.reversal']);
     }
-    const failed = ours.filter((p) => p.status === 'Failed');
+    const failed = ours.filter((p) => p.status === 'failed');
     expect(failed.length).toBe(rows.filter((_r, i) => i % 9 === 4).length);
     const paid = total - failed.reduce((s, p) => s + p.amount, 0);
     const after = (await driver.post('/api/account-balance', { account_reference: ref }, merchant)).body.balance;

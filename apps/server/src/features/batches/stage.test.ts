@@ -90,7 +90,7 @@ describe('staging a file of several chunks', () => {
       amount: 100,
       fee: 0,
       feeBps: 0,
-      status: 'Completed',
+      status: 'completed',
       idempotencyKey: `${tag}-paid`,
     });
     const other = await newBatch(`${HEADER}\n`, 'Pending');

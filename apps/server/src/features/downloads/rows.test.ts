@@ -101,7 +101,7 @@ async function seedPayouts(n: number, tricky: boolean) {
     SELECT ${m}, ${m}, ${acc}, ${m}, CASE WHEN i % 2 = 0 THEN 'BX1' END, 'batch', 'MT' || i,
       t.a[1 + i % t.c], 'Brand ' || (i % 3), '1' || lpad(i::text, 8, '0'), t.a[1 + (i * 7) % t.c],
       1 + (i * 7919) % 1000000, i % 4, 150,
-      CASE i % 4 WHEN 0 THEN 'Failed' WHEN 1 THEN 'Processing' ELSE 'Completed' END,
+      CASE i % 4 WHEN 0 THEN 'failed' WHEN 1 THEN 'in_flight' ELSE 'completed' END,
       'k:' || i, CASE WHEN i % 5 <> 0 THEN 'PRV' || i END,
       CASE WHEN i % 8 = 0 THEN t.a[1 + (i * 3) % t.c] END,
       now() - make_interval(secs => i * 1.234567), now() - make_interval(secs => i * 1.234567)

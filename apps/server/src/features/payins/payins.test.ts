@@ -78,7 +78,7 @@ async function settled(requestId: string, ms = 10_000) {
   const end = Date.now() + ms;
   for (;;) {
     const [row] = await t.deps.db.select().from(payins).where(eq(payins.providerId, requestId));
-    if (row.status !== 'Pending') return row;
+    if (row.status !== 'in_flight') return row;
     if (Date.now() > end) throw new Error(`pay-in ${requestId} still Pending`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -222,9 +222,9 @@ describe('pay-in links', () => {
     expect((await pay(declined.request_id, 'decline')).status).toBeLessThan(400);
     const done = await settled(paid.request_id);
     // the link takes no more payment once paid or declined: Used (record 038)
-    expect(done).toMatchObject({ status: 'Completed', linkStatus: 'Used', reason: null });
+    expect(done).toMatchObject({ status: 'completed', linkStatus: 'Used', reason: null });
     const no = await settled(declined.request_id);
-    expect(no).toMatchObject({ status: 'Declined', linkStatus: 'Used' });
+    expect(no).toMatchObject({ status: 'failed', linkStatus: 'Used' });
     expect(no.reason).toBeTruthy();
     expect(await balance(acmePayin)).toBe(before + 4_321);
     // the provider delivers again (a retry): nothing moves twice
@@ -266,7 +266,7 @@ describe('pay-ins the webhook did not settle', () => {
       // the provider releases a held event 300 ms after it happened: well before that, the pay-in is still open
       await new Promise((res) => setTimeout(res, 100));
       const [still] = await t.deps.db.select().from(payins).where(eq(payins.providerId, r.request_id));
-      expect(still.status).toBe('Pending');
+      expect(still.status).toBe('in_flight');
       // not yet overdue: the recovery leaves it
       expect(await recoverPayins(t.deps)).toBe(0);
       await t.deps.db
@@ -276,7 +276,7 @@ describe('pay-ins the webhook did not settle', () => {
       // this call settles it, unless the workers' own 15-second sweep got there first: once either way
       expect(await recoverPayins(t.deps)).toBeLessThanOrEqual(1);
       expect(await recoverPayins(t.deps)).toBe(0);
-      expect((await settled(r.request_id)).status).toBe('Completed');
+      expect((await settled(r.request_id)).status).toBe('completed');
       expect(await balance(acmePayin)).toBe(before + 777);
     } finally {
       await control({ out_of_order_webhooks: false });
@@ -312,7 +312,7 @@ describe('pay-ins the webhook did not settle', () => {
     expect(applied).toBe('applied');
     const [row] = await t.deps.db.select().from(payins).where(eq(payins.providerId, r.request_id));
     expect(row).toMatchObject({
-      status: 'Expired',
+      status: 'expired',
       linkStatus: 'Expired',
       reason: 'The payment link expired before it was paid',
     });
@@ -498,7 +498,7 @@ describe('refunds', () => {
     expect(await balance(acmePayin)).toBe(before - 2_200);
     await refundSettled(id);
     const rows = await t.deps.db.select().from(refunds);
-    expect(rows.filter((r) => r.amount === 2_200 && r.status !== 'Declined')).toHaveLength(1);
+    expect(rows.filter((r) => r.amount === 2_200 && r.status !== 'failed')).toHaveLength(1);
   });
 
   it('a declined refund returns the money and the pay-in may be refunded again', async () => {
@@ -525,7 +525,7 @@ describe('refunds', () => {
     expect(await refundStatus(id)).toBe(0);
     expect(await balance(acmePayin)).toBe(before);
     const [declined] = await t.deps.db.select().from(refunds).where(eq(refunds.idempotencyKey, key));
-    expect(declined).toMatchObject({ status: 'Declined', reason: 'Card account closed' });
+    expect(declined).toMatchObject({ status: 'failed', reason: 'Card account closed' });
     // refund status 0: a new refund may start
     const r2 = await t.post('/api/payin-refund', { reference: id, code: await codeFor(id) }, merchant);
     expect(r2.status, r2.text).toBe(200);
@@ -645,7 +645,7 @@ describe('pay-in rewards', () => {
     const end = Date.now() + ms;
     for (;;) {
       const r = await rewardOf(requestId);
-      if (r.payoutStatus !== 'Pending') return r;
+      if (r.payoutStatus !== 'in_flight') return r;
       if (Date.now() > end) throw new Error(`the reward of ${requestId} is still being paid`);
       await new Promise((res) => setTimeout(res, 100));
     }
@@ -699,7 +699,7 @@ describe('pay-in rewards', () => {
     // the money leaves the pay-in account at once, once
     expect(await balance(acmePayin)).toBe(before - 250);
     const paid = await rewardSettled(r.body.request_id);
-    expect(paid).toMatchObject({ status: 'Rewarded', payoutStatus: 'Completed', reason: null });
+    expect(paid).toMatchObject({ status: 'Rewarded', payoutStatus: 'completed', reason: null });
     expect(paid.providerId).toBeTruthy();
     expect(await balance(acmePayin)).toBe(before - 250);
     // the provider paid the wallet once, under the reward's key
@@ -723,7 +723,7 @@ describe('pay-in rewards', () => {
     const reward = await rewardOf(r.body.request_id);
     expect((await update(reward.id)).status).toBe(200);
     const done = await rewardSettled(r.body.request_id);
-    expect(done).toMatchObject({ status: 'NotRewarded', payoutStatus: 'Declined', reason: 'Declined by provider' });
+    expect(done).toMatchObject({ status: 'NotRewarded', payoutStatus: 'failed', reason: 'Declined by provider' });
     expect(await balance(acmePayin)).toBe(before);
     const listed = await t.post('/api/payin-rewards', { search: r.body.reference }, merchant);
     expect(listed.body.data[0]).toMatchObject({

@@ -70,18 +70,18 @@ describe('refunds and rewards left Pending by a dead process and lost webhooks',
     ]);
     expect(a.settled + b.settled).toBe(1);
     const [done] = await t.deps.db.select().from(refunds).where(eq(refunds.payinId, p.id));
-    expect(done.status).toBe('Completed');
+    expect(done.status).toBe('completed');
     const [after] = await t.deps.db.select().from(payins).where(eq(payins.id, p.id));
     expect(after.refundStatus).toBe(1);
     expect(await balance()).toBe(before - 2_100);
     expect(await kinds('refund', done.id)).toEqual(['refund.complete', 'refund.reserve']);
     expect(await outboxPath(t.deps.db, 'refund', done.id)).toEqual([
-      [null, 'Pending'],
-      ['Pending', 'Completed'],
+      [null, 'in_flight'],
+      ['in_flight', 'completed'],
     ]);
     expect(await outboxPath(t.deps.db, 'payin', p.id)).toEqual([
-      [null, 'Pending'],
-      ['Pending', 'Completed'],
+      [null, 'in_flight'],
+      ['in_flight', 'completed'],
     ]);
     expect((await recoverMovements(t.deps, refundMovement, 0)).settled).toBe(0);
   });
@@ -104,18 +104,18 @@ describe('refunds and rewards left Pending by a dead process and lost webhooks',
     ]);
     expect(a.settled + b.settled).toBe(2);
     const [rOk, rRefused] = [await rewardOf(ok.id), await rewardOf(refused.id)];
-    expect(rOk).toMatchObject({ status: 'Rewarded', payoutStatus: 'Completed' });
-    expect(rRefused).toMatchObject({ status: 'NotRewarded', payoutStatus: 'Declined', reason: 'Declined by provider' });
+    expect(rOk).toMatchObject({ status: 'Rewarded', payoutStatus: 'completed' });
+    expect(rRefused).toMatchObject({ status: 'NotRewarded', payoutStatus: 'failed', reason: 'Declined by provider' });
     expect(await balance()).toBe(before - 300);
     expect(await kinds('reward', rOk.id)).toEqual(['reward.complete', 'reward.reserve']);
     expect(await kinds('reward', rRefused.id)).toEqual(['reward.reserve', 'reward.reversal']);
     expect(await outboxPath(t.deps.db, 'reward', rOk.id)).toEqual([
-      [null, 'Pending'],
-      ['Pending', 'Completed'],
+      [null, 'in_flight'],
+      ['in_flight', 'completed'],
     ]);
     expect(await outboxPath(t.deps.db, 'reward', rRefused.id)).toEqual([
-      [null, 'Pending'],
-      ['Pending', 'Declined'],
+      [null, 'in_flight'],
+      ['in_flight', 'failed'],
     ]);
     expect((await recoverMovements(t.deps, rewardMovement, 0)).settled).toBe(0);
     const tb = (await t.post('/api/trial-balance', {}, admin)).body;

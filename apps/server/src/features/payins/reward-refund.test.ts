@@ -91,7 +91,7 @@ async function completedWithReward() {
   });
   const p = await until('pay-in completed', async () => {
     const row = await payinRow(requestId);
-    return row.status === 'Completed' && row;
+    return row.status === 'completed' && row;
   });
   return { requestId, payinId: p.id, rewardId: (await rewardRow(p.id)).id };
 }
@@ -184,7 +184,7 @@ describe('a reward first', () => {
     } finally {
       await control({ paused_settlement: false });
     }
-    await until('reward paid', async () => (await rewardRow(p.payinId)).payoutStatus === 'Completed');
+    await until('reward paid', async () => (await rewardRow(p.payinId)).payoutStatus === 'completed');
     const before = await balance();
     const r = await refund(p.requestId, await refundCode(p.requestId));
     expect(r.status, r.text).toBe(200);
@@ -197,7 +197,7 @@ describe('a reward first', () => {
     // the whole pay-in goes back; the reward is not taken back and stays Rewarded
     expect(await balance()).toBe(before - 4_000);
     await until('refund completed', async () => (await payinRow(p.requestId)).refundStatus === 1);
-    expect(await rewardRow(p.payinId)).toMatchObject({ status: 'Rewarded', payoutStatus: 'Completed' });
+    expect(await rewardRow(p.payinId)).toMatchObject({ status: 'Rewarded', payoutStatus: 'completed' });
     expect(await trialBalanced()).toBe(true);
   });
 });
@@ -239,8 +239,8 @@ describe('a reward and a refund at the same moment', () => {
     }
     expect(winners.size).toBeGreaterThan(0);
     await until('everything settled', async () => {
-      const open = await t.deps.db.select().from(refunds).where(eq(refunds.status, 'Pending'));
-      const paying = await t.deps.db.select().from(payinRewards).where(eq(payinRewards.payoutStatus, 'Pending'));
+      const open = await t.deps.db.select().from(refunds).where(eq(refunds.status, 'in_flight'));
+      const paying = await t.deps.db.select().from(payinRewards).where(eq(payinRewards.payoutStatus, 'in_flight'));
       return open.length === 0 && paying.length === 0;
     });
     expect(await trialBalanced()).toBe(true);

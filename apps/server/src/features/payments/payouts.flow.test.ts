@@ -57,7 +57,7 @@ async function waitStatus(id: number, ms = 10_000) {
   const end = Date.now() + ms;
   for (;;) {
     const [p] = await t.deps.db.select().from(payouts).where(eq(payouts.id, id));
-    if (p.status !== 'Processing') return p;
+    if (p.status !== 'in_flight') return p;
     if (Date.now() > end) throw new Error(`payout ${id} still Processing`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -90,7 +90,7 @@ describe('a manual payout approved by its e-mailed code', () => {
     expect(r.body.batch_id).toBeTruthy();
     expect(await balance()).toBe(before - 10_000 - fee);
     const settled = await waitStatus(r.body.payout.id);
-    expect(settled.status).toBe('Completed');
+    expect(settled.status).toBe('completed');
     expect(settled.providerId).toBeTruthy();
     expect(await balance()).toBe(before - 10_000 - fee);
     // a replay answers the first result and moves nothing
@@ -112,7 +112,7 @@ describe('a manual payout approved by its e-mailed code', () => {
     const r = await t.post('/api/create-payout', { ...body, code }, merchantToken);
     expect(r.status).toBe(201);
     const settled = await waitStatus(r.body.payout.id);
-    expect(settled.status).toBe('Failed');
+    expect(settled.status).toBe('failed');
     expect(settled.failureMessage).toBe('Brand does not match');
     expect(await balance()).toBe(before);
   });
@@ -245,12 +245,12 @@ describe('the provider edge', () => {
     const code = await requestCode(300, '100000006');
     const r = await t.post('/api/create-payout', { ...body, code }, merchantToken);
     expect(r.status).toBe(201);
-    expect((await waitStatus(r.body.payout.id)).status).toBe('Completed');
+    expect((await waitStatus(r.body.payout.id)).status).toBe('completed');
     await control({ drop_after_accept_next: 1 });
     const body2 = payoutBody({ obol_id: '100000007', amount: 301 });
     const code2 = await requestCode(301, '100000007');
     const r2 = await t.post('/api/create-payout', { ...body2, code: code2 }, merchantToken);
-    expect((await waitStatus(r2.body.payout.id)).status).toBe('Completed');
+    expect((await waitStatus(r2.body.payout.id)).status).toBe('completed');
     const st = (await (
       await fetch(`${providerUrl}/statement`, { headers: { authorization: `Bearer ${t.providerKey}` } })
     ).json()) as { items: { idempotency_key: string }[] };
@@ -311,10 +311,10 @@ describe('the provider edge', () => {
       expect(answer.statusCode).toBe(200);
       expect(answer.json().message).toEqual(['ignored']);
       [p] = await t.deps.db.select().from(payouts).where(eq(payouts.id, r.body.payout.id));
-      expect(p.status).toBe('Processing');
+      expect(p.status).toBe('in_flight');
       expect(await balance()).toBe(before - 2_500 - feeCents(2_500, 150));
       await control({ paused_settlement: false });
-      expect((await waitStatus(p.id)).status).toBe('Completed');
+      expect((await waitStatus(p.id)).status).toBe('completed');
       expect(await balance()).toBe(before - 2_500 - feeCents(2_500, 150));
     } finally {
       await control({ paused_settlement: false });
@@ -405,8 +405,8 @@ describe('the provider edge', () => {
     const settled = await Promise.all(ids.map((id) => waitStatus(id)));
     await new Promise((r) => setTimeout(r, 1500));
     await control({ duplicate_webhooks: false, out_of_order_webhooks: false });
-    expect(settled.map((p) => p.status)).toEqual(['Completed', 'Failed', 'Completed']);
-    const spent = settled.filter((p) => p.status === 'Completed').reduce((s, p) => s + p.amount + p.fee, 0);
+    expect(settled.map((p) => p.status)).toEqual(['completed', 'failed', 'completed']);
+    const spent = settled.filter((p) => p.status === 'completed').reduce((s, p) => s + p.amount + p.fee, 0);
     expect(await balance()).toBe(before - spent);
     const admin = await t.signIn('admin@obol.example');
     expect((await t.post('/api/trial-balance', {}, admin)).body.balanced).toBe(true);
@@ -418,13 +418,13 @@ describe('the provider edge', () => {
     expect(clean.status).toBe(200);
     expect(clean.body.differences).toEqual([]);
     expect(clean.body.checked).toBeGreaterThan(0);
-    const [p] = await t.deps.db.select().from(payouts).where(eq(payouts.status, 'Completed')).limit(1);
-    await t.deps.db.update(payouts).set({ status: 'Failed' }).where(eq(payouts.id, p.id));
+    const [p] = await t.deps.db.select().from(payouts).where(eq(payouts.status, 'completed')).limit(1);
+    await t.deps.db.update(payouts).set({ status: 'failed' }).where(eq(payouts.id, p.id));
     const dirty = await t.post('/api/reconcile', {}, admin);
     expect(dirty.body.differences).toEqual([
       expect.objectContaining({ kind: 'status_mismatch', ours: 'Failed', theirs: 'Completed' }),
     ]);
-    await t.deps.db.update(payouts).set({ status: 'Completed' }).where(eq(payouts.id, p.id));
+    await t.deps.db.update(payouts).set({ status: 'completed' }).where(eq(payouts.id, p.id));
     expect((await t.post('/api/reconciliation-report', {}, admin)).body.report.differences).toHaveLength(1);
     expect((await t.post('/api/reconcile', {}, merchantToken)).status).toBe(403);
   });

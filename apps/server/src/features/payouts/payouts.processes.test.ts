@@ -77,7 +77,7 @@ describe.runIf(engine === 'postgres')('payouts worked by real server processes o
     for (;;) {
       const [{ n }] = (
         await database.db.execute(
-          sql`SELECT count(*)::int AS n FROM payouts WHERE status = 'Processing' AND id = ANY(${sql.param(ids)}::bigint[])`,
+          sql`SELECT count(*)::int AS n FROM payouts WHERE status = 'in_flight' AND id = ANY(${sql.param(ids)}::bigint[])`,
         )
       ).rows as { n: number }[];
       if (n === 0) return;
@@ -90,8 +90,8 @@ describe.runIf(engine === 'postgres')('payouts worked by real server processes o
   /** Every payout settled exactly once, at the provider and in the ledger, and the books balance. */
   async function assertExactlyOnce(ids: number[], providerUrl: string) {
     const rows = await database.db.select().from(payouts).where(inArray(payouts.id, ids));
-    expect(rows.every((r) => r.status === 'Completed' || r.status === 'Failed')).toBe(true);
-    expect(rows.some((r) => r.status === 'Failed' && r.failureMessage === 'Brand does not match')).toBe(true);
+    expect(rows.every((r) => r.status === 'completed' || r.status === 'failed')).toBe(true);
+    expect(rows.some((r) => r.status === 'failed' && r.failureMessage === 'Brand does not match')).toBe(true);
     const client = createProviderClient({ baseUrl: providerUrl, apiKey: PROVIDER_KEY });
     const statement = (await client.statement()).filter((i) => i.type === 'payout');
     const keys = new Set(rows.map((r) => r.idempotencyKey));
@@ -106,7 +106,7 @@ describe.runIf(engine === 'postgres')('payouts worked by real server processes o
         .where(sql`${journalEntries.businessType} = 'payout' AND ${journalEntries.businessId} = ${String(r.id)}`);
       const kinds = entries.map((e) => e.kind).sort();
       expect(kinds).toEqual(
-        r.status === 'Completed' ? ['payout.complete', 'payout.reserve'] : ['payout.reserve', 'payout.reversal'],
+        r.status === 'completed' ? ['payout.complete', 'payout.reserve'] : ['payout.reserve', 'payout.reversal'],
       );
       const item = theirs.find((i) => i.idempotency_key === r.idempotencyKey)!;
       expect(item.status).toBe(r.status);
@@ -133,7 +133,7 @@ describe.runIf(engine === 'postgres')('payouts worked by real server processes o
     await waitSettled(ids);
     await assertExactlyOnce(ids, provider.url);
     const rows = await database.db.select().from(payouts).where(inArray(payouts.id, ids));
-    const spent = rows.filter((r) => r.status === 'Completed').reduce((s, r) => s + r.amount + r.fee, 0);
+    const spent = rows.filter((r) => r.status === 'completed').reduce((s, r) => s + r.amount + r.fee, 0);
     expect((await holderAccounts(database.db, merchantId)).payout!.balance).toBe(before - spent);
     for (const p of procs.splice(0)) await p.kill();
   }, 120_000);
@@ -153,7 +153,7 @@ describe.runIf(engine === 'postgres')('payouts worked by real server processes o
     for (;;) {
       const [{ n }] = (
         await database.db.execute(
-          sql`SELECT count(*)::int AS n FROM payouts WHERE status <> 'Processing' AND id = ANY(${sql.param(ids)}::bigint[])`,
+          sql`SELECT count(*)::int AS n FROM payouts WHERE status <> 'in_flight' AND id = ANY(${sql.param(ids)}::bigint[])`,
         )
       ).rows as { n: number }[];
       if (n >= 20) break;
@@ -161,10 +161,7 @@ describe.runIf(engine === 'postgres')('payouts worked by real server processes o
       await new Promise((r) => setTimeout(r, 50));
     }
     await server.kill('SIGKILL');
-    const unsettled = await database.db
-      .select({ id: payouts.id })
-      .from(payouts)
-      .where(eq(payouts.status, 'Processing'));
+    const unsettled = await database.db.select({ id: payouts.id }).from(payouts).where(eq(payouts.status, 'in_flight'));
     expect(unsettled.length).toBeGreaterThan(0);
     server = await startServerProcess({ databaseUrl: url, providerUrl: provider.url, port });
     procs.push(server);

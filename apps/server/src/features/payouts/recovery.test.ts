@@ -49,7 +49,7 @@ describe('payouts in flight, with every webhook lost', () => {
     const second = await recoverMovements(t.deps, payoutMovement, 0);
     expect(second).toMatchObject({ asked: 1, settled: 1 });
     const rows = await rowsOf(ids);
-    expect(rows.map((r) => r.status)).toEqual(ids.map((_, i) => (i % 3 === 2 ? 'Failed' : 'Completed')));
+    expect(rows.map((r) => r.status)).toEqual(ids.map((_, i) => (i % 3 === 2 ? 'failed' : 'completed')));
     expect(rows.every((r) => r.providerId)).toBe(true);
     // nothing moves twice: a third run finds nothing, and each payout has its two entries
     expect(await recoverMovements(t.deps, payoutMovement, 0)).toMatchObject({ asked: 0 });
@@ -63,14 +63,14 @@ describe('payouts in flight, with every webhook lost', () => {
         .map((e) => e.kind)
         .sort();
       expect(kinds).toEqual(
-        r.status === 'Completed' ? ['payout.complete', 'payout.reserve'] : ['payout.reserve', 'payout.reversal'],
+        r.status === 'completed' ? ['payout.complete', 'payout.reserve'] : ['payout.reserve', 'payout.reversal'],
       );
       expect(await outboxPath(t.deps.db, 'payout', r.id)).toEqual([
-        [null, 'Processing'],
-        ['Processing', r.status],
+        [null, 'in_flight'],
+        ['in_flight', r.status],
       ]);
     }
-    const spent = rows.filter((r) => r.status === 'Completed').reduce((s, r) => s + r.amount + r.fee, 0);
+    const spent = rows.filter((r) => r.status === 'completed').reduce((s, r) => s + r.amount + r.fee, 0);
     expect((await holderAccounts(t.deps.db, merchantId)).payout!.balance).toBe(balanceBefore - spent);
     expect((await trialBalance(t.deps.db)).balanced).toBe(true);
   });
@@ -88,7 +88,7 @@ describe('payouts in flight, with every webhook lost', () => {
       const r = await recoverMovements(t.deps, payoutMovement, 0);
       expect(r).toMatchObject({ asked: 1, settled: 0, accepted: 1 });
       const [p] = await rowsOf([id]);
-      expect(p.status).toBe('Processing');
+      expect(p.status).toBe('in_flight');
       expect(p.providerId).toBeTruthy();
     } finally {
       await fetch(`${t.config.providerUrl}/_control`, {
@@ -108,7 +108,7 @@ describe('payouts in flight, with every webhook lost', () => {
     expect(report.settled).toBeGreaterThanOrEqual(4);
     expect(report.differences.filter((d) => d.kind === 'unsettled_in_ledger')).toEqual([]);
     const rows = await rowsOf(ids);
-    expect(rows.every((r) => r.status !== 'Processing')).toBe(true);
+    expect(rows.every((r) => r.status !== 'in_flight')).toBe(true);
     expect((await trialBalance(t.deps.db)).balanced).toBe(true);
   });
 });

@@ -97,10 +97,10 @@ describe('payouts sent to the provider in batches', () => {
     const rows = await rowsOf(ids);
     for (const r of rows) {
       if (r.id === victim.id) {
-        expect(r).toMatchObject({ status: 'Failed', providerId: null });
+        expect(r).toMatchObject({ status: 'failed', providerId: null });
         expect(r.failureMessage).toMatch(/idempotency_key/);
         expect(await entryKinds(r.id)).toEqual(['payout.reserve', 'payout.reversal']);
-      } else expect(r).toMatchObject({ status: 'Processing', providerId: expect.stringMatching(/^po_/) });
+      } else expect(r).toMatchObject({ status: 'in_flight', providerId: expect.stringMatching(/^po_/) });
     }
     // each accepted payout is its own item at the provider
     const keys = new Set(rows.filter((r) => r.id !== victim.id).map((r) => r.idempotencyKey));
@@ -122,7 +122,7 @@ describe('payouts sent to the provider in batches', () => {
       died.mockRestore();
     }
     const sent = await rowsOf(ids);
-    expect(sent.every((r) => r.status === 'Processing' && r.providerId === null)).toBe(true);
+    expect(sent.every((r) => r.status === 'in_flight' && r.providerId === null)).toBe(true);
     const keys = new Set(sent.map((r) => r.idempotencyKey));
     const atProvider = () => Object.values(provider.store.data.items).filter((i) => keys.has(i.idempotency_key));
     const taken = new Map(atProvider().map((i) => [i.idempotency_key, i.id]));
@@ -181,12 +181,12 @@ describe('payouts sent to the provider in batches', () => {
     expect(r.json().message).toEqual([...rows.map(() => 'applied'), 'duplicate', 'ignored', 'ignored', 'ignored']);
     const after = await rowsOf(ids);
     after.forEach((p, i) => {
-      expect(p.status).toBe(i % 3 === 2 ? 'Failed' : 'Completed');
+      expect(p.status).toBe(i % 3 === 2 ? 'failed' : 'completed');
       if (i % 3 === 2) expect(p.failureMessage).toBe('Brand does not match');
     });
     for (const p of after)
       expect(await entryKinds(p.id)).toEqual(
-        p.status === 'Completed' ? ['payout.complete', 'payout.reserve'] : ['payout.reserve', 'payout.reversal'],
+        p.status === 'completed' ? ['payout.complete', 'payout.reserve'] : ['payout.reserve', 'payout.reversal'],
       );
     // every event is recorded once, with its outcome
     const recorded = await t.deps.db
@@ -221,7 +221,7 @@ describe('payouts sent to the provider in batches', () => {
     const applied = [...ra.json().message, ...rb.json().message].filter((m: string) => m === 'applied');
     expect(applied).toHaveLength(40);
     for (const p of await rowsOf(ids)) {
-      expect(p.status).not.toBe('Processing');
+      expect(p.status).not.toBe('in_flight');
       expect(await entryKinds(p.id)).toHaveLength(2);
     }
     expect((await trialBalance(t.deps.db)).balanced).toBe(true);
@@ -244,6 +244,6 @@ describe('payouts sent to the provider in batches', () => {
       payload: raw,
     });
     expect(forged.statusCode).toBe(401);
-    expect((await rowsOf(ids)).map((p) => p.status)).toEqual(['Processing', 'Processing']);
+    expect((await rowsOf(ids)).map((p) => p.status)).toEqual(['in_flight', 'in_flight']);
   });
 });

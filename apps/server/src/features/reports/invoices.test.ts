@@ -24,7 +24,7 @@ beforeAll(async () => {
   }
   await seedDemoPayouts(t.deps);
   const end = Date.now() + 30_000;
-  while ((await t.deps.db.select().from(payouts).where(eq(payouts.status, 'Processing'))).length) {
+  while ((await t.deps.db.select().from(payouts).where(eq(payouts.status, 'in_flight'))).length) {
     if (Date.now() > end) throw new Error('demo payouts still in flight');
     await new Promise((r) => setTimeout(r, 100));
   }

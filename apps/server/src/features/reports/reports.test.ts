@@ -27,7 +27,7 @@ beforeAll(async () => {
   }
   await seedDemoPayouts(t.deps);
   const end = Date.now() + 30_000;
-  while ((await t.deps.db.select().from(payouts).where(eq(payouts.status, 'Processing'))).length) {
+  while ((await t.deps.db.select().from(payouts).where(eq(payouts.status, 'in_flight'))).length) {
     if (Date.now() > end) throw new Error('demo payouts still in flight');
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -190,7 +190,7 @@ describe('reports', () => {
     const dbFailed = await t.deps.db
       .select()
       .from(payouts)
-      .where(and(eq(payouts.merchantId, ids['merchant@obol.example']), eq(payouts.status, 'Failed')));
+      .where(and(eq(payouts.merchantId, ids['merchant@obol.example']), eq(payouts.status, 'failed')));
     expect(failed.rows.length).toBe(dbFailed.length);
     expect(failed.rows.length).toBeGreaterThan(0);
     const reasons = failed.rows.map((row) => row[failed.col('Reason')]);

@@ -107,7 +107,7 @@ beforeAll(async () => {
     ref: 'REF-1',
     obol: '100000001',
     amount: 1000,
-    status: 'Completed',
+    status: 'completed',
     updated: at(3, '10:00:00'),
   });
   id.bob = await payout({
@@ -120,7 +120,7 @@ beforeAll(async () => {
     ref: 'REF-2',
     obol: '100000002',
     amount: 2500,
-    status: 'Failed',
+    status: 'failed',
     msg: 'Wallet is closed',
     updated: at(2, '23:30:00'),
   });
@@ -134,7 +134,7 @@ beforeAll(async () => {
     ref: '+REF-3',
     obol: '100000003',
     amount: 500,
-    status: 'Completed',
+    status: 'completed',
     updated: at(1, '00:30:00'),
   });
   id.dan = await payout({
@@ -150,7 +150,7 @@ beforeAll(async () => {
     obol: '100000004',
     amount: 2000,
     fee: 30,
-    status: 'Completed',
+    status: 'completed',
     updated: at(4, '12:00:00'),
   });
   id.eve = await payout({
@@ -163,7 +163,7 @@ beforeAll(async () => {
     ref: 'REF-5',
     obol: '100000005',
     amount: 700,
-    status: 'Pending',
+    status: 'pending',
     updated: at(5, '08:00:00'),
   });
   id.fay = await payout({
@@ -178,7 +178,7 @@ beforeAll(async () => {
     ref: 'REF-6',
     obol: '100000006',
     amount: 800,
-    status: 'Failed',
+    status: 'failed',
     msg: null,
     updated: at(6, '08:00:00'),
   });
@@ -194,7 +194,7 @@ beforeAll(async () => {
     ref: 'REF-Z',
     obol: '200000001',
     amount: 9999,
-    status: 'Completed',
+    status: 'completed',
     updated: at(3, '11:00:00'),
   });
   // a staged batch awaiting execution, and one still being staged
@@ -737,7 +737,7 @@ describe('totals of long lists', () => {
         idempotency_key, created_at, updated_at)
       SELECT ${id.merchant2}, ${id.merchant2}, ${acc}, ${id.merchant2}, NULL, 'manual', 'BULK-' || i, 'Bulk ' || i,
         'Globex Trading', '2' || lpad(i::text, 8, '0'), 'R-' || i, 100, 0, 150,
-        CASE WHEN i % 2 = 0 THEN 'Completed' ELSE 'Pending' END, 'bulk:' || i,
+        CASE WHEN i % 2 = 0 THEN 'completed' ELSE 'pending' END, 'bulk:' || i,
         now() - interval '30 days' - make_interval(secs => i), now() - interval '30 days' - make_interval(secs => i)
       FROM generate_series(1, 10050) i`);
     await t.deps.db.execute(sql`ANALYZE payouts`);

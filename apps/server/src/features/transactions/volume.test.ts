@@ -38,17 +38,17 @@ beforeAll(async () => {
     tok[k] = await t.signIn(`${k}@obol.example`);
   }
   const m = id.merchant;
-  await payout(m, m, 'Completed', 1000, at(1, '10:00:00'), 'Alice');
-  await payout(m, m, 'Completed', 250, at(1, '11:00:00'), 'Alice');
-  await payout(m, m, 'Failed', 700, at(1, '12:00:00'), 'Bob');
-  await payout(m, m, 'Pending', 300, at(2, '09:00:00'), 'Carol');
-  await payout(m, m, 'Processing', 200, at(2, '09:30:00'), 'Carol');
-  await payout(m, id.brand, 'Completed', 5000, at(3, '08:00:00'), 'Dan');
+  await payout(m, m, 'completed', 1000, at(1, '10:00:00'), 'Alice');
+  await payout(m, m, 'completed', 250, at(1, '11:00:00'), 'Alice');
+  await payout(m, m, 'failed', 700, at(1, '12:00:00'), 'Bob');
+  await payout(m, m, 'pending', 300, at(2, '09:00:00'), 'Carol');
+  await payout(m, m, 'in_flight', 200, at(2, '09:30:00'), 'Carol');
+  await payout(m, id.brand, 'completed', 5000, at(3, '08:00:00'), 'Dan');
   // 23:30 UTC is the next day in Berlin
-  await payout(m, m, 'Completed', 111, at(4, '23:30:00'), 'Eve');
+  await payout(m, m, 'completed', 111, at(4, '23:30:00'), 'Eve');
   // older than the default range
-  await payout(m, m, 'Completed', 9000, at(40, '12:00:00'), 'Old');
-  await payout(id.merchant2, id.merchant2, 'Completed', 77_777, at(1, '10:00:00'), 'Zed');
+  await payout(m, m, 'completed', 9000, at(40, '12:00:00'), 'Old');
+  await payout(id.merchant2, id.merchant2, 'completed', 77_777, at(1, '10:00:00'), 'Zed');
 }, 60_000);
 afterAll(async () => {
   await t?.close();

@@ -56,18 +56,18 @@ describe('transfers left Pending by a dead process and lost webhooks', () => {
     const [rOk, rClosed] = await rows([ok, closed]).then((rs) =>
       [ok, closed].map((id) => rs.find((r) => r.id === id)!),
     );
-    expect(rOk.status).toBe('Completed');
-    expect(rClosed).toMatchObject({ status: 'Declined', detail: 'Account closed' });
+    expect(rOk.status).toBe('completed');
+    expect(rClosed).toMatchObject({ status: 'failed', detail: 'Account closed' });
     expect(await balance(account)).toBe(before - 1_200);
     expect((await recoverMovements(t.deps, transferMovement, 0)).settled).toBe(0);
     // the outbox holds each change once, though two recoveries raced for it
     expect(await outboxPath(t.deps.db, 'transfer', ok)).toEqual([
-      [null, 'Pending'],
-      ['Pending', 'Completed'],
+      [null, 'in_flight'],
+      ['in_flight', 'completed'],
     ]);
     expect(await outboxPath(t.deps.db, 'transfer', closed)).toEqual([
-      [null, 'Pending'],
-      ['Pending', 'Declined'],
+      [null, 'in_flight'],
+      ['in_flight', 'failed'],
     ]);
     for (const [id, kinds] of [
       [ok, ['transfer.complete', 'transfer.reserve']],

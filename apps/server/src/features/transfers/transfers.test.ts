@@ -59,7 +59,7 @@ async function settled(id: number, ms = 10_000) {
   const end = Date.now() + ms;
   for (;;) {
     const [row] = await t.deps.db.select().from(transfers).where(eq(transfers.id, id));
-    if (row.status !== 'Pending') return row;
+    if (row.status !== 'in_flight') return row;
     if (Date.now() > end) throw new Error(`transfer ${id} still Pending`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -88,7 +88,7 @@ describe('an amount transfer approved by its mailed code', () => {
     });
     expect(await balance(acct.payout)).toBe(before - 2_500);
     const done = await settled(r.body.transfer.id);
-    expect(done.status).toBe('Completed');
+    expect(done.status).toBe('completed');
     expect(done.providerId).toBeTruthy();
     expect(await balance(acct.payout)).toBe(before - 2_500);
     // the same request again (a double click, a retry) answers the first transfer and moves nothing
@@ -112,7 +112,7 @@ describe('an amount transfer approved by its mailed code', () => {
     expect(r.status, r.text).toBe(201);
     expect(await balance(acct.payin)).toBe(before - 1_000);
     const done = await settled(r.body.transfer.id);
-    expect(done.status).toBe('Declined');
+    expect(done.status).toBe('failed');
     expect(done.detail).toBe('Account closed');
     expect(await balance(acct.payin)).toBe(before);
     const list = await t.post('/api/get-amount-transfer-details', { status: 2 }, merchant);
