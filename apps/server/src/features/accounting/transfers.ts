@@ -134,9 +134,7 @@ export const accountingApproval = (deps: Pick<Deps, 'jobs'>) => ({
     const [row] = await tx
       .update(accountingTransactions)
       .set({ status: 'in_flight', updatedAt: new Date() })
-      .where(
-        and(eq(accountingTransactions.id, Number(objectId)), eq(accountingTransactions.status, 'held')),
-      )
+      .where(and(eq(accountingTransactions.id, Number(objectId)), eq(accountingTransactions.status, 'held')))
       .returning({ id: accountingTransactions.id });
     if (row) await deps.jobs.send('accounting.submit', { transactionId: row.id }, { tx });
   },
@@ -144,9 +142,7 @@ export const accountingApproval = (deps: Pick<Deps, 'jobs'>) => ({
     const [row] = await tx
       .update(accountingTransactions)
       .set({ status: 'rejected', reason, settledAt: new Date(), updatedAt: new Date() })
-      .where(
-        and(eq(accountingTransactions.id, Number(objectId)), eq(accountingTransactions.status, 'held')),
-      )
+      .where(and(eq(accountingTransactions.id, Number(objectId)), eq(accountingTransactions.status, 'held')))
       .returning({ id: accountingTransactions.id });
     if (!row) return;
     const reserve = await entryIdByKey(tx, `2d:${row.id}:reserve`);

@@ -26,9 +26,7 @@ export async function submitMovements<R extends MovementRow>(deps: Deps, m: Move
   const rows = (await deps.db
     .select()
     .from(m.table)
-    .where(
-      and(anyOf(m.columns.id, ids, 'bigint'), eq(m.columns.status, 'in_flight'), isNull(m.columns.providerId)),
-    )
+    .where(and(anyOf(m.columns.id, ids, 'bigint'), eq(m.columns.status, 'in_flight'), isNull(m.columns.providerId)))
     .orderBy(m.columns.id)) as R[];
   const unsent = rows.filter((r) => keyOf(m, r));
   if (!unsent.length) return;
