@@ -297,11 +297,11 @@ describe('a batch from upload to execution', () => {
     let rows: (typeof payouts.$inferSelect)[] = [];
     for (;;) {
       rows = await t.deps.db.select().from(payouts).where(eq(payouts.batchId, batchId));
-      if (rows.length === 4 && rows.every((r) => r.status !== 'Processing')) break;
+      if (rows.length === 4 && rows.every((r) => r.status !== 'in_flight')) break;
       if (Date.now() > end) throw new Error(`batch payouts: ${JSON.stringify(rows.map((r) => r.status))}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    const failed = rows.filter((r) => r.status === 'Failed');
+    const failed = rows.filter((r) => r.status === 'failed');
     expect(failed.map((r) => r.failureMessage)).toEqual(['Brand does not match']);
     // its amount returns, and the fee kept is the fee on what was paid
     const paid = total - failed[0].amount;
