@@ -14,6 +14,7 @@ import { journalEntries } from '../ledger/tables.ts';
 import { reconcile } from '../provider/service.ts';
 import { createPayout } from './service.ts';
 import { payouts } from './tables.ts';
+import { wordOf } from '../engine/status.ts';
 
 // Several processes need a PostgreSQL server: these run on the TEST_DATABASE_URL pass of the suite.
 describe.runIf(engine === 'postgres')('payouts worked by real server processes on PostgreSQL', () => {
@@ -109,7 +110,7 @@ describe.runIf(engine === 'postgres')('payouts worked by real server processes o
         r.status === 'completed' ? ['payout.complete', 'payout.reserve'] : ['payout.reserve', 'payout.reversal'],
       );
       const item = theirs.find((i) => i.idempotency_key === r.idempotencyKey)!;
-      expect(item.status).toBe(r.status);
+      expect(item.status).toBe(wordOf('payout', r.status));
       expect(item.amount).toBe(r.amount);
     }
     const tb = await trialBalance(database.db);
