@@ -17,8 +17,11 @@ import { err } from './validation.ts';
 export interface ProviderOptions {
   /** bearer key of every API call (default 'dev-provider-key') */
   apiKey?: string;
-  /** where webhooks are posted (default http://127.0.0.1:3000/api/provider/webhook) */
-  webhookUrl?: string;
+  /**
+   * where webhooks are posted (default http://127.0.0.1:3000/api/provider/webhook); a function is asked at each
+   * post, for a receiver that starts after the simulator (the tests' app)
+   */
+  webhookUrl?: string | (() => string);
   /** HMAC key of the webhook signature (default 'dev-webhook-secret') */
   webhookSecret?: string;
   /** delay from acceptance to settlement (default 1500 ms) */

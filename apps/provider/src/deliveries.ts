@@ -8,8 +8,8 @@ import type { Delivery, Item } from './store.ts';
 export const retryDelayMs = (attempts: number) => Math.min(30_000, 500 * 2 ** Math.max(0, attempts - 1));
 
 export interface DeliveryOptions {
-  /** where webhooks are posted */
-  webhookUrl: string;
+  /** where webhooks are posted; a function is asked at each post (a receiver that starts after the simulator) */
+  webhookUrl: string | (() => string);
   /** HMAC key of the webhook signature */
   secret: string;
   /** how long one webhook POST may take before it counts as failed */
@@ -113,7 +113,7 @@ export function createDeliveries(
     const body = batchSize > 1 ? `{"events":[${group.map((d) => d.body).join(',')}]}` : group[0].body;
     let failure: { status?: number; error?: string } | null = null;
     try {
-      const res = await fetch(webhookUrl, {
+      const res = await fetch(typeof webhookUrl === 'function' ? webhookUrl() : webhookUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-provider-signature': signWebhook(secret, body) },
         body,

@@ -32,26 +32,34 @@ const SECRET = 'test-webhook-secret';
  */
 export async function startTestAppWithProvider(opts: WithProviderOptions = {}): Promise<TestAppWithProvider> {
   const { env = {}, webhooks = 'app', provider: providerOptions = {}, ...appOptions } = opts;
-  const port = await freePort();
-  const providerUrl = `http://127.0.0.1:${port}`;
-  const t = await startTestApp(
-    { PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: SECRET, ...env },
-    { ...appOptions, providerUrl, listen: appOptions.listen || webhooks === 'app' },
-  );
+  // the simulator listens first, on a port the system gives it: a port picked free and bound seconds later, after
+  // the app's start, was once taken meanwhile by another test file's server (EADDRINUSE)
+  const app = { address: '' };
   const webhookUrl =
     webhooks === 'app'
-      ? `${t.address}/api/provider/webhook`
+      ? () => `${app.address}/api/provider/webhook`
       : webhooks === 'lost'
         ? `http://127.0.0.1:${await freePort()}/api/provider/webhook`
         : 'http://127.0.0.1:9/nobody-listens';
-  let provider: Provider;
+  const provider: Provider = await buildProvider({
+    apiKey: KEY,
+    webhookSecret: SECRET,
+    webhookUrl,
+    ...providerOptions,
+  });
+  let t: TestApp;
+  let providerUrl: string;
   try {
-    provider = await buildProvider({ apiKey: KEY, webhookSecret: SECRET, webhookUrl, ...providerOptions });
-    await provider.listen(port);
+    providerUrl = await provider.listen(0);
+    t = await startTestApp(
+      { PROVIDER_API_KEY: KEY, PROVIDER_WEBHOOK_SECRET: SECRET, ...env },
+      { ...appOptions, providerUrl, listen: appOptions.listen || webhooks === 'app' },
+    );
   } catch (e) {
-    await t.close();
+    await provider.close();
     throw e;
   }
+  app.address = t.address ?? '';
   const closeApp = t.close;
   return Object.assign(t, {
     provider,
