@@ -78,7 +78,8 @@ describe.runIf(engine === 'postgres')('payouts worked by real server processes o
     for (;;) {
       const [{ n }] = (
         await database.db.execute(
-          sql`SELECT count(*)::int AS n FROM payouts WHERE status = 'in_flight' AND id = ANY(${sql.param(ids)}::bigint[])`,
+          sql`SELECT count(*)::int AS n FROM payouts
+            WHERE status = 'in_flight' AND id = ANY(${sql.param(ids)}::bigint[])`,
         )
       ).rows as { n: number }[];
       if (n === 0) return;
@@ -154,7 +155,8 @@ describe.runIf(engine === 'postgres')('payouts worked by real server processes o
     for (;;) {
       const [{ n }] = (
         await database.db.execute(
-          sql`SELECT count(*)::int AS n FROM payouts WHERE status <> 'in_flight' AND id = ANY(${sql.param(ids)}::bigint[])`,
+          sql`SELECT count(*)::int AS n FROM payouts
+            WHERE status <> 'in_flight' AND id = ANY(${sql.param(ids)}::bigint[])`,
         )
       ).rows as { n: number }[];
       if (n >= 20) break;

@@ -31,7 +31,8 @@ export function historySource(executed: boolean, f: HistoryFilters): SQL {
     if (f.min_amount !== null) terms.push(sql`p.amount >= ${f.min_amount}`);
     if (f.max_amount !== null) terms.push(sql`p.amount <= ${f.max_amount}`);
     return sql`SELECT p.id, p.beneficiary_name, p.obol_id AS account_id, p.provider_id AS intergiro_trx_id,
-        p.merchant_transaction_id, p.brand, p.reference, p.currency, p.amount, ${wordSql('payout', sql`p.status`)} AS status,
+        p.merchant_transaction_id, p.brand, p.reference, p.currency, p.amount,
+        ${wordSql('payout', sql`p.status`)} AS status,
         p.updated_at,
         p.failure_message AS reason
       FROM payouts p WHERE ${sql.join(terms, sql` AND `)}`;
