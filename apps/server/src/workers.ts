@@ -16,8 +16,15 @@ import { runExport } from './features/downloads/service.ts';
 import { deliver } from './features/webhooks/deliver.ts';
 import { tidyWebhooks } from './features/webhooks/tidy.ts';
 import { dispatchWebhooks, DISPATCH_EVERY_MS, webhookCursorEventId } from './features/webhooks/dispatch.ts';
-import { activityCursorEventId, recordMoneyEvents, RECORD_EVERY_MS, RECORD_PAGE } from './features/activity/money.ts';
+import {
+  activityCursorEventId,
+  MOVING_MS,
+  recordMoneyEvents,
+  RECORD_EVERY_MS,
+  RECORD_PAGE,
+} from './features/activity/money.ts';
 import { pruneMoneyEvents } from './features/engine/prune.ts';
+import { movedWithin } from './features/engine/events.ts';
 import { pruneRateLimits } from './platform/housekeeping.ts';
 import { pruneLoginThrottle } from './features/auth/throttle.ts';
 import { pruneChallenges } from './features/passkeys/registration.ts';
@@ -160,8 +167,13 @@ export async function startWorkers(deps: Deps): Promise<() => Promise<void>> {
     if (recording) return;
     recording = true;
     try {
-      // a full page says more are waiting (a large batch's events): go on at once rather than a page a second
-      while (!closed && (await recordMoneyEvents(deps, RECORD_PAGE)) === RECORD_PAGE);
+      // a full page says more are waiting (a large batch's events): go on at once rather than a page a second,
+      // unless money is moving now: then the commands come first and the rest waits for the next tick
+      while (
+        !closed &&
+        (await recordMoneyEvents(deps, RECORD_PAGE)) === RECORD_PAGE &&
+        !(await movedWithin(deps.db, MOVING_MS))
+      );
     } catch (err) {
       deps.log.warn({ err }, 'recording money events failed; it runs again shortly');
     } finally {

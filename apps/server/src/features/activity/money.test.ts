@@ -5,6 +5,7 @@ import { activityLog } from '../../platform/tables.ts';
 import { engine, type TestApp } from '../../test/harness.ts';
 import { startOutboxApp, transferByHand, type HandRows } from '../../test/outbox.ts';
 import { verifyChain } from './chain.ts';
+import { movedWithin } from '../engine/events.ts';
 import { MONEY_EVENTS_ACTOR, recordMoneyEvents } from './money.ts';
 import { listLogs } from './repo.ts';
 
@@ -54,6 +55,13 @@ describe('the activity log of money movements', () => {
     expect(await recordMoneyEvents(t.deps)).toBe(0);
     expect(await recordsOf(id)).toHaveLength(2);
     expect(await verifyChain(t.deps.db)).toMatchObject({ intact: true });
+  });
+
+  it('tells that money is moving while the newest event is young (the recorder then keeps to a page a tick)', async () => {
+    await t.deps.db.transaction((tx) => transfer(tx));
+    expect(await movedWithin(t.deps.db, 60_000)).toBe(true);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(await movedWithin(t.deps.db, 10)).toBe(false);
   });
 
   it('records nothing of a rolled-back transaction', async () => {

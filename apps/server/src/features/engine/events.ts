@@ -113,6 +113,16 @@ export async function eventsAfter(
   }));
 }
 
+/** Whether the newest event is younger than `ms`, on the database's clock (money is moving). */
+export async function movedWithin(db: Executor, ms: number): Promise<boolean> {
+  const [row] = await db
+    .select({ moving: sql<boolean>`${moneyEvents.at} > now() - make_interval(secs => ${ms / 1000})` })
+    .from(moneyEvents)
+    .orderBy(sql`${moneyEvents.id} DESC`)
+    .limit(1);
+  return row?.moving === true;
+}
+
 /** The newest event a reader can see now (0: none): where a stream that asks for nothing older starts. */
 export async function lastEventId(db: Executor): Promise<number> {
   const [row] = await db
