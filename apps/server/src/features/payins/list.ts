@@ -71,9 +71,8 @@ const payinList: CreatedList = {
   alias: 'p',
   from: sql`payins p`,
   columns: sql`p.id, p.reference, p.merchant_name, p.brand_name, p.amount, p.currency, p.provider_id, p.channel,
-      p.requested_by, p.status,
-      p.link_status, p.reason, p.refund_status, p.first_name, p.last_name, p.date_of_birth::text AS date_of_birth, p.account_code,
-      p.created_at, p.updated_at`,
+      p.requested_by, p.status, p.link_status, p.reason, p.refund_status,
+      p.first_name, p.last_name, p.date_of_birth::text AS date_of_birth, p.account_code, p.created_at, p.updated_at`,
 };
 
 /** One page (or export chunk) of the list, newest or oldest first. */
