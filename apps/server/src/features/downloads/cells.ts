@@ -27,6 +27,15 @@ export const plainCell = (e: SQL): SqlCell => ({ kind: 'plain', sql: e });
 export const centsCell = (e: SQL): SqlCell => ({ kind: 'cents', sql: e });
 export const intCell = (e: SQL): SqlCell => ({ kind: 'int', sql: e });
 
+/** An export's column: its heading in the header row, and its cell in each row. */
+export type Column = [heading: string, cell: SqlCell];
+
+/** An export's header and cells (ExportSpec) from its columns, each heading beside its cell. */
+export const columns = (list: Column[]): { header: string[]; cells: SqlCell[] } => ({
+  header: list.map(([heading]) => heading),
+  cells: list.map(([, cell]) => cell),
+});
+
 /** The header row's cells: its names as constants. */
 export const headingCells = (names: string[]): SqlCell[] =>
   names.map((name) => ({ kind: 'heading', sql: sql`${name}::text` }));

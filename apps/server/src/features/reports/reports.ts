@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { type Scope, tenantFilter } from '../../platform/scope.ts';
 import { defineExport } from '../downloads/exports.ts';
-import { centsCell, intCell, isoSql, labelSql, plainCell, textCell } from '../downloads/cells.ts';
+import { centsCell, columns, intCell, isoSql, labelSql, plainCell, textCell } from '../downloads/cells.ts';
 import { completedWhere, payoutScope } from '../transactions/query.ts';
 import { both, bounds, num, params } from './params.ts';
 
@@ -37,19 +37,6 @@ export const ACTIVITY_REPORT = defineExport({
   kind: 'report_activity',
   fileName: 'merchant-activity-report',
   isReport: true,
-  header: [
-    'Holder',
-    'Account ID',
-    'Account',
-    'Date (UTC)',
-    'Movement',
-    'Reference',
-    'Amount (EUR)',
-    'Balance After (EUR)',
-    'Amount (cents)',
-    'Balance After (cents)',
-    'Entry ID',
-  ],
   chunk: (caller, raw, cursor, limit) => {
     const [c, h] = both(caller, raw);
     const { from, to } = bounds(params(raw));
@@ -83,19 +70,22 @@ export const ACTIVITY_REPORT = defineExport({
       ORDER BY m.acc, m.created_at, m.id
       LIMIT ${limit}`;
   },
-  cells: [
-    textCell(sql`r.holder`),
-    textCell(sql`r.account_code`),
-    textCell(labelSql(sql`r.account_kind`, ACCOUNT_LABEL)),
-    plainCell(isoSql(sql`r.created_at`)),
-    textCell(sql`r.entry_kind`),
-    textCell(sql`concat_ws(' ', nullif(r.business_type, ''), nullif(r.business_id::text, ''), nullif(r.memo, ''))`),
-    centsCell(sql`r.amount`),
-    centsCell(sql`r.balance_after`),
-    intCell(sql`r.amount`),
-    intCell(sql`r.balance_after`),
-    intCell(sql`r.entry_id`),
-  ],
+  ...columns([
+    ['Holder', textCell(sql`r.holder`)],
+    ['Account ID', textCell(sql`r.account_code`)],
+    ['Account', textCell(labelSql(sql`r.account_kind`, ACCOUNT_LABEL))],
+    ['Date (UTC)', plainCell(isoSql(sql`r.created_at`))],
+    ['Movement', textCell(sql`r.entry_kind`)],
+    [
+      'Reference',
+      textCell(sql`concat_ws(' ', nullif(r.business_type, ''), nullif(r.business_id::text, ''), nullif(r.memo, ''))`),
+    ],
+    ['Amount (EUR)', centsCell(sql`r.amount`)],
+    ['Balance After (EUR)', centsCell(sql`r.balance_after`)],
+    ['Amount (cents)', intCell(sql`r.amount`)],
+    ['Balance After (cents)', intCell(sql`r.balance_after`)],
+    ['Entry ID', intCell(sql`r.entry_id`)],
+  ]),
   cursorOf: (r) => ({ acc: num(r.acc), at: String(r.at_key), id: num(r.id) }),
 });
 
@@ -107,25 +97,6 @@ export const BATCH_PAYOUTS_REPORT = defineExport({
   kind: 'report_batch_payouts',
   fileName: 'batch-payouts-report',
   isReport: true,
-  header: [
-    'Batch ID',
-    'Type',
-    'File Name',
-    'Merchant',
-    'Behalf Of',
-    'Executed At (UTC)',
-    'Rows',
-    'Amount (EUR)',
-    'Fee (EUR)',
-    'Completed',
-    'Completed Amount (EUR)',
-    'Failed',
-    'Amount Returned (EUR)',
-    'Fee Returned (EUR)',
-    'In Flight',
-    'Fee Kept (EUR)',
-    'Status',
-  ],
   chunk: (caller, raw, cursor, limit) => {
     const [c, h] = both(caller, raw);
     const { from, to } = bounds(params(raw));
@@ -146,25 +117,25 @@ export const BATCH_PAYOUTS_REPORT = defineExport({
       ORDER BY b.executed_at, b.batch_id
       LIMIT ${limit}`;
   },
-  cells: [
-    textCell(sql`r.batch_id`),
-    textCell(sql`r.payout_type`),
-    textCell(sql`r.file_name`),
-    textCell(sql`r.merchant`),
-    textCell(sql`r.behalf_of`),
-    plainCell(isoSql(sql`r.executed_at`)),
-    intCell(sql`r.total_rows`),
-    centsCell(sql`r.amount`),
-    centsCell(sql`r.fee`),
-    intCell(sql`r.completed`),
-    centsCell(sql`r.completed_amount`),
-    intCell(sql`r.failed`),
-    centsCell(sql`r.amount_returned`),
-    centsCell(sql`r.fee_returned`),
-    intCell(sql`r.in_flight`),
-    centsCell(sql`r.fee - r.fee_returned`),
-    textCell(sql`r.status`),
-  ],
+  ...columns([
+    ['Batch ID', textCell(sql`r.batch_id`)],
+    ['Type', textCell(sql`r.payout_type`)],
+    ['File Name', textCell(sql`r.file_name`)],
+    ['Merchant', textCell(sql`r.merchant`)],
+    ['Behalf Of', textCell(sql`r.behalf_of`)],
+    ['Executed At (UTC)', plainCell(isoSql(sql`r.executed_at`))],
+    ['Rows', intCell(sql`r.total_rows`)],
+    ['Amount (EUR)', centsCell(sql`r.amount`)],
+    ['Fee (EUR)', centsCell(sql`r.fee`)],
+    ['Completed', intCell(sql`r.completed`)],
+    ['Completed Amount (EUR)', centsCell(sql`r.completed_amount`)],
+    ['Failed', intCell(sql`r.failed`)],
+    ['Amount Returned (EUR)', centsCell(sql`r.amount_returned`)],
+    ['Fee Returned (EUR)', centsCell(sql`r.fee_returned`)],
+    ['In Flight', intCell(sql`r.in_flight`)],
+    ['Fee Kept (EUR)', centsCell(sql`r.fee - r.fee_returned`)],
+    ['Status', textCell(sql`r.status`)],
+  ]),
   cursorOf: (r) => ({ at: String(r.at_key), id: String(r.batch_id) }),
 });
 
@@ -175,21 +146,6 @@ export const FAILED_REPORT = defineExport({
   kind: 'report_failed',
   fileName: 'failed-transfers-report',
   isReport: true,
-  header: [
-    'Payout ID',
-    'Batch ID',
-    'Merchant Transaction ID',
-    'Merchant',
-    'Behalf Of',
-    'Beneficiary Name',
-    'Obol ID',
-    'Brand',
-    'Amount Returned (EUR)',
-    'Fee (EUR)',
-    'Reason',
-    'Created At (UTC)',
-    'Failed At (UTC)',
-  ],
   chunk: (caller, raw, cursor, limit) => {
     const [c, h] = both(caller, raw);
     const { from, to } = bounds(params(raw));
@@ -206,21 +162,21 @@ export const FAILED_REPORT = defineExport({
       ORDER BY p.updated_at, p.id
       LIMIT ${limit}`;
   },
-  cells: [
-    intCell(sql`r.id`),
-    textCell(sql`coalesce(r.batch_id, '')`),
-    textCell(sql`r.merchant_transaction_id`),
-    textCell(sql`r.merchant`),
-    textCell(sql`r.behalf_of`),
-    textCell(sql`r.beneficiary_name`),
-    textCell(sql`r.obol_id`),
-    textCell(sql`r.brand`),
-    centsCell(sql`r.amount`),
-    centsCell(sql`r.fee`),
-    textCell(sql`coalesce(r.failure_message, '')`),
-    plainCell(isoSql(sql`r.created_at`)),
-    plainCell(isoSql(sql`r.updated_at`)),
-  ],
+  ...columns([
+    ['Payout ID', intCell(sql`r.id`)],
+    ['Batch ID', textCell(sql`coalesce(r.batch_id, '')`)],
+    ['Merchant Transaction ID', textCell(sql`r.merchant_transaction_id`)],
+    ['Merchant', textCell(sql`r.merchant`)],
+    ['Behalf Of', textCell(sql`r.behalf_of`)],
+    ['Beneficiary Name', textCell(sql`r.beneficiary_name`)],
+    ['Obol ID', textCell(sql`r.obol_id`)],
+    ['Brand', textCell(sql`r.brand`)],
+    ['Amount Returned (EUR)', centsCell(sql`r.amount`)],
+    ['Fee (EUR)', centsCell(sql`r.fee`)],
+    ['Reason', textCell(sql`coalesce(r.failure_message, '')`)],
+    ['Created At (UTC)', plainCell(isoSql(sql`r.created_at`))],
+    ['Failed At (UTC)', plainCell(isoSql(sql`r.updated_at`))],
+  ]),
   cursorOf: (r) => ({ at: String(r.at_key), id: num(r.id) }),
 });
 
@@ -235,7 +191,6 @@ export const FEES_REPORT = defineExport({
   kind: 'report_fees',
   fileName: 'fees-by-merchant-report',
   isReport: true,
-  header: ['Merchant', 'Behalf Of', 'Completed Payouts', 'Completed Amount (EUR)', 'Fees (EUR)', 'Fees (cents)'],
   chunk: (caller, raw, cursor, limit) => {
     const p = params(raw);
     const [c, h] = both(caller, raw);
@@ -260,14 +215,14 @@ export const FEES_REPORT = defineExport({
       ORDER BY g.total_row, g.merchant, g.behalf_of
       LIMIT ${limit} OFFSET ${offset}`;
   },
-  cells: [
-    textCell(sql`CASE WHEN r.total_row > 0 THEN 'Total' ELSE r.merchant END`),
-    textCell(sql`CASE WHEN r.total_row > 0 THEN '' ELSE r.behalf_of END`),
-    intCell(sql`r.payouts`),
-    centsCell(sql`r.amount`),
-    centsCell(sql`r.fees`),
-    intCell(sql`r.fees`),
-  ],
+  ...columns([
+    ['Merchant', textCell(sql`CASE WHEN r.total_row > 0 THEN 'Total' ELSE r.merchant END`)],
+    ['Behalf Of', textCell(sql`CASE WHEN r.total_row > 0 THEN '' ELSE r.behalf_of END`)],
+    ['Completed Payouts', intCell(sql`r.payouts`)],
+    ['Completed Amount (EUR)', centsCell(sql`r.amount`)],
+    ['Fees (EUR)', centsCell(sql`r.fees`)],
+    ['Fees (cents)', intCell(sql`r.fees`)],
+  ]),
   cursorOf: (r) => ({ n: num(r.rn) }),
 });
 
