@@ -6,9 +6,10 @@ import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import { holdForApproval, needsApproval, thresholdOf } from '../approvals/service.ts';
 import { consumeApprovalCode, issueApprovalCode } from '../auth/approval.ts';
-import { accountById, platformAccountId } from '../ledger/accounts.ts';
-import { entryIdByKey, InsufficientFunds, postEntry, reverseEntry } from '../ledger/service.ts';
+import { accountById } from '../ledger/accounts.ts';
+import { entryIdByKey, InsufficientFunds, reverseEntry } from '../ledger/service.ts';
 import type { PayoutRow } from '../payouts/service.ts';
+import { postReserve } from '../engine/reserve.ts';
 import { submitMovements } from '../engine/submit.ts';
 import { returnBatchPayout } from '../payouts/settle.ts';
 import { PROVIDER_BATCH_MAX } from '../../platform/provider.ts';
@@ -89,20 +90,14 @@ export async function confirmExecution(
         );
       assertRunnable(counts);
       await tx.update(batches).set({ amount, fee, feeBps }).where(eq(batches.batchId, b.batchId));
-      const clearing = await platformAccountId(tx, 'payout_clearing');
-      const feeAccount = await platformAccountId(tx, 'fee');
-      const lines = [
-        { accountId: b.accountId, amount: -(amount + fee) },
-        { accountId: clearing, amount },
-      ];
-      if (fee > 0) lines.push({ accountId: feeAccount, amount: fee });
-      await postEntry(tx, {
-        idempotencyKey: `batch:${b.batchId}:reserve`,
-        kind: 'batch.reserve',
-        businessType: 'batch',
-        businessId: b.batchId,
+      await postReserve(tx, {
+        kind: 'batch',
+        id: b.batchId,
+        clearing: 'payout_clearing',
+        source: b.accountId,
+        amount,
+        fee,
         createdBy: auth.user.id,
-        postings: lines,
       });
       // four eyes at or above the merchant's threshold: reserved, and nothing made or sent until approved
       const holder = await findHolderInScope(tx, { kind: 'all' }, b.behalfOfId);

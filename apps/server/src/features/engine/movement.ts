@@ -31,7 +31,7 @@ export interface MovementRow {
  * A movement of money through the provider, declared once as data (issue 47): its table, the way
  * its money goes (out through a clearing account, or in to the holder's account), the provider call that submits
  * it and the look-up that settles it. The engine's submit, settle and recover serve every kind declared so;
- * the reserve of money going out is written by the command that creates it (`<kind>:<id>:reserve`, source ->
+ * the reserve of money going out is written by the command that creates it (`postReserve`, reserve.ts: source ->
  * clearing), as only the command knows the source.
  */
 export interface Movement<R extends MovementRow> {

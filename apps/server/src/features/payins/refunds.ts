@@ -8,9 +8,9 @@ import { notFound, unprocessable } from '../../platform/errors.ts';
 import type { AuthContext } from '../../platform/http.ts';
 import type { Scope } from '../../platform/scope.ts';
 import { consumeApprovalCode, issueApprovalCode } from '../auth/approval.ts';
-import { platformAccountId } from '../ledger/accounts.ts';
-import { InsufficientFunds, postEntry } from '../ledger/service.ts';
+import { InsufficientFunds } from '../ledger/service.ts';
 import type { Movement } from '../engine/movement.ts';
+import { postReserve } from '../engine/reserve.ts';
 import { payinRewards, payins, refunds } from './tables.ts';
 
 /** A refund's code is valid for 24 hours (section 4). */
@@ -117,17 +117,14 @@ export async function refundPayin(
           createdBy: userId,
         })
         .returning();
-      await postEntry(tx, {
-        idempotencyKey: `refund:${refund.id}:reserve`,
-        kind: 'refund.reserve',
-        businessType: 'refund',
-        businessId: refund.id,
+      await postReserve(tx, {
+        kind: 'refund',
+        id: refund.id,
+        clearing: 'refund_clearing',
+        source: p.accountId,
+        amount: p.amount,
         createdBy: userId,
         memo: p.reference,
-        postings: [
-          { accountId: p.accountId, amount: -p.amount },
-          { accountId: await platformAccountId(tx, 'refund_clearing'), amount: p.amount },
-        ],
       });
       await deps.jobs.send('refund.submit', { refundId: refund.id }, { tx });
       await record?.(tx, refund.id);

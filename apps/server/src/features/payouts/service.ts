@@ -3,9 +3,9 @@ import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../../platform/db.ts';
 import { unprocessable } from '../../platform/errors.ts';
 import type { Jobs } from '../../platform/jobs.ts';
-import { platformAccountId, type AccountRow } from '../ledger/accounts.ts';
-import { postEntry } from '../ledger/service.ts';
+import type { AccountRow } from '../ledger/accounts.ts';
 import type { Movement } from '../engine/movement.ts';
+import { postReserve } from '../engine/reserve.ts';
 import { settleMovements } from '../engine/settle.ts';
 import { payouts } from './tables.ts';
 
@@ -102,19 +102,6 @@ export async function rejectHeldPayout(
 
 /** The reserve entry: payout account -(amount+fee), payouts in flight +amount, Fee Account +fee. */
 export async function reservePayout(tx: Tx, row: PayoutRow) {
-  const clearing = await platformAccountId(tx, 'payout_clearing');
-  const feeAccount = await platformAccountId(tx, 'fee');
-  const lines = [
-    { accountId: row.accountId, amount: -(row.amount + row.fee) },
-    { accountId: clearing, amount: row.amount },
-  ];
-  if (row.fee > 0) lines.push({ accountId: feeAccount, amount: row.fee });
-  return postEntry(tx, {
-    idempotencyKey: `payout:${row.id}:reserve`,
-    kind: 'payout.reserve',
-    businessType: 'payout',
-    businessId: row.id,
-    createdBy: row.createdBy,
-    postings: lines,
-  });
+  const { id, accountId: source, amount, fee, createdBy } = row;
+  return postReserve(tx, { kind: 'payout', id, clearing: 'payout_clearing', source, amount, fee, createdBy });
 }

@@ -16,10 +16,11 @@ import type { AuthContext } from '../../platform/http.ts';
 import { withIdempotency } from '../../platform/idempotency.ts';
 import { holdForApproval, needsApproval, thresholdOf } from '../approvals/service.ts';
 import { consumeApprovalCode, issueApprovalCode } from '../auth/approval.ts';
-import { findAccountInScope, platformAccountId, type AccountRow } from '../ledger/accounts.ts';
-import { InsufficientFunds, postEntry } from '../ledger/service.ts';
+import { findAccountInScope, type AccountRow } from '../ledger/accounts.ts';
+import { InsufficientFunds } from '../ledger/service.ts';
 import { findHolderInScope } from '../merchants/holders.ts';
 import { usersUnder } from '../users/repo.ts';
+import { postReserve } from '../engine/reserve.ts';
 import { settleMovements } from '../engine/settle.ts';
 import { listRows } from './list.ts';
 import { transferMovement } from './movement.ts';
@@ -126,17 +127,13 @@ export async function recordTransfer(tx: Tx, deps: Pick<Deps, 'jobs'>, t: NewTra
       idempotencyKey: t.idempotencyKey,
     })
     .returning();
-  const clearing = await platformAccountId(tx, 'transfer_clearing');
-  await postEntry(tx, {
-    idempotencyKey: `transfer:${row.id}:reserve`,
-    kind: 'transfer.reserve',
-    businessType: 'transfer',
-    businessId: row.id,
+  await postReserve(tx, {
+    kind: 'transfer',
+    id: row.id,
+    clearing: 'transfer_clearing',
+    source: t.account.id,
+    amount: row.amount,
     createdBy: t.createdBy,
-    postings: [
-      { accountId: t.account.id, amount: -row.amount },
-      { accountId: clearing, amount: row.amount },
-    ],
   });
   if (!t.held) await deps.jobs.send('transfer.submit', { transferId: row.id }, { tx });
   return row;
