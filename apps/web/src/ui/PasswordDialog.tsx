@@ -19,6 +19,33 @@ interface Props {
   onConfirm: (password: string) => Promise<void>;
 }
 
+/** The user's own password, asked for before a change of the account's security; its refusal shows under it. */
+export function CurrentPasswordField({
+  value,
+  onChange,
+  error,
+  autoFocus,
+}: {
+  value: string;
+  onChange: (password: string) => void;
+  error?: string | null;
+  autoFocus?: boolean;
+}) {
+  return (
+    <TextField
+      label="Password"
+      type="password"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      slotProps={{ htmlInput: { autoComplete: 'current-password' } }}
+      error={!!error}
+      helperText={error}
+      autoFocus={autoFocus}
+      fullWidth
+    />
+  );
+}
+
 /**
  * Asks for the user's password before a change of the account's own security (backup codes, the 2FA switch, the
  * API key reveal). Cancel, Esc and a click outside change nothing. A wrong password ('Incorrect Password.'), a
@@ -66,17 +93,7 @@ export function PasswordDialog({
         <DialogTitle id={`${id}-title`}>{title}</DialogTitle>
         <DialogContent>
           <DialogContentText sx={{ mb: 2 }}>{text}</DialogContentText>
-          <TextField
-            label="Password"
-            type="password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            slotProps={{ htmlInput: { autoComplete: 'current-password' } }}
-            error={!!error}
-            helperText={error}
-            autoFocus
-            fullWidth
-          />
+          <CurrentPasswordField value={password} onChange={setPassword} error={error} autoFocus />
         </DialogContent>
         <DialogActions>
           <Button onClick={close} disabled={busy}>

@@ -1,7 +1,9 @@
 import { MSG, newPassword } from '@obol/contract';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
-import { List, ListItem, ListItemIcon, ListItemText } from '@mui/material';
+import { List, ListItem, ListItemIcon, ListItemText, TextField } from '@mui/material';
+import { useWatch, type Path, type UseFormReturn } from 'react-hook-form';
+import { fieldProps } from '../lib/fieldProps.ts';
 
 /** The password rules of the contract, in the order a user meets them. */
 export const PASSWORD_RULES = [MSG.passwordMin, MSG.passwordAlphabet, MSG.passwordNumber, MSG.passwordSpecial] as const;
@@ -38,5 +40,29 @@ export function PasswordRules({ password, id }: { password: string; id?: string 
         );
       })}
     </List>
+  );
+}
+
+/**
+ * A new password's fields in a react-hook-form form: the password, the live checklist of its rules under it, and its
+ * confirmation.
+ */
+export function NewPasswordFields<T extends { password: string; password_confirmation: string }>({
+  form,
+  confirmLabel,
+  rulesId,
+}: {
+  form: UseFormReturn<T, any, any>;
+  confirmLabel: string;
+  /** the checklist's id, for a field that names it */
+  rulesId?: string;
+}) {
+  const password = useWatch({ control: form.control, name: 'password' as Path<T> }) as string | undefined;
+  return (
+    <>
+      <TextField label="New password" type="password" {...fieldProps(form, 'password' as Path<T>)} />
+      <PasswordRules password={password ?? ''} id={rulesId} />
+      <TextField label={confirmLabel} type="password" {...fieldProps(form, 'password_confirmation' as Path<T>)} />
+    </>
   );
 }

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { forgotPasswordRequest, MSG, setPasswordRequest } from '@obol/contract';
 import { Alert, Button, CircularProgress, Link, Stack, TextField } from '@mui/material';
 import { useEffect, useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
 import { ApiError } from '../../lib/api.ts';
@@ -10,7 +10,7 @@ import { checkLinkExpiry } from './api/checkLinkExpiry.ts';
 import { forgotPassword } from './api/forgotPassword.ts';
 import { setPassword } from './api/setPassword.ts';
 import { useNotify } from '../../ui/notifications.tsx';
-import { PasswordRules } from '../../ui/PasswordRules.tsx';
+import { NewPasswordFields } from '../../ui/PasswordRules.tsx';
 import { AuthLayout } from '../../ui/AuthLayout.tsx';
 import { fieldProps } from '../../lib/fieldProps.ts';
 
@@ -65,7 +65,6 @@ export function NewPasswordPage() {
     mode: 'onTouched',
     defaultValues: { token, email, password: '', password_confirmation: '' },
   });
-  const password = useWatch({ control: form.control, name: 'password' });
 
   useEffect(() => {
     checkLinkExpiry({ token, email })
@@ -96,9 +95,7 @@ export function NewPasswordPage() {
       ) : (
         <form onSubmit={submit} noValidate>
           <Stack spacing={2}>
-            <TextField label="New password" type="password" {...fieldProps(form, 'password')} />
-            <PasswordRules password={password ?? ''} id="password-rules" />
-            <TextField label="Confirm password" type="password" {...fieldProps(form, 'password_confirmation')} />
+            <NewPasswordFields form={form} confirmLabel="Confirm password" rulesId="password-rules" />
             <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
               Set password
             </Button>

@@ -2,11 +2,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { changePasswordRequest, MSG } from '@obol/contract';
 import { Button, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { useNotify } from '../../ui/notifications.tsx';
-import { PasswordRules } from '../../ui/PasswordRules.tsx';
+import { NewPasswordFields } from '../../ui/PasswordRules.tsx';
 import { changePassword } from './api/changePassword.ts';
 import { fieldProps } from '../../lib/fieldProps.ts';
 
@@ -20,7 +20,6 @@ export function ChangePasswordCard() {
     mode: 'onTouched',
     defaultValues: { current_password: '', password: '', password_confirmation: '' },
   });
-  const password = useWatch({ control: form.control, name: 'password' });
   // the fields are uncontrolled: after a reset they are mounted anew, so their labels float back down
   const [round, setRound] = useState(0);
 
@@ -49,9 +48,7 @@ export function ChangePasswordCard() {
       <form onSubmit={submit} noValidate>
         <Stack spacing={2} sx={{ maxWidth: 420 }} key={round}>
           <TextField label="Current password" type="password" {...fieldProps(form, 'current_password')} />
-          <TextField label="New password" type="password" {...fieldProps(form, 'password')} />
-          <PasswordRules password={password ?? ''} />
-          <TextField label="Confirm new password" type="password" {...fieldProps(form, 'password_confirmation')} />
+          <NewPasswordFields form={form} confirmLabel="Confirm new password" />
           <Button type="submit" variant="contained" disabled={form.formState.isSubmitting}>
             Change password
           </Button>

@@ -10,7 +10,7 @@ import { passkeyRegister } from './api/passkeyRegister.ts';
 import { passkeyRegisterOptions } from './api/passkeyRegisterOptions.ts';
 import { passkeysKey } from './api/passkeys.ts';
 import { renamePasskey } from './api/renamePasskey.ts';
-import { PasswordDialog } from '../../ui/PasswordDialog.tsx';
+import { CurrentPasswordField, PasswordDialog } from '../../ui/PasswordDialog.tsx';
 import { FormActions } from '../../ui/FormActions.tsx';
 
 /** The field's message in a 400, or the answer's message. */
@@ -116,16 +116,7 @@ export function AddPasskeyDialog({ open, onClose }: { open: boolean; onClose: ()
         autoFocus
         fullWidth
       />
-      <TextField
-        label="Password"
-        type="password"
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        slotProps={{ htmlInput: { autoComplete: 'current-password' } }}
-        error={!!errors.password}
-        helperText={errors.password}
-        fullWidth
-      />
+      <CurrentPasswordField value={password} onChange={setPassword} error={errors.password} />
     </FormDialog>
   );
 }
