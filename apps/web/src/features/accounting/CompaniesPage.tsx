@@ -20,10 +20,9 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '../../lib/api.ts';
 import { localDateTime } from '../../lib/format.ts';
-import { usePaging, usePagedList } from '../../lib/paging.ts';
+import { useSearchedList } from '../../lib/useSearchedList.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
-import { useUrlSearch } from '../../lib/useUrlSearch.ts';
 import { ActionButton } from '../../ui/ActionButton.tsx';
 import { ApprovalThreshold } from '../../ui/ApprovalThreshold.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
@@ -31,9 +30,8 @@ import { useCopy } from '../../ui/CopyButton.tsx';
 import { ActiveCounters } from '../../ui/Counter.tsx';
 import type { Column, RowAction } from '../../ui/ListTable.tsx';
 import { TitleBar } from '../../ui/ListHeader.tsx';
-import { PagedTable } from '../../ui/PagedTable.tsx';
+import { SearchedTable } from '../../ui/SearchedTable.tsx';
 import { PasswordDialog } from '../../ui/PasswordDialog.tsx';
-import { SearchField } from '../../ui/SearchField.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
 import { companiesQuery, revealCompanyKey, useUpdateCompanyStatus } from './api/companies.ts';
 import { CompanyDialog } from './CompanyDialog.tsx';
@@ -41,7 +39,6 @@ import { activeChip, question } from './labels.tsx';
 import { useTarget } from './useTarget.ts';
 import { OneLine } from '../../ui/OneLine.tsx';
 import { StatusChip } from '../../ui/StatusChip.tsx';
-import { clearFilters } from '../../lib/filters.ts';
 
 const PER_PAGE = 10;
 
@@ -65,12 +62,16 @@ export function CompaniesPage() {
   const [keys, setKeys] = useState<Record<number, string>>({});
   const switching = useTarget<CompanyRow>();
   const url = useUrlParams();
-  const paging = usePaging(PER_PAGE, [PER_PAGE], url);
-  const { text, setText, search } = useUrlSearch(url);
-  const list = usePagedList(paging, companiesQuery({ per_page: PER_PAGE, page: paging.page, search }), (a) => ({
-    data: a.companies,
-    total: a.total,
-  }));
+  const list = useSearchedList(
+    url,
+    PER_PAGE,
+    'Name or email contains',
+    (page, search) => companiesQuery({ per_page: PER_PAGE, page, search }),
+    (a) => ({
+      data: a.companies,
+      total: a.total,
+    }),
+  );
   const { q } = list;
 
   const hideKey = (c: CompanyRow) =>
@@ -220,17 +221,13 @@ export function CompaniesPage() {
           q.data && { count: q.data.all_companies, active: q.data.active_company, inactive: q.data.in_active_company }
         }
       />
-      <PagedTable
+      <SearchedTable
         id="companies"
         label="Companies"
         columns={columns}
         action={action}
         list={list}
-        toolbar={<SearchField value={text} onChange={setText} helperText="Name or email contains" />}
-        empty={{
-          clear: clearFilters(url, ['q']),
-          create: canRegister ? [{ label: 'Add New Company', onClick: () => setCreating(true) }] : [],
-        }}
+        create={canRegister ? [{ label: 'Add New Company', onClick: () => setCreating(true) }] : []}
       />
       <Dialog
         open={!!threshold}

@@ -6,17 +6,15 @@ import BrandsIcon from '@mui/icons-material/StorefrontOutlined';
 import { Alert, Button, Stack } from '@mui/material';
 import { useState } from 'react';
 import { localDateTime } from '../../lib/format.ts';
-import { usePaging, usePagedList } from '../../lib/paging.ts';
+import { useSearchedList } from '../../lib/useSearchedList.ts';
 import { useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
-import { useUrlSearch } from '../../lib/useUrlSearch.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import type { Column, RowAction } from '../../ui/ListTable.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
-import { PagedTable } from '../../ui/PagedTable.tsx';
 import { PasswordDialog } from '../../ui/PasswordDialog.tsx';
 import { RowActions } from '../../ui/RowActions.tsx';
-import { SearchField } from '../../ui/SearchField.tsx';
+import { SearchedTable } from '../../ui/SearchedTable.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
 import { apiKeysQuery, revealKeys, rotateKeys } from './api/apiKeys.ts';
 import { BrandKeysDialog } from './BrandKeysDialog.tsx';
@@ -25,7 +23,6 @@ import { KeyLine } from './KeyLine.tsx';
 import { ShareDialog } from './ShareDialog.tsx';
 import { WebhooksPanel } from './WebhooksPanel.tsx';
 import { OneLine } from '../../ui/OneLine.tsx';
-import { clearFilters } from '../../lib/filters.ts';
 
 const PER_PAGE = 10;
 
@@ -40,9 +37,13 @@ export function ApiKeysPage() {
   const holder = me?.role === 'Merchant' || me?.role === 'Brand';
   const { notify } = useNotify();
   const url = useUrlParams();
-  const paging = usePaging(PER_PAGE, [PER_PAGE], url);
-  const { text, setText, search } = useUrlSearch(url);
-  const list = usePagedList(paging, apiKeysQuery({ per_page: PER_PAGE, page: paging.page, name: search }), (a) => a);
+  const list = useSearchedList(
+    url,
+    PER_PAGE,
+    'Merchant name contains',
+    (page, search) => apiKeysQuery({ per_page: PER_PAGE, page, name: search }),
+    (a) => a,
+  );
   const { q } = list;
   const [revealed, setRevealed] = useState<ApiKeyResponse | null>(null);
   const [asking, setAsking] = useState<'reveal' | 'rotate' | null>(null);
@@ -145,15 +146,7 @@ export function ApiKeysPage() {
         </Alert>
       ) : null}
       {revealed ? <DecryptedKeys revealed={revealed} onHide={() => setRevealed(null)} /> : null}
-      <PagedTable
-        id="api-keys"
-        label="API keys"
-        columns={columns}
-        action={action}
-        list={list}
-        toolbar={<SearchField value={text} onChange={setText} helperText="Merchant name contains" />}
-        empty={{ clear: clearFilters(url, ['q']) }}
-      />
+      <SearchedTable id="api-keys" label="API keys" columns={columns} action={action} list={list} />
       {holder ? <WebhooksPanel /> : null}
       {me ? (
         <PasswordDialog

@@ -1,19 +1,16 @@
 import type { BrandRow } from '@obol/contract';
 import { Stack } from '@mui/material';
 import { localDate } from '../../lib/format.ts';
-import { usePaging, usePagedList } from '../../lib/paging.ts';
+import { useSearchedList } from '../../lib/useSearchedList.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
-import { useUrlSearch } from '../../lib/useUrlSearch.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { ActiveCounters } from '../../ui/Counter.tsx';
 import type { Column } from '../../ui/ListTable.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
-import { PagedTable } from '../../ui/PagedTable.tsx';
-import { SearchField } from '../../ui/SearchField.tsx';
+import { SearchedTable } from '../../ui/SearchedTable.tsx';
 import { brandsQuery } from './api/brands.ts';
 import { OneLine } from '../../ui/OneLine.tsx';
 import { StatusChip } from '../../ui/StatusChip.tsx';
-import { clearFilters } from '../../lib/filters.ts';
 import { useLinkAction } from '../../ui/EmptyState.tsx';
 
 const PER_PAGE = 10;
@@ -65,13 +62,13 @@ const COLUMNS: Column<BrandRow>[] = [
  */
 export function BrandsPage() {
   const url = useUrlParams();
-  const paging = usePaging(PER_PAGE, [PER_PAGE], url);
-  const { text, setText, search } = useUrlSearch(url);
   // a brand is added from its merchant
   const addBrand = useLinkAction('/merchants', 'Add a brand in Merchants');
-  const list = usePagedList(
-    paging,
-    brandsQuery({ per_page: PER_PAGE, page: paging.page, name: search }),
+  const list = useSearchedList(
+    url,
+    PER_PAGE,
+    'Brand name contains',
+    (page, search) => brandsQuery({ per_page: PER_PAGE, page, name: search }),
     (a) => a.brands,
   );
   const { q } = list;
@@ -80,14 +77,7 @@ export function BrandsPage() {
     <>
       <PageTitle>Brands</PageTitle>
       <ActiveCounters noun="Brands" counts={q.data} />
-      <PagedTable
-        id="brands"
-        label="Brands"
-        columns={COLUMNS}
-        list={list}
-        toolbar={<SearchField value={text} onChange={setText} helperText="Brand name contains" />}
-        empty={{ clear: clearFilters(url, ['q']), create: addBrand }}
-      />
+      <SearchedTable id="brands" label="Brands" columns={COLUMNS} list={list} create={addBrand} />
     </>
   );
 }

@@ -17,20 +17,17 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/api.ts';
 import { euro, localDateTime } from '../../lib/format.ts';
-import { usePagedList, usePaging } from '../../lib/paging.ts';
+import { useSearchedList } from '../../lib/useSearchedList.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
-import { useUrlSearch } from '../../lib/useUrlSearch.ts';
 import type { Column, RowAction } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
-import { PagedTable } from '../../ui/PagedTable.tsx';
-import { SearchField } from '../../ui/SearchField.tsx';
+import { SearchedTable } from '../../ui/SearchedTable.tsx';
 import { feeIncomeQuery, feeListQuery } from './api/fees.ts';
 import { EditFeeDialog, FeeHistoryDialog } from './FeeDialogs.tsx';
 import { OneLine } from '../../ui/OneLine.tsx';
 import { StatusChip } from '../../ui/StatusChip.tsx';
 import { DateField, dateTextError } from '../../ui/DateField.tsx';
-import { clearFilters } from '../../lib/filters.ts';
 
 const PER_PAGE = 10;
 const GROUPS = [
@@ -138,9 +135,13 @@ function IncomeCard() {
  */
 export function FeeModulePage() {
   const url = useUrlParams();
-  const paging = usePaging(PER_PAGE, [PER_PAGE], url);
-  const { text, setText, search } = useUrlSearch(url);
-  const list = usePagedList(paging, feeListQuery({ per_page: PER_PAGE, page: paging.page, search }), (a) => a);
+  const list = useSearchedList(
+    url,
+    PER_PAGE,
+    'Name or email contains',
+    (page, search) => feeListQuery({ per_page: PER_PAGE, page, search }),
+    (a) => a,
+  );
   const [editing, setEditing] = useState<FeeRow | null>(null);
   const [history, setHistory] = useState<FeeRow | null>(null);
   const action: RowAction<FeeRow> = {
@@ -161,14 +162,12 @@ export function FeeModulePage() {
     <>
       <PageTitle>Fee Module</PageTitle>
       <IncomeCard />
-      <PagedTable
+      <SearchedTable
         id="fee-module"
         label="Fees of merchants and brands"
         columns={COLUMNS}
         action={action}
         list={list}
-        toolbar={<SearchField value={text} onChange={setText} helperText="Name or email contains" />}
-        empty={{ clear: clearFilters(url, ['q']) }}
       />
       {editing ? <EditFeeDialog row={editing} onClose={() => setEditing(null)} /> : null}
       {history ? <FeeHistoryDialog row={history} onClose={() => setHistory(null)} /> : null}

@@ -6,16 +6,14 @@ import AddBrandIcon from '@mui/icons-material/LibraryAddOutlined';
 import { Button, Checkbox, Link, Switch } from '@mui/material';
 import { useState } from 'react';
 import { errorMessage } from '../../lib/api.ts';
-import { usePaging, usePagedList } from '../../lib/paging.ts';
+import { useSearchedList } from '../../lib/useSearchedList.ts';
 import { useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
-import { useUrlSearch } from '../../lib/useUrlSearch.ts';
 import { ActiveCounters } from '../../ui/Counter.tsx';
 import type { Column, RowAction } from '../../ui/ListTable.tsx';
 import { TitleBar } from '../../ui/ListHeader.tsx';
 import { RowActions } from '../../ui/RowActions.tsx';
-import { PagedTable } from '../../ui/PagedTable.tsx';
-import { SearchField } from '../../ui/SearchField.tsx';
+import { SearchedTable } from '../../ui/SearchedTable.tsx';
 import { useNotify } from '../../ui/notifications.tsx';
 import { AddBrandsDialog } from './AddBrandsDialog.tsx';
 import { merchantsQuery, useUpdateDirectMerchant } from './api/merchants.ts';
@@ -24,7 +22,6 @@ import { MerchantDialog } from './MerchantDialog.tsx';
 import { useHolderActions } from './useHolderActions.tsx';
 import { OneLine } from '../../ui/OneLine.tsx';
 import { StatusChip } from '../../ui/StatusChip.tsx';
-import { clearFilters } from '../../lib/filters.ts';
 
 const PER_PAGE = 10;
 
@@ -46,11 +43,11 @@ export function MerchantsPage() {
   const [adding, setAdding] = useState<HolderRow | null>(null);
   const [panel, setPanel] = useState<HolderRow | null>(null);
   const url = useUrlParams();
-  const paging = usePaging(PER_PAGE, [PER_PAGE], url);
-  const { text, setText, search } = useUrlSearch(url);
-  const list = usePagedList(
-    paging,
-    merchantsQuery({ per_page: PER_PAGE, page: paging.page, search }),
+  const list = useSearchedList(
+    url,
+    PER_PAGE,
+    'Name or email contains',
+    (page, search) => merchantsQuery({ per_page: PER_PAGE, page, search }),
     (a) => a.merchants,
   );
   const { q, rows } = list;
@@ -192,17 +189,13 @@ export function MerchantsPage() {
         ) : null}
       </TitleBar>
       <ActiveCounters noun="Merchants" counts={q.data} />
-      <PagedTable
+      <SearchedTable
         id="merchants"
         label="Merchants"
         columns={columns}
         action={action}
         list={list}
-        toolbar={<SearchField value={text} onChange={setText} helperText="Name or email contains" />}
-        empty={{
-          clear: clearFilters(url, ['q']),
-          create: actions.canManage ? [{ label: 'Add New Merchant', onClick: () => setCreating(true) }] : [],
-        }}
+        create={actions.canManage ? [{ label: 'Add New Merchant', onClick: () => setCreating(true) }] : []}
       />
       {actions.dialog}
       {creating ? <MerchantDialog onClose={() => setCreating(false)} /> : null}

@@ -4,21 +4,19 @@ import { Button } from '@mui/material';
 import { useState } from 'react';
 import { localDate, localDateTime } from '../../lib/format.ts';
 import { useSession } from '../../lib/session.ts';
-import { FIRST_PAGE, usePaging, usePagedList } from '../../lib/paging.ts';
+import { FIRST_PAGE } from '../../lib/paging.ts';
+import { useSearchedList } from '../../lib/useSearchedList.ts';
 import { oneOf, useUrlParams } from '../../lib/urlState.ts';
-import { useUrlSearch } from '../../lib/useUrlSearch.ts';
 import { ActiveCounters } from '../../ui/Counter.tsx';
 import type { Column } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { TitleBar } from '../../ui/ListHeader.tsx';
-import { PagedTable } from '../../ui/PagedTable.tsx';
-import { SearchField } from '../../ui/SearchField.tsx';
+import { SearchedTable } from '../../ui/SearchedTable.tsx';
 import { StatusChip } from '../../ui/StatusChip.tsx';
 import { usersQuery } from './api/users.ts';
 import { InviteDialog } from './InviteDialog.tsx';
 import { useUserActions } from './useUserActions.tsx';
 import { OneLine } from '../../ui/OneLine.tsx';
-import { clearFilters } from '../../lib/filters.ts';
 
 const PER_PAGE = 10;
 const ALL_ROLES = 'All Roles';
@@ -75,12 +73,12 @@ export function UsersPage() {
   const [inviting, setInviting] = useState(false);
   const columns = actions.switchColumn ? [...COLUMNS, actions.switchColumn] : COLUMNS;
   const url = useUrlParams();
-  const paging = usePaging(PER_PAGE, [PER_PAGE], url);
   const role = oneOf<RoleName | ''>(url.params.get('role'), ROLES, '');
-  const { text, setText, search } = useUrlSearch(url);
-  const list = usePagedList(
-    paging,
-    usersQuery({ per_page: PER_PAGE, page: paging.page, search, roles: role }),
+  const list = useSearchedList(
+    url,
+    PER_PAGE,
+    'Name or email contains',
+    (page, search) => usersQuery({ per_page: PER_PAGE, page, search, roles: role }),
     (a) => a.users,
   );
   const { q } = list;
@@ -95,28 +93,23 @@ export function UsersPage() {
         ) : null}
       </TitleBar>
       <ActiveCounters noun="Users" counts={q.data} />
-      <PagedTable
+      <SearchedTable
         id="users"
         label="Users"
         columns={columns}
         action={actions.action}
         list={list}
-        toolbar={
-          <>
-            <OptionSelect
-              label="Role"
-              value={role || ALL_ROLES}
-              options={ROLE_CHOICES}
-              onChange={(v) => url.update({ role: v === ALL_ROLES ? null : v, ...FIRST_PAGE })}
-              minWidth={200}
-            />
-            <SearchField value={text} onChange={setText} helperText="Name or email contains" />
-          </>
+        filters={
+          <OptionSelect
+            label="Role"
+            value={role || ALL_ROLES}
+            options={ROLE_CHOICES}
+            onChange={(v) => url.update({ role: v === ALL_ROLES ? null : v, ...FIRST_PAGE })}
+            minWidth={200}
+          />
         }
-        empty={{
-          clear: clearFilters(url, ['q', 'role']),
-          create: actions.canUpdate ? [{ label: 'Invite user', onClick: () => setInviting(true) }] : [],
-        }}
+        narrowedBy={['role']}
+        create={actions.canUpdate ? [{ label: 'Invite user', onClick: () => setInviting(true) }] : []}
       />
       {actions.dialogs}
       {actions.canUpdate ? (
