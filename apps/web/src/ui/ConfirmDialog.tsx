@@ -85,6 +85,15 @@ export interface Confirmation {
   action: () => void | Promise<void>;
 }
 
+/** The question before an invitation mail goes again to `email` (its previous link stops working). */
+export const resendInvitation = (email: string, action: Confirmation['action']): Confirmation => ({
+  title: 'Resend invitation mail?',
+  text: `A new invitation link goes to ${email}; the previous one stops working.`,
+  confirmLabel: 'Resend mail',
+  tone: 'neutral',
+  action,
+});
+
 /** State for one ConfirmDialog shared by several actions: `ask(...)` opens it, `dialog` renders it. */
 export function useConfirm() {
   const [pending, setPending] = useState<Confirmation | null>(null);

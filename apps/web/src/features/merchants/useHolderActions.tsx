@@ -1,6 +1,6 @@
 import { MERCHANT_MSG, USERS_MSG, type HolderRow } from '@obol/contract';
 import { hasPermission, useSession } from '../../lib/session.ts';
-import { useConfirm } from '../../ui/ConfirmDialog.tsx';
+import { resendInvitation, useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { useNotifiedRun } from '../../ui/notifications.tsx';
 import { useChangeHolderStatus, useResendHolderInvitation } from './api/merchants.ts';
 
@@ -43,13 +43,7 @@ export function useHolderActions() {
   };
 
   const resendMail = (h: HolderRow) =>
-    ask({
-      title: 'Resend invitation mail?',
-      text: `A new invitation link goes to ${h.email}; the previous one stops working.`,
-      confirmLabel: 'Resend mail',
-      tone: 'neutral',
-      action: () => run(() => resend.mutateAsync({ id: h.id }), USERS_MSG.invitationResent),
-    });
+    ask(resendInvitation(h.email, () => run(() => resend.mutateAsync({ id: h.id }), USERS_MSG.invitationResent)));
 
   return { canManage, setActive, resendMail, dialog };
 }

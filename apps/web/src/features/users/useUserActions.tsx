@@ -8,7 +8,7 @@ import { hasPermission, useSession } from '../../lib/session.ts';
 import { DisabledWhy } from '../../ui/ActionButton.tsx';
 import { RowActions } from '../../ui/RowActions.tsx';
 import type { Column, RowAction } from '../../ui/ListTable.tsx';
-import { useConfirm } from '../../ui/ConfirmDialog.tsx';
+import { resendInvitation, useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { useNotifiedRun } from '../../ui/notifications.tsx';
 import { useChangeUserStatus } from './api/changeUserStatus.ts';
 import { useDeleteUser } from './api/deleteUser.ts';
@@ -103,13 +103,11 @@ export function useUserActions() {
               icon: <ResendIcon fontSize="small" />,
               disabledReason: off ?? (u.resend_mail !== 1 ? 'The user has already signed up' : null),
               onClick: () =>
-                ask({
-                  title: 'Resend invitation mail?',
-                  text: `A new invitation link goes to ${u.email}; the previous one stops working.`,
-                  confirmLabel: 'Resend mail',
-                  tone: 'neutral',
-                  action: () => run(() => resend.mutateAsync({ id: u.id }), USERS_MSG.invitationResent),
-                }),
+                ask(
+                  resendInvitation(u.email, () =>
+                    run(() => resend.mutateAsync({ id: u.id }), USERS_MSG.invitationResent),
+                  ),
+                ),
             },
             {
               text: 'Delete',
