@@ -132,6 +132,12 @@ export function exportErrorMessage(err: unknown): string {
   return MSG.exportFailed;
 }
 
+/** The server's first word on each field of a refused request; undefined when it named no field. */
+export function fieldErrors(err: unknown): Record<string, string> | undefined {
+  const fields = err instanceof ApiError ? err.body?.fields : undefined;
+  return fields && Object.fromEntries(Object.entries(fields).map(([k, m]) => [k, m[0]]));
+}
+
 /** The message to show for any failed call. */
 export function errorMessage(err: unknown): string {
   return err instanceof ApiError ? err.display : MSG.somethingWrong;

@@ -2,7 +2,7 @@ import CloseIcon from '@mui/icons-material/Close';
 import { Alert, Button, IconButton, Snackbar, type AlertColor } from '@mui/material';
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import { errorMessage } from '../lib/api.ts';
+import { errorMessage, fieldErrors } from '../lib/api.ts';
 
 export const SNACKBAR_MS = 2500;
 /** The shell's header height; toasts open just below it, so they never cover its buttons. */
@@ -37,6 +37,25 @@ export function useNotifiedRun() {
       await work();
       notify('success', success);
     } catch (err) {
+      notify('error', errorMessage(err));
+    }
+  };
+}
+
+/**
+ * A form dialog's call: done, the server's message is a toast and the dialog closes; refused, the server's word on
+ * each field goes under it (`setFieldErrors`) and its message is a toast.
+ */
+export function useFormCall(onClose: () => void, setFieldErrors: (errors: Record<string, string>) => void) {
+  const { notify } = useNotify();
+  return async (call: () => Promise<{ message: string[] }>) => {
+    try {
+      const r = await call();
+      notify('success', r.message[0]);
+      onClose();
+    } catch (err) {
+      const fields = fieldErrors(err);
+      if (fields) setFieldErrors(fields);
       notify('error', errorMessage(err));
     }
   };

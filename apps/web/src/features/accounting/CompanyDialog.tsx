@@ -1,8 +1,7 @@
 import { registerCompanyRequest } from '@obol/contract';
 import { Box, DialogContentText, TextField } from '@mui/material';
 import { useState } from 'react';
-import { ApiError, errorMessage } from '../../lib/api.ts';
-import { useNotify } from '../../ui/notifications.tsx';
+import { useFormCall } from '../../ui/notifications.tsx';
 import { useRegisterCompany } from './api/companies.ts';
 import { FormDialog } from '../../ui/FormDialog.tsx';
 
@@ -16,11 +15,11 @@ const EMPTY: Record<Field, string> = { name: '', email: '', api_key: '' };
  * link to the company's e-mail.
  */
 export function CompanyDialog({ onClose }: { onClose: () => void }) {
-  const { notify } = useNotify();
   const register = useRegisterCompany();
   const [v, setV] = useState(EMPTY);
   const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
   const [serverErrors, setServerErrors] = useState<Partial<Record<Field, string>>>({});
+  const send = useFormCall(onClose, setServerErrors);
   const parsed = registerCompanyRequest.safeParse(v);
   const errors: Partial<Record<Field, string>> = {};
   if (!parsed.success) for (const i of parsed.error.issues) errors[i.path[0] as Field] ??= i.message;
@@ -29,15 +28,7 @@ export function CompanyDialog({ onClose }: { onClose: () => void }) {
   const submit = async (ev: React.FormEvent) => {
     ev.preventDefault();
     if (!parsed.success || busy) return;
-    try {
-      const r = await register.mutateAsync(v);
-      notify('success', r.message[0]);
-      onClose();
-    } catch (err) {
-      const fields = err instanceof ApiError ? err.body?.fields : undefined;
-      if (fields) setServerErrors(Object.fromEntries(Object.entries(fields).map(([k, m]) => [k, m[0]])));
-      notify('error', errorMessage(err));
-    }
+    await send(() => register.mutateAsync(v));
   };
 
   const field = (k: Field, extra: { type?: string; help?: string; mono?: boolean } = {}) => {

@@ -1,8 +1,7 @@
 import { INTERVAL_TYPES, WEEKDAYS, type IntervalType } from '@obol/contract';
 import { DialogContentText, Grid, InputAdornment, MenuItem, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
-import { ApiError, errorMessage } from '../../lib/api.ts';
-import { useNotify } from '../../ui/notifications.tsx';
+import { useFormCall } from '../../ui/notifications.tsx';
 import { useCreateRule } from './api/rules.ts';
 import { CompanyAccountFields, TargetFields } from './CompanyFields.tsx';
 import { EMPTY_RULE, ruleErrors, ruleRequest, type RuleErrors, type RuleKind, type RuleValues } from './ruleForm.ts';
@@ -23,11 +22,11 @@ const ABOUT: Record<RuleKind, string> = {
  * contract's rules check every field before anything is sent.
  */
 export function RuleDialog({ kind, onClose }: { kind: RuleKind; onClose: () => void }) {
-  const { notify } = useNotify();
   const create = useCreateRule();
   const [v, setV] = useState<RuleValues>(EMPTY_RULE);
   const [submitted, setSubmitted] = useState(false);
   const [serverErrors, setServerErrors] = useState<RuleErrors>({});
+  const send = useFormCall(onClose, setServerErrors);
   const found = ruleErrors(kind, v);
   const errors: RuleErrors = { ...(submitted ? found : {}), ...serverErrors };
   const busy = create.isPending;
@@ -46,15 +45,7 @@ export function RuleDialog({ kind, onClose }: { kind: RuleKind; onClose: () => v
     ev.preventDefault();
     setSubmitted(true);
     if (Object.keys(found).length || busy) return;
-    try {
-      const r = await create.mutateAsync(ruleRequest(kind, v));
-      notify('success', r.message[0]);
-      onClose();
-    } catch (err) {
-      const fields = err instanceof ApiError ? err.body?.fields : undefined;
-      if (fields) setServerErrors(Object.fromEntries(Object.entries(fields).map(([k, m]) => [k, m[0]])));
-      notify('error', errorMessage(err));
-    }
+    await send(() => create.mutateAsync(ruleRequest(kind, v)));
   };
 
   const text = (
