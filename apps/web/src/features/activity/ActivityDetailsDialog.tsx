@@ -1,23 +1,11 @@
 import type { ActivityRow } from '@obol/contract';
-import {
-  Box,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useState, type ReactNode } from 'react';
 import { localDateTime } from '../../lib/format.ts';
 import { fieldChanges, show } from './diff.ts';
 import { StatusChip } from '../../ui/StatusChip.tsx';
 import { Facts } from '../../ui/Facts.tsx';
+import { ReadDialog } from '../../ui/ReadDialog.tsx';
 
 const OUTCOME: Record<ActivityRow['outcome'], string> = { success: 'Success', failure: 'Failed', denied: 'Refused' };
 
@@ -49,45 +37,39 @@ export function ActivityDetailsDialog({ record, onClose }: { record: ActivityRow
     : [];
   const changes = r ? fieldChanges(r.before, r.after) : [];
   return (
-    <Dialog open={!!record} onClose={onClose} fullWidth maxWidth="md" aria-labelledby="activity-details-title">
-      <DialogTitle id="activity-details-title">Activity Details</DialogTitle>
-      <DialogContent dividers>
-        <Facts facts={facts} />
-        <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600, mt: 3, mb: 1 }}>
-          Changes
-        </Typography>
-        {changes.length ? (
-          <Box sx={{ overflowX: 'auto' }}>
-            <Table size="small" aria-label="Changes">
-              <TableHead>
-                <TableRow>
-                  <TableCell>Field</TableCell>
-                  <TableCell>Before</TableCell>
-                  <TableCell>After</TableCell>
+    <ReadDialog open={!!record} title="Activity Details" onClose={onClose} maxWidth="md" dividers>
+      <Facts facts={facts} />
+      <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600, mt: 3, mb: 1 }}>
+        Changes
+      </Typography>
+      {changes.length ? (
+        <Box sx={{ overflowX: 'auto' }}>
+          <Table size="small" aria-label="Changes">
+            <TableHead>
+              <TableRow>
+                <TableCell>Field</TableCell>
+                <TableCell>Before</TableCell>
+                <TableCell>After</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {changes.map((c) => (
+                <TableRow
+                  key={c.field}
+                  data-changed={c.changed || undefined}
+                  sx={c.changed ? { bgcolor: 'action.hover', '& td': { fontWeight: 600 } } : undefined}
+                >
+                  <TableCell>{c.field}</TableCell>
+                  <TableCell sx={{ overflowWrap: 'anywhere' }}>{c.before}</TableCell>
+                  <TableCell sx={{ overflowWrap: 'anywhere' }}>{c.after}</TableCell>
                 </TableRow>
-              </TableHead>
-              <TableBody>
-                {changes.map((c) => (
-                  <TableRow
-                    key={c.field}
-                    data-changed={c.changed || undefined}
-                    sx={c.changed ? { bgcolor: 'action.hover', '& td': { fontWeight: 600 } } : undefined}
-                  >
-                    <TableCell>{c.field}</TableCell>
-                    <TableCell sx={{ overflowWrap: 'anywhere' }}>{c.before}</TableCell>
-                    <TableCell sx={{ overflowWrap: 'anywhere' }}>{c.after}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </Box>
-        ) : (
-          <Typography color="textSecondary">No changes recorded</Typography>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Close</Button>
-      </DialogActions>
-    </Dialog>
+              ))}
+            </TableBody>
+          </Table>
+        </Box>
+      ) : (
+        <Typography color="textSecondary">No changes recorded</Typography>
+      )}
+    </ReadDialog>
   );
 }

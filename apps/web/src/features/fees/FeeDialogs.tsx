@@ -20,6 +20,7 @@ import { useState } from 'react';
 import { ApiError, errorMessage } from '../../lib/api.ts';
 import { localDateTime } from '../../lib/format.ts';
 import { useNotify } from '../../ui/notifications.tsx';
+import { ReadDialog } from '../../ui/ReadDialog.tsx';
 import { feeHistoryQuery, updateFee } from './api/fees.ts';
 
 /** The fee as typed, in basis points, or null when it is not a percentage above 0 up to 100 with two decimals. */
@@ -100,33 +101,27 @@ export function EditFeeDialog({ row, onClose }: { row: FeeRow; onClose: () => vo
 export function FeeHistoryDialog({ row, onClose }: { row: FeeRow; onClose: () => void }) {
   const q = useQuery(feeHistoryQuery(row.id));
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="fee-history-title">
-      <DialogTitle id="fee-history-title">Fee history of {row.name}</DialogTitle>
-      <DialogContent>
-        {q.isError ? (
-          <Alert severity="error">{errorMessage(q.error)}</Alert>
-        ) : !q.data ? (
-          <CircularProgress size={24} aria-label="Loading the fee history" />
-        ) : q.data.data.length === 0 ? (
-          <Typography color="textSecondary">
-            The fee has not been changed since the {row.role.toLowerCase()} was created.
-          </Typography>
-        ) : (
-          <List dense>
-            {q.data.data.map((c) => (
-              <ListItem key={c.id} divider disableGutters>
-                <ListItemText
-                  primary={`${c.old_fee}% → ${c.new_fee}%: ${c.reason}`}
-                  secondary={`${c.changed_by}, ${localDateTime(c.changed_at)}`}
-                />
-              </ListItem>
-            ))}
-          </List>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Close</Button>
-      </DialogActions>
-    </Dialog>
+    <ReadDialog title={<>Fee history of {row.name}</>} onClose={onClose}>
+      {q.isError ? (
+        <Alert severity="error">{errorMessage(q.error)}</Alert>
+      ) : !q.data ? (
+        <CircularProgress size={24} aria-label="Loading the fee history" />
+      ) : q.data.data.length === 0 ? (
+        <Typography color="textSecondary">
+          The fee has not been changed since the {row.role.toLowerCase()} was created.
+        </Typography>
+      ) : (
+        <List dense>
+          {q.data.data.map((c) => (
+            <ListItem key={c.id} divider disableGutters>
+              <ListItemText
+                primary={`${c.old_fee}% → ${c.new_fee}%: ${c.reason}`}
+                secondary={`${c.changed_by}, ${localDateTime(c.changed_at)}`}
+              />
+            </ListItem>
+          ))}
+        </List>
+      )}
+    </ReadDialog>
   );
 }

@@ -7,11 +7,6 @@ import PauseIcon from '@mui/icons-material/PauseCircleOutlined';
 import PlayIcon from '@mui/icons-material/PlayCircleOutlined';
 import {
   Box,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   Divider,
   Drawer,
   IconButton,
@@ -32,6 +27,7 @@ import { MerchantDialog } from './MerchantDialog.tsx';
 import { useHolderActions } from './useHolderActions.tsx';
 import { StatusChip } from '../../ui/StatusChip.tsx';
 import { Facts } from '../../ui/Facts.tsx';
+import { ReadDialog } from '../../ui/ReadDialog.tsx';
 
 /** Why a brand's invitation or status cannot change (both follow its sign-up). */
 const RESEND_DONE = 'The brand has already signed up';
@@ -39,7 +35,6 @@ const NOT_VERIFIED = 'The brand has not signed up yet';
 
 /** The details of a merchant or brand, read-only. */
 export function HolderDetailsDialog({ holder, onClose }: { holder: HolderRow; onClose: () => void }) {
-  const id = useId();
   const lines: [string, string | number | null][] = [
     ['Email', holder.email],
     ['Account reference', holder.account_reference],
@@ -56,15 +51,9 @@ export function HolderDetailsDialog({ holder, onClose }: { holder: HolderRow; on
     ['Created', localDate(holder.created_at)],
   ];
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="xs" aria-labelledby={`${id}-title`}>
-      <DialogTitle id={`${id}-title`}>{holder.name}</DialogTitle>
-      <DialogContent>
-        <Facts facts={lines.map(([label, value]) => [label, value ?? '-'] as const)} variant="body2" />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Close</Button>
-      </DialogActions>
-    </Dialog>
+    <ReadDialog title={holder.name} onClose={onClose} maxWidth="xs">
+      <Facts facts={lines.map(([label, value]) => [label, value ?? '-'] as const)} variant="body2" />
+    </ReadDialog>
   );
 }
 
