@@ -68,6 +68,18 @@ export function AccountingPaymentPage() {
   for (const [k, m] of Object.entries(serverErrors)) errors[k as Field] ??= m;
 
   const clearServer = (k: Field) => setServerErrors((old) => ({ ...old, [k]: undefined }));
+  /** a required text field of the form, off without an account: its value, an edit that drops the server's word */
+  const textField = (k: 'amount' | 'reference', value: string, set: (v: string) => void) => ({
+    fullWidth: true,
+    required: true,
+    disabled: !enabled,
+    value,
+    onChange: (e: { target: { value: string } }) => {
+      set(e.target.value);
+      clearServer(k);
+    },
+    error: !!errors[k],
+  });
   const chooseCompany = (id: number | null) => {
     setCompanyId(id);
     setAccountId('');
@@ -196,15 +208,7 @@ export function AccountingPaymentPage() {
             <Grid size={{ xs: 12, md: 6 }}>
               <TextField
                 label="Amount (cents)"
-                fullWidth
-                required
-                disabled={!enabled}
-                value={amount}
-                onChange={(e) => {
-                  setAmount(e.target.value);
-                  clearServer('amount');
-                }}
-                error={!!errors.amount}
+                {...textField('amount', amount, setAmount)}
                 helperText={
                   errors.amount ?? (parsedAmount.success ? money(parsedAmount.data, account?.currency ?? '') : ' ')
                 }
@@ -214,15 +218,7 @@ export function AccountingPaymentPage() {
             <Grid size={{ xs: 12, md: 6 }}>
               <TextField
                 label="Purpose of payment"
-                fullWidth
-                required
-                disabled={!enabled}
-                value={reference}
-                onChange={(e) => {
-                  setReference(e.target.value);
-                  clearServer('reference');
-                }}
-                error={!!errors.reference}
+                {...textField('reference', reference, setReference)}
                 helperText={errors.reference ?? 'Letters, digits and spaces, up to 100 characters'}
                 slotProps={{ htmlInput: { maxLength: 100 } }}
               />
