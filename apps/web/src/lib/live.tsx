@@ -44,10 +44,10 @@ export const useLiveConnected = () => useContext(Ctx).connected;
 /** A list's refetch interval: none while the stream is open, `ms` as the fallback while it is down. */
 export const useFallbackPoll = (ms: number) => (useContext(Ctx).connected ? false : ms);
 
-/** Whether a row of this kind changed a moment ago (for a subtle highlight). */
-export function useFresh(kind: LiveKind): (id: string | number) => boolean {
+/** Whether a row of this kind changed a moment ago (for a subtle highlight); never, without a kind. */
+export function useFresh(kind: LiveKind | undefined): (id: string | number) => boolean {
   const { fresh } = useContext(Ctx);
-  return useMemo(() => (id) => fresh.has(`${kind}:${id}`), [fresh, kind]);
+  return useMemo(() => (id) => kind !== undefined && fresh.has(`${kind}:${id}`), [fresh, kind]);
 }
 
 /**

@@ -1,6 +1,7 @@
-import { PAGE_SIZES } from '@obol/contract';
+import { PAGE_SIZES, type LiveKind } from '@obol/contract';
 import { keepPreviousData, useQuery, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { useFallbackPoll, useFresh } from './live.tsx';
 import { positiveInt, useUrlParams, type UrlParams } from './urlState.ts';
 
 /** How many numbered page links the pager shows at most. */
@@ -67,21 +68,42 @@ export interface PageOf<T> {
 }
 
 /**
+ * How a list follows the live stream (lib/live.tsx, docs/decisions/036-live-events.md): `kind`, the events that
+ * change its rows (the changed ones are marked, `fresh`); `poll`, the spec's refresh, kept only while the stream
+ * is down (useFallbackPoll).
+ */
+export interface LiveList {
+  kind: LiveKind;
+  poll?: number;
+}
+
+/** A live list's refetch interval and the mark of its changed rows; neither for a list that is not live. */
+function useLive(live: LiveList | undefined): {
+  refetchInterval: number | false;
+  fresh: ((id: string | number) => boolean) | undefined;
+} {
+  const poll = useFallbackPoll(live?.poll ?? 0);
+  const fresh = useFresh(live?.kind);
+  return { refetchInterval: live?.poll ? poll : false, fresh: live ? fresh : undefined };
+}
+
+/**
  * A list paged by number, read from the server: `query` is the query of the page on screen (its request has the
  * page and page size), `page` picks the rows and the total from the answer. The page on screen stays while the
- * next one loads, and a page beyond the last drops to the last one. `refetchInterval`: useFallbackPoll's, if any.
+ * next one loads, and a page beyond the last drops to the last one. `live`: how it follows the live stream.
  */
 export function usePagedList<A, T, K extends QueryKey>(
   paging: Paging,
   query: UseQueryOptions<A, Error, A, K>,
   page: (answer: A) => PageOf<T>,
-  refetchInterval: number | false = false,
+  live?: LiveList,
 ) {
+  const { refetchInterval, fresh } = useLive(live);
   const q = useQuery({ ...query, placeholderData: keepPreviousData, refetchInterval });
   const shown = q.data === undefined ? undefined : page(q.data);
   const total = shown?.total;
   useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
-  const list: PagedList<T> & { q: typeof q } = { q, paging, total, rows: shown?.data ?? [] };
+  const list: PagedList<T> & { q: typeof q } = { q, paging, total, rows: shown?.data ?? [], fresh };
   return list;
 }
 /** What a table of a list paged by number takes of it (usePagedList). */
@@ -90,6 +112,8 @@ export interface PagedList<T> {
   paging: Paging;
   total: number | undefined;
   rows: readonly T[];
+  /** whether the row of this id changed a moment ago (a live list's) */
+  fresh?: (id: string | number) => boolean;
 }
 
 /** What a list paged by keyset answers beside its rows (payout and completed transactions). */
@@ -144,7 +168,8 @@ export type KeysetPaging = ReturnType<typeof useKeysetPaging>;
 /**
  * A list paged by keyset, read from the server: `listed` is its request but the page (filters, sort, page size),
  * `query` the query of one page's request. The page on screen stays while the next one loads, and a page beyond
- * the last (when the total is exact) drops to the last one. `settled`: the answer is this page's own.
+ * the last (when the total is exact) drops to the last one. `settled`: the answer is this page's own. `live`: how
+ * it follows the live stream.
  */
 export function useKeysetList<A extends KeysetAnswer, L extends object, K extends QueryKey>(
   paging: Paging,
@@ -152,8 +177,9 @@ export function useKeysetList<A extends KeysetAnswer, L extends object, K extend
   query: (
     body: NoInfer<L> & { page: number; cursor?: string; prev_cursor?: string },
   ) => UseQueryOptions<A, Error, A, K>,
-  refetchInterval: number | false,
+  live: LiveList,
 ) {
+  const { refetchInterval, fresh } = useLive(live);
   const keyset = useKeysetPaging(paging, listed);
   const q = useQuery({
     ...query({ ...listed, page: paging.page, ...keyset.cursor }),
@@ -164,7 +190,7 @@ export function useKeysetList<A extends KeysetAnswer, L extends object, K extend
   const total = q.data?.transactions.total;
   useClampPage(paging, q.data?.transactions.total_estimated ? undefined : total, settled);
   const rows: A['transactions']['data'] = q.data?.transactions.data ?? [];
-  return { q, keyset, settled, total, rows };
+  return { q, paging, keyset, settled, total, rows, fresh };
 }
 
 /**

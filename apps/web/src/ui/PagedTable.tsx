@@ -7,12 +7,10 @@ import { KeysetPager, ListPager } from './Pager.tsx';
 type Row = { id: string | number };
 
 /**
- * A paged list's table props: its rows are keyed by their id, and a row that changed a moment ago is marked by
- * useFresh's `fresh` of its id.
+ * A paged list's table props: its rows are keyed by their id, and a row that changed a moment ago is marked (the
+ * list's `fresh`, when it is live).
  */
-type TableProps<T> = Omit<ListTableProps<T>, 'rows' | 'loading' | 'rowKey' | 'rowFresh'> & {
-  fresh?: (id: string | number) => boolean;
-};
+type TableProps<T> = Omit<ListTableProps<T>, 'rows' | 'loading' | 'rowKey' | 'rowFresh'>;
 
 /** The rows of the page on screen on their sheet, then what goes under them (totals, the pager). */
 function Sheet<T extends Row>({
@@ -21,7 +19,12 @@ function Sheet<T extends Row>({
   fresh,
   children,
   ...table
-}: TableProps<T> & { rows: readonly T[]; loading: boolean; children: ReactNode }) {
+}: TableProps<T> & {
+  rows: readonly T[];
+  loading: boolean;
+  fresh: ((id: string | number) => boolean) | undefined;
+  children: ReactNode;
+}) {
   return (
     <Paper>
       <ListTable<T>
@@ -39,7 +42,7 @@ function Sheet<T extends Row>({
 /** A list paged by number (usePagedList) on its sheet: the table of the page on screen, then its pager. */
 export function PagedTable<T extends Row>({ list, ...table }: TableProps<T> & { list: PagedList<T> }) {
   return (
-    <Sheet {...table} rows={list.rows} loading={list.q.isLoading}>
+    <Sheet {...table} rows={list.rows} loading={list.q.isLoading} fresh={list.fresh}>
       <ListPager paging={list.paging} total={list.total} />
     </Sheet>
   );
@@ -48,9 +51,11 @@ export function PagedTable<T extends Row>({ list, ...table }: TableProps<T> & { 
 /** What a table of a list paged by keyset takes of it (useKeysetList). */
 interface KeysetList<T> {
   q: { isLoading: boolean; data?: KeysetAnswer };
+  paging: Paging;
   keyset: KeysetPaging;
   settled: boolean;
   rows: readonly T[];
+  fresh: ((id: string | number) => boolean) | undefined;
 }
 
 /**
@@ -59,14 +64,13 @@ interface KeysetList<T> {
  */
 export function KeysetTable<T extends Row>({
   list,
-  paging,
   children,
   ...table
-}: TableProps<T> & { list: KeysetList<T>; paging: Paging; children?: ReactNode }) {
+}: TableProps<T> & { list: KeysetList<T>; children?: ReactNode }) {
   return (
-    <Sheet {...table} rows={list.rows} loading={list.q.isLoading}>
+    <Sheet {...table} rows={list.rows} loading={list.q.isLoading} fresh={list.fresh}>
       {children}
-      <KeysetPager paging={paging} list={list} />
+      <KeysetPager paging={list.paging} list={list} />
     </Sheet>
   );
 }

@@ -6,23 +6,14 @@ import {
   type PayinRow,
 } from '@obol/contract';
 import { browserTimeZone } from '../../lib/dates.ts';
-import {
-  clearFilters,
-  dateErrors,
-  filterBody,
-  type FilterValues,
-  MATCH,
-  searchAgain,
-  useFilters,
-} from '../../lib/filters.ts';
+import { clearFilters, dateErrors, filterBody, MATCH, useFilters } from '../../lib/filters.ts';
 import { euro, localDateTime } from '../../lib/format.ts';
 import { usePaging, usePagedList } from '../../lib/paging.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { dateSort, urlOption } from '../../lib/urlOption.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
-import { ExportButton } from '../../ui/ExportButton.tsx';
-import { DateRangeFields, FilterField, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
-import { ListHeader } from '../../ui/ListHeader.tsx';
+import { DateRangeFields, FilterField } from '../../ui/FilterPanel.tsx';
+import { ListControls } from '../../ui/ListControls.tsx';
 import type { Column } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { PagedTable } from '../../ui/PagedTable.tsx';
@@ -30,7 +21,6 @@ import { StatusWithReason } from '../../ui/StatusChip.tsx';
 import { payinsQuery, useExportPayins } from './api/payins.ts';
 import { useRefundFlow } from './RefundAction.tsx';
 import { OneLine } from '../../ui/OneLine.tsx';
-import { useFallbackPoll, useFresh } from '../../lib/live.tsx';
 
 /** Declined and Expired carry their reason (section 4). */
 const payinReason = (p: PayinRow) =>
@@ -118,30 +108,23 @@ const EMPTY = {
   start_date: '',
   end_date: '',
 };
-type Key = keyof typeof EMPTY;
-const validate = (v: FilterValues<Key>) => dateErrors(v);
 
 /**
  * Payin Transactions (channel Payin) and CardEye Transactions (channel CardEye: card payments the merchant's staff
  * requested, with who requested them): the payments made through the merchant API in the caller's scope, 20 a page
  * by date, the status filter (section 9's codes), the filter panel behind 'User can search', export, and the refund
- * action with 'User can view cardeye transactions'; reloads every 5 minutes.
+ * action with 'User can view cardeye transactions'; live (every 5 minutes while the stream is down).
  */
 export function PayinTransactionsPage({ channel = 'Payin' }: { channel?: PayinChannel }) {
-  // the spec's refresh, only while the live stream is down
-  const poll = useFallbackPoll(AUTO_REFRESH_MS);
-  const fresh = useFresh('payin');
   const page = PAGES[channel];
   const session = useSession();
-  const canSearch = hasPermission(session, 'User can search');
-  const canExport = hasPermission(session, 'User can export transactions');
   const canRefund = hasPermission(session, 'User can view cardeye transactions');
   const refund = useRefundFlow();
   const url = useUrlParams();
   const paging = usePaging(20, [20, 50, 100], url);
   const status = urlOption(url, 'status', PAYIN_STATUS_OPTIONS, 'status');
   const sort = dateSort(url);
-  const f = useFilters(EMPTY, validate, url);
+  const f = useFilters(EMPTY, dateErrors, url);
   const exporting = useExportPayins();
   const filters = filterBody(f.applied);
   const tz = browserTimeZone();
@@ -150,40 +133,38 @@ export function PayinTransactionsPage({ channel = 'Payin' }: { channel?: PayinCh
     paging,
     payinsQuery({ ...selection, page: paging.page, per_page: paging.perPage }),
     (a) => a,
-    poll,
+    { kind: 'payin', poll: AUTO_REFRESH_MS },
   );
-  const { q, total } = list;
-  const reload = searchAgain(paging, q.refetch);
 
   return (
     <>
-      <ListHeader title={page.title}>
-        {canSearch ? <FilterToggle filters={f} onResult={reload} /> : null}
+      <ListControls
+        title={page.title}
+        list={list}
+        filters={f}
+        fields={
+          <>
+            <FilterField search label="Pay-in Reference" {...f.field('pay_in_reference', MATCH.exact)} />
+            <FilterField label="Merchant or Brand" {...f.field('merchant_name', MATCH.contains)} />
+            <FilterField label="Request ID" {...f.field('request_id', MATCH.exact)} />
+            <FilterField label="Payer Name" {...f.field('user_name', MATCH.contains)} />
+            <FilterField label="Account ID" {...f.field('account_id', MATCH.exact)} />
+            {channel === 'CardEye' ? (
+              <FilterField label="Requested By" {...f.field('requested_by', MATCH.contains)} />
+            ) : null}
+            <DateRangeFields start={f.field('start_date')} end={f.field('end_date')} />
+          </>
+        }
+        onExport={(format) => exporting.mutateAsync({ ...selection, format })}
+      >
         <OptionSelect label="Sort by date" {...sort.select} minWidth={160} />
         <OptionSelect label="Status" {...status.select} />
-        {canExport ? (
-          <ExportButton disabled={!total} onExport={(format) => exporting.mutateAsync({ ...selection, format })} />
-        ) : null}
-      </ListHeader>
-      {canSearch ? (
-        <FilterPanel filters={f} onResult={reload}>
-          <FilterField search label="Pay-in Reference" {...f.field('pay_in_reference', MATCH.exact)} />
-          <FilterField label="Merchant or Brand" {...f.field('merchant_name', MATCH.contains)} />
-          <FilterField label="Request ID" {...f.field('request_id', MATCH.exact)} />
-          <FilterField label="Payer Name" {...f.field('user_name', MATCH.contains)} />
-          <FilterField label="Account ID" {...f.field('account_id', MATCH.exact)} />
-          {channel === 'CardEye' ? (
-            <FilterField label="Requested By" {...f.field('requested_by', MATCH.contains)} />
-          ) : null}
-          <DateRangeFields start={f.field('start_date')} end={f.field('end_date')} />
-        </FilterPanel>
-      ) : null}
+      </ListControls>
       <PagedTable
         id={page.id}
         label={page.title}
         columns={page.columns}
         list={list}
-        fresh={fresh}
         empty={{ clear: clearFilters(url, [...Object.keys(EMPTY), 'status']) }}
         sx={{ maxHeight: '65vh' }}
         action={canRefund ? { label: 'Refund', cell: refund.button } : undefined}

@@ -1,28 +1,17 @@
 import { AUTO_REFRESH_MS, REFUND_LIST_STATUS_OPTIONS, REFUND_TYPE_OPTIONS, type RefundRow } from '@obol/contract';
 import { browserTimeZone } from '../../lib/dates.ts';
-import {
-  clearFilters,
-  dateErrors,
-  filterBody,
-  type FilterValues,
-  MATCH,
-  searchAgain,
-  useFilters,
-} from '../../lib/filters.ts';
+import { clearFilters, dateErrors, filterBody, MATCH, useFilters } from '../../lib/filters.ts';
 import { euro, localDateTime } from '../../lib/format.ts';
 import { usePaging, usePagedList } from '../../lib/paging.ts';
-import { hasPermission, useSession } from '../../lib/session.ts';
 import { dateSort, urlOption } from '../../lib/urlOption.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
-import { ExportButton } from '../../ui/ExportButton.tsx';
-import { DateRangeFields, FilterField, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
-import { ListHeader } from '../../ui/ListHeader.tsx';
+import { DateRangeFields, FilterField } from '../../ui/FilterPanel.tsx';
+import { ListControls } from '../../ui/ListControls.tsx';
 import type { Column } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { PagedTable } from '../../ui/PagedTable.tsx';
 import { StatusWithReason } from '../../ui/StatusChip.tsx';
 import { refundsQuery, useExportRefunds } from './api/payins.ts';
-import { useFallbackPoll, useFresh } from '../../lib/live.tsx';
 
 const COLUMNS: Column<RefundRow>[] = [
   {
@@ -61,23 +50,15 @@ const COLUMNS: Column<RefundRow>[] = [
 ];
 
 const EMPTY = { batch_id: '', pay_in_reference: '', request_id: '', account_id: '', start_date: '', end_date: '' };
-type Key = keyof typeof EMPTY;
-const validate = (v: FilterValues<Key>) => dateErrors(v);
 
 /** Refund Transactions: the refunds of the caller's scope, 20 a page by date, status and type, filters, export. */
 export function RefundTransactionsPage() {
-  // the spec's refresh, only while the live stream is down
-  const poll = useFallbackPoll(AUTO_REFRESH_MS);
-  const fresh = useFresh('refund');
-  const session = useSession();
-  const canSearch = hasPermission(session, 'User can search');
-  const canExport = hasPermission(session, 'User can export transactions');
   const url = useUrlParams();
   const paging = usePaging(20, [20, 50, 100], url);
   const status = urlOption(url, 'status', REFUND_LIST_STATUS_OPTIONS, 'status');
   const type = urlOption(url, 'type', REFUND_TYPE_OPTIONS, 'type');
   const sort = dateSort(url);
-  const f = useFilters(EMPTY, validate, url);
+  const f = useFilters(EMPTY, dateErrors, url);
   const exporting = useExportRefunds();
   const filters = filterBody(f.applied);
   const tz = browserTimeZone();
@@ -92,37 +73,35 @@ export function RefundTransactionsPage() {
     paging,
     refundsQuery({ ...selection, page: paging.page, per_page: paging.perPage }),
     (a) => a,
-    poll,
+    { kind: 'refund', poll: AUTO_REFRESH_MS },
   );
-  const { q, total } = list;
-  const reload = searchAgain(paging, q.refetch);
 
   return (
     <>
-      <ListHeader title="Refund Transactions">
-        {canSearch ? <FilterToggle filters={f} onResult={reload} /> : null}
+      <ListControls
+        title="Refund Transactions"
+        list={list}
+        filters={f}
+        fields={
+          <>
+            <FilterField search label="Pay-in Reference" {...f.field('pay_in_reference', MATCH.exact)} />
+            <FilterField label="Refund ID" {...f.field('batch_id', MATCH.exact)} />
+            <FilterField label="Request ID" {...f.field('request_id', MATCH.exact)} />
+            <FilterField label="Account ID" {...f.field('account_id', MATCH.exact)} />
+            <DateRangeFields start={f.field('start_date')} end={f.field('end_date')} />
+          </>
+        }
+        onExport={(format) => exporting.mutateAsync({ ...selection, format })}
+      >
         <OptionSelect label="Sort by date" {...sort.select} minWidth={160} />
         <OptionSelect label="Type" {...type.select} />
         <OptionSelect label="Status" {...status.select} />
-        {canExport ? (
-          <ExportButton disabled={!total} onExport={(format) => exporting.mutateAsync({ ...selection, format })} />
-        ) : null}
-      </ListHeader>
-      {canSearch ? (
-        <FilterPanel filters={f} onResult={reload}>
-          <FilterField search label="Pay-in Reference" {...f.field('pay_in_reference', MATCH.exact)} />
-          <FilterField label="Refund ID" {...f.field('batch_id', MATCH.exact)} />
-          <FilterField label="Request ID" {...f.field('request_id', MATCH.exact)} />
-          <FilterField label="Account ID" {...f.field('account_id', MATCH.exact)} />
-          <DateRangeFields start={f.field('start_date')} end={f.field('end_date')} />
-        </FilterPanel>
-      ) : null}
+      </ListControls>
       <PagedTable
         id="refund-transactions"
         label="Refund transactions"
         columns={COLUMNS}
         list={list}
-        fresh={fresh}
         empty={{ clear: clearFilters(url, [...Object.keys(EMPTY), 'status', 'type']) }}
         sx={{ maxHeight: '65vh' }}
       />

@@ -1,19 +1,17 @@
 import { AUTO_REFRESH_MS } from '@obol/contract';
-import { Box, Stack, Typography } from '@mui/material';
+import { Box, Typography } from '@mui/material';
 import { browserTimeZone } from '../../lib/dates.ts';
-import { clearFilters, dateErrors, filterBody, MATCH, searchAgain, useFilters } from '../../lib/filters.ts';
+import { clearFilters, dateErrors, filterBody, MATCH, useFilters } from '../../lib/filters.ts';
 import { useKeysetList, usePaging } from '../../lib/paging.ts';
-import { hasPermission, useSession } from '../../lib/session.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
-import { DateRangeFields, FilterField, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
+import { DateRangeFields, FilterField } from '../../ui/FilterPanel.tsx';
+import { ListControls } from '../../ui/ListControls.tsx';
 import { KeysetTable } from '../../ui/PagedTable.tsx';
 import { completedTransactionsQuery } from './api/completedTransactions.ts';
 import { useExportCompletedTransactions } from './api/exportCompletedTransactions.ts';
 import { BrandSelect } from './BrandSelect.tsx';
 import { COMPLETED_COLUMNS } from './columns.tsx';
 import { useTransactionDetails } from './DetailsDialog.tsx';
-import { ExportButton } from '../../ui/ExportButton.tsx';
-import { useFallbackPoll, useFresh } from '../../lib/live.tsx';
 import { useLinkAction } from '../../ui/EmptyState.tsx';
 
 export { BATCH_FEE_TIP } from './columns.tsx';
@@ -22,12 +20,6 @@ const EMPTY = { brand: '', start_date: '', end_date: '', batch_id: '' };
 
 /** Completed payouts (of batches and manual payouts) with their fees and the fee totals of the whole selection. */
 export function CompletedTransactions() {
-  // the spec's refresh, only while the live stream is down
-  const poll = useFallbackPoll(AUTO_REFRESH_MS);
-  const fresh = useFresh('payout');
-  const session = useSession();
-  const canSearch = hasPermission(session, 'User can search');
-  const canExport = hasPermission(session, 'User can export transactions');
   const url = useUrlParams();
   const paging = usePaging(undefined, undefined, url);
   const f = useFilters(EMPTY, dateErrors, url);
@@ -37,32 +29,31 @@ export function CompletedTransactions() {
   const filters = filterBody(f.applied);
   const tz = browserTimeZone();
   const listed = { status: 'Completed' as const, per_page: paging.perPage, ...filters, tz };
-  const list = useKeysetList(paging, listed, completedTransactionsQuery, poll);
-  const { q, total } = list;
-  const reload = searchAgain(paging, q.refetch);
+  // the spec's refresh, only while the live stream is down
+  const list = useKeysetList(paging, listed, completedTransactionsQuery, { kind: 'payout', poll: AUTO_REFRESH_MS });
+  const { q } = list;
   const exportList = (format: 'csv' | 'xlsx') =>
     exporting.mutateAsync({ status: 'Completed' as const, ...filters, tz, format });
 
   return (
     <>
-      <Stack direction="row" spacing={2} sx={{ alignItems: 'center', justifyContent: 'flex-end', mb: 2 }}>
-        {canSearch ? <FilterToggle filters={f} onResult={reload} /> : null}
-        {canExport ? <ExportButton disabled={!total} onExport={exportList} /> : null}
-      </Stack>
-      {canSearch ? (
-        <FilterPanel filters={f} onResult={reload}>
-          <BrandSelect value={f.draft.brand} onChange={(v) => f.set('brand', v)} />
-          <DateRangeFields start={f.field('start_date')} end={f.field('end_date')} />
-          <FilterField search label="Batch ID" {...f.field('batch_id', MATCH.exact)} />
-        </FilterPanel>
-      ) : null}
+      <ListControls
+        list={list}
+        filters={f}
+        fields={
+          <>
+            <BrandSelect value={f.draft.brand} onChange={(v) => f.set('brand', v)} />
+            <DateRangeFields start={f.field('start_date')} end={f.field('end_date')} />
+            <FilterField search label="Batch ID" {...f.field('batch_id', MATCH.exact)} />
+          </>
+        }
+        onExport={exportList}
+      />
       <KeysetTable
         id="completed-transactions"
         label="Completed transactions"
         columns={COMPLETED_COLUMNS}
         list={list}
-        paging={paging}
-        fresh={fresh}
         action={details.action}
         sx={{ maxHeight: '70vh' }}
         empty={{ clear: clearFilters(url, Object.keys(EMPTY)), create: createPayment }}

@@ -7,15 +7,13 @@ import {
   filterBody,
   type FilterValues,
   MATCH,
-  searchAgain,
   useFilters,
 } from '../../lib/filters.ts';
 import { useKeysetList, usePaging } from '../../lib/paging.ts';
-import { hasPermission, useSession } from '../../lib/session.ts';
 import { dateSort, urlOption } from '../../lib/urlOption.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
-import { DateRangeFields, FilterField, FilterPanel, FilterToggle } from '../../ui/FilterPanel.tsx';
-import { ListHeader } from '../../ui/ListHeader.tsx';
+import { DateRangeFields, FilterField } from '../../ui/FilterPanel.tsx';
+import { ListControls } from '../../ui/ListControls.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { KeysetTable } from '../../ui/PagedTable.tsx';
 import { useExportPayoutTransactions } from './api/exportPayoutTransactions.ts';
@@ -23,9 +21,7 @@ import { payoutTransactionsQuery } from './api/payoutTransactions.ts';
 import { BrandSelect } from './BrandSelect.tsx';
 import { PAYOUT_COLUMNS } from './columns.tsx';
 import { useTransactionDetails } from './DetailsDialog.tsx';
-import { ExportButton } from '../../ui/ExportButton.tsx';
 import { VolumeChart } from './VolumeChart.tsx';
-import { useFallbackPoll, useFresh } from '../../lib/live.tsx';
 import { useLinkAction } from '../../ui/EmptyState.tsx';
 
 const EMPTY = {
@@ -46,14 +42,8 @@ type Key = keyof typeof EMPTY;
 
 const validate = (v: FilterValues<Key>) => ({ amount: centsError(v.amount), ...dateErrors(v) });
 
-/** Payout transactions: sort, status, filters, export, details; reloads itself every 5 minutes. */
+/** Payout transactions: sort, status, filters, export, details; live, reloading every 5 minutes when it cannot be. */
 export function PayoutTransactionsPage() {
-  // the spec's refresh, only while the live stream is down
-  const poll = useFallbackPoll(AUTO_REFRESH_MS);
-  const fresh = useFresh('payout');
-  const session = useSession();
-  const canSearch = hasPermission(session, 'User can search');
-  const canExport = hasPermission(session, 'User can export transactions');
   const url = useUrlParams();
   const paging = usePaging(undefined, undefined, url);
   // the status and sort in the URL: `status=Completed`, `sort=oldest`; absent for All and newest first
@@ -71,48 +61,48 @@ export function PayoutTransactionsPage() {
   /** what the list shows, without its order and page (the export and the volume chart take the same) */
   const selection = { status: statusName, ...filters, tz };
   const listed = { ...selection, 'sort-by': sortKey, per_page: paging.perPage };
-  const list = useKeysetList(paging, listed, payoutTransactionsQuery, poll);
-  const { q, total } = list;
-  const reload = searchAgain(paging, q.refetch);
+  // the spec's refresh, only while the live stream is down
+  const list = useKeysetList(paging, listed, payoutTransactionsQuery, { kind: 'payout', poll: AUTO_REFRESH_MS });
   const exportList = (format: 'csv' | 'xlsx') =>
     exporting.mutateAsync({ status: statusName, 'sort-buy': sortKey, ...filters, tz, format });
 
   return (
     <>
-      <ListHeader title="Payout Transactions">
-        {canSearch ? <FilterToggle filters={f} onResult={reload} /> : null}
+      <ListControls
+        title="Payout Transactions"
+        list={list}
+        filters={f}
+        fields={
+          <>
+            <FilterField search label="Beneficiary Name" {...f.field('beneficiary_name', MATCH.contains)} />
+            <BrandSelect value={f.draft.brand} onChange={(v) => f.set('brand', v)} />
+            <FilterField label="Behalf Of" {...f.field('behalf_of', MATCH.contains)} />
+            <FilterField label="Uploaded By" {...f.field('uploaded_by', MATCH.contains)} />
+            <FilterField label="Account Used" {...f.field('account_used', 'Name contains, or exact account id')} />
+            <FilterField label="Merchant ID" {...f.field('merchant_id', MATCH.exact)} />
+            <FilterField label="Intergiro Trx ID" {...f.field('intergiro_trx_id', MATCH.exact)} />
+            <FilterField label="Reference" {...f.field('reference', MATCH.exact)} />
+            <FilterField label="Obol ID" {...f.field('obol_id', MATCH.exact)} />
+            <FilterField
+              type="number"
+              label="Amount (in cents)"
+              {...f.field('amount', MATCH.exact)}
+              slotProps={{ htmlInput: { min: 0, step: 1 } }}
+            />
+            <DateRangeFields start={f.field('start_date')} end={f.field('end_date')} />
+          </>
+        }
+        onExport={exportList}
+      >
         <OptionSelect label="Sort by date" {...sort.select} minWidth={160} />
         <OptionSelect label="Status" {...status.select} />
-        {canExport ? <ExportButton disabled={!total} onExport={exportList} /> : null}
-      </ListHeader>
-      {canSearch ? (
-        <FilterPanel filters={f} onResult={reload}>
-          <FilterField search label="Beneficiary Name" {...f.field('beneficiary_name', MATCH.contains)} />
-          <BrandSelect value={f.draft.brand} onChange={(v) => f.set('brand', v)} />
-          <FilterField label="Behalf Of" {...f.field('behalf_of', MATCH.contains)} />
-          <FilterField label="Uploaded By" {...f.field('uploaded_by', MATCH.contains)} />
-          <FilterField label="Account Used" {...f.field('account_used', 'Name contains, or exact account id')} />
-          <FilterField label="Merchant ID" {...f.field('merchant_id', MATCH.exact)} />
-          <FilterField label="Intergiro Trx ID" {...f.field('intergiro_trx_id', MATCH.exact)} />
-          <FilterField label="Reference" {...f.field('reference', MATCH.exact)} />
-          <FilterField label="Obol ID" {...f.field('obol_id', MATCH.exact)} />
-          <FilterField
-            type="number"
-            label="Amount (in cents)"
-            {...f.field('amount', MATCH.exact)}
-            slotProps={{ htmlInput: { min: 0, step: 1 } }}
-          />
-          <DateRangeFields start={f.field('start_date')} end={f.field('end_date')} />
-        </FilterPanel>
-      ) : null}
+      </ListControls>
       <VolumeChart filters={{ status: statusName, ...filters, tz }} />
       <KeysetTable
         id="payout-transactions"
         label="Payout transactions"
         columns={PAYOUT_COLUMNS}
         list={list}
-        paging={paging}
-        fresh={fresh}
         action={details.action}
         sx={{ maxHeight: '65vh' }}
         empty={{ clear: clearFilters(url, [...Object.keys(EMPTY), 'status']), create: createPayment }}

@@ -4,19 +4,16 @@ import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography }
 import { useState } from 'react';
 import { euro, localDateTime } from '../../lib/format.ts';
 import { usePaging, usePagedList } from '../../lib/paging.ts';
-import { hasPermission, useSession } from '../../lib/session.ts';
 import { dateSort, urlOption } from '../../lib/urlOption.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { ActionButton } from '../../ui/ActionButton.tsx';
-import { ExportButton } from '../../ui/ExportButton.tsx';
-import { ListHeader } from '../../ui/ListHeader.tsx';
+import { ListControls } from '../../ui/ListControls.tsx';
 import type { Column } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { PagedTable } from '../../ui/PagedTable.tsx';
 import { StatusWithReason } from '../../ui/StatusChip.tsx';
 import { transfersQuery, useExportTransfers } from './api/transfers.ts';
 import { OneLine } from '../../ui/OneLine.tsx';
-import { useFresh } from '../../lib/live.tsx';
 import { clearFilters } from '../../lib/filters.ts';
 import { useLinkAction } from '../../ui/EmptyState.tsx';
 
@@ -60,10 +57,6 @@ const COLUMNS: Column<TransferRow>[] = [
 
 /** Transfer Transactions: the transfers of the caller's scope, 20 a page, by date, status filter, export. */
 export function TransferTransactionsPage() {
-  const fresh = useFresh('transfer');
-  const session = useSession();
-  // the export is the screen's own (the server asks for the screen's permission, as the spec names no other)
-  const canExport = hasPermission(session, 'User can view transfer amount screen');
   const url = useUrlParams();
   const paging = usePaging(20, [20, 50, 100], url);
   const status = urlOption(url, 'status', TRANSFER_STATUS_OPTIONS, 'status');
@@ -76,24 +69,26 @@ export function TransferTransactionsPage() {
     paging,
     transfersQuery({ ...selection, page: paging.page, per_page: paging.perPage }),
     (a) => a,
+    { kind: 'transfer' },
   );
-  const { total } = list;
 
   return (
     <>
-      <ListHeader title="Transfer Transactions">
+      <ListControls
+        title="Transfer Transactions"
+        list={list}
+        onExport={(format) => exporting.mutateAsync({ ...selection, format })}
+        // the export is the screen's own (the server asks for the screen's permission, as the spec names no other)
+        exportRight="User can view transfer amount screen"
+      >
         <OptionSelect label="Sort by date" {...sort.select} minWidth={160} />
         <OptionSelect label="Status" {...status.select} />
-        {canExport ? (
-          <ExportButton disabled={!total} onExport={(format) => exporting.mutateAsync({ ...selection, format })} />
-        ) : null}
-      </ListHeader>
+      </ListControls>
       <PagedTable
         id="transfer-transactions"
         label="Transfer transactions"
         columns={COLUMNS}
         list={list}
-        fresh={fresh}
         empty={{ clear: clearFilters(url, ['status']), create: transfer }}
         sx={{ maxHeight: '65vh' }}
         action={{
