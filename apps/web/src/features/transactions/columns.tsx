@@ -2,12 +2,23 @@ import { failureReason, type CompletedRow, type HistoryRow, type PayoutRow } fro
 import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import { Box, Tooltip } from '@mui/material';
 import { euro, localDateTime } from '../../lib/format.ts';
+import { beneficiaryColumn } from '../../ui/beneficiaryColumn.ts';
 import type { Column } from '../../ui/ListTable.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { StatusChip } from '../../ui/StatusChip.tsx';
 import { OneLine } from '../../ui/OneLine.tsx';
 
 const dash = (v: string | null | undefined) => v || '-';
+
+/** A payout's status: a key column, at the top right of a phone card. */
+const statusColumn = <T extends { status: string }>(width: number): Column<T> => ({
+  id: 'status',
+  label: 'Status',
+  pinned: true,
+  card: 'status',
+  width,
+  cell: (t) => <StatusChip status={t.status} />,
+});
 
 export const BATCH_FEE_TIP = 'The batch fee is applied on the summed amount of all transactions sharing a batch_id.';
 
@@ -16,14 +27,7 @@ export const BATCH_FEE_TIP = 'The batch fee is applied on the summed amount of a
  * less start hidden so the list fits a 1366 px screen without sideways scrolling (the Columns menu shows them).
  */
 export const PAYOUT_COLUMNS: Column<PayoutRow>[] = [
-  {
-    id: 'beneficiary',
-    label: 'Beneficiary Name',
-    width: 190,
-    pinned: true,
-    card: 'title',
-    cell: (t) => t.beneficiary_name,
-  },
+  beneficiaryColumn(190),
   { id: 'brand', label: 'Brand', width: 130, cell: (t) => t.brand },
   { id: 'behalf_of', label: 'Behalf Of', width: 130, hidden: true, cell: (t) => dash(t.behalf_of) },
   { id: 'uploaded_by', label: 'Uploaded By', width: 130, hidden: true, cell: (t) => dash(t.uploaded_by) },
@@ -39,14 +43,7 @@ export const PAYOUT_COLUMNS: Column<PayoutRow>[] = [
   { id: 'reference', label: 'Reference', width: 130, cell: (t) => t.reference },
   { id: 'obol_id', label: 'Obol ID', width: 110, hidden: true, cell: (t) => t.account_id },
   { id: 'amount', label: 'Amount', width: 95, pinned: true, nowrap: true, cell: (t) => euro(t.amount) },
-  {
-    id: 'status',
-    label: 'Status',
-    width: 120,
-    pinned: true,
-    card: 'status',
-    cell: (t) => <StatusChip status={t.status} />,
-  },
+  statusColumn(120),
   { id: 'updated_at', label: 'Updated At', width: 180, nowrap: true, cell: (t) => localDateTime(t.updated_at) },
 ];
 
@@ -73,14 +70,7 @@ export const COMPLETED_COLUMNS: Column<CompletedRow>[] = [
     width: 190,
     cell: (t) => <OneLine text={dash(t.batch_id)} maxWidth={160} />,
   },
-  {
-    id: 'beneficiary',
-    label: 'Beneficiary Name',
-    pinned: true,
-    card: 'title',
-    width: 170,
-    cell: (t) => t.beneficiary_name,
-  },
+  beneficiaryColumn(170),
   { id: 'brand', label: 'Brand', width: 100, cell: (t) => t.brand },
   {
     id: 'fee',
@@ -95,14 +85,7 @@ export const COMPLETED_COLUMNS: Column<CompletedRow>[] = [
   { id: 'behalf_of', label: 'Behalf Of', width: 130, hidden: true, cell: (t) => dash(t.behalf_of) },
   { id: 'uploaded_by', label: 'Uploaded By', width: 130, hidden: true, cell: (t) => dash(t.uploaded_by) },
   { id: 'account_used', label: 'Account Used', width: 150, hidden: true, cell: (t) => dash(t.account_used) },
-  {
-    id: 'status',
-    label: 'Status',
-    pinned: true,
-    card: 'status',
-    width: 130,
-    cell: (t) => <StatusChip status={t.status} />,
-  },
+  statusColumn(130),
   {
     id: 'updated_at',
     label: 'Updated At',
@@ -115,14 +98,7 @@ export const COMPLETED_COLUMNS: Column<CompletedRow>[] = [
 
 /** The columns of a batch's transaction history. */
 export const HISTORY_COLUMNS: Column<HistoryRow>[] = [
-  {
-    id: 'beneficiary',
-    label: 'Beneficiary Name',
-    pinned: true,
-    card: 'title',
-    width: 170,
-    cell: (t) => t.beneficiary_name,
-  },
+  beneficiaryColumn(170),
   { id: 'obol_id', label: 'Obol ID', priority: 3, width: 110, cell: (t) => t.account_id },
   {
     id: 'trx_id',
@@ -142,13 +118,6 @@ export const HISTORY_COLUMNS: Column<HistoryRow>[] = [
   { id: 'currency', label: 'Currency', width: 90, hidden: true, cell: (t) => t.currency },
   { id: 'amount', label: 'Amount', pinned: true, nowrap: true, width: 100, cell: (t) => euro(t.amount) },
   { id: 'timestamp', label: 'Timestamp', nowrap: true, width: 180, cell: (t) => localDateTime(t.updated_at) },
-  {
-    id: 'status',
-    label: 'Status',
-    pinned: true,
-    card: 'status',
-    width: 130,
-    cell: (t) => <StatusChip status={t.status} />,
-  },
+  statusColumn(130),
   { id: 'reason', label: 'Reason', width: 150, cell: (t) => failureReason(t) || '-' },
 ];

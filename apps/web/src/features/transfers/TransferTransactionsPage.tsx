@@ -7,6 +7,7 @@ import { usePaging, usePagedList } from '../../lib/paging.ts';
 import { dateSort, urlOption } from '../../lib/urlOption.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { ActionButton } from '../../ui/ActionButton.tsx';
+import { beneficiaryColumn } from '../../ui/beneficiaryColumn.ts';
 import { ListControls } from '../../ui/ListControls.tsx';
 import type { Column } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
@@ -18,14 +19,7 @@ import { clearFilters } from '../../lib/filters.ts';
 import { useLinkAction } from '../../ui/EmptyState.tsx';
 
 const COLUMNS: Column<TransferRow>[] = [
-  {
-    id: 'beneficiary',
-    label: 'Beneficiary Name',
-    pinned: true,
-    card: 'title',
-    width: 170,
-    cell: (t) => t.beneficiary_name,
-  },
+  beneficiaryColumn(170),
   {
     id: 'iban',
     label: 'IBAN',
