@@ -2,20 +2,18 @@ import { HISTORY_STATUS_OPTIONS, MSG, type HistoryRow } from '@obol/contract';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import SearchIcon from '@mui/icons-material/Search';
 import { Alert, Box, Button, Paper, Stack, TextField, Typography } from '@mui/material';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../lib/api.ts';
 import { centsError, clearFilters } from '../../lib/filters.ts';
-import { FIRST_PAGE, pageCount, useClampPage, usePaging } from '../../lib/paging.ts';
+import { FIRST_PAGE, usePagedList, usePaging } from '../../lib/paging.ts';
 import { serverMessage } from '../../lib/serverMessage.ts';
 import { hasPermission, useSession } from '../../lib/session.ts';
 import { oneOf, useUrlParams } from '../../lib/urlState.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
-import { ListTable } from '../../ui/ListTable.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
 import { PageTitle } from '../../ui/PageTitle.tsx';
-import { Pager } from '../../ui/Pager.tsx';
+import { PagedTable } from '../../ui/PagedTable.tsx';
 import { batchHistoryQuery } from './api/batchHistory.ts';
 import { useExportBatchHistory } from './api/exportBatchHistory.ts';
 import { HISTORY_COLUMNS } from './columns.tsx';
@@ -74,16 +72,17 @@ export function TransactionHistoryPage() {
     page: paging.page,
     ...(applied ? { min_amount: Number(applied.min), max_amount: Number(applied.max) } : {}),
   };
-  const q = useQuery({
-    ...batchHistoryQuery(body),
-    enabled: !!batchId,
-    // a refusal (a batch still processing, a bad range) is not worth repeating
-    retry: (n, err) => n < 2 && !(err instanceof ApiError && err.status < 500),
-    placeholderData: keepPreviousData,
-  });
-  const total = q.data?.total;
-  useClampPage(paging, total, !!q.data && !q.isPlaceholderData);
-  const rows = q.data?.data ?? [];
+  const list = usePagedList(
+    paging,
+    {
+      ...batchHistoryQuery(body),
+      enabled: !!batchId,
+      // a refusal (a batch still processing, a bad range) is not worth repeating
+      retry: (n, err) => n < 2 && !(err instanceof ApiError && err.status < 500),
+    },
+    (a) => a,
+  );
+  const { q, total } = list;
   if (!batch) return null; // the route sends the user to /batch-transactions
 
   const apiErr = q.error instanceof ApiError ? q.error : null;
@@ -91,12 +90,18 @@ export function TransactionHistoryPage() {
   // a server refusal of the range shows under its field until the value changes
   const serverField = (key: 'min' | 'max') =>
     applied && draft[key] === applied[key] ? fieldErrs?.fieldError(`${key}_amount`) : undefined;
-  const minHelp = errors.min ?? serverField('min');
-  const maxHelp = errors.max ?? serverField('max');
-
-  const setRange = (key: keyof Range, v: string) => {
-    setDraft((d) => ({ ...d, [key]: v }));
-    setErrors((e) => ({ ...e, [key]: undefined }));
+  /** a bound's field props: what is typed, its change, and its error (the form's, else the server's) */
+  const rangeField = (key: keyof Range) => {
+    const help = errors[key] ?? serverField(key);
+    return {
+      value: draft[key],
+      onChange: (e: { target: { value: string } }) => {
+        setDraft((d) => ({ ...d, [key]: e.target.value }));
+        setErrors((errs) => ({ ...errs, [key]: undefined }));
+      },
+      error: !!help,
+      helperText: help,
+    };
   };
   const applyRange = () => {
     const errs = { min: rangeError(draft.min), max: rangeError(draft.max) };
@@ -148,20 +153,14 @@ export function TransactionHistoryPage() {
                 size="small"
                 type="number"
                 label="Min Amount (in cents)"
-                value={draft.min}
-                onChange={(e) => setRange('min', e.target.value)}
-                error={!!minHelp}
-                helperText={minHelp}
+                {...rangeField('min')}
                 slotProps={{ htmlInput: { min: 0, step: 1, 'data-search-input': true } }}
               />
               <TextField
                 size="small"
                 type="number"
                 label="Max Amount (in cents)"
-                value={draft.max}
-                onChange={(e) => setRange('max', e.target.value)}
-                error={!!maxHelp}
-                helperText={maxHelp}
+                {...rangeField('max')}
                 slotProps={{ htmlInput: { min: 0, step: 1 } }}
               />
               <Button type="submit" variant="contained" startIcon={<SearchIcon />}>
@@ -188,20 +187,15 @@ export function TransactionHistoryPage() {
           {serverMessage(apiErr)}
         </Alert>
       ) : null}
-      <Paper>
-        <ListTable
-          id="transaction-history"
-          label="Transactions of the batch"
-          columns={HISTORY_COLUMNS}
-          rows={rows}
-          rowKey={(t) => t.id}
-          action={{ label: 'Action', cell: (t) => <ViewDetailsButton onClick={() => setShown(t)} /> }}
-          sx={{ maxHeight: '70vh' }}
-          loading={q.isLoading}
-          empty={{ clear: clearFilters(url, ['min', 'max', 'status']) }}
-        />
-        <Pager page={paging.page} pages={pageCount(total, PER_PAGE)} onPage={paging.setPage} />
-      </Paper>
+      <PagedTable
+        id="transaction-history"
+        label="Transactions of the batch"
+        columns={HISTORY_COLUMNS}
+        list={list}
+        action={{ label: 'Action', cell: (t) => <ViewDetailsButton onClick={() => setShown(t)} /> }}
+        sx={{ maxHeight: '70vh' }}
+        empty={{ clear: clearFilters(url, ['min', 'max', 'status']) }}
+      />
       <TransactionDialog details={shown} variant="reason" onClose={() => setShown(null)} />
     </>
   );
