@@ -6,13 +6,11 @@ import { useKeysetList, usePaging } from '../../lib/paging.ts';
 import { useUrlParams } from '../../lib/urlState.ts';
 import { DateRangeFields, FilterField } from '../../ui/FilterPanel.tsx';
 import { ListControls } from '../../ui/ListControls.tsx';
-import { KeysetTable } from '../../ui/PagedTable.tsx';
 import { completedTransactionsQuery } from './api/completedTransactions.ts';
 import { useExportCompletedTransactions } from './api/exportCompletedTransactions.ts';
 import { BrandSelect } from './BrandSelect.tsx';
 import { COMPLETED_COLUMNS } from './columns.tsx';
-import { useTransactionDetails } from './DetailsDialog.tsx';
-import { useLinkAction } from '../../ui/EmptyState.tsx';
+import { PayoutTable } from './PayoutTable.tsx';
 
 export { BATCH_FEE_TIP } from './columns.tsx';
 
@@ -23,8 +21,6 @@ export function CompletedTransactions() {
   const url = useUrlParams();
   const paging = usePaging(undefined, undefined, url);
   const f = useFilters(EMPTY, dateErrors, url);
-  const createPayment = useLinkAction('/payments', 'Create Payment');
-  const details = useTransactionDetails();
   const exporting = useExportCompletedTransactions();
   const filters = filterBody(f.applied);
   const tz = browserTimeZone();
@@ -49,14 +45,13 @@ export function CompletedTransactions() {
         }
         onExport={exportList}
       />
-      <KeysetTable
+      <PayoutTable
         id="completed-transactions"
         label="Completed transactions"
         columns={COMPLETED_COLUMNS}
         list={list}
-        action={details.action}
         sx={{ maxHeight: '70vh' }}
-        empty={{ clear: clearFilters(url, Object.keys(EMPTY)), create: createPayment }}
+        clear={clearFilters(url, Object.keys(EMPTY))}
       >
         <Box
           sx={{ display: 'flex', gap: 4, flexWrap: 'wrap', px: 2, pt: 2, borderTop: 1, borderColor: 'divider' }}
@@ -66,8 +61,7 @@ export function CompletedTransactions() {
           <Typography sx={{ fontWeight: 600 }}>Total Fee (EUR): €{q.data?.fee.total_eur_fee ?? '0.00'}</Typography>
           <Typography sx={{ fontWeight: 600 }}>Total Fee (CENTS): {q.data?.fee.total_cent_fee ?? 0}</Typography>
         </Box>
-      </KeysetTable>
-      {details.dialog}
+      </PayoutTable>
     </>
   );
 }

@@ -15,14 +15,12 @@ import { useUrlParams } from '../../lib/urlState.ts';
 import { DateRangeFields, FilterField } from '../../ui/FilterPanel.tsx';
 import { ListControls } from '../../ui/ListControls.tsx';
 import { OptionSelect } from '../../ui/OptionSelect.tsx';
-import { KeysetTable } from '../../ui/PagedTable.tsx';
 import { useExportPayoutTransactions } from './api/exportPayoutTransactions.ts';
 import { payoutTransactionsQuery } from './api/payoutTransactions.ts';
 import { BrandSelect } from './BrandSelect.tsx';
 import { PAYOUT_COLUMNS } from './columns.tsx';
-import { useTransactionDetails } from './DetailsDialog.tsx';
+import { PayoutTable } from './PayoutTable.tsx';
 import { VolumeChart } from './VolumeChart.tsx';
-import { useLinkAction } from '../../ui/EmptyState.tsx';
 
 const EMPTY = {
   beneficiary_name: '',
@@ -52,9 +50,7 @@ export function PayoutTransactionsPage() {
   const sort = dateSort(url);
   const sortKey = sort.sort;
   const f = useFilters(EMPTY, validate, url);
-  const details = useTransactionDetails();
   const exporting = useExportPayoutTransactions();
-  const createPayment = useLinkAction('/payments', 'Create Payment');
 
   const filters = filterBody(f.applied);
   const tz = browserTimeZone();
@@ -98,16 +94,14 @@ export function PayoutTransactionsPage() {
         <OptionSelect label="Status" {...status.select} />
       </ListControls>
       <VolumeChart filters={{ status: statusName, ...filters, tz }} />
-      <KeysetTable
+      <PayoutTable
         id="payout-transactions"
         label="Payout transactions"
         columns={PAYOUT_COLUMNS}
         list={list}
-        action={details.action}
         sx={{ maxHeight: '65vh' }}
-        empty={{ clear: clearFilters(url, [...Object.keys(EMPTY), 'status']), create: createPayment }}
+        clear={clearFilters(url, [...Object.keys(EMPTY), 'status'])}
       />
-      {details.dialog}
     </>
   );
 }
