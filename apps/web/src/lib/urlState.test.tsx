@@ -65,7 +65,7 @@ describe('list state in the URL', () => {
     expect(screen.getByRole('combobox', { name: 'Status' }).textContent).toBe('Failed');
     expect(screen.getByRole('combobox', { name: 'Sort by date' }).textContent).toBe('Oldest first');
     expect((screen.getByLabelText('Beneficiary Name') as HTMLInputElement).value).toBe('Ana');
-    expect(screen.getByRole('button', { name: 'page 3' }).getAttribute('aria-current')).toBe('page');
+    expect((await screen.findByRole('button', { name: 'page 3' })).getAttribute('aria-current')).toBe('page');
   });
 
   it('falls back to the defaults for values it cannot use, without breaking', async () => {
