@@ -57,7 +57,8 @@ describe('the activity log of money movements', () => {
     expect(await verifyChain(t.deps.db)).toMatchObject({ intact: true });
   });
 
-  it('tells that money is moving while the newest event is young (the recorder then keeps to a page a tick)', async () => {
+  it('tells that money is moving while the newest event is young', async () => {
+    // the recorder then keeps to a page a tick (workers.ts)
     await t.deps.db.transaction((tx) => transfer(tx));
     expect(await movedWithin(t.deps.db, 60_000)).toBe(true);
     await new Promise((r) => setTimeout(r, 30));

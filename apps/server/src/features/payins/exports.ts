@@ -8,6 +8,7 @@ import { payinWhere, type PayinFilters } from './list.ts';
 import { wordSql } from '../engine/status.ts';
 
 const orEmpty = (e: SQL) => textCell(sql`coalesce(${e}, '')`);
+const refundLabel = labelSql(sql`p.refund_status`, REFUND_STATUS_LABELS, sql`NULL`);
 
 /** The pay-in list's export: the list's own filters, query and order. */
 export const PAYINS_EXPORT = defineListExport({
@@ -32,12 +33,7 @@ export const PAYINS_EXPORT = defineListExport({
     ['First Name', textCell(sql`p.first_name`)],
     ['Last Name', textCell(sql`p.last_name`)],
     ['Date of Birth', textCell(sql`p.date_of_birth::text`)],
-    [
-      'Refund Status',
-      textCell(
-        sql`CASE WHEN p.refund_status IS NULL THEN 'Not Allowed' ELSE ${labelSql(sql`p.refund_status`, REFUND_STATUS_LABELS, sql`NULL`)} END`,
-      ),
-    ],
+    ['Refund Status', textCell(sql`CASE WHEN p.refund_status IS NULL THEN 'Not Allowed' ELSE ${refundLabel} END`)],
     ['Account ID', textCell(sql`p.account_code`)],
     ['Created At (UTC)', plainCell(isoSql(sql`p.created_at`))],
   ]),
